@@ -1,0 +1,43 @@
+/** Concerts: shows attended, with venue, coordinates and the flyer. */
+import { z } from 'zod';
+import { define, text, yearFilter } from './define.ts';
+import { bookkeeping, httpUrl, imageRef, isoDateOrDateTime, located, longText, names, shortText, timeZone, yearOf } from './fields.ts';
+
+export default define({
+  name: 'concerts',
+  title: 'Concerts',
+  description: 'Live shows, with venue, line-up and flyer.',
+  rest: true,
+  schema: z.strictObject({
+    artist: shortText,
+    title: shortText.optional(),
+    supportActs: names.default([]),
+    tour: shortText.optional(),
+    date: isoDateOrDateTime,
+    endDate: isoDateOrDateTime.optional(),
+    timezone: timeZone.optional(),
+    venue: shortText,
+    city: shortText,
+    country: shortText,
+    ...located,
+    flyer: imageRef.optional(),
+    setlistUrl: httpUrl.optional(),
+    status: z.enum(['scheduled', 'cancelled', 'postponed', 'completed']).default('completed'),
+    rating: z.number().min(0).max(5).multipleOf(0.5).optional(),
+    notes: longText.optional(),
+    ...bookkeeping,
+  }),
+  identity: ['artist', 'date'],
+  bodyField: 'notes',
+  derive: (r) => ({ year: yearOf(r.date) }),
+  filters: {
+    year: yearFilter(),
+    artist: text('artist', 'Headlining artist'),
+    venue: text('venue', 'Venue'),
+    city: text('city', 'City'),
+  },
+  search: ['artist', 'title', 'supportActs', 'venue', 'city', 'tour'],
+  sort: { date: 'date', artist: 'text', venue: 'text' },
+  defaultSort: [{ field: 'date', direction: 'desc' }],
+  dateField: 'date',
+});

@@ -1,0 +1,82 @@
+/**
+ * The shape of a collection declaration, and the small vocabulary its files use.
+ * A declaration says everything about one collection — its record schema, how a
+ * record's identity is formed, which fields are derived, which query parameters
+ * filter it, which fields `q` searches and which fields it sorts by. The compiler,
+ * the query core and every surface derive their behaviour from these values, so a
+ * new collection is one new file in this folder plus a line in `index.ts`.
+ */
+import { z } from 'zod';
+
+/** A plain record as validated by a collection schema (before the canonicalId is added). */
+export type SourceRecord = Record<string, unknown>;
+
+/** How a filter parameter's value is checked and compared. */
+export type FilterKind =
+  | { type: 'string' }
+  | { type: 'integer'; min: number; max: number }
+  | { type: 'enum'; values: readonly string[] };
+
+export interface FilterSpec {
+  /** The published field (or derived field) whose value(s) the filter compares; arrays match any element. */
+  field: string;
+  kind: FilterKind;
+  description: string;
+}
+
+export type SortDirection = 'asc' | 'desc';
+export interface SortKey {
+  field: string;
+  direction: SortDirection;
+}
+
+/** How a sort field's values order: text folds case and accents, date-times order by instant. */
+export type SortType = 'text' | 'number' | 'date';
+
+export interface CollectionDeclaration {
+  /** URL segment and folder name: `content/<name>/`, `/api/<name>.json`. */
+  name: string;
+  /** Human title for pages and documents. */
+  title: string;
+  description: string;
+  /** Whether `/api/<name>.json` serves it (writing is reached through SQL and the cross-collection lists). */
+  rest: boolean;
+  schema: z.ZodObject;
+  /** Fields whose values identify a record when the file gives no explicit `id`. */
+  identity: readonly string[];
+  /** The field that receives the Markdown body of a `.md` file. */
+  bodyField: string;
+  /** Fields computed from the validated record and published with it (e.g. `year`, `mapsUrl`). */
+  derive?: (record: SourceRecord) => SourceRecord;
+  /** Query parameter → filter. `q` is not listed here: it searches `search`. */
+  filters: Readonly<Record<string, FilterSpec>>;
+  /** Fields `q` searches, case- and accent-insensitively, as substrings. */
+  search: readonly string[];
+  /** Field → how it orders. */
+  sort: Readonly<Record<string, SortType>>;
+  defaultSort: readonly SortKey[];
+  /** The field giving a record's source date, used for the collection's as-of time. */
+  dateField: string;
+}
+
+export function define(declaration: CollectionDeclaration): CollectionDeclaration {
+  for (const key of declaration.defaultSort) {
+    if (!(key.field in declaration.sort)) throw new Error(`${declaration.name}: default sort field ${key.field} is not sortable`);
+  }
+  return declaration;
+}
+
+// ── filter constructors ─────────────────────────────────────────────────────
+
+export const text = (field: string, description: string): FilterSpec => ({ field, kind: { type: 'string' }, description });
+export const integer = (field: string, min: number, max: number, description: string): FilterSpec => ({
+  field,
+  kind: { type: 'integer', min, max },
+  description,
+});
+export const oneOf = (field: string, values: readonly string[], description: string): FilterSpec => ({
+  field,
+  kind: { type: 'enum', values },
+  description,
+});
+export const yearFilter = (field = 'year'): FilterSpec => integer(field, 1000, 9999, 'Four-digit year');

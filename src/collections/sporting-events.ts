@@ -1,0 +1,52 @@
+/** Sporting events: matches and races seen in person or followed on a screen. */
+import { z } from 'zod';
+import { define, oneOf, text, yearFilter } from './define.ts';
+import { bookkeeping, httpUrl, isoDateOrDateTime, located, longText, names, shortText, timeZone, yearOf } from './fields.ts';
+
+export const EXPERIENCES = ['in-person', 'tv', 'stream', 'radio'] as const;
+export const EXPERIENCE_STATUSES = ['planned', 'attended', 'watched', 'missed'] as const;
+
+export default define({
+  name: 'sporting-events',
+  title: 'Sporting events',
+  description: 'Matches and races, in the stadium or on a screen.',
+  rest: true,
+  schema: z.strictObject({
+    title: shortText,
+    sport: shortText,
+    league: shortText.optional(),
+    teams: names.min(1),
+    date: isoDateOrDateTime,
+    endDate: isoDateOrDateTime.optional(),
+    timezone: timeZone.optional(),
+    venue: shortText,
+    city: shortText,
+    country: shortText,
+    ...located,
+    experience: z.enum(EXPERIENCES),
+    experienceStatus: z.enum(EXPERIENCE_STATUSES),
+    status: z.enum(['scheduled', 'cancelled', 'postponed', 'completed']).default('completed'),
+    result: shortText.optional(),
+    seat: shortText.optional(),
+    url: httpUrl.optional(),
+    notes: longText.optional(),
+    ...bookkeeping,
+  }),
+  identity: ['sport', 'date', 'title'],
+  bodyField: 'notes',
+  derive: (r) => ({ year: yearOf(r.date) }),
+  filters: {
+    team: text('teams', 'Team (either side)'),
+    sport: text('sport', 'Sport'),
+    league: text('league', 'League or competition'),
+    year: yearFilter(),
+    city: text('city', 'City'),
+    venue: text('venue', 'Venue'),
+    experience: oneOf('experience', EXPERIENCES, 'How it was followed'),
+    experienceStatus: oneOf('experienceStatus', EXPERIENCE_STATUSES, 'Whether it happened for the owner'),
+  },
+  search: ['title', 'teams', 'venue', 'league'],
+  sort: { date: 'date', title: 'text', sport: 'text' },
+  defaultSort: [{ field: 'date', direction: 'desc' }],
+  dateField: 'date',
+});

@@ -1,0 +1,30 @@
+/** Tweets: posts kept from the owner's timeline and others worth quoting. */
+import { z } from 'zod';
+import { define, text } from './define.ts';
+import { bookkeeping, httpUrl, isoDateTime, shortText } from './fields.ts';
+
+export default define({
+  name: 'tweets',
+  title: 'Tweets',
+  description: 'Posts kept from the timeline.',
+  rest: true,
+  schema: z.strictObject({
+    tweetId: z.string().regex(/^\d{1,20}$/, 'expected the numeric tweet id'),
+    author: z.string().regex(/^@?[A-Za-z0-9_]{1,15}$/, 'expected a handle such as @jack').transform((h) => (h.startsWith('@') ? h : `@${h}`)),
+    authorName: shortText,
+    text: z.string().min(1).max(4000),
+    createdAt: isoDateTime,
+    url: httpUrl,
+    inReplyTo: httpUrl.optional(),
+    likes: z.number().int().min(0).optional(),
+    reposts: z.number().int().min(0).optional(),
+    ...bookkeeping,
+  }),
+  identity: ['tweetId'],
+  bodyField: 'text',
+  filters: { author: text('author', 'Author handle, with or without @') },
+  search: ['text', 'authorName', 'author'],
+  sort: { createdAt: 'date', likes: 'number' },
+  defaultSort: [{ field: 'createdAt', direction: 'desc' }],
+  dateField: 'createdAt',
+});

@@ -1,0 +1,82 @@
+/**
+ * The compiler: content files → validated records → the image → static artifacts (page
+ * one of every collection, with its precomputed headers in the manifest). Every content
+ * problem of every collection is collected and reported together as `path: field:
+ * reason`; any problem fails the build before anything is written.
+ */
+import { createHmac } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { collections } from '../collections/index.ts';
+import { parseQuery } from '../core/params.ts';
+import { Image } from '../core/image.ts';
+import { QueryCore } from '../core/query.ts';
+import { collectionPath } from '../formats/json.ts';
+import { listAnswer } from '../http/list.ts';
+import { writeImage, type CollectionRecords } from './image.ts';
+import { loadCollection, type LoadProblem } from './load.ts';
+import { buildRecords } from './records.ts';
+
+export interface CompileOptions {
+  contentDir: string;
+  imagePath: string;
+  clientDir: string;
+  /** Secret from which the cursor signing key is derived; fixed per site so cursors survive rebuilds. */
+  secret: string;
+}
+
+export interface StaticFile {
+  /** Path relative to the client directory. */
+  file: string;
+  headers: Record<string, string>;
+}
+/** URL path → static file and the headers to serve it with. */
+export type Manifest = Record<string, StaticFile>;
+
+export interface CompileResult {
+  counts: Record<string, number>;
+  manifest: Manifest;
+}
+
+export class ContentError extends Error {
+  readonly problems: readonly LoadProblem[];
+  constructor(problems: readonly LoadProblem[]) {
+    super(`${problems.length} content problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  ${p.origin}: ${p.field}: ${p.reason}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+export function cursorKey(secret: string): Buffer {
+  return createHmac('sha256', secret).update('collections cursor key v1').digest();
+}
+
+export function compile(options: CompileOptions): CompileResult {
+  const problems: LoadProblem[] = [];
+  const compiled: CollectionRecords[] = [];
+  const shownRoot = relative(process.cwd(), options.contentDir) || '.';
+  for (const collection of collections) {
+    const loaded = loadCollection(options.contentDir, collection.name, shownRoot);
+    const built = buildRecords(collection, loaded.entries);
+    problems.push(...loaded.problems, ...built.problems);
+    compiled.push({ collection, records: built.records });
+  }
+  if (problems.length) throw new ContentError(problems);
+
+  writeImage(options.imagePath, compiled, cursorKey(options.secret));
+  const image = new Image(options.imagePath);
+  try {
+    const core = new QueryCore(image);
+    const manifest: Manifest = {};
+    for (const { collection } of compiled.filter((c) => c.collection.rest)) {
+      const answer = listAnswer(core, parseQuery(collection, new URLSearchParams()));
+      const path = collectionPath(collection.name);
+      const file = path.slice(1);
+      mkdirSync(dirname(join(options.clientDir, file)), { recursive: true });
+      writeFileSync(join(options.clientDir, file), answer.body);
+      manifest[path] = { file, headers: answer.headers };
+    }
+    return { counts: Object.fromEntries(compiled.map((c) => [c.collection.name, c.records.length])), manifest };
+  } finally {
+    image.close();
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The Astro integration: compile the content before Astro renders pages (so pages can
+ * read the image), and write the header manifest once every static file exists. The
+ * work lives in `compile.ts` and `manifest.ts`; the hooks only call them.
+ */
+import { cpSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { AstroIntegration } from 'astro';
+import { paths } from '../paths.ts';
+import { compile, type Manifest } from './compile.ts';
+import { writeManifest } from './manifest.ts';
+
+/** The image as staged during a build, for prerendered pages to read. */
+export const stagedImage = join(paths.stage, 'site.db');
+const stagedClient = join(paths.stage, 'client');
+
+export default function collectionsIntegration(): AstroIntegration {
+  let compiled: Manifest = {};
+  return {
+    name: 'collections-compiler',
+    hooks: {
+      'astro:build:start': ({ logger }) => {
+        rmSync(paths.stage, { recursive: true, force: true });
+        const started = performance.now();
+        const result = compile({
+          contentDir: paths.content,
+          imagePath: stagedImage,
+          clientDir: stagedClient,
+          secret: process.env.CURSOR_SECRET ?? 'collections-demo-secret',
+        });
+        compiled = result.manifest;
+        const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
+        logger.info(`compiled ${total} records in ${Math.round(performance.now() - started)} ms`);
+      },
+      'astro:build:done': () => {
+        cpSync(stagedClient, paths.client, { recursive: true });
+        mkdirSync(dirname(paths.image), { recursive: true });
+        renameSync(stagedImage, paths.image);
+        rmSync(paths.stage, { recursive: true, force: true });
+        writeManifest(paths.client, compiled, paths.manifest);
+      },
+    },
+  };
+}

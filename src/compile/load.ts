@@ -1,0 +1,67 @@
+/**
+ * Reading the owner's files. Under `content/<collection>/`, recursively: `.md` files are
+ * YAML front matter plus a Markdown body; `.yaml`/`.yml` files hold one record (a
+ * mapping) or many (a sequence). YAML is read with the core schema, so dates stay the
+ * strings the owner wrote. Paths are visited in sorted order: the same files always give
+ * the same records in the same order.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import yaml from 'js-yaml';
+
+export interface SourceEntry {
+  /** Where the record came from, for error messages: `content/movies/heat.md` or `content/tweets/2024.yaml[3]`. */
+  origin: string;
+  data: unknown;
+  /** The Markdown body of a `.md` file, if it has one. */
+  body?: string;
+}
+
+export interface LoadProblem {
+  origin: string;
+  field: string;
+  reason: string;
+}
+
+const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+function files(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+    .filter((d) => d.isFile() && /\.(md|ya?ml)$/.test(d.name))
+    .map((d) => join(d.parentPath, d.name))
+    .sort();
+}
+
+function parseYaml(text: string): unknown {
+  return yaml.load(text, { schema: yaml.CORE_SCHEMA });
+}
+
+/** Every entry of one collection's folder, plus the files that could not be read as content. */
+export function loadCollection(contentDir: string, name: string, shownRoot: string): { entries: SourceEntry[]; problems: LoadProblem[] } {
+  const entries: SourceEntry[] = [];
+  const problems: LoadProblem[] = [];
+  for (const file of files(join(contentDir, name))) {
+    const origin = join(shownRoot, relative(contentDir, file)).split(sep).join('/');
+    const text = readFileSync(file, 'utf8');
+    try {
+      if (file.endsWith('.md')) {
+        const match = FRONT_MATTER.exec(text);
+        if (!match) {
+          problems.push({ origin, field: '(file)', reason: 'expected YAML front matter between --- lines at the top' });
+          continue;
+        }
+        const body = text.slice(match[0].length).trim();
+        entries.push({ origin, data: parseYaml(match[1]!), ...(body ? { body } : {}) });
+      } else {
+        const data = parseYaml(text);
+        if (Array.isArray(data)) data.forEach((item, i) => entries.push({ origin: `${origin}[${i}]`, data: item }));
+        else entries.push({ origin, data });
+      }
+    } catch (error) {
+      const reason = error instanceof yaml.YAMLException ? `invalid YAML: ${error.reason} (line ${error.mark.line + 1})` : 'could not be read';
+      problems.push({ origin, field: '(file)', reason });
+    }
+  }
+  return { entries, problems };
+}

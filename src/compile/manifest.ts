@@ -1,0 +1,56 @@
+/**
+ * The header manifest: for every file a CDN or the runtime serves from the client
+ * directory, the exact headers to send. Collection page-one files come with the headers
+ * the compiler built for them; every other file (pages, assets) gets its media type, a
+ * strong ETag of its bytes and a cache policy. Written with sorted keys, so the same
+ * files give the same manifest.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { extname, join, relative, sep } from 'node:path';
+import { strongEtag } from '../http/etag.ts';
+import type { Manifest } from './compile.ts';
+
+const MEDIA_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.json': 'application/json',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
+  '.woff2': 'font/woff2',
+};
+
+export const mediaTypeOf = (file: string) => MEDIA_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+
+/** Astro's fingerprinted assets never change under the same name. */
+const cacheControlOf = (path: string) => (path.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=60, stale-while-revalidate=300');
+
+/** `/index.html` is served at `/`, and `/x/index.html` at `/x/`. */
+const urlPathOf = (file: string) => `/${file}`.replace(/(^|\/)index\.html$/, '$1');
+
+export function writeManifest(clientDir: string, compiled: Manifest, manifestPath: string): Manifest {
+  const manifest: Manifest = { ...compiled };
+  const known = new Set(Object.values(compiled).map((f) => f.file));
+  const files = (readdirSync(clientDir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+    .filter((d) => d.isFile())
+    .map((d) => relative(clientDir, join(d.parentPath, d.name)).split(sep).join('/'))
+    .filter((file) => !known.has(file));
+  for (const file of files) {
+    const path = urlPathOf(file);
+    manifest[path] = {
+      file,
+      headers: { 'Content-Type': mediaTypeOf(file), ETag: strongEtag(readFileSync(join(clientDir, file))), 'Cache-Control': cacheControlOf(path) },
+    };
+  }
+  const sorted = Object.fromEntries(Object.entries(manifest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  writeFileSync(manifestPath, `${JSON.stringify(sorted, null, 1)}\n`);
+  return sorted;
+}

@@ -1,0 +1,44 @@
+/**
+ * The catalog of public problem types, shared by every surface. A slug is permanent; the
+ * title is the HTTP reason phrase of its status; the detail says what happened and what
+ * to do, and never echoes internals. Surfaces throw `PublicError` and render it in their
+ * own protocol's error form (RFC 9457 problem details for REST).
+ */
+export const PROBLEMS = {
+  'invalid-query': { status: 400, title: 'Bad Request' },
+  'invalid-cursor': { status: 400, title: 'Bad Request' },
+  'unknown-parameter': { status: 400, title: 'Bad Request' },
+  'not-found': { status: 404, title: 'Not Found' },
+  'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
+  'query-too-long': { status: 414, title: 'URI Too Long' },
+  'internal-error': { status: 500, title: 'Internal Server Error' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemSlug = keyof typeof PROBLEMS;
+
+const BRAND = Symbol.for('collections.PublicError');
+
+/** An error whose slug and detail are safe to show to any client. */
+export class PublicError extends Error {
+  readonly [BRAND] = true;
+  readonly slug: ProblemSlug;
+  readonly detail: string;
+  /** The query parameter at fault, when there is one. */
+  readonly parameter: string | undefined;
+
+  constructor(slug: ProblemSlug, detail: string, parameter?: string) {
+    super(detail);
+    this.slug = slug;
+    this.detail = detail;
+    this.parameter = parameter;
+  }
+
+  get status(): number {
+    return PROBLEMS[this.slug].status;
+  }
+}
+
+/** Brand check rather than instanceof, so errors crossing bundle boundaries are still recognised. */
+export function isPublicError(error: unknown): error is PublicError {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
+}

@@ -1,0 +1,88 @@
+/**
+ * The image: one SQLite file holding every public record, written by the compiler and
+ * opened read-only by the runtime. This module owns its layout (table and column names)
+ * so the writer and the readers cannot drift, and keeps one prepared statement per SQL
+ * text, since the runtime asks the same few shapes of question over and over.
+ */
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { SortType } from '../collections/define.ts';
+import { fold } from './fold.ts';
+
+export const IMAGE_FORMAT = '1';
+
+/** Main table of a collection: rid, cid, json, search, and one `s:<field>` column per sort field. */
+export const recordsTable = (collection: string) => `"${collection}"`;
+/** Filter values, one row per (dimension, folded key, record). */
+export const tagsTable = (collection: string) => `"${collection}:tags"`;
+/** Trigram full-text index over the `search` column, for `q`. */
+export const searchTable = (collection: string) => `"${collection}:fts"`;
+export const sortColumn = (field: string) => `"s:${field}"`;
+
+/**
+ * The stored sort key of a field value. Text orders folded (case- and accent-blind);
+ * date-times with an offset order by their UTC instant; a missing value is the smallest
+ * of its type (-Infinity or ''), so it sorts first ascending and last descending, and
+ * keyset comparisons never meet NULL.
+ */
+export function sortKey(type: SortType, value: unknown): string | number {
+  if (value === undefined || value === null) return missingSortKey(type);
+  if (type === 'number') return typeof value === 'number' ? value : missingSortKey(type);
+  const text = String(value);
+  if (type === 'text') return fold(text);
+  return instantKey(text);
+}
+
+export const missingSortKey = (type: SortType | undefined): string | number => (type === 'number' ? -Infinity : '');
+
+/** `YYYY-MM-DD` stays; a date-time becomes `YYYY-MM-DDTHH:MM:SS(.fff)`, in UTC when it has an offset. */
+export function instantKey(text: string): string {
+  if (text.length <= 10) return text;
+  const hasOffset = /(Z|[+-]\d{2}:\d{2})$/.test(text);
+  if (hasOffset) return new Date(text).toISOString().replace(/\.000Z$/, '').replace(/Z$/, '');
+  return text.length === 16 ? `${text}:00` : text;
+}
+
+export class Image {
+  readonly db: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
+  private readonly metaValues = new Map<string, string>();
+
+  constructor(path: string) {
+    this.db = new DatabaseSync(path, { readOnly: true });
+    const rows = this.db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
+    for (const row of rows) this.metaValues.set(row.key, row.value);
+    if (this.metaValues.get('format') !== IMAGE_FORMAT) throw new Error(`${path}: not an image of format ${IMAGE_FORMAT}; rebuild`);
+  }
+
+  statement(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  meta(key: string): string | undefined {
+    return this.metaValues.get(key);
+  }
+
+  /** The HMAC key for cursors, fixed at compile time. */
+  get cursorKey(): Buffer {
+    return Buffer.from(this.meta('cursorKey') ?? '', 'hex');
+  }
+
+  /** Number of public records in a collection. */
+  count(collection: string): number {
+    return Number(this.meta(`count:${collection}`) ?? 0);
+  }
+
+  /** The data's as-of time for a collection: its newest record date, as an RFC 3339 UTC date-time. */
+  asOf(collection: string): string {
+    return this.meta(`asOf:${collection}`) ?? '1970-01-01T00:00:00Z';
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * The JSON list envelope of SPEC §2.1: `{data, meta, links}`. Items are spliced in as
+ * the JSON text stored in the image, so a page costs one string join, not a parse and
+ * re-serialisation of every record. Links are root-relative, which keeps static files
+ * independent of the host that serves them.
+ */
+import { canonicalSearch } from '../core/params.ts';
+import type { Page, Query } from '../core/query.ts';
+
+export interface PageLinks {
+  self: string;
+  first: string;
+  next?: string;
+}
+
+export const collectionPath = (name: string) => `/api/${name}.json`;
+
+export function pageLinks(query: Query, page: Page): PageLinks {
+  const path = collectionPath(query.collection.name);
+  const links: PageLinks = { self: path + canonicalSearch(query, query.cursor), first: path + canonicalSearch(query) };
+  if (page.next !== undefined) links.next = path + canonicalSearch(query, page.next);
+  return links;
+}
+
+export function renderJson(query: Query, page: Page, links: PageLinks): string {
+  const meta: Record<string, unknown> = { totalCount: page.totalCount, pageSize: query.limit, timestamp: page.asOf };
+  if (page.facets) meta.facets = page.facets;
+  return `{"data":[${page.items.join(',')}],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`;
+}

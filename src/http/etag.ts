@@ -1,0 +1,10 @@
+/**
+ * Strong entity tags from exact body bytes (RFC 9110 §8.8.3): the same bytes always give
+ * the same tag, so rebuilt static files and runtime answers agree and caches survive
+ * rebuilds of unchanged content.
+ */
+import { createHash } from 'node:crypto';
+
+export function strongEtag(body: string | Uint8Array): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+}
