@@ -5,6 +5,7 @@ import collections from './src/compile/integration.ts';
 
 export default defineConfig({
   output: 'static',
+  outDir: process.env.DIST_DIR ?? 'dist',
   adapter: node({ mode: 'middleware' }),
   integrations: [collections()],
   // Dynamic surfaces are routed before Astro (server.ts); Astro only sees page requests.

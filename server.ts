@@ -4,6 +4,8 @@
  * site pages. `PORT` and `HOST` choose where to listen (default localhost:4321).
  */
 import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createRestHandler, isRestPath } from './functions/rest.ts';
 import { Image } from './src/core/image.ts';
 import { QueryCore } from './src/core/query.ts';
@@ -17,7 +19,7 @@ const host = process.env.HOST ?? 'localhost';
 
 const files = new StaticFiles(paths.manifest, paths.client);
 const rest = createRestHandler(new QueryCore(new Image(paths.image)));
-const astro = (await import(new URL('./dist/server/entry.mjs', import.meta.url).href)) as {
+const astro = (await import(pathToFileURL(join(paths.dist, 'server/entry.mjs')).href)) as {
   handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, next: () => void) => Promise<void>;
 };
 
@@ -43,5 +45,7 @@ const server = createServer((req, res) => {
 });
 
 server.listen(port, host, () => {
-  console.log(`listening on http://${host}:${port}`);
+  const address = server.address();
+  const shown = typeof address === 'object' && address ? address.port : port;
+  console.log(`listening on http://${host}:${shown}`);
 });

@@ -20,9 +20,10 @@ export default define({
     title: shortText,
     author: shortText,
     coAuthors: names.default([]),
+    // Unquoted in YAML an ISBN reads as a number; thirteen digits are exact in a double.
     isbn: z
-      .string()
-      .transform((s) => s.replace(/[-\s]/g, ''))
+      .union([z.string(), z.number().int().nonnegative()])
+      .transform((s) => String(s).replace(/[-\s]/g, ''))
       .refine(validIsbn13, 'expected a valid ISBN-13')
       .optional(),
     publishedYear: z.number().int().min(-3000).max(2100).optional(),

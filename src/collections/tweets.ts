@@ -9,7 +9,8 @@ export default define({
   description: 'Posts kept from the timeline.',
   rest: true,
   schema: z.strictObject({
-    tweetId: z.string().regex(/^\d{1,20}$/, 'expected the numeric tweet id'),
+    // Tweet ids exceed 2^53: unquoted in YAML they would lose digits, so they must be quoted.
+    tweetId: z.string({ error: 'expected the tweet id as a quoted string (it is too long to be exact as a number)' }).regex(/^\d{1,20}$/, 'expected the numeric tweet id'),
     author: z.string().regex(/^@?[A-Za-z0-9_]{1,15}$/, 'expected a handle such as @jack').transform((h) => (h.startsWith('@') ? h : `@${h}`)),
     authorName: shortText,
     text: z.string().min(1).max(4000),

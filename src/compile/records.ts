@@ -46,6 +46,12 @@ function publish(collection: CollectionDeclaration, canonicalId: string, record:
   return fields;
 }
 
+function valueAt(data: unknown, path: readonly string[]): unknown {
+  let value = data;
+  for (const key of path) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return value;
+}
+
 export function buildRecords(collection: CollectionDeclaration, entries: readonly SourceEntry[]): { records: PublishedRecord[]; problems: LoadProblem[] } {
   const records: PublishedRecord[] = [];
   const problems: LoadProblem[] = [];
@@ -71,7 +77,13 @@ export function buildRecords(collection: CollectionDeclaration, entries: readonl
     const parsed = collection.schema.safeParse(data);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        problems.push({ origin, field: issue.path.length ? issue.path.join('.') : '(record)', reason: issue.message });
+        const at = issue.path.map(String);
+        if (issue.code === 'unrecognized_keys') {
+          for (const key of issue.keys) problems.push({ origin, field: [...at, key].join('.'), reason: 'unknown field (check its spelling)' });
+        } else {
+          const reason = at.length && valueAt(data, at) === undefined ? 'required field is missing' : issue.message;
+          problems.push({ origin, field: at.length ? at.join('.') : '(record)', reason });
+        }
       }
       continue;
     }

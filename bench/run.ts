@@ -1,0 +1,175 @@
+/**
+ * `npm run bench`: generate a large content set, build it, and measure the compiler and
+ * the REST runtime. Throughput and latency come from autocannon against the real server,
+ * each scenario beside a bare node:http server answering a body of the same size in the
+ * same run, so the figures are ratios on this machine rather than absolute claims.
+ * Usage: npm run bench [-- --records 100000 --seconds 8 --connections 16]
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { collection } from '../src/collections/index.ts';
+import { encodeCursor } from '../src/core/cursor.ts';
+import { Image, recordsTable, sortColumn } from '../src/core/image.ts';
+import { parseQuery } from '../src/core/params.ts';
+import { queryBinding } from '../src/core/query.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    records: { type: 'string', default: '100000' },
+    seconds: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '16' },
+    collection: { type: 'string', default: 'tweets' },
+  },
+});
+const records = Number(args.records);
+const seconds = Number(args.seconds);
+const connections = Number(args.connections);
+const root = resolve('.bench');
+const content = join(root, `content-${records}`);
+const dist = join(root, `dist-${records}`);
+mkdirSync(root, { recursive: true });
+const log = (line: string) => console.error(`· ${line}`);
+
+// 1. Content, generated once per size.
+if (!existsSync(join(content, '.generated'))) {
+  log(`generating ${records} records`);
+  const generated = spawnSync(process.execPath, ['bench/generate.ts', '--records', String(records), '--out', content], { stdio: 'inherit' });
+  if (generated.status !== 0) process.exit(1);
+}
+
+// 2. Build under GNU time for the peak RSS of the whole build process.
+log('building');
+const buildStart = performance.now();
+const build = spawnSync('/usr/bin/time', ['-f', 'maxrss_kb=%M', process.execPath, 'node_modules/astro/bin/astro.mjs', 'build'], {
+  env: { ...process.env, CONTENT_DIR: content, DIST_DIR: dist },
+  encoding: 'utf8',
+  maxBuffer: 256 * 1024 * 1024,
+});
+const buildSeconds = (performance.now() - buildStart) / 1000;
+const buildLog = `${build.stdout}${build.stderr}`;
+if (build.status !== 0) {
+  console.error(buildLog);
+  process.exit(1);
+}
+const compileMs = Number(/compiled \d+ records in (\d+) ms/.exec(buildLog)?.[1]);
+const buildRssMb = Number(/maxrss_kb=(\d+)/.exec(buildLog)?.[1]) / 1024;
+const imagePath = join(dist, 'image/site.db');
+const imageMb = statSync(imagePath).size / 1024 / 1024;
+
+// 3. Requests for each scenario, drawn from the built image.
+const name = args.collection;
+const declaration = collection(name)!;
+const image = new Image(imagePath);
+const total = image.count(name);
+const deepOffset = Math.floor(total * 0.9);
+const query = parseQuery(declaration, new URLSearchParams());
+const sortField = declaration.defaultSort[0]!.field;
+const row = image.db
+  .prepare(`SELECT cid, ${sortColumn(sortField)} AS k FROM ${recordsTable(name)} ORDER BY ${sortColumn(sortField)} DESC, cid DESC LIMIT 1 OFFSET ?`)
+  .get(deepOffset) as { cid: string; k: string };
+const deepCursor = encodeCursor(image.cursorKey, queryBinding(query), { values: [row.k], canonicalId: row.cid });
+const words = (image.db.prepare(`SELECT json FROM ${recordsTable(name)} LIMIT 400`).all() as { json: string }[])
+  .flatMap((r) => String((JSON.parse(r.json) as Record<string, unknown>)[declaration.search[0]!]).split(/\s+/))
+  .filter((w) => /^\p{L}{5,}$/u.test(w));
+const filterParam = Object.entries(declaration.filters).find(([, spec]) => spec.kind.type === 'string')?.[0] ?? Object.keys(declaration.filters)[0]!;
+const filterValues = (image.db.prepare(`SELECT DISTINCT key FROM "${name}:tags" WHERE dim = ? LIMIT 40`).all(filterParam) as { key: string }[]).map((r) => r.key);
+image.close();
+
+const path = `/api/${name}.json`;
+const scenarios: { label: string; paths: string[] }[] = [
+  { label: 'page one (static file)', paths: [path] },
+  { label: 'page one (runtime)', paths: [`${path}?limit=50`] },
+  { label: `filtered (${filterParam}=…)`, paths: filterValues.map((v) => `${path}?${filterParam}=${encodeURIComponent(v)}`) },
+  { label: 'q search', paths: [...new Set(words)].slice(0, 40).map((w) => `${path}?q=${encodeURIComponent(w.toLowerCase())}`) },
+  { label: `deep cursor (record ${deepOffset})`, paths: [`${path}?cursor=${deepCursor}`] },
+];
+
+// 4. Servers.
+async function start(args: string[], env: Record<string, string> = {}): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const base = await new Promise<string>((ok, fail) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) ok(m[1]!);
+    });
+    child.once('exit', () => fail(new Error(out)));
+  });
+  return {
+    base,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill();
+      await once(child, 'exit');
+    },
+  };
+}
+
+const rssMb = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  bytes: number;
+  errors: number;
+}
+
+async function load(base: string, paths: string[]): Promise<Figures> {
+  const result = await autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    requests: paths.map((p) => ({ method: 'GET', path: p })),
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bytes: result.throughput.average / Math.max(1, result.requests.average),
+    errors: result.errors + result.non2xx,
+  };
+}
+
+const server = await start(['server.ts'], { DIST_DIR: dist });
+const idleRss = rssMb(server.pid, 'VmRSS');
+const rows: { label: string; app: Figures; bare: Figures }[] = [];
+for (const scenario of scenarios) {
+  log(`loading: ${scenario.label}`);
+  await load(server.base, scenario.paths.slice(0, 3)); // warm statement and count caches briefly
+  const app = await load(server.base, scenario.paths);
+  const bare = await start(['bench/baseline.ts', String(Math.round(app.bytes))]);
+  const baseline = await load(bare.base, ['/']);
+  await bare.stop();
+  rows.push({ label: scenario.label, app, bare: baseline });
+}
+const peakRss = rssMb(server.pid, 'VmHWM');
+await server.stop();
+
+// 5. Report.
+const f1 = (n: number) => n.toFixed(1);
+const lines = [
+  `Benchmark: ${records.toLocaleString('en')} generated records (${name}: ${total.toLocaleString('en')}), ${connections} connections, ${seconds} s per run, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
+  '',
+  '| build | figure |',
+  '| --- | --- |',
+  `| compile (content → image → page-one files) | ${(compileMs / 1000).toFixed(2)} s |`,
+  `| whole \`astro build\` | ${buildSeconds.toFixed(2)} s |`,
+  `| peak RSS of the build | ${Math.round(buildRssMb)} MB |`,
+  `| image size | ${f1(imageMb)} MB |`,
+  `| runtime RSS idle / peak under load | ${Math.round(idleRss)} MB / ${Math.round(peakRss)} MB |`,
+  '',
+  '| request | req/s | p50 ms | p99 ms | body bytes | bare node:http req/s (same size) | ratio | errors |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...rows.map(
+    (r) =>
+      `| ${r.label} | ${Math.round(r.app.rps)} | ${r.app.p50} | ${r.app.p99} | ${Math.round(r.app.bytes)} | ${Math.round(r.bare.rps)} | ${(r.app.rps / r.bare.rps).toFixed(2)} | ${r.app.errors} |`,
+  ),
+];
+console.log(lines.join('\n'));
+writeFileSync(join(root, `results-${records}.md`), `${lines.join('\n')}\n`);

@@ -1,0 +1,101 @@
+/**
+ * The query core against the built demo image, checked by an oracle that filters,
+ * searches and sorts the same records in plain JavaScript.
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import fc from 'fast-check';
+import { restCollections } from '../../src/collections/index.ts';
+import { isPublicError } from '../../src/core/errors.ts';
+import { Image } from '../../src/core/image.ts';
+import { parseQuery } from '../../src/core/params.ts';
+import { QueryCore, type Page } from '../../src/core/query.ts';
+import { paths } from '../../src/paths.ts';
+import { allItems, expectedIds, type Item } from '../helpers/oracle.ts';
+
+const image = new Image(paths.image);
+const core = new QueryCore(image);
+after(() => image.close());
+const items = new Map(restCollections.map((c) => [c.name, allItems(paths.image, c.name)]));
+
+const values = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)]);
+
+/** A query drawn from the records themselves, so most filters and searches find something. */
+const queryArbitrary = fc
+  .constantFrom(...restCollections)
+  .chain((collection) => {
+    const records = items.get(collection.name)!;
+    const params = Object.keys(collection.filters);
+    const record = fc.constantFrom<Item | undefined>(...records, undefined);
+    const filter = fc.tuple(fc.constantFrom(...params), record, fc.boolean()).map(([param, item, upper]) => {
+      const found = item ? values(item[collection.filters[param]!.field]) : [];
+      const kind = collection.filters[param]!.kind;
+      const value = found[0] ?? (kind.type === 'integer' ? '2001' : kind.type === 'enum' ? kind.values[0]! : 'nothing-matches');
+      return [param, upper && collection.filters[param]!.kind.type === 'string' ? value.toUpperCase() : value] as const;
+    });
+    const q = fc.tuple(record, fc.nat(), fc.integer({ min: 1, max: 6 })).map(([item, at, len]) => {
+      const text = item ? String(item[collection.search[0]!] ?? '') : 'zz';
+      const start = text.length ? at % text.length : 0;
+      return text.slice(start, start + len).trim();
+    });
+    const sortKey = fc.tuple(fc.constantFrom(...Object.keys(collection.sort)), fc.constantFrom('asc', 'desc'));
+    return fc.record({
+      name: fc.constant(collection.name),
+      filters: fc.uniqueArray(filter, { maxLength: 2, selector: ([p]) => p }),
+      q: fc.option(q, { nil: undefined }),
+      sort: fc.option(fc.uniqueArray(sortKey, { minLength: 1, maxLength: 2, selector: ([f]) => f }), { nil: undefined }),
+      limit: fc.integer({ min: 1, max: 12 }),
+    });
+  });
+
+test('walking next from page one visits every matching record exactly once, in order', () => {
+  fc.assert(
+    fc.property(queryArbitrary, ({ name, filters, q, sort, limit }) => {
+      const collection = restCollections.find((c) => c.name === name)!;
+      const search = new URLSearchParams([...filters.map(([p, v]) => [p, v]), ['limit', String(limit)]]);
+      if (q) search.set('q', q);
+      if (sort) search.set('sort', sort.map(([f, d]) => `${f}:${d}`).join(','));
+      const query = parseQuery(collection, search);
+      const expected = expectedIds(collection, items.get(collection.name)!, { filters: Object.fromEntries(filters), q: query.q?.value, sort: query.sort });
+      const seen: string[] = [];
+      let page: Page = core.run(query);
+      for (let pages = 1; ; pages++) {
+        assert.equal(page.totalCount, expected.length);
+        assert.ok(page.items.length <= limit);
+        seen.push(...page.canonicalIds);
+        if (page.next === undefined) break;
+        assert.ok(pages <= expected.length, 'more pages than records');
+        page = core.run({ ...query, cursor: page.next });
+      }
+      assert.deepEqual(seen, expected);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('a cursor from one query is refused by another', () => {
+  const movies = restCollections.find((c) => c.name === 'movies')!;
+  const first = core.run(parseQuery(movies, new URLSearchParams('limit=2')));
+  assert.ok(first.next);
+  for (const other of ['limit=2&sort=title', 'limit=2&type=tv', 'limit=2&q=the']) {
+    assert.throws(() => core.run({ ...parseQuery(movies, new URLSearchParams(other)), cursor: first.next }), (e: unknown) => isPublicError(e) && e.slug === 'invalid-cursor');
+  }
+  const books = restCollections.find((c) => c.name === 'books')!;
+  assert.throws(() => core.run({ ...parseQuery(books, new URLSearchParams('limit=2')), cursor: first.next }), (e: unknown) => isPublicError(e) && e.slug === 'invalid-cursor');
+  // The page size may change between pages: it is not part of the binding.
+  assert.equal(core.run({ ...parseQuery(movies, new URLSearchParams('limit=5')), cursor: first.next }).canonicalIds.length, 5);
+});
+
+test('facets count every filter dimension over the filtered set', () => {
+  for (const collection of restCollections) {
+    const records = items.get(collection.name)!;
+    const page = core.run(parseQuery(collection, new URLSearchParams('facets=1')));
+    assert.deepEqual(Object.keys(page.facets!), Object.keys(collection.filters));
+    for (const [param, spec] of Object.entries(collection.filters)) {
+      for (const { value, count } of page.facets![param]!) {
+        const matching = records.filter((r) => values(r[spec.field]).some((v) => v.toLowerCase() === value.toLowerCase()));
+        assert.equal(count, matching.length, `${collection.name} ${param}=${value}`);
+      }
+    }
+  }
+});
