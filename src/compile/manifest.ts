@@ -42,7 +42,7 @@ export function writeManifest(clientDir: string, compiled: Manifest, manifestPat
   const files = (readdirSync(clientDir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
     .filter((d) => d.isFile())
     .map((d) => relative(clientDir, join(d.parentPath, d.name)).split(sep).join('/'))
-    .filter((file) => !known.has(file));
+    .filter((file) => !known.has(file) && file !== CDN_HEADERS_FILE);
   for (const file of files) {
     const path = urlPathOf(file);
     manifest[path] = {
@@ -52,5 +52,18 @@ export function writeManifest(clientDir: string, compiled: Manifest, manifestPat
   }
   const sorted = Object.fromEntries(Object.entries(manifest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   writeFileSync(manifestPath, `${JSON.stringify(sorted, null, 1)}\n`);
+  writeFileSync(join(clientDir, CDN_HEADERS_FILE), cdnHeaders(sorted));
   return sorted;
+}
+
+/** The `_headers` file static hosts (Netlify, Cloudflare Pages) read; not itself served. */
+export const CDN_HEADERS_FILE = '_headers';
+
+/** ETag and Content-Length are left to the host, which computes them from the bytes it serves. */
+function cdnHeaders(manifest: Manifest): string {
+  const skip = new Set(['etag', 'content-length']);
+  return Object.entries(manifest)
+    .map(([path, { headers }]) => [path, ...Object.entries(headers).filter(([k]) => !skip.has(k.toLowerCase())).map(([k, v]) => `  ${k}: ${v}`)].join('\n'))
+    .join('\n')
+    .concat('\n');
 }

@@ -5,14 +5,14 @@
  * own protocol's error form (RFC 9457 problem details for REST).
  */
 export const PROBLEMS = {
-  'invalid-query': { status: 400, title: 'Bad Request' },
-  'invalid-cursor': { status: 400, title: 'Bad Request' },
-  'unknown-parameter': { status: 400, title: 'Bad Request' },
-  'not-found': { status: 404, title: 'Not Found' },
-  'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
-  'query-too-long': { status: 414, title: 'URI Too Long' },
-  'internal-error': { status: 500, title: 'Internal Server Error' },
-} as const satisfies Record<string, { status: number; title: string }>;
+  'invalid-query': { status: 400, title: 'Bad Request', when: 'A parameter has a malformed or out-of-range value, or is given twice.' },
+  'invalid-cursor': { status: 400, title: 'Bad Request', when: 'The cursor was not returned by the API for this same collection, filters, search and sort.' },
+  'unknown-parameter': { status: 400, title: 'Bad Request', when: 'The collection does not take a parameter of that name (a typo never returns everything).' },
+  'not-found': { status: 404, title: 'Not Found', when: 'Nothing is published at the path.' },
+  'method-not-allowed': { status: 405, title: 'Method Not Allowed', when: 'The resource is read-only; `Allow` lists the methods it takes.' },
+  'query-too-long': { status: 414, title: 'URI Too Long', when: 'The query string is longer than the limit.' },
+  'internal-error': { status: 500, title: 'Internal Server Error', when: 'The server failed; retry the same request with bounded exponential backoff.' },
+} as const satisfies Record<string, { status: number; title: string; when: string }>;
 
 export type ProblemSlug = keyof typeof PROBLEMS;
 

@@ -1,25 +1,27 @@
 /**
- * Every bound of the public read surfaces, in one place. Each input is checked against
- * these before any work is done, and a breach names the limit it broke. Units are in the
- * names; the comment on each says what it protects and why the value.
+ * Every bound of the public read surfaces, in one place, each with its unit and the
+ * reason for its value (what it protects). Inputs are checked against these before any
+ * work is done, a breach names the limit it broke, and the README's limits table is
+ * generated from this list.
  */
-export const LIMITS = {
-  /** Items per page when `limit` is absent (SPEC §4.1). */
-  pageSizeDefault: 50,
-  /** Largest page (SPEC §4.1, §8): bounds rows read and bytes encoded per request. */
-  pageSizeMax: 100,
-  /** Raw query string length in bytes: no legitimate query needs more; stops parsing-cost attacks. */
-  queryStringBytesMax: 4096,
-  /** Length of one filter value in characters: names and titles are shorter; bounds fold/compare work. */
-  filterValueCharsMax: 200,
-  /** Length of `q` in characters: a substring search longer than this is not a search. */
-  searchCharsMax: 200,
-  /** Length of a cursor token in characters: real cursors are a few hundred; bounds decode work. */
-  cursorCharsMax: 1024,
-  /** Keys in a `sort` list: each adds a comparison per row; four covers every real ordering. */
-  sortKeysMax: 4,
-  /** Values listed per facet dimension, most frequent first: keeps `meta.facets` small on wide fields. */
-  facetValuesMax: 50,
-  /** Distinct (collection, filter) results whose counts and facets are remembered; bounds memory. */
-  countCacheEntries: 5000,
-} as const;
+interface Limit {
+  value: number;
+  unit: string;
+  why: string;
+}
+
+export const LIMIT_DEFINITIONS = {
+  pageSizeDefault: { value: 50, unit: 'items', why: 'Page size when `limit` is absent (SPEC §4.1).' },
+  pageSizeMax: { value: 100, unit: 'items', why: 'Largest page (SPEC §4.1, §8): bounds rows read and bytes encoded per request.' },
+  queryStringBytesMax: { value: 4096, unit: 'bytes', why: 'No legitimate list query needs more; stops parsing-cost abuse before any work (414).' },
+  filterValueCharsMax: { value: 200, unit: 'characters', why: 'Longer than any name or title; bounds folding and comparison work per filter.' },
+  searchCharsMax: { value: 200, unit: 'characters', why: 'A substring search longer than this is not a search; bounds the full-text query.' },
+  cursorCharsMax: { value: 1024, unit: 'characters', why: 'Real cursors are under 200; bounds decoding and signature work.' },
+  sortKeysMax: { value: 4, unit: 'keys', why: 'Each key adds a comparison per row; four covers every real ordering.' },
+  facetValuesMax: { value: 50, unit: 'values per dimension', why: 'Most frequent first; keeps `meta.facets` small on wide fields such as cast.' },
+  countCacheEntries: { value: 5000, unit: 'filter sets', why: 'Counts and facets remembered per filter set; bounds the memory they take.' },
+} as const satisfies Record<string, Limit>;
+
+export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {
+  readonly [K in keyof typeof LIMIT_DEFINITIONS]: (typeof LIMIT_DEFINITIONS)[K]['value'];
+};

@@ -1,0 +1,58 @@
+/**
+ * The README's reference tables — collections with their filters and sort fields, the
+ * problem types, the limits — generated from the declarations, the problem catalog and
+ * the limits module, so the documentation cannot drift from the code. `npm run docs`
+ * rewrites them in place; a test fails when the README is out of date.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { restCollections } from '../collections/index.ts';
+import { PROBLEMS } from '../core/errors.ts';
+import { LIMIT_DEFINITIONS } from '../core/limits.ts';
+
+const code = (s: string) => `\`${s}\``;
+
+function filterText(kind: import('../collections/define.ts').FilterKind): string {
+  if (kind.type === 'integer') return ` (integer ${kind.min}–${kind.max})`;
+  if (kind.type === 'enum') return ` (${kind.values.join(' \\| ')})`;
+  return '';
+}
+
+export function tables(): Record<string, string> {
+  const collections = [
+    '| collection | filters | `q` searches | sort fields (default) |',
+    '| --- | --- | --- | --- |',
+    ...restCollections.map((c) => {
+      const filters = Object.entries(c.filters).map(([p, spec]) => `${code(p)}${filterText(spec.kind)}`);
+      const sort = Object.keys(c.sort).map((f) => {
+        const d = c.defaultSort.find((k) => k.field === f);
+        return d ? `${code(f)} (${d.direction})` : code(f);
+      });
+      return `| ${code(`/api/${c.name}.json`)} | ${filters.join(', ')} | ${c.search.join(', ')} | ${sort.join(', ')} |`;
+    }),
+  ];
+  const problems = [
+    '| type | status | when |',
+    '| --- | --- | --- |',
+    ...Object.entries(PROBLEMS).map(([slug, p]) => `| ${code(`/problems/${slug}`)} | ${p.status} | ${p.when} |`),
+  ];
+  const limits = ['| limit | value | why |', '| --- | --- | --- |', ...Object.entries(LIMIT_DEFINITIONS).map(([name, l]) => `| ${code(name)} | ${l.value} ${l.unit} | ${l.why} |`)];
+  return { 'collections-table': collections.join('\n'), 'problems-table': problems.join('\n'), 'limits-table': limits.join('\n') };
+}
+
+/** The README with every generated section replaced (sections not given are kept). */
+export function renderReadme(readme: string, sections: Record<string, string> = tables()): string {
+  let text = readme;
+  for (const [name, body] of Object.entries(sections)) {
+    const open = `<!-- ${name} -->`;
+    const close = `<!-- /${name} -->`;
+    const start = text.indexOf(open);
+    const end = text.indexOf(close);
+    if (start < 0 || end < start) throw new Error(`README has no ${open} … ${close} section`);
+    text = `${text.slice(0, start + open.length)}\n${body}\n${text.slice(end)}`;
+  }
+  return text;
+}
+
+if (import.meta.main) {
+  writeFileSync('README.md', renderReadme(readFileSync('README.md', 'utf8')));
+}

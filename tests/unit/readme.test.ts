@@ -1,0 +1,9 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { renderReadme } from '../../src/compile/readme.ts';
+
+test('the README reference tables match the declarations, problems and limits (npm run docs)', () => {
+  const readme = readFileSync('README.md', 'utf8');
+  assert.equal(readme, renderReadme(readme));
+});
