@@ -19,7 +19,7 @@ export default define({
     country: shortText,
     ...located,
     url: httpUrl.optional(),
-    status: z.enum(['scheduled', 'cancelled', 'postponed']).default('scheduled'),
+    status: z.enum(['scheduled', 'completed', 'cancelled', 'postponed']).default('completed'),
     role: z.enum(['attendee', 'speaker', 'organizer', 'volunteer']).default('attendee'),
     notes: longText.optional(),
     ...bookkeeping,

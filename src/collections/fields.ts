@@ -30,7 +30,10 @@ export const isoDateTime = z.string().refine((s) => {
 export const isoDateOrDateTime = z.union([isoDate, isoDateTime], { error: 'expected a date YYYY-MM-DD or a date-time' });
 
 /** A month, `YYYY-MM`, or a full date (work history is often known to the month). */
-export const isoMonthOrDate = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])(-\d{2})?$/, 'expected YYYY-MM or YYYY-MM-DD');
+export const isoMonthOrDate = z.string().refine((s) => {
+  const m = /^(\d{4})-(0[1-9]|1[0-2])(?:-(\d{2}))?$/.exec(s);
+  return m !== null && (m[3] === undefined || realDay(m[1]!, m[2]!, m[3]));
+}, 'expected YYYY-MM or YYYY-MM-DD');
 
 export const httpUrl = z.string().max(2048).refine((s) => {
   try {

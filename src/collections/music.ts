@@ -31,7 +31,7 @@ export default define({
     notes: longText.optional(),
     ...bookkeeping,
   }),
-  identity: ['type', 'artist', 'title'],
+  identity: ['type', 'artist', 'title', 'album'],
   bodyField: 'notes',
   filters: {
     genre: text('genres', 'Genre'),

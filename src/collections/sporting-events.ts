@@ -4,7 +4,7 @@ import { define, oneOf, text, yearFilter } from './define.ts';
 import { bookkeeping, httpUrl, isoDateOrDateTime, located, longText, names, shortText, timeZone, yearOf } from './fields.ts';
 
 export const EXPERIENCES = ['in-person', 'tv', 'stream', 'radio'] as const;
-export const EXPERIENCE_STATUSES = ['planned', 'attended', 'watched', 'missed'] as const;
+export const EXPERIENCE_STATUSES = ['planned', 'attended', 'watched', 'listened', 'missed'] as const;
 
 export default define({
   name: 'sporting-events',

@@ -99,7 +99,7 @@ test('q is a case- and accent-insensitive substring search over the declared fie
     const { data } = await list(`/api/${c.name}.json?limit=5`);
     const item = data[data.length - 1]!;
     const text = String(values(item[c.search[0]!])[0]);
-    const needle = text.slice(1, 6).toUpperCase();
+    const needle = text.slice(1, 6).trim().toUpperCase();
     const found = await list(`/api/${c.name}.json?q=${encodeURIComponent(needle)}&limit=100`);
     assert.ok(found.data.some((i) => i.canonicalId === item.canonicalId), `${c.name} q=${needle}`);
     for (const i of found.data) {
