@@ -42,27 +42,40 @@ export function asOf(collection: CollectionDeclaration, records: readonly Publis
   return `${full.slice(0, 19)}Z`;
 }
 
+/**
+ * Rows are numbered in canonicalId order, so ordering ties by rid is ordering them by
+ * canonicalId: the total order every surface promises, at the cost of an integer compare.
+ * Sort-key columns come before the JSON so reading a key never walks the record's bytes.
+ * The tags table repeats every sort key beside each filter value, so "filter, then sort"
+ * is one index range scan instead of a gather and a sort.
+ */
 function createCollection(db: DatabaseSync, { collection, records }: CollectionRecords): void {
   const name = collection.name;
   const sortFields = Object.keys(collection.sort);
-  db.exec(`CREATE TABLE ${recordsTable(name)} (rid INTEGER PRIMARY KEY, cid TEXT NOT NULL, json TEXT NOT NULL, search TEXT NOT NULL${sortFields.map((f) => `, ${sortColumn(f)}`).join('')})`);
-  db.exec(`CREATE TABLE ${tagsTable(name)} (dim TEXT NOT NULL, key TEXT NOT NULL, label TEXT NOT NULL, rid INTEGER NOT NULL)`);
-  const insertRecord = db.prepare(`INSERT INTO ${recordsTable(name)} VALUES (?, ?, ?, ?${sortFields.map(() => ', ?').join('')})`);
-  const insertTag = db.prepare(`INSERT INTO ${tagsTable(name)} VALUES (?, ?, ?, ?)`);
-  records.forEach(({ canonicalId, fields }, index) => {
+  const sortColumns = sortFields.map((f) => `, ${sortColumn(f)}`).join('');
+  const marks = sortFields.map(() => ', ?').join('');
+  db.exec(`CREATE TABLE ${recordsTable(name)} (rid INTEGER PRIMARY KEY, cid TEXT NOT NULL${sortColumns}, search TEXT NOT NULL, json TEXT NOT NULL)`);
+  db.exec(`CREATE TABLE ${tagsTable(name)} (dim TEXT NOT NULL, key TEXT NOT NULL, label TEXT NOT NULL, rid INTEGER NOT NULL${sortColumns})`);
+  const insertRecord = db.prepare(`INSERT INTO ${recordsTable(name)} VALUES (?, ?${marks}, ?, ?)`);
+  const insertTag = db.prepare(`INSERT INTO ${tagsTable(name)} VALUES (?, ?, ?, ?${marks})`);
+  const ordered = [...records].sort((a, b) => (a.canonicalId < b.canonicalId ? -1 : 1));
+  ordered.forEach(({ canonicalId, fields }, index) => {
     const rid = index + 1;
     const keys = sortFields.map((f) => sortKey(collection.sort[f]!, fields[f]));
-    insertRecord.run(rid, canonicalId, JSON.stringify(fields), searchText(collection, fields), ...keys);
+    insertRecord.run(rid, canonicalId, ...keys, searchText(collection, fields), JSON.stringify(fields));
     for (const [param, spec] of Object.entries(collection.filters)) {
       const value = fields[spec.field];
       for (const v of Array.isArray(value) ? new Set(value) : value === undefined ? [] : [value]) {
-        insertTag.run(param, fold(String(v)), String(v), rid);
+        insertTag.run(param, fold(String(v)), String(v), rid, ...keys);
       }
     }
   });
-  db.exec(`CREATE UNIQUE INDEX ${`"${name}:cid"`} ON ${recordsTable(name)} (cid)`);
-  for (const f of sortFields) db.exec(`CREATE INDEX "${name}:s:${f}" ON ${recordsTable(name)} (${sortColumn(f)}, cid)`);
-  db.exec(`CREATE INDEX "${name}:tags:key" ON ${tagsTable(name)} (dim, key, rid)`);
+  db.exec(`CREATE UNIQUE INDEX "${name}:cid" ON ${recordsTable(name)} (cid)`);
+  for (const f of sortFields) {
+    db.exec(`CREATE INDEX "${name}:s:${f}" ON ${recordsTable(name)} (${sortColumn(f)})`);
+    db.exec(`CREATE INDEX "${name}:tags:s:${f}" ON ${tagsTable(name)} (dim, key, ${sortColumn(f)}, rid)`);
+  }
+  db.exec(`CREATE INDEX "${name}:tags:rid" ON ${tagsTable(name)} (dim, key, rid)`);
   db.exec(`CREATE VIRTUAL TABLE ${searchTable(name)} USING fts5(search, tokenize = 'trigram case_sensitive 1', content = ${recordsTable(name)}, content_rowid = 'rid')`);
   db.exec(`INSERT INTO ${searchTable(name)} (${searchTable(name)}) VALUES ('rebuild')`);
 }

@@ -6,7 +6,7 @@
  * silently starting somewhere else. The key comes from the image, so every replica and
  * the static page-one files agree on it, and the same content gives the same cursors.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { LIMITS } from './limits.ts';
 import { PublicError } from './errors.ts';
 
@@ -29,18 +29,18 @@ export function binding(parts: readonly string[]): string {
   return createHash('sha256').update(parts.join('\u0000')).digest('base64url').slice(0, 16);
 }
 
-function sign(key: Buffer, payload: string): Buffer {
+function sign(key: KeyObject | Buffer, payload: string): Buffer {
   return createHmac('sha256', key).update(payload).digest().subarray(0, SIGNATURE_BYTES);
 }
 
-export function encodeCursor(key: Buffer, bound: string, position: Position): string {
+export function encodeCursor(key: KeyObject | Buffer, bound: string, position: Position): string {
   const values = position.values.map((v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v));
   const payload = Buffer.from(JSON.stringify([VERSION, bound, values, position.canonicalId])).toString('base64url');
   return `${payload}.${sign(key, payload).toString('base64url')}`;
 }
 
 /** Checks signature, binding and shape; `arity` is the number of sort keys of the current query. */
-export function decodeCursor(key: Buffer, bound: string, arity: number, token: string): Position {
+export function decodeCursor(key: KeyObject | Buffer, bound: string, arity: number, token: string): Position {
   if (token.length > LIMITS.cursorCharsMax || !TOKEN.test(token)) throw invalid();
   const dot = token.indexOf('.');
   const payload = token.slice(0, dot);

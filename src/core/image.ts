@@ -4,6 +4,7 @@
  * so the writer and the readers cannot drift, and keeps one prepared statement per SQL
  * text, since the runtime asks the same few shapes of question over and over.
  */
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SortType } from '../collections/define.ts';
 import { fold } from './fold.ts';
@@ -46,6 +47,7 @@ export class Image {
   readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   private readonly metaValues = new Map<string, string>();
+  private key: KeyObject | undefined;
 
   constructor(path: string) {
     this.db = new DatabaseSync(path, { readOnly: true });
@@ -68,8 +70,9 @@ export class Image {
   }
 
   /** The HMAC key for cursors, fixed at compile time. */
-  get cursorKey(): Buffer {
-    return Buffer.from(this.meta('cursorKey') ?? '', 'hex');
+  get cursorKey(): KeyObject {
+    this.key ??= createSecretKey(Buffer.from(this.meta('cursorKey') ?? '', 'hex'));
+    return this.key;
   }
 
   /** Number of public records in a collection. */

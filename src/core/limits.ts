@@ -20,6 +20,7 @@ export const LIMIT_DEFINITIONS = {
   sortKeysMax: { value: 4, unit: 'keys', why: 'Each key adds a comparison per row; four covers every real ordering.' },
   facetValuesMax: { value: 50, unit: 'values per dimension', why: 'Most frequent first; keeps `meta.facets` small on wide fields such as cast.' },
   countCacheEntries: { value: 5000, unit: 'filter sets', why: 'Counts and facets remembered per filter set; bounds the memory they take.' },
+  answerCacheBytes: { value: 32 * 1024 * 1024, unit: 'bytes', why: 'List answers remembered per canonical query (exact: the image is immutable); bounds their memory. `ANSWER_CACHE_BYTES` overrides, 0 turns it off.' },
 } as const satisfies Record<string, Limit>;
 
 export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {

@@ -56,16 +56,17 @@ interface Where {
   params: (string | number)[];
 }
 
-function filterWhere(query: Query): Where {
+/** Filters (and the search) as conditions on the records table's rid. */
+function filterWhere(query: Query, filters: readonly Filter[] = query.filters, rid = 'rid'): Where {
   const name = query.collection.name;
   const where: Where = { sql: [], params: [] };
-  for (const filter of query.filters) {
-    where.sql.push(`rid IN (SELECT rid FROM ${tagsTable(name)} WHERE dim = ? AND key = ?)`);
+  for (const filter of filters) {
+    where.sql.push(`${rid} IN (SELECT rid FROM ${tagsTable(name)} WHERE dim = ? AND key = ?)`);
     where.params.push(filter.param, filter.key);
   }
   if (query.q) {
     if ([...query.q.key].length >= TRIGRAM) {
-      where.sql.push(`rid IN (SELECT rowid FROM ${searchTable(name)} WHERE ${searchTable(name)} MATCH ?)`);
+      where.sql.push(`${rid} IN (SELECT rowid FROM ${searchTable(name)} WHERE ${searchTable(name)} MATCH ?)`);
       where.params.push(`"${query.q.key.replaceAll('"', '""')}"`);
     } else {
       where.sql.push('instr(search, ?) > 0');
@@ -75,17 +76,18 @@ function filterWhere(query: Query): Where {
   return where;
 }
 
-
 const op = (direction: SortDirection) => (direction === 'asc' ? '>' : '<');
+const tieDirection = (sort: readonly SortKey[]): SortDirection => sort[sort.length - 1]?.direction ?? 'asc';
 
 /**
- * Rows strictly after the cursor position in the query's order. When every key runs the
- * same way this is one row-value comparison, which SQLite answers with an index seek.
+ * Rows strictly after the cursor position, in the query's order. `ridBound` is the rid
+ * that stands for the cursor's canonicalId (rids follow canonicalId order, see the image
+ * writer). When every key runs the same way this is one row-value comparison, which
+ * SQLite answers with an index seek; mixed directions expand into the lexicographic OR.
  */
-function keysetWhere(query: Query, position: Position): Where {
-  const columns = [...query.sort.map((k) => sortColumn(k.field)), 'cid'];
+function keysetWhere(query: Query, position: Position, ridBound: number, columns: readonly string[]): Where {
   const directions = [...query.sort.map((k) => k.direction), tieDirection(query.sort)];
-  const values = [...position.values.map((v, i) => v ?? missingSortKey(query.collection.sort[query.sort[i]!.field])), position.canonicalId];
+  const values = [...position.values.map((v, i) => v ?? missingSortKey(query.collection.sort[query.sort[i]!.field])), ridBound];
   if (directions.every((d) => d === directions[0])) {
     return { sql: [`(${columns.join(', ')}) ${op(directions[0]!)} (${columns.map(() => '?').join(', ')})`], params: values };
   }
@@ -99,14 +101,13 @@ function keysetWhere(query: Query, position: Position): Where {
   return { sql: [`(${alternatives.join(' OR ')})`], params };
 }
 
-const tieDirection = (sort: readonly SortKey[]): SortDirection => sort[sort.length - 1]?.direction ?? 'asc';
-
-function orderBy(sort: readonly SortKey[]): string {
-  const keys = sort.map((k) => `${sortColumn(k.field)} ${k.direction.toUpperCase()}`);
-  return [...keys, `cid ${tieDirection(sort).toUpperCase()}`].join(', ');
+function orderBy(sort: readonly SortKey[], columns: readonly string[]): string {
+  const directions = [...sort.map((k) => k.direction), tieDirection(sort)];
+  return columns.map((c, i) => `${c} ${directions[i]!.toUpperCase()}`).join(', ');
 }
 
 const clause = (where: Where) => (where.sql.length ? `WHERE ${where.sql.join(' AND ')}` : '');
+const merge = (...parts: Where[]): Where => ({ sql: parts.flatMap((p) => p.sql), params: parts.flatMap((p) => p.params) });
 
 /** What a cursor must agree with: everything but the page size. */
 export function queryBinding(query: Query): string {
@@ -129,28 +130,16 @@ export class QueryCore {
   run(query: Query): Page {
     const name = query.collection.name;
     const bound = queryBinding(query);
-    const where = filterWhere(query);
-    const page: Where = { sql: [...where.sql], params: [...where.params] };
-    if (query.cursor !== undefined) {
-      const position = decodeCursor(this.image.cursorKey, bound, query.sort.length, query.cursor);
-      const keyset = keysetWhere(query, position);
-      page.sql.push(...keyset.sql);
-      page.params.push(...keyset.params);
-    }
-    const sortColumns = query.sort.map((k) => sortColumn(k.field));
-    const sql = `SELECT json, cid${sortColumns.map((c) => `, ${c}`).join('')} FROM ${recordsTable(name)} ${clause(page)} ORDER BY ${orderBy(query.sort)} LIMIT ?`;
-    const rows = this.image.statement(sql).all(...page.params, query.limit + 1) as Record<string, string | number>[];
+    const position = query.cursor === undefined ? undefined : decodeCursor(this.image.cursorKey, bound, query.sort.length, query.cursor);
+    const rows = this.rows(query, position);
     const more = rows.length > query.limit;
     if (more) rows.pop();
     const last = rows[rows.length - 1];
     const next =
       more && last
-        ? encodeCursor(this.image.cursorKey, bound, {
-            values: query.sort.map((k) => last[`s:${k.field}`] ?? null),
-            canonicalId: String(last.cid),
-          })
+        ? encodeCursor(this.image.cursorKey, bound, { values: query.sort.map((_, i) => last[`k${i}`] ?? null), canonicalId: String(last.cid) })
         : undefined;
-    const summary = this.summary(query, bound, where);
+    const summary = this.summary(query, bound);
     return {
       items: rows.map((r) => String(r.json)),
       canonicalIds: rows.map((r) => String(r.cid)),
@@ -161,8 +150,38 @@ export class QueryCore {
     };
   }
 
+  /**
+   * The page's rows (limit + 1 of them), each with its json, cid and sort keys k0…kn.
+   * A filtered query with a one-field sort walks the tags index of its first filter,
+   * already in sort order; anything else filters the records table and sorts.
+   */
+  private rows(query: Query, position: Position | undefined): Record<string, string | number>[] {
+    const name = query.collection.name;
+    const [first, ...others] = query.filters;
+    const viaTags = first !== undefined && query.q === undefined && query.sort.length === 1;
+    const table = viaTags ? `${tagsTable(name)} AS t JOIN ${recordsTable(name)} AS r ON r.rid = t.rid` : `${recordsTable(name)} AS r`;
+    const keyColumns = query.sort.map((k, i) => (viaTags && i === 0 ? 't' : 'r') + `.${sortColumn(k.field)}`);
+    const columns = [...keyColumns, viaTags ? 't.rid' : 'r.rid'];
+    const where = viaTags
+      ? merge({ sql: ['t.dim = ?', 't.key = ?'], params: [first.param, first.key] }, filterWhere(query, others, 'r.rid'))
+      : filterWhere(query, query.filters, 'r.rid');
+    if (position) {
+      const tie = tieDirection(query.sort) === 'asc' ? '<=' : '<';
+      const found = this.image.statement(`SELECT coalesce(max(rid), 0) AS n FROM ${recordsTable(name)} WHERE cid ${tie} ?`).get(position.canonicalId) as { n: number };
+      // Descending ties continue below the first rid whose cid is not smaller: bound + 1, exclusive.
+      const ridBound = tie === '<' ? Number(found.n) + 1 : Number(found.n);
+      const keyset = keysetWhere(query, position, ridBound, columns);
+      where.sql.push(...keyset.sql);
+      where.params.push(...keyset.params);
+    }
+    const keys = keyColumns.map((c, i) => `, ${c} AS k${i}`).join('');
+    const sql = `SELECT r.json AS json, r.cid AS cid${keys} FROM ${table} ${clause(where)} ORDER BY ${orderBy(query.sort, columns)} LIMIT ?`;
+    return this.image.statement(sql).all(...where.params, query.limit + 1) as Record<string, string | number>[];
+  }
+
   /** Count and facets of the filtered set, remembered per filter set (the image never changes under a running process). */
-  private summary(query: Query, bound: string, where: Where): { totalCount: number; facets?: Facets } {
+  private summary(query: Query, bound: string): { totalCount: number; facets?: Facets } {
+    const where = filterWhere(query);
     let entry = this.counts.get(bound);
     if (!entry) {
       const name = query.collection.name;

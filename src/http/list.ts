@@ -9,7 +9,7 @@ import { strongEtag } from './etag.ts';
 import { listHeaders } from './headers.ts';
 
 export interface ListAnswer {
-  body: string;
+  body: Buffer;
   headers: Record<string, string>;
 }
 
@@ -18,8 +18,8 @@ export const JSON_MEDIA_TYPE = 'application/json';
 export function listAnswer(core: QueryCore, query: Query): ListAnswer {
   const page = core.run(query);
   const links = pageLinks(query, page);
-  const body = renderJson(query, page, links);
+  const body = Buffer.from(renderJson(query, page, links));
   const headers = listHeaders({ contentType: JSON_MEDIA_TYPE, etag: strongEtag(body), totalCount: page.totalCount, links });
-  headers['Content-Length'] = String(Buffer.byteLength(body));
+  headers['Content-Length'] = String(body.length);
   return { body, headers };
 }

@@ -5,6 +5,7 @@
  * nothing about the cause: stacks and driver messages never leave the process.
  */
 import { isPublicError, PROBLEMS, type ProblemSlug } from '../core/errors.ts';
+import type { Answer } from './answer.ts';
 
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
@@ -23,16 +24,24 @@ export function problemBody(slug: ProblemSlug, detail: string, parameter?: strin
   return body;
 }
 
-export function problemResponse(slug: ProblemSlug, detail: string, init: { parameter?: string; headers?: HeadersInit } = {}): Response {
-  const body = problemBody(slug, detail, init.parameter);
-  const headers = new Headers(init.headers);
-  headers.set('Content-Type', PROBLEM_MEDIA_TYPE);
-  headers.set('Cache-Control', 'no-store');
-  return new Response(JSON.stringify(body), { status: body.status, headers });
+export function problemAnswer(slug: ProblemSlug, detail: string, init: { parameter?: string; headers?: Record<string, string> } = {}): Answer {
+  const problem = problemBody(slug, detail, init.parameter);
+  const body = Buffer.from(JSON.stringify(problem));
+  return {
+    status: problem.status,
+    headers: {
+      ...init.headers,
+      'Content-Type': PROBLEM_MEDIA_TYPE,
+      'Content-Length': String(body.length),
+      'Cache-Control': 'no-store',
+      'Access-Control-Allow-Origin': '*',
+    },
+    body,
+  };
 }
 
-export function errorResponse(error: unknown, headers?: HeadersInit): Response {
-  if (isPublicError(error)) return problemResponse(error.slug, error.detail, { parameter: error.parameter, headers });
+export function errorAnswer(error: unknown, headers?: Record<string, string>): Answer {
+  if (isPublicError(error)) return problemAnswer(error.slug, error.detail, { parameter: error.parameter, headers });
   console.error(error);
-  return problemResponse('internal-error', 'The server failed to answer this request; retry later with backoff.', { headers });
+  return problemAnswer('internal-error', 'The server failed to answer this request; retry later with backoff.', { headers });
 }

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Manifest } from '../compile/compile.ts';
-import { ifNoneMatchMatches, notModified } from '../http/conditional.ts';
+import type { Answer, RequestFacts } from '../http/answer.ts';
+import { conditionalAnswer } from '../http/conditional.ts';
 
 export class StaticFiles {
   private readonly manifest: Manifest;
@@ -22,15 +23,14 @@ export class StaticFiles {
     return Object.hasOwn(this.manifest, pathname);
   }
 
-  serve(request: Request, pathname: string): Response {
+  answer(request: RequestFacts): Answer {
+    const pathname = request.url.pathname;
     const entry = this.manifest[pathname]!;
-    if (ifNoneMatchMatches(request.headers.get('If-None-Match'), entry.headers.ETag ?? '')) return notModified(entry.headers);
     let body = this.bodies.get(pathname);
     if (!body) {
       body = readFileSync(join(this.clientDir, entry.file));
       this.bodies.set(pathname, body);
     }
-    const headers = { ...entry.headers, 'Content-Length': String(body.length) };
-    return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers });
+    return conditionalAnswer(request.method, request.header('If-None-Match'), { ...entry.headers, 'Content-Length': String(body.length) }, body);
   }
 }

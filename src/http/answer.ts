@@ -1,0 +1,32 @@
+/**
+ * The plain shape every handler produces — status, headers, body bytes — and the
+ * request facts they read. Handlers work on these so the same logic serves two
+ * adapters: Web `Request`/`Response` (tests, any Web-standard host) and node:http
+ * directly (the runtime's hot path, which skips building Web objects per request).
+ */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  /** Null for HEAD, 204 and 304. */
+  body: Uint8Array | null;
+}
+
+/** What a handler may read of a request. */
+export interface RequestFacts {
+  method: string;
+  url: URL;
+  header(name: string): string | null;
+}
+
+export function factsOf(request: Request): RequestFacts {
+  return { method: request.method, url: new URL(request.url), header: (name) => request.headers.get(name) };
+}
+
+export function toResponse(answer: Answer): Response {
+  return new Response(answer.body === null ? null : new Uint8Array(answer.body), { status: answer.status, headers: answer.headers });
+}
+
+/** A Web-standard handler from an answer function. */
+export function webHandler(answer: (facts: RequestFacts) => Answer): (request: Request) => Response {
+  return (request) => toResponse(answer(factsOf(request)));
+}
