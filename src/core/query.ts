@@ -56,20 +56,33 @@ interface Where {
   params: (string | number)[];
 }
 
-/** Filters (and the search) as conditions on the records table's rid. */
-function filterWhere(query: Query, filters: readonly Filter[] = query.filters, rid = 'rid'): Where {
+/**
+ * How `q` is answered. The trigram index finds sparse matches fast but leaves them to be
+ * sorted; when matches are dense, walking the sort order and testing the folded text
+ * (`instr`, the same substring test) reaches a page sooner. Either gives the same rows.
+ */
+type SearchMode = 'index' | 'scan';
+/** A search matching at least this many records and this share of the collection is dense. */
+export interface DensityThreshold {
+  matches: number;
+  share: number;
+}
+const DENSE: DensityThreshold = { matches: 500, share: 0.02 };
+
+/** Filters (and the search) as conditions on the records table. */
+function filterWhere(query: Query, filters: readonly Filter[], search: SearchMode, table = ''): Where {
   const name = query.collection.name;
   const where: Where = { sql: [], params: [] };
   for (const filter of filters) {
-    where.sql.push(`${rid} IN (SELECT rid FROM ${tagsTable(name)} WHERE dim = ? AND key = ?)`);
+    where.sql.push(`${table}rid IN (SELECT rid FROM ${tagsTable(name)} WHERE dim = ? AND key = ?)`);
     where.params.push(filter.param, filter.key);
   }
   if (query.q) {
-    if ([...query.q.key].length >= TRIGRAM) {
-      where.sql.push(`${rid} IN (SELECT rowid FROM ${searchTable(name)} WHERE ${searchTable(name)} MATCH ?)`);
+    if (search === 'index' && [...query.q.key].length >= TRIGRAM) {
+      where.sql.push(`${table}rid IN (SELECT rowid FROM ${searchTable(name)} WHERE ${searchTable(name)} MATCH ?)`);
       where.params.push(`"${query.q.key.replaceAll('"', '""')}"`);
     } else {
-      where.sql.push('instr(search, ?) > 0');
+      where.sql.push(`instr(${table}search, ?) > 0`);
       where.params.push(query.q.key);
     }
   }
@@ -123,15 +136,21 @@ export class QueryCore {
   readonly image: Image;
   private readonly counts = new Map<string, { totalCount: number; facets?: Facets }>();
 
-  constructor(image: Image) {
+  private readonly dense: DensityThreshold;
+
+  /** `dense` exists for tests, which force each search plan to check that both agree. */
+  constructor(image: Image, options: { dense?: DensityThreshold } = {}) {
     this.image = image;
+    this.dense = options.dense ?? DENSE;
   }
 
   run(query: Query): Page {
     const name = query.collection.name;
     const bound = queryBinding(query);
     const position = query.cursor === undefined ? undefined : decodeCursor(this.image.cursorKey, bound, query.sort.length, query.cursor);
-    const rows = this.rows(query, position);
+    const summary = this.summary(query, bound);
+    const dense = summary.totalCount >= this.dense.matches && summary.totalCount >= this.dense.share * this.image.count(name);
+    const rows = this.rows(query, position, dense ? 'scan' : 'index');
     const more = rows.length > query.limit;
     if (more) rows.pop();
     const last = rows[rows.length - 1];
@@ -139,7 +158,6 @@ export class QueryCore {
       more && last
         ? encodeCursor(this.image.cursorKey, bound, { values: query.sort.map((_, i) => last[`k${i}`] ?? null), canonicalId: String(last.cid) })
         : undefined;
-    const summary = this.summary(query, bound);
     return {
       items: rows.map((r) => String(r.json)),
       canonicalIds: rows.map((r) => String(r.cid)),
@@ -153,18 +171,19 @@ export class QueryCore {
   /**
    * The page's rows (limit + 1 of them), each with its json, cid and sort keys k0…kn.
    * A filtered query with a one-field sort walks the tags index of its first filter,
-   * already in sort order; anything else filters the records table and sorts.
+   * already in sort order (testing any dense search on the way); anything else filters
+   * the records table and sorts.
    */
-  private rows(query: Query, position: Position | undefined): Record<string, string | number>[] {
+  private rows(query: Query, position: Position | undefined, search: SearchMode): Record<string, string | number>[] {
     const name = query.collection.name;
     const [first, ...others] = query.filters;
-    const viaTags = first !== undefined && query.q === undefined && query.sort.length === 1;
+    const viaTags = first !== undefined && query.sort.length === 1 && (query.q === undefined || search === 'scan');
     const table = viaTags ? `${tagsTable(name)} AS t JOIN ${recordsTable(name)} AS r ON r.rid = t.rid` : `${recordsTable(name)} AS r`;
     const keyColumns = query.sort.map((k, i) => (viaTags && i === 0 ? 't' : 'r') + `.${sortColumn(k.field)}`);
     const columns = [...keyColumns, viaTags ? 't.rid' : 'r.rid'];
     const where = viaTags
-      ? merge({ sql: ['t.dim = ?', 't.key = ?'], params: [first.param, first.key] }, filterWhere(query, others, 'r.rid'))
-      : filterWhere(query, query.filters, 'r.rid');
+      ? merge({ sql: ['t.dim = ?', 't.key = ?'], params: [first.param, first.key] }, filterWhere(query, others, search, 'r.'))
+      : filterWhere(query, query.filters, search, 'r.');
     if (position) {
       const tie = tieDirection(query.sort) === 'asc' ? '<=' : '<';
       const found = this.image.statement(`SELECT coalesce(max(rid), 0) AS n FROM ${recordsTable(name)} WHERE cid ${tie} ?`).get(position.canonicalId) as { n: number };
@@ -181,7 +200,7 @@ export class QueryCore {
 
   /** Count and facets of the filtered set, remembered per filter set (the image never changes under a running process). */
   private summary(query: Query, bound: string): { totalCount: number; facets?: Facets } {
-    const where = filterWhere(query);
+    const where = filterWhere(query, query.filters, 'index');
     let entry = this.counts.get(bound);
     if (!entry) {
       const name = query.collection.name;
