@@ -22,7 +22,8 @@ export default define({
     coordinates: coordinates.optional(),
     coordinatesSource: coordinatesSource.optional(),
     coordinatesLicense: z.string().trim().min(1).max(100).optional(),
-    license: z.string().trim().min(1).max(100).default('CC-BY-4.0'),
+    // No default: a photo without a stated licence must not be published as if it had one.
+    license: z.string().trim().min(1).max(100).optional(),
     notes: longText.optional(),
     ...bookkeeping,
   }),
