@@ -3,7 +3,10 @@
  * the REST runtime. Throughput and latency come from autocannon against the real server,
  * each scenario beside a bare node:http server answering a body of the same size in the
  * same run, so the figures are ratios on this machine rather than absolute claims.
- * Usage: npm run bench [-- --records 100000 --seconds 8 --connections 16]
+ * Each request runs twice: against the normal server, whose answer cache replays
+ * repeated queries, and against one with the cache off, where every request runs the
+ * query (cold). `--build-only` stops after the build figures (used for 1M records).
+ * Usage: npm run bench [-- --records 100000 --seconds 8 --connections 16 --build-only]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -23,6 +26,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '8' },
     connections: { type: 'string', default: '16' },
     collection: { type: 'string', default: 'tweets' },
+    'build-only': { type: 'boolean', default: false },
   },
 });
 const records = Number(args.records);
@@ -59,6 +63,23 @@ const compileMs = Number(/compiled \d+ records in (\d+) ms/.exec(buildLog)?.[1])
 const buildRssMb = Number(/maxrss_kb=(\d+)/.exec(buildLog)?.[1]) / 1024;
 const imagePath = join(dist, 'image/site.db');
 const imageMb = statSync(imagePath).size / 1024 / 1024;
+
+const f1 = (n: number) => n.toFixed(1);
+const buildTable = [
+  '| build | figure |',
+  '| --- | --- |',
+  `| compile (content → image → page-one files) | ${(compileMs / 1000).toFixed(2)} s |`,
+  `| whole \`astro build\` | ${buildSeconds.toFixed(2)} s |`,
+  `| peak RSS of the build | ${Math.round(buildRssMb)} MB |`,
+  `| image size | ${f1(imageMb)} MB |`,
+];
+const header = `Benchmark: ${records.toLocaleString('en')} generated records, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
+if (args['build-only']) {
+  const text = [header, '', ...buildTable].join('\n');
+  console.log(text);
+  writeFileSync(join(root, `results-${records}.md`), `${text}\n`);
+  process.exit(0);
+}
 
 // 3. Requests for each scenario, drawn from the built image.
 const name = args.collection;
@@ -114,6 +135,7 @@ const rssMb = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${fi
 
 interface Figures {
   rps: number;
+  mean: number;
   p50: number;
   p99: number;
   bytes: number;
@@ -129,6 +151,7 @@ async function load(base: string, paths: string[]): Promise<Figures> {
   });
   return {
     rps: result.requests.average,
+    mean: result.latency.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     bytes: result.throughput.average / Math.max(1, result.requests.average),
@@ -136,40 +159,41 @@ async function load(base: string, paths: string[]): Promise<Figures> {
   };
 }
 
-const server = await start(['server.ts'], { DIST_DIR: dist });
-const idleRss = rssMb(server.pid, 'VmRSS');
-const rows: { label: string; app: Figures; bare: Figures }[] = [];
+const warm = await start(['server.ts'], { DIST_DIR: dist });
+const cold = await start(['server.ts'], { DIST_DIR: dist, ANSWER_CACHE_BYTES: '0' });
+const idleRss = rssMb(warm.pid, 'VmRSS');
+const rows: { label: string; warm: Figures; cold: Figures; bare: Figures }[] = [];
 for (const scenario of scenarios) {
   log(`loading: ${scenario.label}`);
-  await load(server.base, scenario.paths.slice(0, 3)); // warm statement and count caches briefly
-  const app = await load(server.base, scenario.paths);
-  const bare = await start(['bench/baseline.ts', String(Math.round(app.bytes))]);
-  const baseline = await load(bare.base, ['/']);
+  await load(warm.base, scenario.paths); // first pass fills the answer cache, as repeated traffic would
+  const warmFigures = await load(warm.base, scenario.paths);
+  const coldFigures = await load(cold.base, scenario.paths);
+  const bare = await start(['bench/baseline.ts', String(Math.round(coldFigures.bytes))]);
+  const bareFigures = await load(bare.base, ['/']);
   await bare.stop();
-  rows.push({ label: scenario.label, app, bare: baseline });
+  rows.push({ label: scenario.label, warm: warmFigures, cold: coldFigures, bare: bareFigures });
 }
-const peakRss = rssMb(server.pid, 'VmHWM');
-await server.stop();
+const peakRss = Math.max(rssMb(warm.pid, 'VmHWM'), rssMb(cold.pid, 'VmHWM'));
+await Promise.all([warm.stop(), cold.stop()]);
 
 // 5. Report.
-const f1 = (n: number) => n.toFixed(1);
+const ms = (n: number) => n.toFixed(2);
+const pageOne = rows.find((r) => r.label === 'page one (runtime)')!;
+const deep = rows.find((r) => r.label.startsWith('deep cursor'))!;
 const lines = [
-  `Benchmark: ${records.toLocaleString('en')} generated records (${name}: ${total.toLocaleString('en')}), ${connections} connections, ${seconds} s per run, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
+  `${header}; ${name}: ${total.toLocaleString('en')} records; autocannon, ${connections} connections, ${seconds} s per run`,
   '',
-  '| build | figure |',
-  '| --- | --- |',
-  `| compile (content → image → page-one files) | ${(compileMs / 1000).toFixed(2)} s |`,
-  `| whole \`astro build\` | ${buildSeconds.toFixed(2)} s |`,
-  `| peak RSS of the build | ${Math.round(buildRssMb)} MB |`,
-  `| image size | ${f1(imageMb)} MB |`,
+  ...buildTable,
   `| runtime RSS idle / peak under load | ${Math.round(idleRss)} MB / ${Math.round(peakRss)} MB |`,
   '',
-  '| request | req/s | p50 ms | p99 ms | body bytes | bare node:http req/s (same size) | ratio | errors |',
+  '| request | body bytes | req/s (answer cache) | req/s (cold) | cold mean / p99 ms | bare node:http req/s | ratio cached | ratio cold |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...rows.map(
     (r) =>
-      `| ${r.label} | ${Math.round(r.app.rps)} | ${r.app.p50} | ${r.app.p99} | ${Math.round(r.app.bytes)} | ${Math.round(r.bare.rps)} | ${(r.app.rps / r.bare.rps).toFixed(2)} | ${r.app.errors} |`,
+      `| ${r.label} | ${Math.round(r.cold.bytes)} | ${Math.round(r.warm.rps)} | ${Math.round(r.cold.rps)} | ${ms(r.cold.mean)} / ${r.cold.p99} | ${Math.round(r.bare.rps)} | ${(r.warm.rps / r.bare.rps).toFixed(2)} | ${(r.cold.rps / r.bare.rps).toFixed(2)} |`,
   ),
+  '',
+  `Deep cursor page vs page one, cold mean latency: ${ms(deep.cold.mean)} ms / ${ms(pageOne.cold.mean)} ms = ${(deep.cold.mean / pageOne.cold.mean).toFixed(2)}×. Errors and non-2xx answers: ${rows.reduce((n, r) => n + r.warm.errors + r.cold.errors, 0)}.`,
 ];
 console.log(lines.join('\n'));
 writeFileSync(join(root, `results-${records}.md`), `${lines.join('\n')}\n`);

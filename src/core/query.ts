@@ -186,9 +186,11 @@ export class QueryCore {
       : filterWhere(query, query.filters, search, 'r.');
     if (position) {
       const tie = tieDirection(query.sort) === 'asc' ? '<=' : '<';
-      const found = this.image.statement(`SELECT coalesce(max(rid), 0) AS n FROM ${recordsTable(name)} WHERE cid ${tie} ?`).get(position.canonicalId) as { n: number };
+      // The last rid at or before the cursor's canonicalId, by an index seek on cid (rids follow cid order).
+      const found = this.image.statement(`SELECT rid FROM ${recordsTable(name)} WHERE cid ${tie} ? ORDER BY cid DESC LIMIT 1`).get(position.canonicalId) as { rid: number } | undefined;
+      const last = Number(found?.rid ?? 0);
       // Descending ties continue below the first rid whose cid is not smaller: bound + 1, exclusive.
-      const ridBound = tie === '<' ? Number(found.n) + 1 : Number(found.n);
+      const ridBound = tie === '<' ? last + 1 : last;
       const keyset = keysetWhere(query, position, ridBound, columns);
       where.sql.push(...keyset.sql);
       where.params.push(...keyset.params);
