@@ -2,12 +2,15 @@
  * The Node entry: serves dist/ through node:http. Static files (with their precomputed
  * headers) first, then the REST surface for collection queries, then Astro's handler for
  * site pages. `PORT` and `HOST` choose where to listen (default localhost:4321);
- * `ANSWER_CACHE_BYTES` sizes the REST answer cache (0 turns it off).
+ * `ANSWER_CACHE_BYTES` sizes the REST answer cache (0 turns it off); `TRUSTED_PROXIES` lists
+ * proxy addresses whose X-Forwarded-For names the client for quotas.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isRestPath, restAnswer } from './functions/rest.ts';
+import { restAnswer } from './functions/rest.ts';
+import type { RequestFacts } from './src/http/answer.ts';
+import { clientAddress, trustedProxiesFromEnv } from './src/http/client.ts';
 import { Image } from './src/core/image.ts';
 import { QueryCore } from './src/core/query.ts';
 import { problemAnswer } from './src/http/problem.ts';
@@ -20,17 +23,27 @@ const host = process.env.HOST ?? 'localhost';
 
 const files = new StaticFiles(paths.manifest, paths.client);
 const cacheBytes = process.env.ANSWER_CACHE_BYTES === undefined ? undefined : Number(process.env.ANSWER_CACHE_BYTES);
-const rest = restAnswer(new QueryCore(new Image(paths.image)), { cacheBytes });
+const trusted = trustedProxiesFromEnv(process.env.TRUSTED_PROXIES);
+const peers = new WeakMap<RequestFacts, string>();
+const rest = restAnswer(new QueryCore(new Image(paths.image)), {
+  cacheBytes,
+  clientOf: (request) => clientAddress(peers.get(request) ?? '', request.header('X-Forwarded-For'), trusted),
+});
 const astro = (await import(pathToFileURL(join(paths.dist, 'server/entry.mjs')).href)) as {
   handler: (req: IncomingMessage, res: ServerResponse, next: () => void) => Promise<void>;
 };
 
 const server = createServer((req, res) => {
   const request = nodeFacts(req, `http://${req.headers.host ?? `${host}:${port}`}`);
-  const { pathname, search } = request.url;
+  const { pathname } = request.url;
+  // Collection lists always go through the REST handler (quotas, versions, negotiation);
+  // their static page-one files are for CDNs, and the handler answers the same bytes.
+  if (pathname.startsWith('/api/')) {
+    peers.set(request, req.socket.remoteAddress ?? '');
+    return write(res, rest(request));
+  }
   const reading = request.method === 'GET' || request.method === 'HEAD';
-  if (reading && files.has(pathname) && !(search && isRestPath(pathname))) return write(res, files.answer(request));
-  if (pathname.startsWith('/api/')) return write(res, rest(request));
+  if (reading && files.has(pathname)) return write(res, files.answer(request));
   void astro.handler(req, res, () => write(res, problemAnswer('not-found', 'Nothing is published at this path.')));
 });
 

@@ -1,58 +1,98 @@
 /**
- * REST collection lists: `GET|HEAD /api/<collection>.json`. Parses and bounds the query,
- * asks the core for the page and answers with the JSON envelope and its headers; every
- * fault becomes an RFC 9457 problem. `restAnswer` works on plain request facts so the
- * node:http runtime calls it directly; `createRestHandler` is the same logic as a
- * Web-standard `(Request) => Response` handler, which tests call without a server.
+ * REST collection lists: `GET|HEAD|OPTIONS /api/<collection>.json`. In order, each step
+ * before any query work: the path names a collection (404), the method is allowed (405,
+ * or the CORS preflight), the client is within its quota (429), the API version is one we
+ * serve (400), the query string is bounded (414) and valid (400), and a media type is
+ * acceptable (406). Then the core answers, an exact cache replays repeated queries, and
+ * preconditions may turn the answer into a 304. `restAnswer` works on plain request facts
+ * so node:http calls it directly; `createRestHandler` is the Web-standard handler.
  */
 import { collection } from '../src/collections/index.ts';
 import { PublicError } from '../src/core/errors.ts';
 import { LIMITS } from '../src/core/limits.ts';
 import { canonicalSearch, parseQuery } from '../src/core/params.ts';
 import type { QueryCore } from '../src/core/query.ts';
+import { serializersFor } from '../src/formats/index.ts';
 import { AnswerCache } from '../src/http/answer-cache.ts';
 import { webHandler, type Answer, type RequestFacts } from '../src/http/answer.ts';
 import { conditionalAnswer } from '../src/http/conditional.ts';
+import { preflight } from '../src/http/cors.ts';
+import { RATE_LIMIT_POLICY_NAME } from '../src/http/headers.ts';
 import { listAnswer } from '../src/http/list.ts';
+import { negotiate } from '../src/http/negotiate.ts';
 import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
+import { MemoryCounterStore, RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
+import { checkApiVersion } from '../src/http/version.ts';
 
 const COLLECTION_PATH = /^\/api\/([a-z][a-z-]*)\.json$/;
-const ALLOW = 'GET, HEAD';
-
-export function isRestPath(pathname: string): boolean {
-  return COLLECTION_PATH.test(pathname);
-}
+const ALLOW = 'GET, HEAD, OPTIONS';
+const GEOGRAPHIC = new Set(['application/geo+json', 'application/vnd.google-earth.kml+xml', 'application/gpx+xml']);
 
 export interface RestOptions {
   /** Byte budget of remembered answers; 0 turns remembering off. */
   cacheBytes?: number;
+  /** Where quota counters live; in-process by default. */
+  counters?: CounterStore;
+  /** The clock quotas use (tests move it). */
+  now?: () => number;
+  /** The quota key of a request: its client address. */
+  clientOf?: (request: RequestFacts) => string;
 }
 
 export function restAnswer(core: QueryCore, options: RestOptions = {}): (request: RequestFacts) => Answer {
   const cache = new AnswerCache(options.cacheBytes ?? LIMITS.answerCacheBytes);
+  const limiter = new RateLimiter({
+    store: options.counters ?? new MemoryCounterStore(LIMITS.rateLimitClients),
+    limit: LIMITS.restRequestsPerWindow,
+    windowSeconds: LIMITS.restWindowSeconds,
+    policy: RATE_LIMIT_POLICY_NAME,
+    now: options.now,
+  });
+  const clientOf = options.clientOf ?? (() => 'anonymous');
+
   return (request) => {
+    let quota: Record<string, string> = {};
     try {
       const { url } = request;
       const declaration = collection(COLLECTION_PATH.exec(url.pathname)?.[1] ?? '');
       if (!declaration?.rest) {
         throw new PublicError('not-found', 'There is no collection at this path; the home page lists every collection.');
       }
+      if (request.method === 'OPTIONS') return preflight(ALLOW);
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return problemAnswer('method-not-allowed', `Collections are read-only; use ${ALLOW}.`, { headers: { Allow: ALLOW } });
       }
+      const taken = limiter.take(clientOf(request));
+      quota = { RateLimit: taken.header };
+      if (!taken.allowed) {
+        return problemAnswer('rate-limited', `This client made more than ${LIMITS.restRequestsPerWindow} requests in ${LIMITS.restWindowSeconds} seconds; retry after the time in Retry-After.`, {
+          headers: { ...quota, 'Retry-After': String(LIMITS.restWindowSeconds) },
+        });
+      }
+      checkApiVersion(request.header('API-Version'));
       if (Buffer.byteLength(url.search) > LIMITS.queryStringBytesMax) {
         throw new PublicError('query-too-long', `The query string is longer than ${LIMITS.queryStringBytesMax} bytes.`);
       }
       const query = parseQuery(declaration, url.searchParams);
-      const key = declaration.name + canonicalSearch(query, query.cursor);
+      const available = serializersFor(declaration);
+      const mediaType = negotiate(request.header('Accept'), available.map((s) => s.mediaType));
+      const serializer = available.find((s) => s.mediaType === mediaType);
+      if (!serializer) {
+        throw new PublicError('not-acceptable', `${declaration.name} is available as ${available.map((s) => s.mediaType).join(', ')}.`);
+      }
+      if (GEOGRAPHIC.has(serializer.mediaType) && !core.image.provenanceComplete(declaration.name)) {
+        throw new PublicError('location-provenance-incomplete', `Some ${declaration.name} records do not say where their coordinates came from, so geographic formats are off until the owner completes them; JSON and CSV still work.`);
+      }
+      const key = `${serializer.mediaType} ${declaration.name}${canonicalSearch(query, query.cursor)}`;
       let answer = cache.get(key);
       if (!answer) {
-        answer = listAnswer(core, query);
+        answer = listAnswer(core, query, serializer);
         cache.set(key, answer);
       }
-      return conditionalAnswer(request.method, request.header('If-None-Match'), answer.headers, answer.body);
+      const preconditions = { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') };
+      return conditionalAnswer(request.method, preconditions, { ...answer.headers, ...quota }, answer.body);
     } catch (error) {
-      return errorAnswer(error);
+      return errorAnswer(error, quota);
     }
   };
 }

@@ -30,6 +30,7 @@ export default define({
   identity: ['startDate', 'sportType'],
   bodyField: 'notes',
   derive: (r) => ({ year: yearOf(r.startDate) }),
+  derived: ['year'],
   filters: {
     year: yearFilter(),
     sportType: oneOf('sportType', SPORT_TYPES, 'Sport type'),

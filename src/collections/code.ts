@@ -26,6 +26,7 @@ export default define({
   identity: ['url'],
   bodyField: 'notes',
   derive: (r) => ({ year: yearOf(r.date) }),
+  derived: ['year'],
   filters: {
     kind: oneOf('kind', CODE_KINDS, 'Kind of contribution'),
     repo: text('repo', 'Repository, owner/name'),

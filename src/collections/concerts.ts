@@ -30,6 +30,7 @@ export default define({
   identity: ['artist', 'date'],
   bodyField: 'notes',
   derive: (r) => ({ year: yearOf(r.date) }),
+  derived: ['year'],
   filters: {
     year: yearFilter(),
     artist: text('artist', 'Headlining artist'),

@@ -48,6 +48,8 @@ export interface CollectionDeclaration {
   bodyField: string;
   /** Fields computed from the validated record and published with it (e.g. `year`, `mapsUrl`). */
   derive?: (record: SourceRecord) => SourceRecord;
+  /** The names `derive` returns, in order (CSV columns and documents list them). */
+  derived?: readonly string[];
   /** Query parameter → filter. `q` is not listed here: it searches `search`. */
   filters: Readonly<Record<string, FilterSpec>>;
   /** Fields `q` searches, case- and accent-insensitively, as substrings. */

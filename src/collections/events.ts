@@ -27,6 +27,7 @@ export default define({
   identity: ['title', 'startDate'],
   bodyField: 'notes',
   derive: (r) => ({ year: yearOf(r.startDate) }),
+  derived: ['year'],
   filters: {
     type: text('type', 'Event type, e.g. conference, festival, exhibition'),
     city: text('city', 'City'),

@@ -34,6 +34,7 @@ export default define({
     month: typeof r.takenAt === 'string' ? Number(r.takenAt.slice(5, 7)) : undefined,
     mapsUrl: mapsUrl(r.coordinates),
   }),
+  derived: ['year', 'month', 'mapsUrl'],
   filters: {
     year: yearFilter(),
     month: integer('month', 1, 12, 'Month, 1–12'),

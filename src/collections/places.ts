@@ -29,6 +29,7 @@ export default define({
   identity: ['name', 'city'],
   bodyField: 'notes',
   derive: (r) => ({ mapsUrl: mapsUrl(r.coordinates) }),
+  derived: ['mapsUrl'],
   filters: {
     city: text('city', 'City'),
     country: text('country', 'Country'),

@@ -22,6 +22,7 @@ export default define({
   identity: ['url'],
   bodyField: 'notes',
   derive: (r) => ({ domain: new URL(String(r.url)).hostname.replace(/^www\./, '') }),
+  derived: ['domain'],
   filters: { domain: text('domain', 'Site domain, without www.') },
   search: ['title', 'author', 'excerpt', 'domain'],
   sort: { savedAt: 'date', title: 'text' },

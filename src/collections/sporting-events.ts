@@ -35,6 +35,7 @@ export default define({
   identity: ['sport', 'date', 'title'],
   bodyField: 'notes',
   derive: (r) => ({ year: yearOf(r.date) }),
+  derived: ['year'],
   filters: {
     team: text('teams', 'Team (either side)'),
     sport: text('sport', 'Sport'),

@@ -36,6 +36,7 @@ export default define({
   identity: ['company', 'title', 'startDate'],
   bodyField: 'notes',
   derive: (r) => ({ years: yearsSpanned(r) }),
+  derived: ['years'],
   filters: {
     year: integer('years', 1000, 9999, 'A year the position was held'),
     kind: oneOf('kind', WORK_KINDS, 'Kind of work'),

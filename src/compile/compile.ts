@@ -13,7 +13,7 @@ import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
 import { collectionPath } from '../formats/json.ts';
 import { listAnswer } from '../http/list.ts';
-import { writeImage, type CollectionRecords } from './image.ts';
+import { missingProvenance, writeImage, type CollectionRecords } from './image.ts';
 import { loadCollection, type LoadProblem } from './load.ts';
 import { buildRecords } from './records.ts';
 
@@ -36,6 +36,8 @@ export type Manifest = Record<string, StaticFile>;
 export interface CompileResult {
   counts: Record<string, number>;
   manifest: Manifest;
+  /** `origin: reason` of every located record whose coordinates lack provenance (its collection's geographic formats answer 503). */
+  warnings: string[];
 }
 
 export class ContentError extends Error {
@@ -75,7 +77,10 @@ export function compile(options: CompileOptions): CompileResult {
       writeFileSync(join(options.clientDir, file), answer.body);
       manifest[path] = { file, headers: answer.headers };
     }
-    return { counts: Object.fromEntries(compiled.map((c) => [c.collection.name, c.records.length])), manifest };
+    const warnings = compiled.flatMap((c) =>
+      missingProvenance(c).map((r) => `${r.origin}: coordinatesSource: coordinates without a source (or a geocoded source without coordinatesLicense); ${c.collection.name} geographic formats are off`),
+    );
+    return { counts: Object.fromEntries(compiled.map((c) => [c.collection.name, c.records.length])), manifest, warnings };
   } finally {
     image.close();
   }

@@ -80,6 +80,19 @@ function createCollection(db: DatabaseSync, { collection, records }: CollectionR
   db.exec(`INSERT INTO ${searchTable(name)} (${searchTable(name)}) VALUES ('rebuild')`);
 }
 
+/**
+ * Located records whose coordinates do not say where they came from (no source, or a
+ * geocoded position without its licence). Any one of them turns the collection's
+ * geographic formats off: a silently partial export would be worse than none.
+ */
+export function missingProvenance({ records }: CollectionRecords): PublishedRecord[] {
+  return records.filter(({ fields }) => {
+    if (fields.coordinates === undefined) return false;
+    const source = fields.coordinatesSource;
+    return typeof source !== 'string' || (source.startsWith('geocoded:') && fields.coordinatesLicense === undefined);
+  });
+}
+
 export function writeImage(path: string, collections: readonly CollectionRecords[], cursorKey: Buffer): void {
   rmSync(path, { force: true });
   mkdirSync(dirname(path), { recursive: true });
@@ -95,6 +108,7 @@ export function writeImage(path: string, collections: readonly CollectionRecords
       createCollection(db, entry);
       meta.run(`count:${entry.collection.name}`, String(entry.records.length));
       meta.run(`asOf:${entry.collection.name}`, asOf(entry.collection, entry.records));
+      meta.run(`provenance:${entry.collection.name}`, missingProvenance(entry).length ? 'incomplete' : 'complete');
     }
     db.exec('COMMIT');
     db.exec('ANALYZE');

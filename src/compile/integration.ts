@@ -31,6 +31,7 @@ export default function collectionsIntegration(): AstroIntegration {
         compiled = result.manifest;
         const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
         logger.info(`compiled ${total} records in ${Math.round(performance.now() - started)} ms`);
+        for (const warning of result.warnings) logger.warn(warning);
       },
       'astro:build:done': () => {
         cpSync(stagedClient, paths.client, { recursive: true });

@@ -8,10 +8,14 @@ export const PROBLEMS = {
   'invalid-query': { status: 400, title: 'Bad Request', when: 'A parameter has a malformed or out-of-range value, or is given twice.' },
   'invalid-cursor': { status: 400, title: 'Bad Request', when: 'The cursor was not returned by the API for this same collection, filters, search and sort.' },
   'unknown-parameter': { status: 400, title: 'Bad Request', when: 'The collection does not take a parameter of that name (a typo never returns everything).' },
+  'unsupported-api-version': { status: 400, title: 'Bad Request', when: 'The `API-Version` request header names a version this API does not serve (omit it, or send `1.0.0`).' },
   'not-found': { status: 404, title: 'Not Found', when: 'Nothing is published at the path.' },
   'method-not-allowed': { status: 405, title: 'Method Not Allowed', when: 'The resource is read-only; `Allow` lists the methods it takes.' },
+  'not-acceptable': { status: 406, title: 'Not Acceptable', when: 'None of the media types in `Accept` is available for the resource; the detail lists those that are.' },
   'query-too-long': { status: 414, title: 'URI Too Long', when: 'The query string is longer than the limit.' },
+  'rate-limited': { status: 429, title: 'Too Many Requests', when: 'The client used its request quota for the window; `Retry-After` says when to try again.' },
   'internal-error': { status: 500, title: 'Internal Server Error', when: 'The server failed; retry the same request with bounded exponential backoff.' },
+  'location-provenance-incomplete': { status: 503, title: 'Service Unavailable', when: 'A geographic format was asked for, but some located records do not say where their coordinates came from; the export stays off until the owner fixes them.' },
 } as const satisfies Record<string, { status: number; title: string; when: string }>;
 
 export type ProblemSlug = keyof typeof PROBLEMS;

@@ -80,6 +80,11 @@ export class Image {
     return Number(this.meta(`count:${collection}`) ?? 0);
   }
 
+  /** Whether every located record of a collection says where its coordinates came from. */
+  provenanceComplete(collection: string): boolean {
+    return this.meta(`provenance:${collection}`) !== 'incomplete';
+  }
+
   /** The data's as-of time for a collection: its newest record date, as an RFC 3339 UTC date-time. */
   asOf(collection: string): string {
     return this.meta(`asOf:${collection}`) ?? '1970-01-01T00:00:00Z';

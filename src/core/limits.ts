@@ -19,6 +19,9 @@ export const LIMIT_DEFINITIONS = {
   cursorCharsMax: { value: 1024, unit: 'characters', why: 'Real cursors are under 200; bounds decoding and signature work.' },
   sortKeysMax: { value: 4, unit: 'keys', why: 'Each key adds a comparison per row; four covers every real ordering.' },
   facetValuesMax: { value: 50, unit: 'values per dimension', why: 'Most frequent first; keeps `meta.facets` small on wide fields such as cast.' },
+  restRequestsPerWindow: { value: 1000, unit: 'requests', why: 'Per client address and window across all collection operations (SPEC §8): generous for people and agents, bounded for floods.' },
+  restWindowSeconds: { value: 60, unit: 'seconds', why: 'The quota window (SPEC §8); a 429 says `Retry-After: 60`, never less than the time left in it.' },
+  rateLimitClients: { value: 100_000, unit: 'client addresses', why: 'Counters kept per window in the in-process store; beyond it the oldest are dropped, bounding memory under address-spraying.' },
   countCacheEntries: { value: 5000, unit: 'filter sets', why: 'Counts and facets remembered per filter set; bounds the memory they take.' },
   answerCacheBytes: { value: 32 * 1024 * 1024, unit: 'bytes', why: 'List answers remembered per canonical query (exact: the image is immutable); bounds their memory. `ANSWER_CACHE_BYTES` overrides, 0 turns it off.' },
 } as const satisfies Record<string, Limit>;

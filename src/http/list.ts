@@ -1,10 +1,12 @@
 /**
- * A collection list answer: query the core once, render the envelope, tag it and build
- * its headers. The compiler calls this for each static page one and the REST handler for
- * every other query, so both produce the same bytes and headers for the same query.
+ * A collection list answer: query the core once, hand the page to the chosen serializer,
+ * tag the bytes and build the headers. The compiler calls this for each static page one
+ * and the REST handler for every other query, so both produce the same bytes and headers
+ * for the same query.
  */
 import type { Query, QueryCore } from '../core/query.ts';
-import { pageLinks, renderJson } from '../formats/json.ts';
+import { serializers, type Serializer } from '../formats/index.ts';
+import { pageLinks } from '../formats/json.ts';
 import { strongEtag } from './etag.ts';
 import { listHeaders } from './headers.ts';
 
@@ -13,13 +15,18 @@ export interface ListAnswer {
   headers: Record<string, string>;
 }
 
-export const JSON_MEDIA_TYPE = 'application/json';
-
-export function listAnswer(core: QueryCore, query: Query): ListAnswer {
+export function listAnswer(core: QueryCore, query: Query, serializer: Serializer = serializers[0]!): ListAnswer {
   const page = core.run(query);
   const links = pageLinks(query, page);
-  const body = Buffer.from(renderJson(query, page, links));
-  const headers = listHeaders({ contentType: JSON_MEDIA_TYPE, etag: strongEtag(body), totalCount: page.totalCount, links });
+  const body = Buffer.from(serializer.render(query, page, links));
+  const headers = listHeaders({
+    collection: query.collection,
+    contentType: serializer.contentType,
+    etag: strongEtag(body),
+    totalCount: page.totalCount,
+    links,
+    asOf: page.asOf,
+  });
   headers['Content-Length'] = String(body.length);
   return { body, headers };
 }

@@ -6,6 +6,7 @@
  */
 import { isPublicError, PROBLEMS, type ProblemSlug } from '../core/errors.ts';
 import type { Answer } from './answer.ts';
+import { COMMON_HEADERS } from './headers.ts';
 
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
@@ -30,11 +31,11 @@ export function problemAnswer(slug: ProblemSlug, detail: string, init: { paramet
   return {
     status: problem.status,
     headers: {
+      ...COMMON_HEADERS,
       ...init.headers,
       'Content-Type': PROBLEM_MEDIA_TYPE,
       'Content-Length': String(body.length),
       'Cache-Control': 'no-store',
-      'Access-Control-Allow-Origin': '*',
     },
     body,
   };

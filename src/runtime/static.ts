@@ -31,6 +31,7 @@ export class StaticFiles {
       body = readFileSync(join(this.clientDir, entry.file));
       this.bodies.set(pathname, body);
     }
-    return conditionalAnswer(request.method, request.header('If-None-Match'), { ...entry.headers, 'Content-Length': String(body.length) }, body);
+    const preconditions = { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') };
+    return conditionalAnswer(request.method, preconditions, { ...entry.headers, 'Content-Length': String(body.length) }, body);
   }
 }

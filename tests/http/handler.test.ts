@@ -32,7 +32,7 @@ test('the handler answers problems, 405 with Allow, and 304 for a matching tag',
   assert.equal(missing.headers.get('content-type'), 'application/problem+json');
   const del = cached(request('/api/movies.json', { method: 'DELETE' }));
   assert.equal(del.status, 405);
-  assert.equal(del.headers.get('allow'), 'GET, HEAD');
+  assert.equal(del.headers.get('allow'), 'GET, HEAD, OPTIONS');
   const first = cached(request('/api/movies.json?year=2019'));
   const again = cached(request('/api/movies.json?year=2019', { headers: { 'If-None-Match': first.headers.get('etag')! } }));
   assert.equal(again.status, 304);

@@ -1,0 +1,49 @@
+/**
+ * The registry of list serializers. Each says which media type it writes and for which
+ * collections; negotiation picks among those that can render the collection, in this
+ * order of preference, and the chosen one renders the page the core returned (renderers
+ * never query). KML and GPX join with the geographic exports.
+ */
+import type { CollectionDeclaration } from '../collections/define.ts';
+import type { Page, Query } from '../core/query.ts';
+import { renderCsv } from './csv.ts';
+import { renderGeoJson } from './geojson.ts';
+import { renderJson, type PageLinks } from './json.ts';
+
+export interface Serializer {
+  mediaType: string;
+  /** The Content-Type sent, when it carries parameters. */
+  contentType: string;
+  canRender(collection: CollectionDeclaration): boolean;
+  render(query: Query, page: Page, links: PageLinks): string;
+}
+
+/** Collections whose records are places on a map. */
+const LOCATED = new Set(['places', 'photos']);
+
+const parsed = (page: Page) => page.items.map((item) => JSON.parse(item) as Record<string, unknown>);
+
+/** CSV columns: canonicalId, the schema's published fields, then derived ones. */
+export function csvColumns(collection: CollectionDeclaration): string[] {
+  return ['canonicalId', ...Object.keys(collection.schema.shape).filter((f) => f !== 'visibility'), ...(collection.derived ?? [])];
+}
+
+export const serializers: readonly Serializer[] = [
+  { mediaType: 'application/json', contentType: 'application/json', canRender: () => true, render: renderJson },
+  {
+    mediaType: 'text/csv',
+    contentType: 'text/csv; charset=utf-8; header=present',
+    canRender: () => true,
+    render: (query, page) => renderCsv(csvColumns(query.collection), parsed(page)),
+  },
+  {
+    mediaType: 'application/geo+json',
+    contentType: 'application/geo+json',
+    canRender: (c) => LOCATED.has(c.name),
+    render: (query, page, links) => renderGeoJson(parsed(page), { totalCount: page.totalCount, pageSize: query.limit, timestamp: page.asOf, links }),
+  },
+];
+
+export function serializersFor(collection: CollectionDeclaration): Serializer[] {
+  return serializers.filter((s) => s.canRender(collection));
+}

@@ -1,0 +1,58 @@
+/**
+ * Proactive content negotiation (RFC 9110 §12.5.1): the Accept header's media ranges,
+ * with q-values and wildcards, against the media types a resource offers. The most
+ * specific matching range sets a type's quality ("Media ranges can be overridden by more
+ * specific media ranges or specific media types"); q=0 means "not acceptable"; ties go
+ * to the server's order of preference. No Accept header means anything is acceptable.
+ */
+interface Range {
+  type: string;
+  subtype: string;
+  q: number;
+}
+
+/** Bounds the work a hostile Accept header can cause. */
+const MAX_RANGES = 32;
+
+function parseAccept(header: string): Range[] {
+  const ranges: Range[] = [];
+  for (const part of header.split(',').slice(0, MAX_RANGES)) {
+    const [mediaRange = '', ...params] = part.split(';').map((s) => s.trim());
+    const [type, subtype] = mediaRange.toLowerCase().split('/');
+    if (!type || !subtype) continue;
+    let q = 1;
+    for (const param of params) {
+      const [name, value] = param.split('=').map((s) => s.trim());
+      if (name?.toLowerCase() === 'q') q = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(value ?? '') ? Number(value) : 0;
+    }
+    ranges.push({ type, subtype, q });
+  }
+  return ranges;
+}
+
+function quality(ranges: readonly Range[], mediaType: string): number {
+  const [type, subtype] = mediaType.split('/');
+  let best: { specificity: number; q: number } | undefined;
+  for (const range of ranges) {
+    const specificity = range.type === type && range.subtype === subtype ? 2 : range.type === type && range.subtype === '*' ? 1 : range.type === '*' && range.subtype === '*' ? 0 : -1;
+    if (specificity >= 0 && (!best || specificity > best.specificity)) best = { specificity, q: range.q };
+  }
+  return best?.q ?? 0;
+}
+
+/** The offered media type the client prefers, or undefined when none is acceptable. */
+export function negotiate(accept: string | null, offered: readonly string[]): string | undefined {
+  if (accept === null || accept.trim() === '') return offered[0];
+  const ranges = parseAccept(accept);
+  if (ranges.length === 0) return offered[0];
+  let chosen: string | undefined;
+  let chosenQ = 0;
+  for (const mediaType of offered) {
+    const q = quality(ranges, mediaType);
+    if (q > chosenQ) {
+      chosen = mediaType;
+      chosenQ = q;
+    }
+  }
+  return chosen;
+}

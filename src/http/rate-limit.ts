@@ -1,0 +1,67 @@
+/**
+ * Request quotas: a fixed-window counter per client key (1000 requests per 60 s on the
+ * collection surface). Counters live behind `CounterStore`, a one-method interface, so a
+ * shared store (Redis INCR + EXPIRE) can replace the in-process one when several
+ * replicas serve together. The answer carries the IETF RateLimit fields: the policy, and
+ * `RateLimit: "<policy>";r=<remaining>;t=<seconds to reset>`.
+ */
+export interface CounterStore {
+  /** Adds one to the key's counter in the window starting at `windowStart` (ms) and returns the new count. */
+  increment(key: string, windowStart: number): number;
+}
+
+/** One process's counters; only the current window is kept, and at most `maxKeys` of them. */
+export class MemoryCounterStore implements CounterStore {
+  private window = 0;
+  private counts = new Map<string, number>();
+  private readonly maxKeys: number;
+
+  constructor(maxKeys: number) {
+    this.maxKeys = maxKeys;
+  }
+
+  increment(key: string, windowStart: number): number {
+    if (windowStart !== this.window) {
+      this.window = windowStart;
+      this.counts = new Map();
+    }
+    const count = (this.counts.get(key) ?? 0) + 1;
+    if (!this.counts.has(key) && this.counts.size >= this.maxKeys) this.counts.delete(this.counts.keys().next().value!);
+    this.counts.set(key, count);
+    return count;
+  }
+}
+
+export interface Quota {
+  allowed: boolean;
+  remaining: number;
+  /** Seconds until the window resets. */
+  reset: number;
+  /** The `RateLimit` field value. */
+  header: string;
+}
+
+export class RateLimiter {
+  private readonly store: CounterStore;
+  private readonly limit: number;
+  private readonly windowMs: number;
+  private readonly policy: string;
+  private readonly now: () => number;
+
+  constructor(options: { store: CounterStore; limit: number; windowSeconds: number; policy: string; now?: () => number }) {
+    this.store = options.store;
+    this.limit = options.limit;
+    this.windowMs = options.windowSeconds * 1000;
+    this.policy = options.policy;
+    this.now = options.now ?? Date.now;
+  }
+
+  take(key: string): Quota {
+    const now = this.now();
+    const windowStart = now - (now % this.windowMs);
+    const count = this.store.increment(key, windowStart);
+    const remaining = Math.max(0, this.limit - count);
+    const reset = Math.max(1, Math.ceil((windowStart + this.windowMs - now) / 1000));
+    return { allowed: count <= this.limit, remaining, reset, header: `"${this.policy}";r=${remaining};t=${reset}` };
+  }
+}
