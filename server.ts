@@ -8,7 +8,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { restAnswer } from './functions/rest.ts';
+import { isCollectionPath, restAnswer } from './functions/rest.ts';
+import { statusAnswer } from './functions/status.ts';
 import type { RequestFacts } from './src/http/answer.ts';
 import { clientAddress, trustedProxiesFromEnv } from './src/http/client.ts';
 import { Image } from './src/core/image.ts';
@@ -25,7 +26,9 @@ const files = new StaticFiles(paths.manifest, paths.client);
 const cacheBytes = process.env.ANSWER_CACHE_BYTES === undefined ? undefined : Number(process.env.ANSWER_CACHE_BYTES);
 const trusted = trustedProxiesFromEnv(process.env.TRUSTED_PROXIES);
 const peers = new WeakMap<RequestFacts, string>();
-const rest = restAnswer(new QueryCore(new Image(paths.image)), {
+const image = new Image(paths.image);
+const status = statusAnswer(image);
+const rest = restAnswer(new QueryCore(image), {
   cacheBytes,
   clientOf: (request) => clientAddress(peers.get(request) ?? '', request.header('X-Forwarded-For'), trusted),
 });
@@ -36,14 +39,17 @@ const astro = (await import(pathToFileURL(join(paths.dist, 'server/entry.mjs')).
 const server = createServer((req, res) => {
   const request = nodeFacts(req, `http://${req.headers.host ?? `${host}:${port}`}`);
   const { pathname } = request.url;
+  if (pathname === '/api/status.json') return write(res, status(request));
   // Collection lists always go through the REST handler (quotas, versions, negotiation);
   // their static page-one files are for CDNs, and the handler answers the same bytes.
-  if (pathname.startsWith('/api/')) {
+  if (isCollectionPath(pathname)) {
     peers.set(request, req.socket.remoteAddress ?? '');
     return write(res, rest(request));
   }
   const reading = request.method === 'GET' || request.method === 'HEAD';
-  if (reading && files.has(pathname)) return write(res, files.answer(request));
+  const file = reading ? files.resolve(pathname, request.header('Accept')) : undefined;
+  if (file) return write(res, files.answer(request, file));
+  if (pathname.startsWith('/api/')) return write(res, rest(request));
   void astro.handler(req, res, () => write(res, problemAnswer('not-found', 'Nothing is published at this path.')));
 });
 

@@ -28,6 +28,11 @@ const COLLECTION_PATH = /^\/api\/([a-z][a-z-]*)\.json$/;
 const ALLOW = 'GET, HEAD, OPTIONS';
 const GEOGRAPHIC = new Set(['application/geo+json', 'application/vnd.google-earth.kml+xml', 'application/gpx+xml']);
 
+/** Whether a path is one of the collection lists. */
+export function isCollectionPath(pathname: string): boolean {
+  return collection(COLLECTION_PATH.exec(pathname)?.[1] ?? '')?.rest === true;
+}
+
 export interface RestOptions {
   /** Byte budget of remembered answers; 0 turns remembering off. */
   cacheBytes?: number;

@@ -12,7 +12,9 @@ import { parseQuery } from '../core/params.ts';
 import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
 import { collectionPath } from '../formats/json.ts';
+import { documentHeaders } from '../http/headers.ts';
 import { listAnswer } from '../http/list.ts';
+import { documents } from './documents.ts';
 import { missingProvenance, writeImage, type CollectionRecords } from './image.ts';
 import { loadCollection, type LoadProblem } from './load.ts';
 import { buildRecords } from './records.ts';
@@ -76,6 +78,12 @@ export function compile(options: CompileOptions): CompileResult {
       mkdirSync(dirname(join(options.clientDir, file)), { recursive: true });
       writeFileSync(join(options.clientDir, file), answer.body);
       manifest[path] = { file, headers: answer.headers };
+    }
+    for (const document of documents(image)) {
+      const body = Buffer.from(document.body);
+      mkdirSync(dirname(join(options.clientDir, document.file)), { recursive: true });
+      writeFileSync(join(options.clientDir, document.file), body);
+      manifest[document.path] = { file: document.file, headers: documentHeaders(document.contentType, body) };
     }
     const warnings = compiled.flatMap((c) =>
       missingProvenance(c).map((r) => `${r.origin}: coordinatesSource: coordinates without a source (or a geocoded source without coordinatesLicense); ${c.collection.name} geographic formats are off`),

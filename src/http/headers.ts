@@ -6,6 +6,7 @@
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { LIMITS } from '../core/limits.ts';
 import type { PageLinks } from '../formats/json.ts';
+import { strongEtag } from './etag.ts';
 import { lifecycleHeaders } from './lifecycle.ts';
 import { linkHeader } from './link.ts';
 
@@ -67,4 +68,9 @@ export function listHeaders(input: ListHeaderInput): Record<string, string> {
     'Link-Template': linkTemplate(input.collection),
     ...lifecycle.headers,
   };
+}
+
+/** Headers of a static service document (metadata, catalog, problem types, OpenAPI). */
+export function documentHeaders(contentType: string, body: Uint8Array): Record<string, string> {
+  return { ...COMMON_HEADERS, 'Content-Type': contentType, ETag: strongEtag(body), 'Cache-Control': LIST_CACHE_CONTROL };
 }

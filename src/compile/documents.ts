@@ -1,0 +1,88 @@
+/**
+ * The service's own documents, built from the declarations and the image: service
+ * metadata (`/api/meta.json`), the RFC 9727 API catalog (`/.well-known/api-catalog`, a
+ * linkset), and the problem registry in JSON (`/problems/index.json`, and
+ * `/problems/<slug>.json` for each type; the HTML pages are Astro's). They link to each
+ * other, so any one of them leads to the rest. Links are root-relative: the documents do
+ * not depend on the host serving them.
+ */
+import { restCollections } from '../collections/index.ts';
+import { PROBLEMS, type ProblemSlug } from '../core/errors.ts';
+import type { Image } from '../core/image.ts';
+import { API_VERSION } from '../http/headers.ts';
+
+export interface Document {
+  /** URL path. */
+  path: string;
+  /** File under the client directory. */
+  file: string;
+  contentType: string;
+  body: string;
+}
+
+export const LINKS = {
+  home: '/',
+  openapi: '/openapi.json',
+  openapiYaml: '/openapi.yaml',
+  meta: '/api/meta.json',
+  status: '/api/status.json',
+  apiCatalog: '/.well-known/api-catalog',
+  problems: '/problems/',
+} as const;
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+export function problemDocument(slug: ProblemSlug): Record<string, unknown> {
+  const { status, title, when } = PROBLEMS[slug];
+  return { type: `/problems/${slug}`, slug, status, title, description: when, registry: LINKS.problems };
+}
+
+export function serviceMetadata(image: Image): Record<string, unknown> {
+  return {
+    name: 'Collections',
+    description: "One person's collections, published as read-only lists with open APIs.",
+    version: API_VERSION,
+    links: LINKS,
+    collections: restCollections.map((c) => ({
+      name: c.name,
+      title: c.title,
+      description: c.description,
+      path: `/api/${c.name}.json`,
+      count: image.count(c.name),
+      asOf: image.asOf(c.name),
+    })),
+  };
+}
+
+/** RFC 9727 §4: a linkset (RFC 9264) whose anchor is the API, with its description, docs, status and metadata. */
+export function apiCatalog(): Record<string, unknown> {
+  return {
+    linkset: [
+      {
+        anchor: '/api/',
+        'service-desc': [
+          { href: LINKS.openapi, type: 'application/openapi+json' },
+          { href: LINKS.openapiYaml, type: 'application/openapi+yaml' },
+        ],
+        'service-doc': [{ href: LINKS.home, type: 'text/html' }],
+        'service-meta': [{ href: LINKS.meta, type: 'application/json' }],
+        status: [{ href: LINKS.status, type: 'application/json' }],
+      },
+    ],
+  };
+}
+
+export function documents(image: Image): Document[] {
+  const slugs = Object.keys(PROBLEMS) as ProblemSlug[];
+  return [
+    { path: LINKS.meta, file: 'api/meta.json', contentType: 'application/json', body: json(serviceMetadata(image)) },
+    {
+      path: LINKS.apiCatalog,
+      file: '.well-known/api-catalog',
+      contentType: 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+      body: json(apiCatalog()),
+    },
+    { path: '/problems/index.json', file: 'problems/index.json', contentType: 'application/json', body: json({ problems: slugs.map(problemDocument), links: LINKS }) },
+    ...slugs.map((slug) => ({ path: `/problems/${slug}.json`, file: `problems/${slug}.json`, contentType: 'application/json', body: json(problemDocument(slug)) })),
+  ];
+}
