@@ -46,8 +46,10 @@ const server = createServer((req, res) => {
     peers.set(request, req.socket.remoteAddress ?? '');
     return write(res, rest(request));
   }
-  const reading = request.method === 'GET' || request.method === 'HEAD';
-  const file = reading ? files.resolve(pathname, request.header('Accept')) : undefined;
+  const file = files.resolve(pathname, request.header('Accept'));
+  if (file && request.method !== 'GET' && request.method !== 'HEAD') {
+    return write(res, problemAnswer('method-not-allowed', 'Published files are read-only; use GET or HEAD.', { headers: { Allow: 'GET, HEAD' } }));
+  }
   if (file) return write(res, files.answer(request, file));
   if (pathname.startsWith('/api/')) return write(res, rest(request));
   void astro.handler(req, res, () => write(res, problemAnswer('not-found', 'Nothing is published at this path.')));

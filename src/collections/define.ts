@@ -61,7 +61,14 @@ export interface CollectionDeclaration {
   dateField: string;
 }
 
+/** Bookkeeping fields that never leave the compiler: records, documents and CSV all omit them. */
+export const UNPUBLISHED: ReadonlySet<string> = new Set(['visibility']);
+
+/** Names the service's own documents use under `/api/`; no collection may take them. */
+const RESERVED_NAMES = new Set(['meta', 'status']);
+
 export function define(declaration: CollectionDeclaration): CollectionDeclaration {
+  if (RESERVED_NAMES.has(declaration.name)) throw new Error(`${declaration.name}: the name is reserved for /api/${declaration.name}.json`);
   for (const key of declaration.defaultSort) {
     if (!(key.field in declaration.sort)) throw new Error(`${declaration.name}: default sort field ${key.field} is not sortable`);
   }

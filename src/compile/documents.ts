@@ -1,5 +1,6 @@
 /**
- * The service's own documents, built from the declarations and the image: service
+ * The service's own documents, built from the declarations and the image: the OpenAPI
+ * description (`/openapi.json`, `/openapi.yaml`), service
  * metadata (`/api/meta.json`), the RFC 9727 API catalog (`/.well-known/api-catalog`, a
  * linkset), and the problem registry in JSON (`/problems/index.json`, and
  * `/problems/<slug>.json` for each type; the HTML pages are Astro's). They link to each
@@ -10,6 +11,8 @@ import { restCollections } from '../collections/index.ts';
 import { PROBLEMS, type ProblemSlug } from '../core/errors.ts';
 import type { Image } from '../core/image.ts';
 import { API_VERSION } from '../http/headers.ts';
+import { openApiDocument } from '../openapi/document.ts';
+import { openApiYaml } from '../openapi/yaml.ts';
 
 export interface Document {
   /** URL path. */
@@ -75,6 +78,8 @@ export function apiCatalog(): Record<string, unknown> {
 export function documents(image: Image): Document[] {
   const slugs = Object.keys(PROBLEMS) as ProblemSlug[];
   return [
+    { path: LINKS.openapi, file: 'openapi.json', contentType: 'application/openapi+json', body: json(openApiDocument()) },
+    { path: LINKS.openapiYaml, file: 'openapi.yaml', contentType: 'application/openapi+yaml', body: openApiYaml() },
     { path: LINKS.meta, file: 'api/meta.json', contentType: 'application/json', body: json(serviceMetadata(image)) },
     {
       path: LINKS.apiCatalog,

@@ -6,7 +6,7 @@
  * rename that keeps `id` keeps the ID. Every fault is collected, none stops the others.
  */
 import { createHash } from 'node:crypto';
-import type { CollectionDeclaration } from '../collections/define.ts';
+import { UNPUBLISHED, type CollectionDeclaration } from '../collections/define.ts';
 import { fold } from '../core/fold.ts';
 import type { LoadProblem, SourceEntry } from './load.ts';
 
@@ -19,8 +19,6 @@ export interface PublishedRecord {
 
 const CANONICAL_ID = /^itm_[0-9a-f]{24}$/;
 const EXPLICIT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
-/** Bookkeeping that never leaves the compiler. */
-const UNPUBLISHED = new Set(['visibility']);
 
 const digest = (text: string) => `itm_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
 

@@ -4,7 +4,7 @@
  * order of preference, and the chosen one renders the page the core returned (renderers
  * never query). KML and GPX join with the geographic exports.
  */
-import type { CollectionDeclaration } from '../collections/define.ts';
+import { UNPUBLISHED, type CollectionDeclaration } from '../collections/define.ts';
 import type { Page, Query } from '../core/query.ts';
 import { renderCsv } from './csv.ts';
 import { renderGeoJson } from './geojson.ts';
@@ -25,7 +25,7 @@ const parsed = (page: Page) => page.items.map((item) => JSON.parse(item) as Reco
 
 /** CSV columns: canonicalId, the schema's published fields, then derived ones. */
 export function csvColumns(collection: CollectionDeclaration): string[] {
-  return ['canonicalId', ...Object.keys(collection.schema.shape).filter((f) => f !== 'visibility'), ...(collection.derived ?? [])];
+  return ['canonicalId', ...Object.keys(collection.schema.shape).filter((f) => !UNPUBLISHED.has(f)), ...(collection.derived ?? [])];
 }
 
 export const serializers: readonly Serializer[] = [

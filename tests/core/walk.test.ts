@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../helpers/fc.ts';
 import { restCollections } from '../../src/collections/index.ts';
 import { isPublicError } from '../../src/core/errors.ts';
 import { encodeCursor } from '../../src/core/cursor.ts';
@@ -34,7 +34,7 @@ const queryArbitrary = fc
     const filter = fc.tuple(fc.constantFrom(...params), record, fc.boolean()).map(([param, item, upper]) => {
       const found = item ? values(item[collection.filters[param]!.field]) : [];
       const kind = collection.filters[param]!.kind;
-      const value = found[0] ?? (kind.type === 'integer' ? '2001' : kind.type === 'enum' ? kind.values[0]! : 'nothing-matches');
+      const value = found[0] ?? (kind.type === 'integer' ? String(kind.min) : kind.type === 'enum' ? kind.values[0]! : 'nothing-matches');
       return [param, upper && collection.filters[param]!.kind.type === 'string' ? value.toUpperCase() : value] as const;
     });
     const q = fc.tuple(record, fc.nat(), fc.integer({ min: 1, max: 6 })).map(([item, at, len]) => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../helpers/fc.ts';
 import { AnswerCache } from '../../src/http/answer-cache.ts';
 
 const answer = (bytes: number) => ({ body: Buffer.alloc(bytes), headers: {} });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../helpers/fc.ts';
 import { binding, decodeCursor, encodeCursor } from '../../src/core/cursor.ts';
 import { isPublicError } from '../../src/core/errors.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../helpers/fc.ts';
 import { collection, restCollections } from '../../src/collections/index.ts';
 import { isPublicError } from '../../src/core/errors.ts';
 import { canonicalSearch, parseQuery } from '../../src/core/params.ts';

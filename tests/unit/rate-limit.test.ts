@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../helpers/fc.ts';
 import { clientAddress, trustedProxiesFromEnv } from '../../src/http/client.ts';
 import { lifecycleHeaders } from '../../src/http/lifecycle.ts';
 import { MemoryCounterStore, RateLimiter } from '../../src/http/rate-limit.ts';

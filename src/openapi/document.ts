@@ -1,0 +1,101 @@
+/**
+ * The OpenAPI 3.1 description of the REST API, the canonical contract (SPEC §1.3). It is
+ * a pure function of code — the collection declarations, the serializer registry, the
+ * problem catalog, the limits and the HTTP layer's header values — and reads no content,
+ * so the same code always gives the same document, key order included. This module only
+ * assembles: paths and schemas come from the modules beside it.
+ */
+import { collections, restCollections } from '../collections/index.ts';
+import { LIMIT_DEFINITIONS } from '../core/limits.ts';
+import { API_VERSION } from '../http/headers.ts';
+import { collectionPathItem, isGeographic } from './collection-paths.ts';
+import { itemSchema } from './item-schemas.ts';
+import { metaPaths } from './meta-paths.ts';
+import {
+  API_CATALOG_SCHEMA,
+  OPENAPI_DOCUMENT_SCHEMA,
+  PROBLEM_TYPE_LIST_SCHEMA,
+  PROBLEM_TYPE_SCHEMA,
+  SERVICE_META_SCHEMA,
+  STATUS_SCHEMA,
+} from './meta-schemas.ts';
+import { collectionSchemas, SHARED_PAGE_SCHEMAS } from './page-schemas.ts';
+import { COMMON_PARAMETERS } from './parameters.ts';
+import { PROBLEM_SCHEMA, problemResponses } from './problems.ts';
+import { RESPONSE_HEADERS } from './response-headers.ts';
+import type { JsonSchema, OpenApiDocument, PathItem, Tag } from './types.ts';
+
+export type { OpenApiDocument } from './types.ts';
+
+/** List surfaces named by the description that have no REST operation yet (SPEC §1). */
+const OTHER_TAGS: readonly Tag[] = [
+  { name: 'blog', description: 'Blog posts as a list surface. No REST operation is published under this tag yet.' },
+  {
+    name: 'writing',
+    description: `${collections.find((c) => c.name === 'writing')?.description ?? 'Writing.'} Reached through the public SQL relation \`public.writing\`; no REST operation under this tag yet.`,
+  },
+  { name: 'search', description: 'Search across collections. No REST operation is published under this tag yet; each collection takes `q`.' },
+  { name: 'feed-items', description: 'Items of the cross-collection feed. No REST operation is published under this tag yet.' },
+  { name: 'meta', description: 'Service metadata and discovery: this description, metadata, status, the API catalog and the problem registry.' },
+];
+
+function limitsTable(): string {
+  const rows = Object.entries(LIMIT_DEFINITIONS).map(([name, limit]) => `| \`${name}\` | ${limit.value} ${limit.unit} | ${limit.why} |`);
+  return ['| Limit | Value | Why |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
+function description(): string {
+  return [
+    'A public, anonymous, read-only API over one person’s curated collections. Every collection is a list at `/api/<name>.json` with filters, search, sorting, keyset pagination (`cursor`) and optional facets, served as JSON, CSV and, for located collections, map formats.',
+    '',
+    'Errors are RFC 9457 problem details whose `type` is a registered slug under `/problems/`. Every response carries `API-Version`; request quotas are reported with the IETF RateLimit fields.',
+    '',
+    'Content is all rights reserved unless a record states its own licence (photos carry `license`, third-party coordinates `coordinatesLicense`); the owner’s AI-use preferences are in the `Content-Usage` and `Content-Signal` headers.',
+    '',
+    '## Limits',
+    '',
+    limitsTable(),
+  ].join('\n');
+}
+
+export function openApiDocument(): OpenApiDocument {
+  const paths: Record<string, PathItem> = {};
+  const schemas: Record<string, JsonSchema> = { Problem: PROBLEM_SCHEMA, ...SHARED_PAGE_SCHEMAS };
+  for (const c of restCollections) {
+    const item = itemSchema(c);
+    const [path, pathItem] = collectionPathItem(c, item);
+    paths[path] = pathItem;
+    Object.assign(schemas, collectionSchemas(c, item, isGeographic(c)));
+  }
+  Object.assign(paths, metaPaths());
+  Object.assign(schemas, {
+    ServiceMeta: SERVICE_META_SCHEMA,
+    ServiceStatus: STATUS_SCHEMA,
+    ApiCatalog: API_CATALOG_SCHEMA,
+    ProblemType: PROBLEM_TYPE_SCHEMA,
+    ProblemTypeList: PROBLEM_TYPE_LIST_SCHEMA,
+    OpenApiDocument: OPENAPI_DOCUMENT_SCHEMA,
+  });
+  const collectionTags: Tag[] = restCollections.map((c) => ({ name: c.name, description: c.description, 'x-displayName': c.title }));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Collections API',
+      version: API_VERSION,
+      summary: 'Read-only lists of one person’s curated collections.',
+      description: description(),
+      license: { name: 'All rights reserved, except where a record states its own licence', identifier: 'LicenseRef-All-Rights-Reserved' },
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: '/', description: 'The host serving this description.' }],
+    security: [],
+    tags: [...collectionTags, ...OTHER_TAGS],
+    paths,
+    components: {
+      schemas,
+      parameters: { ...COMMON_PARAMETERS },
+      headers: { ...RESPONSE_HEADERS },
+      responses: problemResponses(),
+    },
+  };
+}
