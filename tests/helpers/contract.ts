@@ -72,8 +72,16 @@ function describe(errors: readonly OutputUnit[] | undefined): string {
     .join('\n');
 }
 
+/** One compiled validator per schema location: compiling is the expensive part. */
+const validators = new Map<string, Promise<(value: JsonValue, outputFormat?: 'BASIC') => OutputUnit>>();
+
 async function check(schemaAt: string, value: JsonValue, what: string, failures: string[]): Promise<void> {
-  const output = await validate(`${documentUri}${schemaAt}`, value, 'BASIC');
+  let validator = validators.get(schemaAt);
+  if (!validator) {
+    validator = validate(`${documentUri}${schemaAt}`) as Promise<(value: JsonValue, outputFormat?: 'BASIC') => OutputUnit>;
+    validators.set(schemaAt, validator);
+  }
+  const output = (await validator)(value, 'BASIC');
   if (!output.valid) failures.push(`${what} does not match ${schemaAt}:\n${describe(output.errors)}`);
 }
 
@@ -146,4 +154,33 @@ export async function fetchAndCheck(base: string, pathWithQuery: string, init: R
   const result = { status: response.status, headers: response.headers, body: await response.text() };
   await assertMatchesContract(method, pathWithQuery, result);
   return result;
+}
+
+/** Site pages are for people, not part of the API description. */
+const SITE_PAGES = new Set(['/']);
+
+/**
+ * `fetch` for the HTTP suites: every response is checked before the test sees it. A
+ * documented operation must match its description. A request the description cannot
+ * list — an unknown path (404) or a method a read-only resource refuses (405) — must
+ * still answer a problem valid against `#/components/schemas/Problem`. Only site pages
+ * for people are left unchecked.
+ */
+export async function contractFetch(url: string, init: RequestInit = {}): Promise<globalThis.Response> {
+  const method = (init.method ?? 'GET').toUpperCase();
+  const response = await fetch(url, init);
+  const body = await response.text();
+  const { pathname, search } = new URL(url);
+  const path = findPath(pathname);
+  const operation = path === undefined ? undefined : (document.paths[path]![method.toLowerCase() as keyof PathItem] as Operation | undefined);
+  if (operation !== undefined) {
+    await assertMatchesContract(method, pathname + search, { status: response.status, headers: response.headers, body });
+  } else if (!SITE_PAGES.has(pathname)) {
+    const failures: string[] = [];
+    if (response.status !== 404 && response.status !== 405) failures.push(`undocumented ${method} ${pathname} answered ${response.status}, not 404 or 405`);
+    if (response.headers.get('content-type') !== 'application/problem+json') failures.push('the refusal is not application/problem+json');
+    else await check('#/components/schemas/Problem', JSON.parse(body) as JsonValue, 'the problem', failures);
+    if (failures.length) throw new AssertionError({ message: `${method} ${pathname}: ${failures.join('; ')}` });
+  }
+  return new globalThis.Response(method === 'HEAD' || response.status === 304 || response.status === 204 ? null : body, { status: response.status, headers: response.headers });
 }

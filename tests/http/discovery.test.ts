@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { restCollections } from '../../src/collections/index.ts';
 import { PROBLEMS } from '../../src/core/errors.ts';
+import { contractFetch } from '../helpers/contract.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
 let server: RunningServer;
@@ -13,7 +14,7 @@ before(async () => {
   server = await startServer();
 });
 after(() => server.stop());
-const get = (path: string, headers: Record<string, string> = {}) => fetch(server.base + path, { headers });
+const get = (path: string, headers: Record<string, string> = {}) => contractFetch(server.base + path, { headers });
 
 test('every problem type resolves: JSON by default, HTML for browsers', async () => {
   for (const [slug, p] of Object.entries(PROBLEMS)) {

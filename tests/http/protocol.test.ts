@@ -9,6 +9,7 @@ import { check as checkGeoJson } from '@placemarkio/check-geojson';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { collection, restCollections } from '../../src/collections/index.ts';
 import { csvColumns } from '../../src/formats/index.ts';
+import { contractFetch } from '../helpers/contract.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
 let server: RunningServer;
@@ -17,7 +18,7 @@ before(async () => {
 });
 after(() => server.stop());
 
-const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => fetch(server.base + path, { method, headers });
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => contractFetch(server.base + path, { method, headers });
 
 async function problem(response: Response, status: number, slug: string): Promise<Record<string, unknown>> {
   assert.equal(response.status, status);

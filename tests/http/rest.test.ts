@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import { restCollections } from '../../src/collections/index.ts';
 import { fold } from '../../src/core/fold.ts';
 import { sortKey } from '../../src/core/image.ts';
+import { contractFetch } from '../helpers/contract.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +26,7 @@ interface Envelope {
 }
 
 async function get(path: string, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(server.base + path, { headers });
+  return contractFetch(server.base + path, { headers });
 }
 
 async function list(path: string): Promise<Envelope> {
@@ -35,7 +36,7 @@ async function list(path: string): Promise<Envelope> {
 }
 
 async function problem(path: string, status: number, slug: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
-  const response = await fetch(server.base + path, init);
+  const response = await contractFetch(server.base + path, init);
   assert.equal(response.status, status, path);
   assert.equal(response.headers.get('content-type'), 'application/problem+json');
   const body = (await response.json()) as Record<string, unknown>;
@@ -149,7 +150,7 @@ test('a matching If-None-Match answers 304 without a body; HEAD answers headers 
     assert.equal(again.status, 304);
     assert.equal(again.headers.get('etag'), etag);
     assert.equal(await again.text(), '');
-    const head = await fetch(server.base + path, { method: 'HEAD' });
+    const head = await contractFetch(server.base + path, { method: 'HEAD' });
     assert.equal(head.status, 200);
     assert.equal(head.headers.get('etag'), etag);
     assert.equal(head.headers.get('content-length'), first.headers.get('content-length'));
@@ -168,7 +169,7 @@ test('faults are RFC 9457 problems that name the parameter and echo nothing else
   const cursor = await problem('/api/movies.json?cursor=abc', 400, 'invalid-cursor');
   assert.match(String(cursor.detail), /cursor must be a valid opaque value returned by the API/);
   await problem(`/api/movies.json?q=${'a'.repeat(5000)}`, 414, 'query-too-long');
-  const post = await fetch(`${server.base}/api/movies.json`, { method: 'POST', body: '{}' });
+  const post = await contractFetch(`${server.base}/api/movies.json`, { method: 'POST', body: '{}' });
   assert.equal(post.status, 405);
   assert.equal(post.headers.get('allow'), 'GET, HEAD, OPTIONS');
   const { next } = (await list('/api/movies.json?limit=2')).links;
