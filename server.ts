@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isCollectionPath, restAnswer } from './functions/rest.ts';
 import { statusAnswer } from './functions/status.ts';
+import { withheldExport } from './functions/exports.ts';
 import type { RequestFacts } from './src/http/answer.ts';
 import { clientAddress, trustedProxiesFromEnv } from './src/http/client.ts';
 import { Image } from './src/core/image.ts';
@@ -28,6 +29,7 @@ const trusted = trustedProxiesFromEnv(process.env.TRUSTED_PROXIES);
 const peers = new WeakMap<RequestFacts, string>();
 const image = new Image(paths.image);
 const status = statusAnswer(image);
+const withheldExports = withheldExport(image);
 const rest = restAnswer(new QueryCore(image), {
   cacheBytes,
   clientOf: (request) => clientAddress(peers.get(request) ?? '', request.header('X-Forwarded-For'), trusted),
@@ -51,6 +53,8 @@ const server = createServer((req, res) => {
     return write(res, problemAnswer('method-not-allowed', 'Published files are read-only; use GET or HEAD.', { headers: { Allow: 'GET, HEAD' } }));
   }
   if (file) return write(res, files.answer(request, file));
+  const withheld = withheldExports(request);
+  if (withheld) return write(res, withheld);
   if (pathname.startsWith('/api/')) return write(res, rest(request));
   void astro.handler(req, res, () => write(res, problemAnswer('not-found', 'Nothing is published at this path.')));
 });

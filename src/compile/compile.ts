@@ -15,6 +15,7 @@ import { collectionPath } from '../formats/json.ts';
 import { documentHeaders } from '../http/headers.ts';
 import { listAnswer } from '../http/list.ts';
 import { documents } from './documents.ts';
+import { exportDocuments } from './exports.ts';
 import { missingProvenance, writeImage, type CollectionRecords } from './image.ts';
 import { loadCollection, type LoadProblem } from './load.ts';
 import { buildRecords } from './records.ts';
@@ -25,6 +26,8 @@ export interface CompileOptions {
   clientDir: string;
   /** Secret from which the cursor signing key is derived; fixed per site so cursors survive rebuilds. */
   secret: string;
+  /** The site's absolute URL (no trailing slash), for links that leave the site: KML, GPX, iCalendar. */
+  siteUrl?: string;
 }
 
 export interface StaticFile {
@@ -50,6 +53,9 @@ export class ContentError extends Error {
   }
 }
 
+/** Where the demo runs; set SITE_URL when building a real site. */
+export const DEFAULT_SITE_URL = 'http://localhost:4321';
+
 export function cursorKey(secret: string): Buffer {
   return createHmac('sha256', secret).update('collections cursor key v1').digest();
 }
@@ -66,7 +72,7 @@ export function compile(options: CompileOptions): CompileResult {
   }
   if (problems.length) throw new ContentError(problems);
 
-  writeImage(options.imagePath, compiled, cursorKey(options.secret));
+  writeImage(options.imagePath, compiled, cursorKey(options.secret), options.siteUrl ?? DEFAULT_SITE_URL);
   const image = new Image(options.imagePath);
   try {
     const core = new QueryCore(image);
@@ -79,11 +85,11 @@ export function compile(options: CompileOptions): CompileResult {
       writeFileSync(join(options.clientDir, file), answer.body);
       manifest[path] = { file, headers: answer.headers };
     }
-    for (const document of documents(image)) {
+    for (const document of [...documents(image), ...exportDocuments(core)]) {
       const body = Buffer.from(document.body);
       mkdirSync(dirname(join(options.clientDir, document.file)), { recursive: true });
       writeFileSync(join(options.clientDir, document.file), body);
-      manifest[document.path] = { file: document.file, headers: documentHeaders(document.contentType, body) };
+      manifest[document.path] = { file: document.file, headers: documentHeaders(document.contentType, body, document.asOf) };
     }
     const warnings = compiled.flatMap((c) =>
       missingProvenance(c).map((r) => `${r.origin}: coordinatesSource: coordinates without a source (or a geocoded source without coordinatesLicense); ${c.collection.name} geographic formats are off`),

@@ -21,6 +21,8 @@ export interface Document {
   file: string;
   contentType: string;
   body: string;
+  /** The data's as-of time, for documents made of records (sent as Last-Modified). */
+  asOf?: string;
 }
 
 export const LINKS = {

@@ -93,7 +93,7 @@ export function missingProvenance({ records }: CollectionRecords): PublishedReco
   });
 }
 
-export function writeImage(path: string, collections: readonly CollectionRecords[], cursorKey: Buffer): void {
+export function writeImage(path: string, collections: readonly CollectionRecords[], cursorKey: Buffer, siteUrl: string): void {
   rmSync(path, { force: true });
   mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
@@ -104,6 +104,7 @@ export function writeImage(path: string, collections: readonly CollectionRecords
     const meta = db.prepare('INSERT INTO meta VALUES (?, ?)');
     meta.run('format', IMAGE_FORMAT);
     meta.run('cursorKey', cursorKey.toString('hex'));
+    meta.run('siteUrl', siteUrl.replace(/\/+$/, ''));
     for (const entry of collections) {
       createCollection(db, entry);
       meta.run(`count:${entry.collection.name}`, String(entry.records.length));

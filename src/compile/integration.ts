@@ -27,6 +27,7 @@ export default function collectionsIntegration(): AstroIntegration {
           imagePath: stagedImage,
           clientDir: stagedClient,
           secret: process.env.CURSOR_SECRET ?? 'collections-demo-secret',
+          siteUrl: process.env.SITE_URL,
         });
         compiled = result.manifest;
         const total = Object.values(result.counts).reduce((a, b) => a + b, 0);

@@ -80,6 +80,11 @@ export class Image {
     return Number(this.meta(`count:${collection}`) ?? 0);
   }
 
+  /** The site's absolute URL, fixed at compile time, for links in formats that need absolute ones. */
+  get siteUrl(): string {
+    return this.meta('siteUrl') ?? 'http://localhost:4321';
+  }
+
   /** Whether every located record of a collection says where its coordinates came from. */
   provenanceComplete(collection: string): boolean {
     return this.meta(`provenance:${collection}`) !== 'incomplete';

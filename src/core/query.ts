@@ -200,6 +200,22 @@ export class QueryCore {
     return this.image.statement(sql).all(...where.params, query.limit + 1) as Record<string, string | number>[];
   }
 
+  /** One record's published JSON text by canonicalId, or undefined. */
+  get(collection: CollectionDeclaration, canonicalId: string): string | undefined {
+    const row = this.image.statement(`SELECT json FROM ${recordsTable(collection.name)} WHERE cid = ?`).get(canonicalId) as { json: string } | undefined;
+    return row?.json;
+  }
+
+  /** Every record of a query's filtered set, in its order: page after page through the same path as any client. */
+  *all(query: Query): Generator<string> {
+    let page = this.run({ ...query, cursor: undefined, limit: LIMITS.pageSizeMax });
+    for (;;) {
+      yield* page.items;
+      if (page.next === undefined) return;
+      page = this.run({ ...query, cursor: page.next, limit: LIMITS.pageSizeMax });
+    }
+  }
+
   /** Count and facets of the filtered set, remembered per filter set (the image never changes under a running process). */
   private summary(query: Query, bound: string): { totalCount: number; facets?: Facets } {
     const where = filterWhere(query, query.filters, 'index');

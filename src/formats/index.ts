@@ -2,24 +2,34 @@
  * The registry of list serializers. Each says which media type it writes and for which
  * collections; negotiation picks among those that can render the collection, in this
  * order of preference, and the chosen one renders the page the core returned (renderers
- * never query). KML and GPX join with the geographic exports.
+ * never query).
  */
 import { UNPUBLISHED, type CollectionDeclaration } from '../collections/define.ts';
 import type { Page, Query } from '../core/query.ts';
 import { renderCsv } from './csv.ts';
 import { renderGeoJson } from './geojson.ts';
+import { renderGpx } from './gpx.ts';
 import { renderJson, type PageLinks } from './json.ts';
+import { renderKml } from './kml.ts';
+import { located } from './located.ts';
 
 export interface Serializer {
   mediaType: string;
   /** The Content-Type sent, when it carries parameters. */
   contentType: string;
   canRender(collection: CollectionDeclaration): boolean;
-  render(query: Query, page: Page, links: PageLinks): string;
+  render(query: Query, page: Page, links: PageLinks, site: SiteContext): string;
+}
+
+/** What renderers know of the site: its absolute URL, for formats whose links must be absolute. */
+export interface SiteContext {
+  url: string;
 }
 
 /** Collections whose records are places on a map. */
 const LOCATED = new Set(['places', 'photos']);
+/** Collections that are sets of places, for the map-only formats. */
+const PLACES = new Set(['places']);
 
 const parsed = (page: Page) => page.items.map((item) => JSON.parse(item) as Record<string, unknown>);
 
@@ -40,7 +50,19 @@ export const serializers: readonly Serializer[] = [
     mediaType: 'application/geo+json',
     contentType: 'application/geo+json',
     canRender: (c) => LOCATED.has(c.name),
-    render: (query, page, links) => renderGeoJson(parsed(page), { totalCount: page.totalCount, pageSize: query.limit, timestamp: page.asOf, links }),
+    render: (query, page, links, site) => renderGeoJson(parsed(page), site.url, query.collection.name, { totalCount: page.totalCount, pageSize: query.limit, timestamp: page.asOf, links }),
+  },
+  {
+    mediaType: 'application/vnd.google-earth.kml+xml',
+    contentType: 'application/vnd.google-earth.kml+xml; charset=utf-8',
+    canRender: (c) => PLACES.has(c.name),
+    render: (query, page, _links, site) => renderKml(query.collection.title, located(query.collection.name, parsed(page)), site.url),
+  },
+  {
+    mediaType: 'application/gpx+xml',
+    contentType: 'application/gpx+xml; charset=utf-8',
+    canRender: (c) => PLACES.has(c.name),
+    render: (query, page, _links, site) => renderGpx(query.collection.title, located(query.collection.name, parsed(page)), site.url, page.asOf),
   },
 ];
 

@@ -71,6 +71,8 @@ export function listHeaders(input: ListHeaderInput): Record<string, string> {
 }
 
 /** Headers of a static service document (metadata, catalog, problem types, OpenAPI). */
-export function documentHeaders(contentType: string, body: Uint8Array): Record<string, string> {
-  return { ...COMMON_HEADERS, 'Content-Type': contentType, ETag: strongEtag(body), 'Cache-Control': LIST_CACHE_CONTROL };
+export function documentHeaders(contentType: string, body: Uint8Array, asOf?: string): Record<string, string> {
+  const headers: Record<string, string> = { ...COMMON_HEADERS, 'Content-Type': contentType, ETag: strongEtag(body), 'Cache-Control': LIST_CACHE_CONTROL };
+  if (asOf !== undefined) headers['Last-Modified'] = new Date(asOf).toUTCString();
+  return headers;
 }

@@ -18,7 +18,7 @@ export interface ListAnswer {
 export function listAnswer(core: QueryCore, query: Query, serializer: Serializer = serializers[0]!): ListAnswer {
   const page = core.run(query);
   const links = pageLinks(query, page);
-  const body = Buffer.from(serializer.render(query, page, links));
+  const body = Buffer.from(serializer.render(query, page, links, { url: core.image.siteUrl }));
   const headers = listHeaders({
     collection: query.collection,
     contentType: serializer.contentType,

@@ -10,6 +10,7 @@ import { LIMIT_DEFINITIONS } from '../core/limits.ts';
 import { API_VERSION } from '../http/headers.ts';
 import { collectionPathItem, isGeographic } from './collection-paths.ts';
 import { itemSchema } from './item-schemas.ts';
+import { exportPaths } from './export-paths.ts';
 import { metaPaths } from './meta-paths.ts';
 import {
   API_CATALOG_SCHEMA,
@@ -67,7 +68,7 @@ export function openApiDocument(): OpenApiDocument {
     paths[path] = pathItem;
     Object.assign(schemas, collectionSchemas(c, item, isGeographic(c)));
   }
-  Object.assign(paths, metaPaths());
+  Object.assign(paths, metaPaths(), exportPaths());
   Object.assign(schemas, {
     ServiceMeta: SERVICE_META_SCHEMA,
     ServiceStatus: STATUS_SCHEMA,

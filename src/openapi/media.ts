@@ -46,23 +46,25 @@ export const FORMATS: Readonly<Record<string, Format>> = {
   },
   'application/geo+json': {
     description:
-      'RFC 7946 GeoJSON: a FeatureCollection with one Point feature per located item of the page (position `[longitude, latitude(, altitude)]`, `id` the canonicalId, `properties` the item without `coordinates`); the foreign member `meta` carries the page meta, links and how many items of the page had no coordinates.',
+      'RFC 7946 GeoJSON: a FeatureCollection with one Point feature per located item of the page (position `[longitude, latitude(, altitude)]`, `id` the canonicalId, `properties` the item without `coordinates`, plus `detailUrl`); the foreign member `meta` carries the page meta, links and how many items of the page had no coordinates.',
     mediaType: (c, item) => ({
       schema: ref('schemas', `${schemaStem(c)}FeatureCollection`),
       examples: {
         page: {
           summary: 'A one-item page',
-          value: JSON.parse(renderGeoJson([item], { ...exampleMeta(), links: exampleLinks(c) })) as JsonValue,
+          value: JSON.parse(renderGeoJson([item], 'https://example.com', c.name, { ...exampleMeta(), links: exampleLinks(c) })) as JsonValue,
         },
       },
     }),
   },
   'application/vnd.google-earth.kml+xml': {
-    description: 'KML 2.2: one Placemark per located item of the page.',
+    description:
+      'KML 2.2: one Folder per category, each with its Style, holding one Placemark per located item of the page (`id` the canonicalId; name, address, an atom:link to the detail page, ExtendedData with canonicalId, category, city, country, maps link, detail URL and coordinate provenance; altitude kept with `altitudeMode absolute`).',
     mediaType: () => ({ schema: { type: 'string' } }),
   },
   'application/gpx+xml': {
-    description: 'GPX 1.1: one waypoint per located item of the page.',
+    description:
+      'GPX 1.1: one `wpt` per located item of the page, with `ele` when recorded, `name`, `desc` (category and place), a `link` to the detail page and the category as `type`.',
     mediaType: () => ({ schema: { type: 'string' } }),
   },
 };

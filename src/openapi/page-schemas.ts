@@ -69,7 +69,8 @@ function pageSchema(c: CollectionDeclaration): JsonSchema {
 /** The GeoJSON feature properties: the item without its coordinates. */
 function featureProperties(item: JsonSchema): JsonSchema {
   const { coordinates: _, ...properties } = item.properties as JsonObject;
-  return { ...item, properties, required: (item.required as string[]).filter((name) => name !== 'coordinates') };
+  const detailUrl = { type: 'string', format: 'uri', description: 'The record’s detail page.' };
+  return { ...item, properties: { ...properties, detailUrl }, required: [...(item.required as string[]).filter((name) => name !== 'coordinates'), 'detailUrl'] };
 }
 
 function featureCollectionSchema(c: CollectionDeclaration): JsonSchema {
