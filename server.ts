@@ -21,6 +21,7 @@ import { nodeFacts, write } from './src/runtime/node.ts';
 import { StaticFiles } from './src/runtime/static.ts';
 
 const port = Number(process.env.PORT ?? 4321);
+const DETAIL_PAGE = /^\/[a-z][a-z-]*\/itm_[0-9a-f]{24}$/;
 const host = process.env.HOST ?? 'localhost';
 
 const files = new StaticFiles(paths.manifest, paths.client);
@@ -56,7 +57,10 @@ const server = createServer((req, res) => {
   const withheld = withheldExports(request);
   if (withheld) return write(res, withheld);
   if (pathname.startsWith('/api/')) return write(res, rest(request));
-  void astro.handler(req, res, () => write(res, problemAnswer('not-found', 'Nothing is published at this path.')));
+  const notFound = () => write(res, problemAnswer('not-found', 'Nothing is published at this path.'));
+  // Astro renders on request only the record detail pages; every other page is a static file.
+  if (!DETAIL_PAGE.test(pathname)) return notFound();
+  void astro.handler(req, res, notFound);
 });
 
 server.listen(port, host, () => {

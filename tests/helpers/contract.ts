@@ -156,8 +156,8 @@ export async function fetchAndCheck(base: string, pathWithQuery: string, init: R
   return result;
 }
 
-/** Site pages are for people, not part of the API description. */
-const SITE_PAGES = new Set(['/']);
+/** Site pages (HTML for people) are not part of the API description. */
+const isSitePage = (path: string | undefined, contentType: string | null) => path === undefined && (contentType ?? '').startsWith('text/html');
 
 /**
  * `fetch` for the HTTP suites: every response is checked before the test sees it. A
@@ -175,7 +175,7 @@ export async function contractFetch(url: string, init: RequestInit = {}): Promis
   const operation = path === undefined ? undefined : (document.paths[path]![method.toLowerCase() as keyof PathItem] as Operation | undefined);
   if (operation !== undefined) {
     await assertMatchesContract(method, pathname + search, { status: response.status, headers: response.headers, body });
-  } else if (!SITE_PAGES.has(pathname)) {
+  } else if (!isSitePage(path, response.headers.get('content-type'))) {
     const failures: string[] = [];
     if (response.status !== 404 && response.status !== 405) failures.push(`undocumented ${method} ${pathname} answered ${response.status}, not 404 or 405`);
     if (response.headers.get('content-type') !== 'application/problem+json') failures.push('the refusal is not application/problem+json');

@@ -72,7 +72,11 @@ test('/places.kml is valid KML 2.2, groups by category with styles, and reads ba
   const categories = new Set(all.map((p) => (p as unknown as { category: string }).category));
   assert.equal((body.match(/<Folder>/g) ?? []).length, categories.size);
   assert.equal((body.match(/<Style id=/g) ?? []).length, categories.size);
-  assert.match(body, /<atom:link href="http:\/\/localhost:4321\/places\/itm_[0-9a-f]{24}"\/>/);
+  const link = /<atom:link href="http:\/\/localhost:4321(\/places\/itm_[0-9a-f]{24})"\/>/.exec(body);
+  assert.ok(link, 'a detail link');
+  const detail = await contractFetch(server.base + link[1]);
+  assert.equal(detail.status, 200, 'the detail link resolves');
+  assert.match(await detail.text(), /<h1>[^<]+<\/h1>/);
 });
 
 test('/places.gpx is valid GPX 1.1 and reads back to every place', async () => {

@@ -1,0 +1,326 @@
+/**
+ * iCalendar feeds (RFC 5545, with RFC 7986 additions) of concerts and sporting events,
+ * built with ical-generator. This module owns the mapping from a published record to
+ * a VEVENT: identity (UID), revision metadata (SEQUENCE, LAST-MODIFIED, DTSTAMP), times
+ * and their zones (VTIMEZONE from the runtime's Intl data), place (LOCATION, GEO, Apple
+ * structured location), links, categories, and the flyer as an RFC 7986 IMAGE.
+ *
+ * The output is a pure function of its input: no clock, no random values, events in a
+ * fixed order, so an unchanged record yields byte-identical lines on every build.
+ */
+import {
+  ICalCalendar,
+  ICalCalendarMethod,
+  ICalEvent,
+  ICalEventStatus,
+  escape,
+  type ICalEventData,
+  type ICalTemporalInstantStub,
+  type ICalTemporalPlainDateTimeStub,
+  type ICalTemporalZonedDateTimeStub,
+} from 'ical-generator';
+
+export interface CalendarItem {
+  collection: 'concerts' | 'sporting-events';
+  /** A published record as the JSON API serves it. */
+  fields: Record<string, unknown>;
+}
+
+export interface CalendarOptions {
+  name: string;
+  description: string;
+  /** Absolute, without a trailing slash, e.g. `https://example.com`. */
+  siteUrl: string;
+  items: readonly CalendarItem[];
+}
+
+/** How often subscribing apps should poll: RFC 7986 REFRESH-INTERVAL and X-PUBLISHED-TTL. */
+const REFRESH_SECONDS = 12 * 3600;
+/** Apple only reads a structured location with a radius; metres, roughly a venue's footprint. */
+const VENUE_RADIUS_M = 100;
+const NOTES_MAX = 500;
+/** SEQUENCE counts minutes from here when a record has `updated` but no `revision`. */
+const SEQUENCE_EPOCH = Date.UTC(2000, 0, 1);
+
+// ── times ───────────────────────────────────────────────────────────────────
+
+interface Wall {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/** A record time: a whole day, an exact instant (offset or Z), or a wall-clock time (zoned or floating). */
+type When = { kind: 'day'; wall: Wall } | { kind: 'instant'; ms: number } | { kind: 'wall'; wall: Wall; zone?: string };
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+function parseWhen(value: string, zone: string | undefined): When {
+  const m = ISO.exec(value);
+  if (!m) throw new Error(`not an ISO date or date-time: ${value}`);
+  const wall = { year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +(m[4] ?? 0), minute: +(m[5] ?? 0), second: +(m[6] ?? 0) };
+  if (m[4] === undefined) return { kind: 'day', wall };
+  if (m[7] !== undefined) return { kind: 'instant', ms: Date.parse(value) };
+  return zone ? { kind: 'wall', wall, zone } : { kind: 'wall', wall };
+}
+
+const wallUtc = (w: Wall) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+const isoOf = (w: Wall) => `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+/** The wall clock of `zone` at instant `ms`, from the runtime's tz data (the same data the schema validates zones with). */
+function wallAt(ms: number, zone: string): Wall {
+  let format = zoneFormats.get(zone);
+  if (!format) {
+    const n = 'numeric';
+    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: n, month: n, day: n, hour: n, minute: n, second: n });
+    zoneFormats.set(zone, format);
+  }
+  const p = Object.fromEntries(format.formatToParts(ms).map((part) => [part.type, Number(part.value)]));
+  return { year: p.year!, month: p.month!, day: p.day!, hour: p.hour!, minute: p.minute!, second: p.second! };
+}
+const offsetAt = (ms: number, zone: string) => wallUtc(wallAt(ms, zone)) - Math.floor(ms / 1000) * 1000;
+/** The instant a wall time in `zone` names (two passes settle the offset, as Temporal's 'compatible' does around DST). */
+function zonedUtc(wall: Wall, zone: string): number {
+  const guess = wallUtc(wall) - offsetAt(wallUtc(wall), zone);
+  return wallUtc(wall) - offsetAt(guess, zone);
+}
+
+/** The instant used for ordering and stamps: days are midnight UTC, floating times are read as UTC. */
+function utcOf(when: When): number {
+  if (when.kind === 'instant') return when.ms;
+  return when.kind === 'wall' && when.zone ? zonedUtc(when.wall, when.zone) : wallUtc(when.wall);
+}
+
+/*
+ * ical-generator formats a Date given with a time zone in the *process's* local zone, so
+ * zoned and floating times are handed over as the Temporal shapes it accepts instead
+ * (Node 24 has no Temporal yet; swap these for Temporal.PlainDateTime when it does).
+ */
+function instantStub(ms: number): ICalTemporalInstantStub {
+  const iso = new Date(ms).toISOString();
+  return { epochMilliseconds: ms, toString: () => iso, toJSON: () => iso, toZonedDateTimeISO: (zone) => zonedStub(ms, zone) };
+}
+function zonedStub(ms: number, zone: string): ICalTemporalZonedDateTimeStub {
+  const wall = wallAt(ms, zone);
+  const iso = `${isoOf(wall)}[${zone}]`;
+  return {
+    ...wall,
+    timeZoneId: zone,
+    toString: () => iso,
+    toJSON: () => iso,
+    toInstant: () => instantStub(ms),
+    toPlainDateTime: () => plainStub(wall),
+    withTimeZone: (other) => zonedStub(ms, other),
+  };
+}
+function plainStub(wall: Wall): ICalTemporalPlainDateTimeStub {
+  const iso = isoOf(wall);
+  const date = `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
+  return {
+    ...wall,
+    toString: () => iso,
+    toJSON: () => iso,
+    toPlainDate: () => ({ year: wall.year, month: wall.month, day: wall.day, toString: () => date, toJSON: () => date }),
+    toZonedDateTime: (zone) => zonedStub(zonedUtc(wall, zone), zone),
+  };
+}
+
+const nextDay = (w: Wall) => new Date(Date.UTC(w.year, w.month - 1, w.day + 1));
+
+/** DTSTART/DTEND in the form the start dictates. An end that cannot share the start's time line is left out, never guessed. */
+function timing(start: When, end: When | undefined, allDayEndsNextDay: boolean): Partial<ICalEventData> & Pick<ICalEventData, 'start'> {
+  if (start.kind === 'day') {
+    // DTEND of a DATE event is exclusive (RFC 5545 §3.6.1): the day after the last day.
+    const last = end === undefined ? (allDayEndsNextDay ? start.wall : undefined) : end.kind === 'instant' ? undefined : end.wall;
+    return { allDay: true, start: new Date(wallUtc(start.wall)), end: last && nextDay(last) };
+  }
+  if (start.kind === 'instant') {
+    const ms = end?.kind === 'instant' ? end.ms : end?.kind === 'wall' && end.zone ? zonedUtc(end.wall, end.zone) : undefined;
+    return { start: new Date(start.ms), end: ms === undefined ? undefined : new Date(ms) };
+  }
+  if (start.zone) {
+    const zone = start.zone;
+    const endWall = end?.kind === 'wall' ? end.wall : end?.kind === 'instant' ? wallAt(end.ms, zone) : undefined;
+    return { timezone: zone, start: plainStub(start.wall), end: endWall && plainStub(endWall) };
+  }
+  return { floating: true, start: plainStub(start.wall), end: end?.kind === 'wall' ? plainStub(end.wall) : undefined };
+}
+
+/**
+ * A VTIMEZONE listing every offset change of `zone` from `from` to `to` (UTC ms), read
+ * from Intl so it covers exactly the zones the schema accepts. Observances are explicit
+ * dates rather than RRULEs: correct for the years the feed's events fall in.
+ */
+function vtimezone(zone: string, from: number, to: number): string {
+  const DAY = 86_400_000;
+  const standardOf = (ms: number) => {
+    const year = new Date(ms).getUTCFullYear();
+    return Math.min(offsetAt(Date.UTC(year, 0, 1), zone), offsetAt(Date.UTC(year, 6, 1), zone));
+  };
+  const utcOffset = (ms: number) => {
+    const s = Math.round(Math.abs(ms) / 1000);
+    return `${ms < 0 ? '-' : '+'}${pad(Math.floor(s / 3600))}${pad(Math.floor(s / 60) % 60)}${s % 60 ? pad(s % 60) : ''}`;
+  };
+  const observance = (at: number, before: number, after: number) => {
+    const kind = after > standardOf(at) ? 'DAYLIGHT' : 'STANDARD';
+    // DTSTART is the local time of the change, read in the offset in force before it (RFC 5545 §3.6.5).
+    const d = new Date(at + before);
+    const local = `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}T${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`;
+    return [`BEGIN:${kind}`, `DTSTART:${local}`, `TZOFFSETFROM:${utcOffset(before)}`, `TZOFFSETTO:${utcOffset(after)}`, `END:${kind}`];
+  };
+  const lines = ['BEGIN:VTIMEZONE', `TZID:${zone}`, ...observance(from, offsetAt(from, zone), offsetAt(from, zone))];
+  for (let t = from; t < to; t += DAY) {
+    const before = offsetAt(t, zone);
+    if (offsetAt(t + DAY, zone) === before) continue;
+    let [lo, hi] = [t, t + DAY]; // find the first second at the new offset
+    while (hi - lo > 1000) {
+      const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+      if (offsetAt(mid, zone) === before) lo = mid;
+      else hi = mid;
+    }
+    lines.push(...observance(hi, before, offsetAt(hi, zone)));
+  }
+  return [...lines, 'END:VTIMEZONE'].join('\r\n');
+}
+
+// ── records ─────────────────────────────────────────────────────────────────
+
+const str = (fields: Record<string, unknown>, key: string) => (typeof fields[key] === 'string' && fields[key] !== '' ? (fields[key] as string) : undefined);
+const strs = (fields: Record<string, unknown>, key: string) => (Array.isArray(fields[key]) ? (fields[key] as unknown[]).filter((v): v is string => typeof v === 'string') : []);
+
+/** The record's own revision counter, else minutes since 2000 at `updated`, so a later edit never lowers it. */
+function sequenceOf(fields: Record<string, unknown>, updated: number | undefined): number {
+  const revision = fields.revision;
+  if (typeof revision === 'number' && Number.isInteger(revision) && revision >= 0) return revision;
+  return updated === undefined ? 0 : Math.max(0, Math.floor((updated - SEQUENCE_EPOCH) / 60_000));
+}
+
+function excerpt(text: string | undefined): string | undefined {
+  const flat = text?.replaceAll(/\s+/g, ' ').trim();
+  if (!flat || flat.length <= NOTES_MAX) return flat || undefined;
+  const cut = flat.slice(0, NOTES_MAX);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : NOTES_MAX)}…`;
+}
+
+function describe(item: CalendarItem, url: string): { summary: string; description: string; categories: string[] } {
+  const f = item.fields;
+  const line = (label: string, value: string | undefined) => (value ? `${label}: ${value}` : undefined);
+  if (item.collection === 'concerts') {
+    const title = str(f, 'title');
+    const support = strs(f, 'supportActs').join(', ');
+    const lines = [line('Support', support), line('Tour', str(f, 'tour')), line('Setlist', str(f, 'setlistUrl')), excerpt(str(f, 'notes')), url];
+    const tour = str(f, 'tour');
+    return { summary: `${str(f, 'artist')}${title ? ` — ${title}` : ''}`, description: lines.filter(Boolean).join('\n'), categories: ['Concert', ...(tour ? [tour] : [])] };
+  }
+  const teams = strs(f, 'teams');
+  const lines = [
+    line('Teams', teams.join(teams.length === 2 ? ' vs ' : ', ')),
+    line('League', str(f, 'league')),
+    line('Result', str(f, 'result')),
+    line('Seat', str(f, 'seat')),
+    excerpt(str(f, 'notes')),
+    url,
+  ];
+  const categories = ['Sport', str(f, 'sport'), str(f, 'league')].filter((c): c is string => c !== undefined);
+  return { summary: str(f, 'title') ?? '', description: lines.filter(Boolean).join('\n'), categories: [...new Set(categories)] };
+}
+
+const STATUS: Readonly<Record<string, ICalEventStatus>> = {
+  cancelled: ICalEventStatus.CANCELLED, // subscribers remove or strike out the event
+  postponed: ICalEventStatus.TENTATIVE,
+};
+
+/**
+ * ical-generator has no RFC 7986 IMAGE and its custom properties must start with `X-`,
+ * so the flyer line is added to the event text here, before the calendar folds lines.
+ */
+class ImageEvent extends ICalEvent {
+  image: string | undefined;
+  override toString(): string {
+    const text = super.toString();
+    return this.image ? text.replace(/END:VEVENT\r\n$/, `IMAGE;VALUE=URI;DISPLAY=BADGE:${this.image}\r\nEND:VEVENT\r\n`) : text;
+  }
+}
+
+interface Coordinates {
+  latitude: number;
+  longitude: number;
+}
+
+export function renderCalendar(options: CalendarOptions): string {
+  const host = new URL(options.siteUrl).host;
+  const placed = options.items.map((item) => {
+    const zone = str(item.fields, 'timezone');
+    const start = parseWhen(String(item.fields.date), zone);
+    const end = str(item.fields, 'endDate');
+    return { item, start, end: end === undefined ? undefined : parseWhen(end, zone), at: utcOf(start), id: String(item.fields.canonicalId) };
+  });
+  placed.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+  // Each zone's VTIMEZONE spans the years its events fall in, a day wider on each side so
+  // the first observance precedes early-January times east of UTC.
+  const spans = new Map<string, [number, number]>();
+  for (const { start, end } of placed) {
+    for (const when of [start, end]) {
+      if (when?.kind !== 'wall' || !when.zone) continue;
+      const [from, to] = spans.get(when.zone) ?? [Infinity, -Infinity];
+      spans.set(when.zone, [Math.min(from, Date.UTC(when.wall.year - 1, 11, 31)), Math.max(to, Date.UTC(when.wall.year + 1, 0, 2))]);
+    }
+  }
+
+  const calendar = new ICalCalendar({
+    prodId: '//collections//calendar feed 1//EN',
+    method: ICalCalendarMethod.PUBLISH,
+    // ical-generator writes NAME and X-WR-CALDESC unescaped; both are TEXT (RFC 5545 §3.3.11).
+    name: escape(options.name, false),
+    description: escape(options.description, false),
+    ttl: REFRESH_SECONDS,
+  });
+
+  for (const { item, start, end, id } of placed) {
+    const f = item.fields;
+    const url = `${options.siteUrl}/${item.collection}/${encodeURIComponent(id)}`;
+    const updatedText = str(f, 'updated');
+    const updated = updatedText === undefined ? undefined : utcOf(parseWhen(updatedText, undefined));
+    const { summary, description, categories } = describe(item, url);
+    const place = [str(f, 'venue'), str(f, 'city'), str(f, 'country')].filter(Boolean).join(', ');
+    const coordinates = f.coordinates as Coordinates | undefined;
+    const flyer = item.collection === 'concerts' ? str(f, 'flyer') : undefined;
+
+    const event = new ImageEvent(
+      {
+        id: `${id}@${host}`,
+        sequence: sequenceOf(f, updated),
+        stamp: new Date(updated ?? utcOf(start)),
+        lastModified: updated === undefined ? null : new Date(updated),
+        // An exact end appears only when the record gives one; a day-long concert still ends with its day.
+        ...timing(start, end, item.collection === 'concerts'),
+        summary,
+        description,
+        categories: categories.map((name) => ({ name })),
+        url,
+        status: STATUS[String(f.status)] ?? ICalEventStatus.CONFIRMED,
+        location: coordinates
+          ? { title: place, geo: { lat: coordinates.latitude, lon: coordinates.longitude }, radius: VENUE_RADIUS_M }
+          : place || null,
+      },
+      calendar,
+    );
+    // Site paths resolve under siteUrl (which may carry a base path); URL() percent-encodes.
+    event.image = flyer && new URL(flyer.startsWith('/') ? options.siteUrl + flyer : flyer).href;
+    calendar.createEvent(event);
+  }
+  // ical-generator's timezone hook writes VTIMEZONEs before REFRESH-INTERVAL, but every
+  // calendar property must precede the first component (RFC 5545 §3.4: "icalbody = calprops
+  // component"), so the zones go in here, ahead of the first event. Its last line lacks the
+  // CRLF that ends every content line (§3.1).
+  const text = calendar.toString();
+  const zones = [...spans].map(([zone, [from, to]]) => `${vtimezone(zone, from, to)}\r\n`).join('');
+  const first = text.indexOf('BEGIN:VEVENT\r\n');
+  return `${first < 0 ? text : text.slice(0, first) + zones + text.slice(first)}\r\n`;
+}
