@@ -12,6 +12,7 @@ import { PROBLEMS, type ProblemSlug } from '../core/errors.ts';
 import type { Image } from '../core/image.ts';
 import { API_VERSION } from '../http/headers.ts';
 import { openApiDocument } from '../openapi/document.ts';
+import { META_PATHS } from '../openapi/meta-schemas.ts';
 import { openApiYaml } from '../openapi/yaml.ts';
 
 export interface Document {
@@ -25,15 +26,8 @@ export interface Document {
   asOf?: string;
 }
 
-export const LINKS = {
-  home: '/',
-  openapi: '/openapi.json',
-  openapiYaml: '/openapi.yaml',
-  meta: '/api/meta.json',
-  status: '/api/status.json',
-  apiCatalog: '/.well-known/api-catalog',
-  problems: '/problems/',
-} as const;
+/** Where the service documents live (one list, shared with the OpenAPI description). */
+export const LINKS = META_PATHS;
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 

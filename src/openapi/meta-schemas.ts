@@ -76,6 +76,7 @@ export const STATUS_SCHEMA: JsonSchema = {
     status: { type: 'string', const: 'ok' },
     version: { type: 'string', const: API_VERSION },
     dataAsOf: { ...dateTime, description: 'The latest as-of time of any collection.' },
+    links: LINKS_SCHEMA,
     collections: {
       type: 'object',
       properties: Object.fromEntries(
@@ -93,7 +94,7 @@ export const STATUS_SCHEMA: JsonSchema = {
       additionalProperties: false,
     },
   },
-  required: ['status', 'version', 'dataAsOf', 'collections'],
+  required: ['status', 'version', 'dataAsOf', 'links', 'collections'],
   additionalProperties: false,
 };
 
