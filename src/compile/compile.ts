@@ -15,7 +15,7 @@ import { collectionPath } from '../formats/json.ts';
 import { documentHeaders } from '../http/headers.ts';
 import { listAnswer } from '../http/list.ts';
 import { documents } from './documents.ts';
-import { exportDocuments } from './exports.ts';
+import { calendarDocuments, exportDocuments } from './exports.ts';
 import { missingProvenance, writeImage, type CollectionRecords } from './image.ts';
 import { loadCollection, type LoadProblem } from './load.ts';
 import { buildRecords } from './records.ts';
@@ -85,7 +85,7 @@ export function compile(options: CompileOptions): CompileResult {
       writeFileSync(join(options.clientDir, file), answer.body);
       manifest[path] = { file, headers: answer.headers };
     }
-    for (const document of [...documents(image), ...exportDocuments(core)]) {
+    for (const document of [...documents(image), ...exportDocuments(core), ...calendarDocuments(core)]) {
       const body = Buffer.from(document.body);
       mkdirSync(dirname(join(options.clientDir, document.file)), { recursive: true });
       writeFileSync(join(options.clientDir, document.file), body);

@@ -1,13 +1,14 @@
 /**
  * The whole-collection exports: every place as GeoJSON, KML and GPX, rendered by the
  * same serializers that answer `Accept` on `/api/places.json`, over every record in the
- * collection's default order. An export whose collection has located records without
- * provenance is not written at all (the runtime answers 503 for it): never a silently
- * partial file.
+ * collection's default order, and the calendar feeds of concerts and sporting events.
+ * A map export whose collection has located records without provenance is not written
+ * at all (the runtime answers 503 for it): never a silently partial file.
  */
 import { collection } from '../collections/index.ts';
 import { parseQuery } from '../core/params.ts';
 import type { QueryCore } from '../core/query.ts';
+import { renderCalendar, type CalendarItem } from '../formats/ical.ts';
 import { serializers } from '../formats/index.ts';
 import type { Document } from './documents.ts';
 
@@ -35,5 +36,33 @@ export function exportDocuments(core: QueryCore): Document[] {
     const page = { items, canonicalIds: [], totalCount: items.length, next: undefined, facets: undefined, asOf };
     const body = serializer.render({ ...query, limit: items.length }, page, { self: spec.path, first: spec.path }, { url: core.image.siteUrl });
     return { path: spec.path, file: spec.path.slice(1), contentType: serializer.contentType, body, asOf };
+  });
+}
+
+export interface CalendarSpec {
+  path: string;
+  name: string;
+  description: string;
+  collections: readonly CalendarItem['collection'][];
+}
+
+export const CALENDARS: readonly CalendarSpec[] = [
+  { path: '/calendar.ics', name: 'Concerts and sporting events', description: 'Every concert and sporting event in the collections.', collections: ['concerts', 'sporting-events'] },
+  { path: '/concerts.ics', name: 'Concerts', description: 'Every concert in the collections.', collections: ['concerts'] },
+  { path: '/sports.ics', name: 'Sporting events', description: 'Every sporting event in the collections.', collections: ['sporting-events'] },
+];
+
+export const CALENDAR_MEDIA_TYPE = 'text/calendar; charset=utf-8';
+
+export function calendarDocuments(core: QueryCore): Document[] {
+  const items = new Map<string, CalendarItem[]>();
+  for (const name of ['concerts', 'sporting-events'] as const) {
+    const query = parseQuery(collection(name)!, new URLSearchParams());
+    items.set(name, [...core.all(query)].map((json) => ({ collection: name, fields: JSON.parse(json) as Record<string, unknown> })));
+  }
+  return CALENDARS.map((spec) => {
+    const body = renderCalendar({ name: spec.name, description: spec.description, siteUrl: core.image.siteUrl, items: spec.collections.flatMap((c) => items.get(c)!) });
+    const asOf = spec.collections.map((c) => core.image.asOf(c)).sort().at(-1)!;
+    return { path: spec.path, file: spec.path.slice(1), contentType: CALENDAR_MEDIA_TYPE, body, asOf };
   });
 }

@@ -39,7 +39,7 @@ const REFRESH_SECONDS = 12 * 3600;
 /** Apple only reads a structured location with a radius; metres, roughly a venue's footprint. */
 const VENUE_RADIUS_M = 100;
 const NOTES_MAX = 500;
-/** SEQUENCE counts minutes from here when a record has `updated` but no `revision`. */
+/** SEQUENCE counts minutes of `updated` from here. */
 const SEQUENCE_EPOCH = Date.UTC(2000, 0, 1);
 
 // ── times ───────────────────────────────────────────────────────────────────
@@ -169,8 +169,7 @@ function vtimezone(zone: string, from: number, to: number): string {
   const observance = (at: number, before: number, after: number) => {
     const kind = after > standardOf(at) ? 'DAYLIGHT' : 'STANDARD';
     // DTSTART is the local time of the change, read in the offset in force before it (RFC 5545 §3.6.5).
-    const d = new Date(at + before);
-    const local = `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}T${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`;
+    const local = new Date(at + before).toISOString().slice(0, 19).replaceAll(/[-:]/g, '');
     return [`BEGIN:${kind}`, `DTSTART:${local}`, `TZOFFSETFROM:${utcOffset(before)}`, `TZOFFSETTO:${utcOffset(after)}`, `END:${kind}`];
   };
   const lines = ['BEGIN:VTIMEZONE', `TZID:${zone}`, ...observance(from, offsetAt(from, zone), offsetAt(from, zone))];
@@ -193,11 +192,15 @@ function vtimezone(zone: string, from: number, to: number): string {
 const str = (fields: Record<string, unknown>, key: string) => (typeof fields[key] === 'string' && fields[key] !== '' ? (fields[key] as string) : undefined);
 const strs = (fields: Record<string, unknown>, key: string) => (Array.isArray(fields[key]) ? (fields[key] as unknown[]).filter((v): v is string => typeof v === 'string') : []);
 
-/** The record's own revision counter, else minutes since 2000 at `updated`, so a later edit never lowers it. */
+/**
+ * Minutes since 2000 at `updated` plus the record's `revision`: the sum rises when either
+ * rises and never falls when an owner starts using the other, so a later edit never
+ * lowers SEQUENCE (RFC 5545 §3.8.7.4).
+ */
 function sequenceOf(fields: Record<string, unknown>, updated: number | undefined): number {
-  const revision = fields.revision;
-  if (typeof revision === 'number' && Number.isInteger(revision) && revision >= 0) return revision;
-  return updated === undefined ? 0 : Math.max(0, Math.floor((updated - SEQUENCE_EPOCH) / 60_000));
+  const revision = typeof fields.revision === 'number' && Number.isInteger(fields.revision) && fields.revision >= 0 ? fields.revision : 0;
+  const minutes = updated === undefined ? 0 : Math.max(0, Math.floor((updated - SEQUENCE_EPOCH) / 60_000));
+  return minutes + revision;
 }
 
 function excerpt(text: string | undefined): string | undefined {
@@ -215,7 +218,7 @@ function describe(item: CalendarItem, url: string): { summary: string; descripti
     const support = strs(f, 'supportActs').join(', ');
     const lines = [line('Support', support), line('Tour', str(f, 'tour')), line('Setlist', str(f, 'setlistUrl')), excerpt(str(f, 'notes')), url];
     const tour = str(f, 'tour');
-    return { summary: `${str(f, 'artist')}${title ? ` — ${title}` : ''}`, description: lines.filter(Boolean).join('\n'), categories: ['Concert', ...(tour ? [tour] : [])] };
+    return { summary: `${str(f, 'artist') ?? ''}${title ? ` — ${title}` : ''}`, description: lines.filter(Boolean).join('\n'), categories: ['Concert', ...(tour ? [tour] : [])] };
   }
   const teams = strs(f, 'teams');
   const lines = [
@@ -253,7 +256,7 @@ interface Coordinates {
 }
 
 export function renderCalendar(options: CalendarOptions): string {
-  const host = new URL(options.siteUrl).host;
+  const host = new URL(options.siteUrl).hostname;
   const placed = options.items.map((item) => {
     const zone = str(item.fields, 'timezone');
     const start = parseWhen(String(item.fields.date), zone);

@@ -1,10 +1,10 @@
 /**
- * The whole-collection exports (`/places.geojson`, `.kml`, `.gpx`): static files with
- * the same encoders as the negotiated list formats, listed from `EXPORTS` so a new
- * export appears here without a hand-written entry. Each is 503 while any located record
- * of its collection lacks provenance.
+ * The whole-collection exports (`/places.geojson`, `.kml`, `.gpx`) and calendar feeds:
+ * static files, listed from `EXPORTS` and `CALENDARS` so a new one appears here without a
+ * hand-written entry. A map export is 503 while any located record of its collection
+ * lacks provenance.
  */
-import { EXPORTS } from '../compile/exports.ts';
+import { CALENDARS, EXPORTS } from '../compile/exports.ts';
 import { problemRef } from './problems.ts';
 import { headerRefs, type HeaderName } from './response-headers.ts';
 import { ref, type PathItem } from './types.ts';
@@ -31,6 +31,22 @@ export function exportPaths(): Record<string, PathItem> {
           },
           304: { description: 'Not modified: the client’s copy is current. No body.', headers: headerRefs(['ETag', 'CacheControl', 'LastModified']) },
           503: problemRef(503),
+        },
+      },
+    };
+  }
+  for (const spec of CALENDARS) {
+    const stem = spec.path.slice(1).split('.')[0]!.replace(/^./, (c) => c.toUpperCase());
+    paths[spec.path] = {
+      get: {
+        operationId: `calendar${stem}`,
+        summary: `${spec.name} (iCalendar)`,
+        description: `${spec.description} A read-only iCalendar (RFC 5545) subscription: stable domain-qualified UIDs, SEQUENCE and LAST-MODIFIED derived from each record's \`updated\` and \`revision\`, cancelled events kept as STATUS:CANCELLED, venue time zones as VTIMEZONE, all-day events where no time is known, and a refresh interval hint.`,
+        tags: [...spec.collections],
+        security: [],
+        responses: {
+          200: { description: 'The calendar.', headers: headerRefs(HEADERS), content: { 'text/calendar': { schema: { type: 'string' } } } },
+          304: { description: 'Not modified: the client’s copy is current. No body.', headers: headerRefs(['ETag', 'CacheControl', 'LastModified']) },
         },
       },
     };
