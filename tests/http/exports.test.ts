@@ -24,7 +24,8 @@ before(async () => {
 });
 after(() => server.stop());
 
-const SCHEMAS = resolve('../shared/schemas');
+// Copies of ../shared/schemas (OGC KML 2.2 with its Atom and xAL imports, Topografix GPX 1.1), so the suite runs from any checkout.
+const SCHEMAS = resolve('tests/schemas');
 const scratch = mkdtempSync(join(tmpdir(), 'exports-'));
 
 async function text(path: string, accept?: string): Promise<{ body: string; response: Response }> {
