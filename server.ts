@@ -3,7 +3,8 @@
  * headers) first, then the REST surface for collection queries, then Astro's handler for
  * site pages. `PORT` and `HOST` choose where to listen (default localhost:4321);
  * `ANSWER_CACHE_BYTES` sizes the REST answer cache (0 turns it off); `TRUSTED_PROXIES` lists
- * proxy addresses whose X-Forwarded-For names the client for quotas.
+ * proxy addresses whose X-Forwarded-For names the client for quotas; `RATE_LIMIT_REQUESTS`
+ * changes the per-window quota (the benchmark lifts it to measure throughput).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -33,6 +34,7 @@ const status = statusAnswer(image);
 const withheldExports = withheldExport(image);
 const rest = restAnswer(new QueryCore(image), {
   cacheBytes,
+  quota: process.env.RATE_LIMIT_REQUESTS === undefined ? undefined : Number(process.env.RATE_LIMIT_REQUESTS),
   clientOf: (request) => clientAddress(peers.get(request) ?? '', request.header('X-Forwarded-For'), trusted),
 });
 const astro = (await import(pathToFileURL(join(paths.dist, 'server/entry.mjs')).href)) as {

@@ -38,6 +38,8 @@ export interface RestOptions {
   cacheBytes?: number;
   /** Where quota counters live; in-process by default. */
   counters?: CounterStore;
+  /** Requests per client per window; the SPEC's 1000 unless an operator sets another. */
+  quota?: number;
   /** The clock quotas use (tests move it). */
   now?: () => number;
   /** The quota key of a request: its client address. */
@@ -48,12 +50,17 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
   const cache = new AnswerCache(options.cacheBytes ?? LIMITS.answerCacheBytes);
   const limiter = new RateLimiter({
     store: options.counters ?? new MemoryCounterStore(LIMITS.rateLimitClients),
-    limit: LIMITS.restRequestsPerWindow,
+    limit: options.quota ?? LIMITS.restRequestsPerWindow,
     windowSeconds: LIMITS.restWindowSeconds,
     policy: RATE_LIMIT_POLICY_NAME,
     now: options.now,
   });
   const clientOf = options.clientOf ?? (() => 'anonymous');
+  // A quota other than the SPEC's is advertised as it is, overriding the precomputed policy fields.
+  const policy: Record<string, string> =
+    options.quota === undefined
+      ? {}
+      : { 'RateLimit-Policy': `"${RATE_LIMIT_POLICY_NAME}";q=${options.quota};w=${LIMITS.restWindowSeconds}`, 'RateLimit-Limit': String(options.quota) };
 
   return (request) => {
     let quota: Record<string, string> = {};
@@ -68,9 +75,9 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
         return problemAnswer('method-not-allowed', `Collections are read-only; use ${ALLOW}.`, { headers: { Allow: ALLOW } });
       }
       const taken = limiter.take(clientOf(request));
-      quota = { RateLimit: taken.header };
+      quota = { ...policy, RateLimit: taken.header };
       if (!taken.allowed) {
-        return problemAnswer('rate-limited', `This client made more than ${LIMITS.restRequestsPerWindow} requests in ${LIMITS.restWindowSeconds} seconds; retry after the time in Retry-After.`, {
+        return problemAnswer('rate-limited', `This client made more than ${options.quota ?? LIMITS.restRequestsPerWindow} requests in ${LIMITS.restWindowSeconds} seconds; retry after the time in Retry-After.`, {
           headers: { ...quota, 'Retry-After': String(LIMITS.restWindowSeconds) },
         });
       }
