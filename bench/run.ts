@@ -102,8 +102,7 @@ image.close();
 
 const path = `/api/${name}.json`;
 const scenarios: { label: string; paths: string[] }[] = [
-  { label: 'page one (static file)', paths: [path] },
-  { label: 'page one (runtime)', paths: [`${path}?limit=50`] },
+  { label: 'page one', paths: [path] },
   { label: `filtered (${filterParam}=…)`, paths: filterValues.map((v) => `${path}?${filterParam}=${encodeURIComponent(v)}`) },
   { label: 'q search', paths: [...new Set(words)].slice(0, 40).map((w) => `${path}?q=${encodeURIComponent(w.toLowerCase())}`) },
   { label: `deep cursor (record ${deepOffset})`, paths: [`${path}?cursor=${deepCursor}`] },
@@ -175,18 +174,18 @@ for (const scenario of scenarios) {
   await bare.stop();
   rows.push({ label: scenario.label, warm: warmFigures, cold: coldFigures, bare: bareFigures });
 }
-const peakRss = Math.max(rssMb(warm.pid, 'VmHWM'), rssMb(cold.pid, 'VmHWM'));
+const peakRss = { warm: rssMb(warm.pid, 'VmHWM'), cold: rssMb(cold.pid, 'VmHWM') };
 await Promise.all([warm.stop(), cold.stop()]);
 
 // 5. Report.
 const ms = (n: number) => n.toFixed(2);
-const pageOne = rows.find((r) => r.label === 'page one (runtime)')!;
+const pageOne = rows.find((r) => r.label === 'page one')!;
 const deep = rows.find((r) => r.label.startsWith('deep cursor'))!;
 const lines = [
   `${header}; ${name}: ${total.toLocaleString('en')} records; autocannon, ${connections} connections, ${seconds} s per run`,
   '',
   ...buildTable,
-  `| runtime RSS idle / peak under load | ${Math.round(idleRss)} MB / ${Math.round(peakRss)} MB |`,
+  `| runtime RSS idle / peak under load (answer cache on / off) | ${Math.round(idleRss)} MB / ${Math.round(peakRss.warm)} MB / ${Math.round(peakRss.cold)} MB |`,
   '',
   '| request | body bytes | req/s (answer cache) | req/s (cold) | cold mean / p99 ms | bare node:http req/s | ratio cached | ratio cold |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -156,8 +156,26 @@ function timing(start: When, end: When | undefined, allDayEndsNextDay: boolean):
  * from Intl so it covers exactly the zones the schema accepts. Observances are explicit
  * dates rather than RRULEs: correct for the years the feed's events fall in.
  */
+const vtimezones = new Map<string, string>();
+
+/** Remembered per zone and span: the three feeds share zones, and the scan is the costly part. */
 function vtimezone(zone: string, from: number, to: number): string {
-  const DAY = 86_400_000;
+  const key = `${zone} ${from} ${to}`;
+  let text = vtimezones.get(key);
+  if (text === undefined) {
+    text = scanVtimezone(zone, from, to);
+    vtimezones.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * Scans a week at a time: offset changes are months apart in every zone (the shortest, a
+ * Ramadan suspension of summer time, lasts weeks), so a weekly probe sees each one, and a
+ * binary search finds its second.
+ */
+function scanVtimezone(zone: string, from: number, to: number): string {
+  const STEP = 7 * 86_400_000;
   const standardOf = (ms: number) => {
     const year = new Date(ms).getUTCFullYear();
     return Math.min(offsetAt(Date.UTC(year, 0, 1), zone), offsetAt(Date.UTC(year, 6, 1), zone));
@@ -173,10 +191,10 @@ function vtimezone(zone: string, from: number, to: number): string {
     return [`BEGIN:${kind}`, `DTSTART:${local}`, `TZOFFSETFROM:${utcOffset(before)}`, `TZOFFSETTO:${utcOffset(after)}`, `END:${kind}`];
   };
   const lines = ['BEGIN:VTIMEZONE', `TZID:${zone}`, ...observance(from, offsetAt(from, zone), offsetAt(from, zone))];
-  for (let t = from; t < to; t += DAY) {
+  for (let t = from; t < to; t += STEP) {
     const before = offsetAt(t, zone);
-    if (offsetAt(t + DAY, zone) === before) continue;
-    let [lo, hi] = [t, t + DAY]; // find the first second at the new offset
+    if (offsetAt(t + STEP, zone) === before) continue;
+    let [lo, hi] = [t, t + STEP]; // find the first second at the new offset
     while (hi - lo > 1000) {
       const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
       if (offsetAt(mid, zone) === before) lo = mid;
