@@ -73,11 +73,17 @@ export function compile(options: CompileOptions): CompileResult {
   if (problems.length) throw new ContentError(problems);
 
   writeImage(options.imagePath, compiled, cursorKey(options.secret), options.siteUrl ?? DEFAULT_SITE_URL);
+  const counts = Object.fromEntries(compiled.map((c) => [c.collection.name, c.records.length]));
+  const warnings = compiled.flatMap((c) =>
+    missingProvenance(c).map((r) => `${r.origin}: coordinatesSource: coordinates without a source (or a geocoded source without coordinatesLicense); ${c.collection.name} geographic formats are off`),
+  );
+  // Everything below reads the image; let the in-memory records go before it renders.
+  compiled.length = 0;
   const image = new Image(options.imagePath);
   try {
     const core = new QueryCore(image);
     const manifest: Manifest = {};
-    for (const { collection } of compiled.filter((c) => c.collection.rest)) {
+    for (const collection of collections.filter((c) => c.rest)) {
       const answer = listAnswer(core, parseQuery(collection, new URLSearchParams()));
       const path = collectionPath(collection.name);
       const file = path.slice(1);
@@ -91,10 +97,7 @@ export function compile(options: CompileOptions): CompileResult {
       writeFileSync(join(options.clientDir, document.file), body);
       manifest[document.path] = { file: document.file, headers: documentHeaders(document.contentType, body, document.asOf) };
     }
-    const warnings = compiled.flatMap((c) =>
-      missingProvenance(c).map((r) => `${r.origin}: coordinatesSource: coordinates without a source (or a geocoded source without coordinatesLicense); ${c.collection.name} geographic formats are off`),
-    );
-    return { counts: Object.fromEntries(compiled.map((c) => [c.collection.name, c.records.length])), manifest, warnings };
+    return { counts, manifest, warnings };
   } finally {
     image.close();
   }
