@@ -28,5 +28,9 @@ export function toResponse(answer: Answer): Response {
 
 /** A Web-standard handler from an answer function. */
 export function webHandler(answer: (facts: RequestFacts) => Answer): (request: Request) => Response {
-  return (request) => toResponse(answer(factsOf(request)));
+  return (request) => {
+    const result = answer(factsOf(request));
+    // HEAD answers carry the GET's status and headers, never a body (node:http drops it itself).
+    return toResponse(request.method === 'HEAD' ? { ...result, body: null } : result);
+  };
 }

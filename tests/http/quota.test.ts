@@ -30,6 +30,10 @@ test('the 1001st request of a client in a window is a 429 problem with Retry-Aft
   assert.equal(refused.headers.get('ratelimit-policy'), '"collections";q=1000;w=60');
   assert.match(refused.headers.get('ratelimit')!, /^"collections";r=0;t=\d+$/);
   assert.equal(((await refused.json()) as { type: string }).type, '/problems/rate-limited');
+  const head = handler(new Request('http://example.test/api/movies.json?limit=1', { method: 'HEAD' }));
+  assert.equal(head.status, 429, 'HEAD is counted and refused like GET');
+  assert.equal(head.headers.get('retry-after'), '60');
+  assert.equal(await head.text(), '');
   client = 'b';
   assert.equal(handler(request('/api/movies.json?limit=1')).status, 200, 'another client still has its quota');
   image.close();
