@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { check as checkGeoJson } from '@placemarkio/check-geojson';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { parseDictionary, parseList } from 'structured-headers';
 import { collection, restCollections } from '../../src/collections/index.ts';
 import { csvColumns } from '../../src/formats/index.ts';
 import { contractFetch } from '../helpers/contract.ts';
@@ -149,4 +150,21 @@ test('API-Version: omitted, empty or 1.0.0 (whitespace ignored) works; anything 
   for (const v of ['', '1.0.0', '  1.0.0 ']) assert.equal((await get('/api/code.json', { 'API-Version': v })).status, 200, JSON.stringify(v));
   for (const v of ['2.0.0', '1.0', 'latest']) await problem(await get('/api/code.json', { 'API-Version': v }), 400, 'unsupported-api-version');
   assert.equal((await get('/api/code.json', { 'Idempotency-Key': 'abc-123' })).status, 200);
+});
+
+test('the structured header fields parse as RFC 9651 structured fields (checked with structured-headers)', async () => {
+  const r = await get('/api/movies.json?limit=1');
+  const [template] = parseList(r.headers.get('link-template')!);
+  assert.equal(template![0], '/api/movies.json{?type,year,genre,director,actor,q,sort,limit,facets,cursor}');
+  assert.equal((template![1] as Map<string, unknown>).get('rel'), 'search');
+  const usage = parseDictionary(r.headers.get('content-usage')!);
+  assert.equal(String(usage.get('train-ai')![0]), 'n');
+  assert.equal(String(parseDictionary(r.headers.get('content-signal')!).get('ai-train')![0]), 'no');
+  const [policy] = parseList(r.headers.get('ratelimit-policy')!);
+  assert.equal(policy![0], 'collections');
+  assert.deepEqual([...(policy![1] as Map<string, unknown>)], [['q', 1000], ['w', 60]]);
+  const [limit] = parseList(r.headers.get('ratelimit')!);
+  assert.equal(limit![0], 'collections');
+  const params = limit![1] as Map<string, number>;
+  assert.ok(Number.isInteger(params.get('r')) && Number.isInteger(params.get('t')));
 });

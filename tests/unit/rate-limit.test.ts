@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { parseItem } from 'structured-headers';
 import fc from '../helpers/fc.ts';
 import { clientAddress, trustedProxiesFromEnv } from '../../src/http/client.ts';
 import { lifecycleHeaders } from '../../src/http/lifecycle.ts';
@@ -46,6 +47,7 @@ test('a scheduled retirement sends Deprecation, Sunset and a deprecation link; n
   const schedule = [{ path: '/api/tweets.json', deprecatedAt: new Date('2027-01-01T00:00:00Z'), sunsetAt: new Date('2027-07-01T00:00:00Z'), info: '/docs/tweets-retired' }];
   const signalled = lifecycleHeaders('/api/tweets.json', schedule);
   assert.equal(signalled.headers.Deprecation, '@1798761600');
+  assert.equal((parseItem(signalled.headers.Deprecation)[0] as Date).toISOString(), '2027-01-01T00:00:00.000Z', 'an RFC 9651 date');
   assert.equal(signalled.headers.Sunset, 'Thu, 01 Jul 2027 00:00:00 GMT');
   assert.equal(signalled.link, '</docs/tweets-retired>; rel="deprecation"; type="text/html"');
   assert.deepEqual(lifecycleHeaders('/api/movies.json', schedule), { headers: {} });
