@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isCollectionPath, restAnswer } from './functions/rest.ts';
 import { statusAnswer } from './functions/status.ts';
+import { createSqlAnswer, SQL_PATH } from './functions/sql.ts';
+import { LIMITS } from './src/core/limits.ts';
+import { readFileSync } from 'node:fs';
 import { withheldExport } from './functions/exports.ts';
 import type { RequestFacts } from './src/http/answer.ts';
 import { clientAddress, trustedProxiesFromEnv } from './src/http/client.ts';
@@ -18,7 +21,7 @@ import { Image } from './src/core/image.ts';
 import { QueryCore } from './src/core/query.ts';
 import { problemAnswer } from './src/http/problem.ts';
 import { paths } from './src/paths.ts';
-import { nodeFacts, write } from './src/runtime/node.ts';
+import { nodeFacts, readBody, write } from './src/runtime/node.ts';
 import { StaticFiles } from './src/runtime/static.ts';
 
 const port = Number(process.env.PORT ?? 4321);
@@ -32,10 +35,12 @@ const peers = new WeakMap<RequestFacts, string>();
 const image = new Image(paths.image);
 const status = statusAnswer(image);
 const withheldExports = withheldExport(image);
+const clientOf = (request: RequestFacts) => clientAddress(peers.get(request) ?? '', request.header('X-Forwarded-For'), trusted);
+const sql = await createSqlAnswer({ image: readFileSync(paths.sqlImage), clientOf });
 const rest = restAnswer(new QueryCore(image), {
   cacheBytes,
   quota: process.env.RATE_LIMIT_REQUESTS === undefined ? undefined : Number(process.env.RATE_LIMIT_REQUESTS),
-  clientOf: (request) => clientAddress(peers.get(request) ?? '', request.header('X-Forwarded-For'), trusted),
+  clientOf,
 });
 const astro = (await import(pathToFileURL(join(paths.dist, 'server/entry.mjs')).href)) as {
   handler: (req: IncomingMessage, res: ServerResponse, next: () => void) => Promise<void>;
@@ -44,6 +49,11 @@ const astro = (await import(pathToFileURL(join(paths.dist, 'server/entry.mjs')).
 const server = createServer((req, res) => {
   const request = nodeFacts(req, `http://${req.headers.host ?? `${host}:${port}`}`);
   const { pathname } = request.url;
+  if (pathname === SQL_PATH) {
+    peers.set(request, req.socket.remoteAddress ?? '');
+    void readBody(req, LIMITS.sqlRequestBytesMax + 1).then((body) => write(res, sql(request, body)));
+    return;
+  }
   if (pathname === '/api/status.json') return write(res, status(request));
   // Collection lists always go through the REST handler (quotas, versions, negotiation);
   // their static page-one files are for CDNs, and the handler answers the same bytes.

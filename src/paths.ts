@@ -14,6 +14,8 @@ export const paths = {
   client: join(dist, 'client'),
   /** The runtime's read-only image; never published. */
   image: join(dist, 'image/site.db'),
+  /** The public SQL surface's image: only the SQL profile's relations. */
+  sqlImage: join(dist, 'image/sql.db'),
   /**
    * Where the compiler writes during `astro build`, which empties dist/ after the
    * compiler has run; the integration moves the results into dist/ when the build is done.

@@ -7,7 +7,8 @@
 import { createHmac } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { collections } from '../collections/index.ts';
+import { collection, collections } from '../collections/index.ts';
+import { sqlImageBytes } from '../sql/image.ts';
 import { parseQuery } from '../core/params.ts';
 import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
@@ -23,6 +24,8 @@ import { buildRecords } from './records.ts';
 export interface CompileOptions {
   contentDir: string;
   imagePath: string;
+  /** The SQL surface's own image (only its relations); defaults to `sql.db` beside the image. */
+  sqlImagePath?: string;
   clientDir: string;
   /** Secret from which the cursor signing key is derived; fixed per site so cursors survive rebuilds. */
   secret: string;
@@ -91,6 +94,8 @@ export function compile(options: CompileOptions): CompileResult {
       writeFileSync(join(options.clientDir, file), answer.body);
       manifest[path] = { file, headers: answer.headers };
     }
+    const writing = [...core.all(parseQuery(collection('writing')!, new URLSearchParams()))].map((json) => JSON.parse(json) as Record<string, unknown>);
+    writeFileSync(options.sqlImagePath ?? join(dirname(options.imagePath), 'sql.db'), sqlImageBytes(writing));
     for (const document of [...documents(image), ...exportDocuments(core), ...calendarDocuments(core)]) {
       const body = Buffer.from(document.body);
       mkdirSync(dirname(join(options.clientDir, document.file)), { recursive: true });

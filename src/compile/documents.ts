@@ -14,6 +14,7 @@ import { API_VERSION } from '../http/headers.ts';
 import { openApiDocument } from '../openapi/document.ts';
 import { META_PATHS } from '../openapi/meta-schemas.ts';
 import { openApiYaml } from '../openapi/yaml.ts';
+import { sqlProfile } from '../sql/profile.ts';
 
 export interface Document {
   /** URL path. */
@@ -77,6 +78,7 @@ export function documents(image: Image): Document[] {
     { path: LINKS.openapi, file: 'openapi.json', contentType: 'application/openapi+json', body: json(openApiDocument()) },
     { path: LINKS.openapiYaml, file: 'openapi.yaml', contentType: 'application/openapi+yaml', body: openApiYaml() },
     { path: LINKS.meta, file: 'api/meta.json', contentType: 'application/json', body: json(serviceMetadata(image)) },
+    { path: LINKS.sqlProfile, file: 'api/sql/profile.json', contentType: 'application/json', body: json(sqlProfile()) },
     {
       path: LINKS.apiCatalog,
       file: '.well-known/api-catalog',

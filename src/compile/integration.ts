@@ -38,6 +38,7 @@ export default function collectionsIntegration(): AstroIntegration {
         cpSync(stagedClient, paths.client, { recursive: true });
         mkdirSync(dirname(paths.image), { recursive: true });
         renameSync(stagedImage, paths.image);
+        renameSync(join(paths.stage, 'sql.db'), paths.sqlImage);
         rmSync(paths.stage, { recursive: true, force: true });
         writeManifest(paths.client, compiled, paths.manifest);
       },

@@ -16,6 +16,13 @@ export const PROBLEMS = {
   'rate-limited': { status: 429, title: 'Too Many Requests', when: 'The client used its request quota for the window; `Retry-After` says when to try again.' },
   'internal-error': { status: 500, title: 'Internal Server Error', when: 'The server failed; retry the same request with bounded exponential backoff.' },
   'location-provenance-incomplete': { status: 503, title: 'Service Unavailable', when: 'A geographic format was asked for, but some located records do not say where their coordinates came from; the export stays off until the owner fixes them.' },
+  'sql-syntax': { status: 400, title: 'Bad Request', when: 'The SQL body is empty or is not one parseable statement; the SQL profile shows the accepted grammar.' },
+  'sql-unsupported': { status: 400, title: 'Bad Request', when: 'The SQL statement parses but uses syntax outside the accepted grammar (joins, functions, subqueries, writes…); the detail names the construct, the SQL profile lists what is accepted.' },
+  'sql-unknown-name': { status: 400, title: 'Bad Request', when: 'The SQL statement names a relation or column that is not published; the SQL profile lists the relations and their columns.' },
+  'sql-limit': { status: 400, title: 'Bad Request', when: 'The SQL statement exceeds a structural or work budget of the SQL profile (LIMIT, returned columns, expression depth, IN-list length, predicate count, encoded response size); the detail names the budget.' },
+  'sql-too-large': { status: 413, title: 'Content Too Large', when: 'The SQL request body is larger than 16 KiB.' },
+  'sql-media-type': { status: 415, title: 'Unsupported Media Type', when: 'The SQL request body is not sent as `application/sql` (charset utf-8 optional); `Accept-Query` names the accepted type.' },
+  'unsupported-sql-api-version': { status: 400, title: 'Bad Request', when: 'The `SQL-API-Version` request header names a version the SQL endpoint does not serve (omit it, or send `1.1.0`).' },
 } as const satisfies Record<string, { status: number; title: string; when: string }>;
 
 export type ProblemSlug = keyof typeof PROBLEMS;

@@ -24,6 +24,17 @@ export const LIMIT_DEFINITIONS = {
   rateLimitClients: { value: 100_000, unit: 'client addresses', why: 'Counters kept per window in the in-process store; beyond it the oldest are dropped, bounding memory under address-spraying.' },
   countCacheEntries: { value: 5000, unit: 'filter sets', why: 'Counts and facets remembered per filter set; bounds the memory they take.' },
   answerCacheBytes: { value: 32 * 1024 * 1024, unit: 'bytes', why: 'List answers remembered per canonical query (exact: the image is immutable); bounds their memory. `ANSWER_CACHE_BYTES` overrides, 0 turns it off.' },
+  sqlRequestBytesMax: { value: 16 * 1024, unit: 'bytes', why: 'SQL request body (SPEC §8): one statement over three small relations never needs more; bounds parsing work before any is done (413).' },
+  sqlRowsMax: { value: 100, unit: 'rows', why: 'Rows per SQL answer and largest `LIMIT` (SPEC §8); without `LIMIT` the first 100 are returned with `truncated: true` when more exist.' },
+  sqlColumnsMax: { value: 24, unit: 'columns', why: 'Returned columns per SQL answer, `*` expanded (SPEC §8): bounds encoding work per row.' },
+  sqlResponseBytesMax: { value: 512 * 1024, unit: 'bytes', why: 'Encoded SQL answer (SPEC §8): rows past it are cut and `truncated` set; if not even one row fits, the answer is a `sql-limit` problem.' },
+  sqlRequestsPerWindow: { value: 120, unit: 'requests', why: 'SQL requests per client and window (SPEC §8): each one parses and runs a statement, so the quota is tighter than REST.' },
+  sqlWindowSeconds: { value: 60, unit: 'seconds', why: 'The SQL quota window (SPEC §8); a 429 says `Retry-After: 60`.' },
+  sqlExpressionDepthMax: { value: 8, unit: 'levels', why: 'Nesting of boolean operators (a chain of the same AND or OR is one level; NOT adds one): bounds recursion in checking and evaluation.' },
+  sqlInListMax: { value: 50, unit: 'values', why: 'Values in one `IN (…)` list: bounds comparisons per row.' },
+  sqlPredicatesMax: { value: 32, unit: 'predicates', why: 'Comparisons, IS, IN, LIKE and BETWEEN tests in one WHERE clause: bounds evaluation work per row.' },
+  sqlOrderKeysMax: { value: 4, unit: 'keys', why: 'ORDER BY keys, as for REST sorts: each adds a comparison per row.' },
+  sqlStatementCacheEntries: { value: 1000, unit: 'statements', why: 'Checked statements remembered by their exact text, so a repeated query skips parsing; bounds the memory they take.' },
 } as const satisfies Record<string, Limit>;
 
 export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {

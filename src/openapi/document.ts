@@ -12,6 +12,7 @@ import { collectionPathItem, isGeographic } from './collection-paths.ts';
 import { itemSchema } from './item-schemas.ts';
 import { exportPaths } from './export-paths.ts';
 import { metaPaths } from './meta-paths.ts';
+import { sqlPaths } from './sql-paths.ts';
 import {
   API_CATALOG_SCHEMA,
   OPENAPI_DOCUMENT_SCHEMA,
@@ -68,7 +69,7 @@ export function openApiDocument(): OpenApiDocument {
     paths[path] = pathItem;
     Object.assign(schemas, collectionSchemas(c, item, isGeographic(c)));
   }
-  Object.assign(paths, metaPaths(), exportPaths());
+  Object.assign(paths, metaPaths(), exportPaths(), sqlPaths());
   Object.assign(schemas, {
     ServiceMeta: SERVICE_META_SCHEMA,
     ServiceStatus: STATUS_SCHEMA,

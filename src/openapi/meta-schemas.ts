@@ -19,6 +19,8 @@ export const META_PATHS = {
   status: '/api/status.json',
   apiCatalog: '/.well-known/api-catalog',
   problems: '/problems/',
+  sql: '/api/sql',
+  sqlProfile: '/api/sql/profile.json',
 } as const;
 
 const REST_NAMES = restCollections.map((c) => c.name);

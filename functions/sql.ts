@@ -1,0 +1,163 @@
+/**
+ * Public SQL: `QUERY /api/sql` (and its CORS preflight). In order, before any SQL work:
+ * the method (405 with `Allow`, or the preflight), the client's quota (429), the
+ * `SQL-API-Version` header (400), the request media type (415 with `Accept-Query`), the
+ * body size (413) and an acceptable response type (406). Then the statement is checked
+ * against the grammar (src/sql/grammar.ts), run over the SQL image and encoded as JSON or
+ * CSV under the response budget. Every answer, errors included, is `no-store`.
+ * `sqlAnswer` works on request facts and a body the adapter already read (bounded);
+ * `createSqlHandler` is the Web-standard handler, which reads the body itself.
+ */
+import { PublicError } from '../src/core/errors.ts';
+import { LIMITS } from '../src/core/limits.ts';
+import { factsOf, toResponse, type Answer, type RequestFacts } from '../src/http/answer.ts';
+import { COMMON_HEADERS, EXPOSED_HEADERS } from '../src/http/headers.ts';
+import { negotiate } from '../src/http/negotiate.ts';
+import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
+import { MemoryCounterStore, RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
+import { encodeCsv, encodeJson, openImage, runStatement } from '../src/sql/execute.ts';
+import { StatementCache } from '../src/sql/grammar.ts';
+import { SQL_API_VERSION, sqlProfile } from '../src/sql/profile.ts';
+
+export const SQL_PATH = '/api/sql';
+export const SQL_PROFILE_PATH = '/api/sql/profile.json';
+const ALLOW = 'QUERY, OPTIONS';
+const SQL_MEDIA_TYPE = 'application/sql';
+const OFFERED = ['application/json', 'text/csv'];
+const POLICY_NAME = 'sql';
+
+/** Headers of every SQL answer: the common ones, the SQL quota policy, the version, never cached. */
+const SQL_HEADERS: Readonly<Record<string, string>> = {
+  ...COMMON_HEADERS,
+  'RateLimit-Policy': `"${POLICY_NAME}";q=${LIMITS.sqlRequestsPerWindow};w=${LIMITS.sqlWindowSeconds}`,
+  'RateLimit-Limit': String(LIMITS.sqlRequestsPerWindow),
+  'Access-Control-Expose-Headers': `${EXPOSED_HEADERS}, SQL-API-Version, SQL-Truncated, Accept-Query`,
+  'Cache-Control': 'no-store',
+  'SQL-API-Version': SQL_API_VERSION,
+};
+
+export interface SqlOptions {
+  /** The SQL image bytes (`dist/image/sql.db`). */
+  image: Uint8Array;
+  counters?: CounterStore;
+  now?: () => number;
+  clientOf?: (request: RequestFacts) => string;
+}
+
+/** `application/sql`, optionally with `charset=utf-8`, and no other parameter (RFC 6922). */
+function acceptsContentType(value: string | null): boolean {
+  if (value === null) return false;
+  const [type, ...params] = value.split(';').map((p) => p.trim().toLowerCase());
+  if (type !== SQL_MEDIA_TYPE) return false;
+  return params.every((p) => p === '' || p.replace(/\s*=\s*/, '=').replaceAll('"', '') === 'charset=utf-8');
+}
+
+const preflight = (): Answer => ({
+  status: 204,
+  headers: {
+    ...SQL_HEADERS,
+    Allow: ALLOW,
+    'Accept-Query': SQL_MEDIA_TYPE,
+    'Access-Control-Allow-Methods': ALLOW,
+    'Access-Control-Allow-Headers': 'Accept, Content-Type, SQL-API-Version',
+    'Access-Control-Max-Age': '86400',
+  },
+  body: null,
+});
+
+export async function createSqlAnswer(options: SqlOptions): Promise<(request: RequestFacts, body: Uint8Array | null) => Answer> {
+  return sqlAnswer(options);
+}
+
+export function sqlAnswer(options: SqlOptions): (request: RequestFacts, body: Uint8Array | null) => Answer {
+  const db = openImage(options.image);
+  const statements = new StatementCache();
+  const limiter = new RateLimiter({
+    store: options.counters ?? new MemoryCounterStore(LIMITS.rateLimitClients),
+    limit: LIMITS.sqlRequestsPerWindow,
+    windowSeconds: LIMITS.sqlWindowSeconds,
+    policy: POLICY_NAME,
+    now: options.now,
+  });
+  const clientOf = options.clientOf ?? (() => 'anonymous');
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+
+  return (request, body) => {
+    let headers: Record<string, string> = { ...SQL_HEADERS };
+    try {
+      if (request.url.pathname !== SQL_PATH) throw new PublicError('not-found', 'Public SQL is served at /api/sql.');
+      if (request.method === 'OPTIONS') return preflight();
+      if (request.method !== 'QUERY') {
+        return problemAnswer('method-not-allowed', `Send SQL with the QUERY method; this resource takes ${ALLOW}.`, { headers: { ...headers, Allow: ALLOW } });
+      }
+      const quota = limiter.take(clientOf(request));
+      headers = { ...headers, RateLimit: quota.header };
+      if (!quota.allowed) {
+        return problemAnswer('rate-limited', `This client made more than ${LIMITS.sqlRequestsPerWindow} SQL requests in ${LIMITS.sqlWindowSeconds} seconds; retry after the time in Retry-After.`, {
+          headers: { ...headers, 'Retry-After': String(LIMITS.sqlWindowSeconds) },
+        });
+      }
+      const version = request.header('SQL-API-Version')?.trim() ?? '';
+      if (version !== '' && version !== SQL_API_VERSION) {
+        throw new PublicError('unsupported-sql-api-version', `The SQL endpoint serves version ${SQL_API_VERSION}; send SQL-API-Version: ${SQL_API_VERSION} or leave the header out.`);
+      }
+      if (!acceptsContentType(request.header('Content-Type'))) {
+        return problemAnswer('sql-media-type', 'Send the statement as the request body with Content-Type: application/sql (charset=utf-8 optional).', {
+          headers: { ...headers, 'Accept-Query': SQL_MEDIA_TYPE },
+        });
+      }
+      if (body !== null && body.length > LIMITS.sqlRequestBytesMax) {
+        throw new PublicError('sql-too-large', `The statement is larger than ${LIMITS.sqlRequestBytesMax} bytes; send a shorter one.`);
+      }
+      const mediaType = negotiate(request.header('Accept'), OFFERED);
+      if (mediaType === undefined) throw new PublicError('not-acceptable', `SQL results are available as ${OFFERED.join(', ')}.`);
+      let text: string;
+      try {
+        text = decoder.decode(body ?? new Uint8Array());
+      } catch {
+        throw new PublicError('sql-syntax', 'The body is not valid UTF-8; send the statement as UTF-8 text.');
+      }
+      const result = runStatement(db, statements.check(text));
+      const { body: bytes, truncated } = mediaType === 'text/csv' ? encodeCsv(result) : encodeJson(result);
+      return {
+        status: 200,
+        headers: {
+          ...headers,
+          'Content-Type': mediaType === 'text/csv' ? 'text/csv; charset=utf-8; header=present' : 'application/json',
+          'Content-Length': String(bytes.length),
+          'SQL-Truncated': String(truncated),
+          Vary: 'Accept',
+        },
+        body: bytes,
+      };
+    } catch (error) {
+      return errorAnswer(error, headers);
+    }
+  };
+}
+
+/** Reads at most `max + 1` bytes of a body, so an oversized one is known without reading it all. */
+async function boundedBody(request: Request, max: number): Promise<Uint8Array | null> {
+  if (request.body === null) return null;
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size <= max) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+  }
+  if (size > max) await reader.cancel();
+  return Buffer.concat(chunks);
+}
+
+export async function createSqlHandler(options: SqlOptions): Promise<(request: Request) => Promise<Response>> {
+  const answer = await createSqlAnswer(options);
+  return async (request) => toResponse(answer(factsOf(request), await boundedBody(request, LIMITS.sqlRequestBytesMax)));
+}
+
+/** The SQL profile as a JSON document (serve it at SQL_PROFILE_PATH, or write it there at build time). */
+export function sqlProfileBytes(): Uint8Array {
+  return Buffer.from(`${JSON.stringify(sqlProfile(), null, 2)}\n`);
+}
