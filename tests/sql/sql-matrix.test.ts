@@ -22,7 +22,8 @@ export const records: Rec[] = Array.from({ length: 120 }, (_, i) => {
   if (i % 4 === 0) r.revision = i % 8;
   return r;
 });
-const handler = await createSqlHandler({ image: sqlImageBytes([...records].reverse()), clientOf: () => String(Math.random()) });
+let client = 0;
+const handler = await createSqlHandler({ image: sqlImageBytes([...records].reverse()), clientOf: () => String(client++) });
 
 const writing = RELATIONS[0]!;
 const field = (c: string) => writing.columns.find((x) => x.name === c)!.field!;

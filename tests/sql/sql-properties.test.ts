@@ -12,7 +12,8 @@ import fc from '../helpers/fc.ts';
 const records = Array.from({ length: 30 }, (_, i) => ({
   canonicalId: `w-${i}`, title: `Title ${i}`, url: `https://example.com/${i}`, publishedAt: `2020-01-${String(i + 1).padStart(2, '0')}`, tags: ['x'], ...(i % 2 ? { wordCount: i } : {}),
 }));
-const answer = sqlAnswer({ image: sqlImageBytes(records), clientOf: () => String(Math.random()) });
+let client = 0;
+const answer = sqlAnswer({ image: sqlImageBytes(records), clientOf: () => String(client++) });
 const facts = { method: 'QUERY', url: new URL('http://x/api/sql'), header: (n: string) => (n.toLowerCase() === 'content-type' ? 'application/sql' : null) };
 
 function check(sql: string): void {
