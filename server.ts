@@ -1,47 +1,44 @@
 /**
- * The Node entry: serves dist/ through node:http. Static files (with their precomputed
- * headers) first, then the REST surface for collection queries, then Astro's handler for
- * site pages. `PORT` and `HOST` choose where to listen (default localhost:4321);
- * `ANSWER_CACHE_BYTES` sizes the REST answer cache (0 turns it off); `TRUSTED_PROXIES` lists
- * proxy addresses whose X-Forwarded-For names the client for quotas; `RATE_LIMIT_REQUESTS`
- * changes the per-window quota (the benchmark lifts it to measure throughput).
+ * The Node entry: serves dist/ through node:http. In order: public SQL (QUERY, with a
+ * bounded body), status, the REST collection lists, static files with their precomputed
+ * headers, withheld exports, and Astro's handler for record detail pages; anything else is
+ * a 404 problem. Configuration is by environment (README, "Configuration"): `PORT`, `HOST`,
+ * `ANSWER_CACHE_BYTES`, `TRUSTED_PROXIES`, `RATE_LIMIT_REQUESTS`, `SQL_RATE_LIMIT_REQUESTS`.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isCollectionPath, restAnswer } from './functions/rest.ts';
-import { statusAnswer } from './functions/status.ts';
-import { createSqlAnswer, SQL_PATH } from './functions/sql.ts';
-import { LIMITS } from './src/core/limits.ts';
-import { readFileSync } from 'node:fs';
 import { withheldExport } from './functions/exports.ts';
+import { isCollectionPath, restAnswer } from './functions/rest.ts';
+import { createSqlAnswer, SQL_PATH } from './functions/sql.ts';
+import { statusAnswer } from './functions/status.ts';
+import { Image } from './src/core/image.ts';
+import { LIMITS } from './src/core/limits.ts';
+import { QueryCore } from './src/core/query.ts';
 import type { RequestFacts } from './src/http/answer.ts';
 import { clientAddress, trustedProxiesFromEnv } from './src/http/client.ts';
-import { Image } from './src/core/image.ts';
-import { QueryCore } from './src/core/query.ts';
 import { problemAnswer } from './src/http/problem.ts';
 import { paths } from './src/paths.ts';
 import { nodeFacts, readBody, write } from './src/runtime/node.ts';
 import { StaticFiles } from './src/runtime/static.ts';
 
-const port = Number(process.env.PORT ?? 4321);
-const DETAIL_PAGE = /^\/[a-z][a-z-]*\/itm_[0-9a-f]{24}$/;
+const envNumber = (name: string) => (process.env[name] === undefined ? undefined : Number(process.env[name]));
+
+const port = envNumber('PORT') ?? 4321;
 const host = process.env.HOST ?? 'localhost';
+/** The only pages Astro renders on request: `/<collection>/<canonicalId>`. */
+const DETAIL_PAGE = /^\/[a-z][a-z-]*\/itm_[0-9a-f]{24}$/;
 
 const files = new StaticFiles(paths.manifest, paths.client);
-const cacheBytes = process.env.ANSWER_CACHE_BYTES === undefined ? undefined : Number(process.env.ANSWER_CACHE_BYTES);
 const trusted = trustedProxiesFromEnv(process.env.TRUSTED_PROXIES);
 const peers = new WeakMap<RequestFacts, string>();
 const image = new Image(paths.image);
 const status = statusAnswer(image);
 const withheldExports = withheldExport(image);
 const clientOf = (request: RequestFacts) => clientAddress(peers.get(request) ?? '', request.header('X-Forwarded-For'), trusted);
-const sql = await createSqlAnswer({ image: readFileSync(paths.sqlImage), clientOf });
-const rest = restAnswer(new QueryCore(image), {
-  cacheBytes,
-  quota: process.env.RATE_LIMIT_REQUESTS === undefined ? undefined : Number(process.env.RATE_LIMIT_REQUESTS),
-  clientOf,
-});
+const sql = await createSqlAnswer({ image: readFileSync(paths.sqlImage), clientOf, quota: envNumber('SQL_RATE_LIMIT_REQUESTS') });
+const rest = restAnswer(new QueryCore(image), { cacheBytes: envNumber('ANSWER_CACHE_BYTES'), quota: envNumber('RATE_LIMIT_REQUESTS'), clientOf });
 const astro = (await import(pathToFileURL(join(paths.dist, 'server/entry.mjs')).href)) as {
   handler: (req: IncomingMessage, res: ServerResponse, next: () => void) => Promise<void>;
 };
@@ -49,18 +46,15 @@ const astro = (await import(pathToFileURL(join(paths.dist, 'server/entry.mjs')).
 const server = createServer((req, res) => {
   const request = nodeFacts(req, `http://${req.headers.host ?? `${host}:${port}`}`);
   const { pathname } = request.url;
+  peers.set(request, req.socket.remoteAddress ?? '');
   if (pathname === SQL_PATH) {
-    peers.set(request, req.socket.remoteAddress ?? '');
     void readBody(req, LIMITS.sqlRequestBytesMax + 1).then((body) => write(res, sql(request, body)));
     return;
   }
   if (pathname === '/api/status.json') return write(res, status(request));
   // Collection lists always go through the REST handler (quotas, versions, negotiation);
   // their static page-one files are for CDNs, and the handler answers the same bytes.
-  if (isCollectionPath(pathname)) {
-    peers.set(request, req.socket.remoteAddress ?? '');
-    return write(res, rest(request));
-  }
+  if (isCollectionPath(pathname)) return write(res, rest(request));
   const file = files.resolve(pathname, request.header('Accept'));
   if (file && request.method !== 'GET' && request.method !== 'HEAD') {
     return write(res, problemAnswer('method-not-allowed', 'Published files are read-only; use GET or HEAD.', { headers: { Allow: 'GET, HEAD' } }));

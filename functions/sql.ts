@@ -40,6 +40,8 @@ export interface SqlOptions {
   /** The SQL image bytes (`dist/image/sql.db`). */
   image: Uint8Array;
   counters?: CounterStore;
+  /** Requests per client per window, for operators and the benchmark; the SPEC's 120 otherwise (the policy header still advertises the SPEC's). */
+  quota?: number;
   now?: () => number;
   clientOf?: (request: RequestFacts) => string;
 }
@@ -74,7 +76,7 @@ export function sqlAnswer(options: SqlOptions): (request: RequestFacts, body: Ui
   const statements = new StatementCache();
   const limiter = new RateLimiter({
     store: options.counters ?? new MemoryCounterStore(LIMITS.rateLimitClients),
-    limit: LIMITS.sqlRequestsPerWindow,
+    limit: options.quota ?? LIMITS.sqlRequestsPerWindow,
     windowSeconds: LIMITS.sqlWindowSeconds,
     policy: POLICY_NAME,
     now: options.now,
