@@ -13,6 +13,10 @@ import { withheldExport } from './functions/exports.ts';
 import { isCollectionPath, restAnswer } from './functions/rest.ts';
 import { createSqlAnswer, SQL_PATH } from './functions/sql.ts';
 import { statusAnswer } from './functions/status.ts';
+import { tasteSummaryAnswer, TASTE_SUMMARY_PATH } from './functions/taste.ts';
+import { musicAnswer, MUSIC_INTERSECTIONS_PATH, MUSIC_STATION_PATH } from './functions/music.ts';
+import { collection } from './src/collections/index.ts';
+import { parseQuery } from './src/core/params.ts';
 import { Image } from './src/core/image.ts';
 import { LIMITS } from './src/core/limits.ts';
 import { QueryCore } from './src/core/query.ts';
@@ -35,6 +39,8 @@ const trusted = trustedProxiesFromEnv(process.env.TRUSTED_PROXIES);
 const peers = new WeakMap<RequestFacts, string>();
 const image = new Image(paths.image);
 const status = statusAnswer(image);
+const taste = tasteSummaryAnswer(new QueryCore(image));
+const music = musicAnswer([...new QueryCore(image).all(parseQuery(collection('music')!, new URLSearchParams()))].map((json) => JSON.parse(json) as Record<string, unknown>));
 const withheldExports = withheldExport(image);
 const clientOf = (request: RequestFacts) => clientAddress(peers.get(request) ?? '', request.header('X-Forwarded-For'), trusted);
 const sql = await createSqlAnswer({ image: readFileSync(paths.sqlImage), clientOf, quota: envNumber('SQL_RATE_LIMIT_REQUESTS') });
@@ -52,6 +58,12 @@ const server = createServer((req, res) => {
     return;
   }
   if (pathname === '/api/status.json') return write(res, status(request));
+  if (pathname === TASTE_SUMMARY_PATH) return write(res, taste(request));
+  const musicSurface = pathname === MUSIC_INTERSECTIONS_PATH ? music.intersections : pathname === MUSIC_STATION_PATH ? music.station : undefined;
+  if (musicSurface) {
+    void readBody(req, LIMITS.musicIntersectionBytesMax + 1).then((body) => write(res, musicSurface(request, body)));
+    return;
+  }
   // Collection lists always go through the REST handler (quotas, versions, negotiation);
   // their static page-one files are for CDNs, and the handler answers the same bytes.
   if (isCollectionPath(pathname)) return write(res, rest(request));

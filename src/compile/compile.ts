@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { collection, collections } from '../collections/index.ts';
 import { sqlImageBytes } from '../sql/image.ts';
+import { tasteProfile } from '../taste/profile.ts';
 import { parseQuery } from '../core/params.ts';
 import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
@@ -96,7 +97,9 @@ export function compile(options: CompileOptions): CompileResult {
     }
     const writing = [...core.all(parseQuery(collection('writing')!, new URLSearchParams()))].map((json) => JSON.parse(json) as Record<string, unknown>);
     writeFileSync(options.sqlImagePath ?? join(dirname(options.imagePath), 'sql.db'), sqlImageBytes(writing));
-    for (const document of [...documents(image), ...exportDocuments(core), ...calendarDocuments(core)]) {
+    const music = [...core.all(parseQuery(collection('music')!, new URLSearchParams()))].map((json) => JSON.parse(json) as Record<string, unknown>);
+    const profile = tasteProfile(music, image.asOf('music'));
+    for (const document of [...documents(image, profile), ...exportDocuments(core), ...calendarDocuments(core)]) {
       const body = Buffer.from(document.body);
       mkdirSync(dirname(join(options.clientDir, document.file)), { recursive: true });
       writeFileSync(join(options.clientDir, document.file), body);

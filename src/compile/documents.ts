@@ -15,6 +15,9 @@ import { openApiDocument } from '../openapi/document.ts';
 import { META_PATHS } from '../openapi/meta-schemas.ts';
 import { openApiYaml } from '../openapi/yaml.ts';
 import { sqlProfile } from '../sql/profile.ts';
+import { TASTE_PROFILE_MEDIA_TYPE, TASTE_PROFILE_PATH, type TasteProfile } from '../taste/profile.ts';
+import { TASTE_PROFILE_SCHEMA } from '../taste/profile-schema.ts';
+import { TASTE_SUMMARY_SCHEMA } from '../taste/summary.ts';
 
 export interface Document {
   /** URL path. */
@@ -72,13 +75,16 @@ export function apiCatalog(): Record<string, unknown> {
   };
 }
 
-export function documents(image: Image): Document[] {
+export function documents(image: Image, profile: TasteProfile): Document[] {
   const slugs = Object.keys(PROBLEMS) as ProblemSlug[];
   return [
     { path: LINKS.openapi, file: 'openapi.json', contentType: 'application/openapi+json', body: json(openApiDocument()) },
     { path: LINKS.openapiYaml, file: 'openapi.yaml', contentType: 'application/openapi+yaml', body: openApiYaml() },
     { path: LINKS.meta, file: 'api/meta.json', contentType: 'application/json', body: json(serviceMetadata(image)) },
     { path: LINKS.sqlProfile, file: 'api/sql/profile.json', contentType: 'application/json', body: json(sqlProfile()) },
+    { path: TASTE_PROFILE_PATH, file: TASTE_PROFILE_PATH.slice(1), contentType: TASTE_PROFILE_MEDIA_TYPE, body: json(profile), asOf: image.asOf('music') },
+    { path: '/schemas/taste-profile-1.json', file: 'schemas/taste-profile-1.json', contentType: 'application/schema+json', body: json(TASTE_PROFILE_SCHEMA) },
+    { path: '/schemas/taste-summary-1.json', file: 'schemas/taste-summary-1.json', contentType: 'application/schema+json', body: json(TASTE_SUMMARY_SCHEMA) },
     {
       path: LINKS.apiCatalog,
       file: '.well-known/api-catalog',

@@ -23,6 +23,10 @@ export const PROBLEMS = {
   'sql-too-large': { status: 413, title: 'Content Too Large', when: 'The SQL request body is larger than 16 KiB.' },
   'sql-media-type': { status: 415, title: 'Unsupported Media Type', when: 'The SQL request body is not sent as `application/sql` (charset utf-8 optional); `Accept-Query` names the accepted type.' },
   'unsupported-sql-api-version': { status: 400, title: 'Bad Request', when: 'The `SQL-API-Version` request header names a version the SQL endpoint does not serve (omit it, or send `1.1.0`).' },
+  'music-invalid': { status: 422, title: 'Unprocessable Content', when: 'The body does not match the contract; the detail names the path.' },
+  'music-too-large': { status: 413, title: 'Content Too Large', when: 'The music request body is larger than its limit (32 KiB for intersections, 24 KiB for stations).' },
+  'music-malformed': { status: 400, title: 'Bad Request', when: 'The music request body is not one valid UTF-8 JSON document.' },
+  'music-media-type': { status: 415, title: 'Unsupported Media Type', when: 'The music request body is not sent as `application/json`.' },
 } as const satisfies Record<string, { status: number; title: string; when: string }>;
 
 export type ProblemSlug = keyof typeof PROBLEMS;

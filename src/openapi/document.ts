@@ -13,6 +13,7 @@ import { itemSchema } from './item-schemas.ts';
 import { exportPaths } from './export-paths.ts';
 import { metaPaths } from './meta-paths.ts';
 import { sqlPaths } from './sql-paths.ts';
+import { tastePaths, tasteSchemas } from './taste-paths.ts';
 import {
   API_CATALOG_SCHEMA,
   OPENAPI_DOCUMENT_SCHEMA,
@@ -69,7 +70,8 @@ export function openApiDocument(): OpenApiDocument {
     paths[path] = pathItem;
     Object.assign(schemas, collectionSchemas(c, item, isGeographic(c)));
   }
-  Object.assign(paths, metaPaths(), exportPaths(), sqlPaths());
+  Object.assign(paths, metaPaths(), exportPaths(), sqlPaths(), tastePaths());
+  Object.assign(schemas, tasteSchemas());
   Object.assign(schemas, {
     ServiceMeta: SERVICE_META_SCHEMA,
     ServiceStatus: STATUS_SCHEMA,

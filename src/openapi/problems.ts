@@ -35,6 +35,7 @@ export const PROBLEM_RESPONSES = {
   413: 'ContentTooLarge',
   414: 'UriTooLong',
   415: 'UnsupportedMediaType',
+  422: 'UnprocessableContent',
   429: 'TooManyRequests',
   500: 'InternalError',
   503: 'ServiceUnavailable',

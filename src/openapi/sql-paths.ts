@@ -34,7 +34,8 @@ export function sqlPaths(): Record<string, PathItem> {
         operationId: 'querySql',
         summary: 'Run one read-only SQL statement',
         tags: ['writing'],
-        parameters: [{ name: 'SQL-API-Version', in: 'header', required: false, schema: { type: 'string', enum: ['', '1.1.0'] } }],
+        security: [],
+        parameters: [{ name: 'SQL-API-Version', in: 'header', required: false, description: 'Omit, or send `1.1.0`.', schema: { type: 'string', enum: ['', '1.1.0'] } }],
         requestBody: { required: true, content: { 'application/sql': { schema: { type: 'string', maxLength: LIMITS.sqlRequestBytesMax }, example: 'SELECT title, published_at FROM public.writing ORDER BY published_at DESC LIMIT 5' } } },
         responses: {
           200: { description: 'Columns, then rows as ordered arrays; never cached.', content: { 'application/json': { schema: SQL_RESULT }, 'text/csv': { schema: { type: 'string' } } } },
@@ -45,7 +46,7 @@ export function sqlPaths(): Record<string, PathItem> {
           429: problemRef(429),
         },
       },
-    } as PathItem,
+    },
     [META_PATHS.sqlProfile]: {
       get: {
         operationId: 'getSqlProfile',

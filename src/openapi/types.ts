@@ -24,6 +24,7 @@ export interface Example {
 export interface MediaType {
   schema: JsonSchema;
   examples?: Record<string, Example>;
+  example?: unknown;
 }
 
 export interface Header {
@@ -53,6 +54,7 @@ export interface Operation {
   description?: string;
   tags: string[];
   parameters?: (Parameter | Reference)[];
+  requestBody?: { required: boolean; content: Record<string, MediaType> };
   responses: Record<string, Response | Reference>;
   /** Empty: every public operation is anonymous. */
   security: [];
@@ -64,7 +66,10 @@ export interface PathItem {
   parameters?: (Parameter | Reference)[];
   get?: Operation;
   head?: Operation;
+  post?: Operation;
   options?: Operation;
+  /** The HTTP QUERY operation, which OpenAPI 3.1 cannot name (3.2 can). */
+  'x-query'?: Operation;
 }
 
 export interface Tag {

@@ -1,0 +1,119 @@
+/**
+ * Music queries (SPEC §4.4): `POST /api/music/intersections.json` (body ≤ 32 KiB) and
+ * `POST /api/music/station.json` (body ≤ 24 KiB), plus their CORS preflights. In order,
+ * before any work: the path (404), the method (405 with `Allow`, or the preflight), the
+ * request media type (415), the body size (413), UTF-8 JSON (400), the contract (422
+ * naming the path). Both operations are stateless and mutate nothing; every answer,
+ * errors included, is `no-store`. `musicAnswer` works on request facts and a body the
+ * adapter already read (bounded); `createMusicHandler` is the Web-standard handler.
+ */
+import { PublicError } from '../src/core/errors.ts';
+import { LIMITS } from '../src/core/limits.ts';
+import { factsOf, toResponse, type Answer, type RequestFacts } from '../src/http/answer.ts';
+import { COMMON_HEADERS } from '../src/http/headers.ts';
+import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
+import { intersect } from '../src/taste/intersect.ts';
+import { parseIntersectionRequest, parseStationRequest } from '../src/taste/music-request.ts';
+import { buildSimilarityIndex, station, type StationDeps } from '../src/taste/station.ts';
+
+export const MUSIC_INTERSECTIONS_PATH = '/api/music/intersections.json';
+export const MUSIC_STATION_PATH = '/api/music/station.json';
+const ALLOW = 'POST, OPTIONS';
+const JSON_MEDIA_TYPE = 'application/json';
+
+const MUSIC_HEADERS: Readonly<Record<string, string>> = { ...COMMON_HEADERS, 'Cache-Control': 'no-store' };
+
+type MusicOperation = (request: RequestFacts, body: Uint8Array | null) => Answer;
+
+export interface MusicAnswers {
+  intersections: MusicOperation;
+  station: MusicOperation;
+}
+
+/** `application/json`, optionally with `charset=utf-8`, and no other parameter. */
+function acceptsContentType(value: string | null): boolean {
+  if (value === null) return false;
+  const [type, ...params] = value.split(';').map((p) => p.trim().toLowerCase());
+  if (type !== JSON_MEDIA_TYPE) return false;
+  return params.every((p) => p === '' || p.replace(/\s*=\s*/, '=').replaceAll('"', '') === 'charset=utf-8');
+}
+
+const preflight = (): Answer => ({
+  status: 204,
+  headers: {
+    ...MUSIC_HEADERS,
+    Allow: ALLOW,
+    'Access-Control-Allow-Methods': ALLOW,
+    'Access-Control-Allow-Headers': 'Accept, Content-Type',
+    'Access-Control-Max-Age': '86400',
+  },
+  body: null,
+});
+
+function jsonAnswer(value: unknown): Answer {
+  const body = Buffer.from(JSON.stringify(value));
+  return { status: 200, headers: { ...MUSIC_HEADERS, 'Content-Type': JSON_MEDIA_TYPE, 'Content-Length': String(body.length) }, body };
+}
+
+function operation(path: string, maxBytes: number, run: (input: unknown) => unknown): MusicOperation {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  return (request, body) => {
+    try {
+      if (request.url.pathname !== path) throw new PublicError('not-found', `This operation is served at ${path}.`);
+      if (request.method === 'OPTIONS') return preflight();
+      if (request.method !== 'POST') {
+        return problemAnswer('method-not-allowed', `Send the request body with the POST method; this resource takes ${ALLOW}.`, { headers: { ...MUSIC_HEADERS, Allow: ALLOW } });
+      }
+      if (!acceptsContentType(request.header('Content-Type'))) {
+        throw new PublicError('music-media-type', 'Send the request body as JSON with Content-Type: application/json (charset=utf-8 optional).');
+      }
+      if (body !== null && body.length > maxBytes) {
+        throw new PublicError('music-too-large', `The request body is larger than ${maxBytes} bytes; send a smaller one.`);
+      }
+      let input: unknown;
+      try {
+        input = JSON.parse(decoder.decode(body ?? new Uint8Array()));
+      } catch {
+        throw new PublicError('music-malformed', 'The body is not one valid UTF-8 JSON document; send JSON matching the contract.');
+      }
+      return jsonAnswer(run(input));
+    } catch (error) {
+      return errorAnswer(error, MUSIC_HEADERS);
+    }
+  };
+}
+
+export function musicAnswer(catalog: readonly Record<string, unknown>[], deps: StationDeps = {}): MusicAnswers {
+  const stationDeps: StationDeps = { similar: deps.similar ?? buildSimilarityIndex(catalog) };
+  return {
+    intersections: operation(MUSIC_INTERSECTIONS_PATH, LIMITS.musicIntersectionBytesMax, (input) => intersect(catalog, parseIntersectionRequest(input).profile)),
+    station: operation(MUSIC_STATION_PATH, LIMITS.musicStationBytesMax, (input) => station(catalog, parseStationRequest(input), stationDeps)),
+  };
+}
+
+/** Reads at most `max + 1` bytes of a body, so an oversized one is known without reading it all. */
+async function boundedBody(request: Request, max: number): Promise<Uint8Array | null> {
+  if (request.body === null) return null;
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size <= max) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+  }
+  if (size > max) await reader.cancel();
+  return Buffer.concat(chunks);
+}
+
+/** The Web-standard handler of both music operations (tests, any Web-standard host). */
+export function createMusicHandler(catalog: readonly Record<string, unknown>[], deps: StationDeps = {}): (request: Request) => Promise<Response> {
+  const answers = musicAnswer(catalog, deps);
+  return async (request) => {
+    const facts = factsOf(request);
+    if (facts.url.pathname === MUSIC_INTERSECTIONS_PATH) return toResponse(answers.intersections(facts, await boundedBody(request, LIMITS.musicIntersectionBytesMax)));
+    if (facts.url.pathname === MUSIC_STATION_PATH) return toResponse(answers.station(facts, await boundedBody(request, LIMITS.musicStationBytesMax)));
+    return toResponse(problemAnswer('not-found', `Music operations are served at ${MUSIC_INTERSECTIONS_PATH} and ${MUSIC_STATION_PATH}.`, { headers: MUSIC_HEADERS }));
+  };
+}
