@@ -5,10 +5,12 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../core/limits.ts';
-import { intersectionRequestSchema, stationRequestSchema } from '../taste/music-request.ts';
+import { intersect } from '../taste/intersect.ts';
+import { intersectionRequestSchema, parseIntersectionRequest, parseStationRequest, stationRequestSchema } from '../taste/music-request.ts';
+import { station } from '../taste/station.ts';
 import { TASTE_PROFILE_SCHEMA } from '../taste/profile-schema.ts';
-import { TASTE_PROFILE_MEDIA_TYPE, TASTE_PROFILE_PATH } from '../taste/profile.ts';
-import { TASTE_SUMMARY_CANONICAL_URL, TASTE_SUMMARY_SCHEMA } from '../taste/summary.ts';
+import { tasteProfile, TASTE_PROFILE_MEDIA_TYPE, TASTE_PROFILE_PATH } from '../taste/profile.ts';
+import { tasteSummary, TASTE_SUMMARY_CANONICAL_URL, TASTE_SUMMARY_SCHEMA } from '../taste/summary.ts';
 import { problemRef } from './problems.ts';
 import { headerRefs } from './response-headers.ts';
 import { ref, type JsonSchema, type PathItem } from './types.ts';
@@ -62,7 +64,7 @@ export function tasteSchemas(): Record<string, JsonSchema> {
 const json = (schema: string) => ({ 'application/json': { schema: ref('schemas', schema) } });
 const notModified = { description: 'Not modified: the client’s copy is current. No body.' };
 
-function musicPost(operationId: string, summary: string, description: string, request: string, result: string, example: unknown): PathItem {
+function musicPost(operationId: string, summary: string, description: string, request: string, result: string, example: unknown, answer: unknown): PathItem {
   return {
     post: {
       operationId,
@@ -72,7 +74,7 @@ function musicPost(operationId: string, summary: string, description: string, re
       security: [],
       requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', request), example } } },
       responses: {
-        200: { description: 'The answer; never cached, nothing is stored.', content: json(result) },
+        200: { description: 'The answer; never cached, nothing is stored.', content: { 'application/json': { schema: ref('schemas', result), example: answer } } },
         400: problemRef(400),
         413: problemRef(413),
         415: problemRef(415),
@@ -83,8 +85,19 @@ function musicPost(operationId: string, summary: string, description: string, re
   };
 }
 
+/** Examples made by the real functions from two small records, so they cannot drift from the code. */
+const EXAMPLE_MOVIES = [
+  { canonicalId: 'itm_0000000000000000000000a1', title: 'Heat', type: 'movie', year: 1995, addedAt: '2024-01-03', genres: ['Crime', 'Thriller'], director: ['Michael Mann'], cast: [], recommended: true, rating: 5 },
+  { canonicalId: 'itm_0000000000000000000000a2', title: 'Fargo', type: 'movie', year: 1996, addedAt: '2024-02-01', genres: ['Crime'], director: ['Joel Coen', 'Ethan Coen'], cast: [], recommended: true },
+];
+const EXAMPLE_MUSIC = [
+  { canonicalId: 'itm_0000000000000000000000b1', type: 'track', title: 'Gente da Minha Terra', artist: 'Mariza', genres: ['Fado'], stance: 'love', addedAt: '2024-01-01' },
+];
+
 export function tastePaths(): Record<string, PathItem> {
-  const profileExample = { schemaVersion: '1', music: { artists: [{ name: 'Radiohead', stance: 'love' }], recordings: [], albums: [], genres: [{ name: 'Fado', stance: 'like' }], notes: [] } };
+  const profileExample = tasteProfile(EXAMPLE_MUSIC, '2024-01-01T00:00:00Z');
+  const stationExample = { schemaVersion: '1', stationSeed: 'monday', affinities: [{ kind: 'genre', value: 'Fado', weight: 1 }], votes: [], hardExclusions: [], recentCanonicalIds: [], limit: 3 };
+  const summaryExample = tasteSummary(EXAMPLE_MOVIES, new URLSearchParams('exampleLimit=1'), '2024-02-01T00:00:00Z');
   return {
     [TASTE_SUMMARY_CANONICAL_URL]: {
       get: {
@@ -97,7 +110,7 @@ export function tastePaths(): Record<string, PathItem> {
           { name: 'collection', in: 'query', required: false, description: 'The collection summarized; only `movies` today.', schema: { type: 'string', enum: ['movies'] } },
           { name: 'exampleLimit', in: 'query', required: false, description: 'How many illustrative examples to return.', schema: { type: 'integer', minimum: 0, maximum: LIMITS.tasteExampleLimitMax, default: LIMITS.tasteExampleLimitDefault } },
         ],
-        responses: { 200: { description: 'The summary.', headers: headerRefs(['ETag', 'CacheControl', 'LastModified']), content: json('TasteSummary') }, 304: notModified, 400: problemRef(400) },
+        responses: { 200: { description: 'The summary.', headers: headerRefs(['ETag', 'CacheControl', 'LastModified']), content: { 'application/json': { schema: ref('schemas', 'TasteSummary'), example: summaryExample } } }, 304: notModified, 400: problemRef(400) },
       },
     },
     [TASTE_PROFILE_PATH]: {
@@ -107,7 +120,7 @@ export function tastePaths(): Record<string, PathItem> {
         description: `The owner's music taste in the input shape of \`POST /api/music/intersections.json\` (send it as \`{"profile": …}\`); media type \`${TASTE_PROFILE_MEDIA_TYPE}\`, schema at \`/schemas/taste-profile-1.json\`.`,
         tags: ['music'],
         security: [],
-        responses: { 200: { description: 'The profile.', content: { 'application/taste-profile+json': { schema: ref('schemas', 'TasteProfile') } } }, 304: notModified },
+        responses: { 200: { description: 'The profile.', content: { 'application/taste-profile+json': { schema: ref('schemas', 'TasteProfile'), example: profileExample } } }, 304: notModified },
       },
     },
     '/schemas/taste-profile-1.json': {
@@ -123,6 +136,7 @@ export function tastePaths(): Record<string, PathItem> {
       'MusicIntersectionRequest',
       'MusicIntersectionResult',
       { profile: profileExample },
+      intersect(EXAMPLE_MUSIC, parseIntersectionRequest({ profile: profileExample }).profile),
     ),
     '/api/music/station.json': musicPost(
       'musicStation',
@@ -130,7 +144,8 @@ export function tastePaths(): Record<string, PathItem> {
       `Stateless: body ≤ ${LIMITS.musicStationBytesMax} bytes, at most ${LIMITS.musicStationTracksMax} tracks, the same input and seed give the same tracks, hard exclusions and recent IDs never return; if the similarity index fails the answer is \`degraded\` and still keeps every exclusion.`,
       'MusicStationRequest',
       'MusicStationResult',
-      { schemaVersion: '1', stationSeed: 'monday', affinities: [{ kind: 'genre', value: 'Fado', weight: 1 }], votes: [], hardExclusions: [], recentCanonicalIds: [], limit: 3 },
+      stationExample,
+      station(EXAMPLE_MUSIC, parseStationRequest(stationExample)),
     ),
   };
 }
