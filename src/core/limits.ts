@@ -54,10 +54,6 @@ export const LIMIT_DEFINITIONS = {
   tasteExampleLimitDefault: { value: 5, unit: 'examples', why: 'Illustrative examples in the movie taste summary when `exampleLimit` is absent (SPEC §2.3).' },
   tasteExampleLimitMax: { value: 12, unit: 'examples', why: 'Largest `exampleLimit` of the movie taste summary: examples illustrate, they are not a listing.' },
   tasteDistributionValuesMax: { value: 10, unit: 'values per dimension', why: 'Most frequent first; keeps the taste summary distributions (wide on director) short.' },
-  tasteProfileItemsMax: { value: 500, unit: 'items', why: 'Entries per list of a portable taste profile (artists, recordings, albums, genres); the site caps its own profile to it.' },
-  tasteProfileTextMax: { value: 200, unit: 'characters', why: 'One name or title in a portable taste profile.' },
-  tasteProfileNotesMax: { value: 20, unit: 'notes', why: 'Free-text notes in a portable taste profile.' },
-  tasteProfileNoteCharsMax: { value: 500, unit: 'characters', why: 'One note of a portable taste profile.' },
 } as const satisfies Record<string, Limit>;
 
 export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {

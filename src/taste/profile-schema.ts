@@ -6,18 +6,20 @@
  */
 import { LIMITS } from '../core/limits.ts';
 
-const text = { type: 'string', minLength: 1, maxLength: LIMITS.tasteProfileTextMax } as const;
+const text = { type: 'string', minLength: 1, maxLength: LIMITS.musicNameCharsMax } as const;
 const stance = { enum: ['love', 'like', 'neutral', 'dislike'] } as const;
-const idValue = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const idValue = { type: 'string', minLength: 1, maxLength: LIMITS.musicExternalIdCharsMax } as const;
 
+/** The same bounds the intersection endpoint enforces: unknown schemes allowed (and ignored there), at most so many. */
 const externalIds = (known: readonly string[]) =>
   ({
     type: 'object',
     properties: Object.fromEntries(known.map((k) => [k, idValue])),
-    additionalProperties: { type: 'string', maxLength: 200 },
+    additionalProperties: idValue,
+    maxProperties: LIMITS.musicExternalIdSchemesMax,
   }) as const;
 
-const list = (items: object) => ({ type: 'array', maxItems: LIMITS.tasteProfileItemsMax, items }) as const;
+const list = (items: object) => ({ type: 'array', maxItems: LIMITS.musicListItemsMax, items }) as const;
 
 export const TASTE_PROFILE_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -59,8 +61,8 @@ export const TASTE_PROFILE_SCHEMA = {
         }),
         notes: {
           type: 'array',
-          maxItems: LIMITS.tasteProfileNotesMax,
-          items: { type: 'string', minLength: 1, maxLength: LIMITS.tasteProfileNoteCharsMax },
+          maxItems: LIMITS.musicNotesMax,
+          items: { type: 'string', minLength: 1, maxLength: LIMITS.musicNoteCharsMax },
         },
       },
     },

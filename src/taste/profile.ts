@@ -25,9 +25,9 @@ export interface TasteProfile {
   };
 }
 
-/** Notes the site puts in its own profile (the format allows up to tasteProfileNotesMax). */
+/** Notes the site puts in its own profile (the format allows up to musicNotesMax). */
 export const PROFILE_NOTES_COUNT = 5;
-/** Characters per note in the site's own profile (the format allows tasteProfileNoteCharsMax). */
+/** Characters per note in the site's own profile (the format allows musicNoteCharsMax). */
 export const PROFILE_NOTE_CHARS = 280;
 
 const STANCE_RANK: Record<Stance, number> = { love: 0, like: 1, neutral: 2, dislike: 3 };
@@ -47,7 +47,7 @@ function cut(value: string, max: number): string {
 }
 
 const name = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' ? cut(value, LIMITS.tasteProfileTextMax) : undefined;
+  typeof value === 'string' && value.trim() !== '' ? cut(value, LIMITS.musicNameCharsMax) : undefined;
 
 const stanceOf = (r: MusicRecord): Stance => (isStance(r.stance) ? r.stance : 'like');
 
@@ -57,7 +57,7 @@ function ids<K extends string>(record: MusicRecord, keys: readonly K[]): { [P in
   const out: { [P in K]?: string } = {};
   for (const key of keys) {
     const v = (source as Record<string, unknown>)[key];
-    if (typeof v === 'string' && v !== '' && Array.from(v).length <= LIMITS.tasteProfileTextMax) out[key] = v;
+    if (typeof v === 'string' && v !== '' && Array.from(v).length <= LIMITS.musicNameCharsMax) out[key] = v;
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
@@ -65,15 +65,15 @@ function ids<K extends string>(record: MusicRecord, keys: readonly K[]): { [P in
 const idsKey = (value: object | undefined): string => (value ? JSON.stringify(Object.entries(value).sort(([a], [b]) => cmp(a, b))) : '');
 
 /**
- * Keep at most tasteProfileItemsMax entries, preferring the strongest stances (love first)
+ * Keep at most musicListItemsMax entries, preferring the strongest stances (love first)
  * and then the list order, and return them in list order.
  */
 function capped<T extends { stance: Stance }>(items: T[], order: (a: T, b: T) => number): T[] {
   const sorted = [...items].sort(order);
-  if (sorted.length <= LIMITS.tasteProfileItemsMax) return sorted;
+  if (sorted.length <= LIMITS.musicListItemsMax) return sorted;
   return [...sorted]
     .sort((a, b) => STANCE_RANK[a.stance] - STANCE_RANK[b.stance] || order(a, b))
-    .slice(0, LIMITS.tasteProfileItemsMax)
+    .slice(0, LIMITS.musicListItemsMax)
     .sort(order);
 }
 
@@ -168,7 +168,7 @@ function notesOf(records: readonly MusicRecord[]): string[] {
   candidates.sort((a, b) => STANCE_RANK[a.stance] - STANCE_RANK[b.stance] || (a.time !== b.time ? (b.time > a.time ? 1 : -1) : 0) || cmp(a.text, b.text));
   const out: string[] = [];
   for (const c of candidates) {
-    if (out.length >= Math.min(PROFILE_NOTES_COUNT, LIMITS.tasteProfileNotesMax)) break;
+    if (out.length >= Math.min(PROFILE_NOTES_COUNT, LIMITS.musicNotesMax)) break;
     if (!out.includes(c.text)) out.push(c.text);
   }
   return out;

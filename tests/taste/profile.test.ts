@@ -104,10 +104,10 @@ test('the profile validates against TASTE_PROFILE_SCHEMA, and the schema really 
 });
 
 test('bounds: lists, names and notes fit the limits, capping keeps the strongest stances', async () => {
-  assert.equal(LIMIT_DEFINITIONS.tasteProfileItemsMax.value, 500);
-  assert.equal(LIMIT_DEFINITIONS.tasteProfileTextMax.value, 200);
-  assert.equal(LIMIT_DEFINITIONS.tasteProfileNotesMax.value, 20);
-  assert.equal(LIMIT_DEFINITIONS.tasteProfileNoteCharsMax.value, 500);
+  assert.equal(LIMIT_DEFINITIONS.musicListItemsMax.value, 500);
+  assert.equal(LIMIT_DEFINITIONS.musicNameCharsMax.value, 200);
+  assert.equal(LIMIT_DEFINITIONS.musicNotesMax.value, 20);
+  assert.equal(LIMIT_DEFINITIONS.musicNoteCharsMax.value, 500);
   const many: Record<string, unknown>[] = [];
   for (let i = 0; i < 600; i++) {
     const stance = i < 100 ? 'love' : 'dislike';
