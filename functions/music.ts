@@ -9,7 +9,7 @@
  */
 import { PublicError } from '../src/core/errors.ts';
 import { LIMITS } from '../src/core/limits.ts';
-import { factsOf, toResponse, type Answer, type RequestFacts } from '../src/http/answer.ts';
+import { factsOf, readBoundedBody, toResponse, type Answer, type RequestFacts } from '../src/http/answer.ts';
 import { COMMON_HEADERS } from '../src/http/headers.ts';
 import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
 import { intersect } from '../src/taste/intersect.ts';
@@ -91,29 +91,13 @@ export function musicAnswer(catalog: readonly Record<string, unknown>[], deps: S
   };
 }
 
-/** Reads at most `max + 1` bytes of a body, so an oversized one is known without reading it all. */
-async function boundedBody(request: Request, max: number): Promise<Uint8Array | null> {
-  if (request.body === null) return null;
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size <= max) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
-  }
-  if (size > max) await reader.cancel();
-  return Buffer.concat(chunks);
-}
-
 /** The Web-standard handler of both music operations (tests, any Web-standard host). */
 export function createMusicHandler(catalog: readonly Record<string, unknown>[], deps: StationDeps = {}): (request: Request) => Promise<Response> {
   const answers = musicAnswer(catalog, deps);
   return async (request) => {
     const facts = factsOf(request);
-    if (facts.url.pathname === MUSIC_INTERSECTIONS_PATH) return toResponse(answers.intersections(facts, await boundedBody(request, LIMITS.musicIntersectionBytesMax)));
-    if (facts.url.pathname === MUSIC_STATION_PATH) return toResponse(answers.station(facts, await boundedBody(request, LIMITS.musicStationBytesMax)));
+    if (facts.url.pathname === MUSIC_INTERSECTIONS_PATH) return toResponse(answers.intersections(facts, await readBoundedBody(request, LIMITS.musicIntersectionBytesMax)));
+    if (facts.url.pathname === MUSIC_STATION_PATH) return toResponse(answers.station(facts, await readBoundedBody(request, LIMITS.musicStationBytesMax)));
     return toResponse(problemAnswer('not-found', `Music operations are served at ${MUSIC_INTERSECTIONS_PATH} and ${MUSIC_STATION_PATH}.`, { headers: MUSIC_HEADERS }));
   };
 }

@@ -10,7 +10,7 @@
  */
 import { PublicError } from '../src/core/errors.ts';
 import { LIMITS } from '../src/core/limits.ts';
-import { factsOf, toResponse, type Answer, type RequestFacts } from '../src/http/answer.ts';
+import { factsOf, readBoundedBody, toResponse, type Answer, type RequestFacts } from '../src/http/answer.ts';
 import { COMMON_HEADERS, EXPOSED_HEADERS } from '../src/http/headers.ts';
 import { negotiate } from '../src/http/negotiate.ts';
 import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
@@ -138,25 +138,9 @@ export function sqlAnswer(options: SqlOptions): (request: RequestFacts, body: Ui
   };
 }
 
-/** Reads at most `max + 1` bytes of a body, so an oversized one is known without reading it all. */
-async function boundedBody(request: Request, max: number): Promise<Uint8Array | null> {
-  if (request.body === null) return null;
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size <= max) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
-  }
-  if (size > max) await reader.cancel();
-  return Buffer.concat(chunks);
-}
-
 export async function createSqlHandler(options: SqlOptions): Promise<(request: Request) => Promise<Response>> {
   const answer = await createSqlAnswer(options);
-  return async (request) => toResponse(answer(factsOf(request), await boundedBody(request, LIMITS.sqlRequestBytesMax)));
+  return async (request) => toResponse(answer(factsOf(request), await readBoundedBody(request, LIMITS.sqlRequestBytesMax)));
 }
 
 /** The SQL profile as a JSON document (serve it at SQL_PROFILE_PATH, or write it there at build time). */

@@ -34,3 +34,22 @@ export function webHandler(answer: (facts: RequestFacts) => Answer): (request: R
     return toResponse(request.method === 'HEAD' ? { ...result, body: null } : result);
   };
 }
+
+/**
+ * A Web request's body, reading at most `max + 1` bytes: enough for a handler to know it
+ * is too large without buffering all of it (node:http has its own reader in the runtime).
+ */
+export async function readBoundedBody(request: Request, max: number): Promise<Uint8Array | null> {
+  if (request.body === null) return null;
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size <= max) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+  }
+  if (size > max) await reader.cancel();
+  return Buffer.concat(chunks);
+}
