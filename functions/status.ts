@@ -5,7 +5,7 @@
  */
 import { restCollections } from '../src/collections/index.ts';
 import type { Image } from '../src/core/image.ts';
-import { webHandler, type Answer, type RequestFacts } from '../src/http/answer.ts';
+import type { Answer, RequestFacts } from '../src/http/answer.ts';
 import { API_VERSION, COMMON_HEADERS } from '../src/http/headers.ts';
 import { problemAnswer } from '../src/http/problem.ts';
 import { META_PATHS } from '../src/openapi/meta-schemas.ts';
@@ -23,6 +23,3 @@ export function statusAnswer(image: Image): (request: RequestFacts) => Answer {
   };
 }
 
-export function createStatusHandler(image: Image): (request: Request) => Response {
-  return webHandler(statusAnswer(image));
-}

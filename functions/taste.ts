@@ -6,7 +6,7 @@
 import { collection } from '../src/collections/index.ts';
 import { parseQuery } from '../src/core/params.ts';
 import type { QueryCore } from '../src/core/query.ts';
-import { webHandler, type Answer, type RequestFacts } from '../src/http/answer.ts';
+import type { Answer, RequestFacts } from '../src/http/answer.ts';
 import { conditionalAnswer } from '../src/http/conditional.ts';
 import { documentHeaders } from '../src/http/headers.ts';
 import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
@@ -42,6 +42,3 @@ export function tasteSummaryAnswer(core: QueryCore): (request: RequestFacts) => 
   };
 }
 
-export function createTasteSummaryHandler(core: QueryCore): (request: Request) => Response {
-  return webHandler(tasteSummaryAnswer(core));
-}

@@ -61,7 +61,6 @@ export function tasteSchemas(): Record<string, JsonSchema> {
   };
 }
 
-const json = (schema: string) => ({ 'application/json': { schema: ref('schemas', schema) } });
 const notModified = { description: 'Not modified: the client’s copy is current. No body.' };
 
 function musicPost(operationId: string, summary: string, description: string, request: string, result: string, example: unknown, answer: unknown): PathItem {

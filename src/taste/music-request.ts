@@ -121,4 +121,3 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.out
 
 export const parseIntersectionRequest = (input: unknown): IntersectionRequest => parseWith(intersectionRequestSchema, input);
 export const parseStationRequest = (input: unknown): StationRequest => parseWith(stationRequestSchema, input);
-export const parseProfile = (input: unknown): Profile => parseWith(profileSchema, input);
