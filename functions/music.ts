@@ -10,7 +10,9 @@
 import { PublicError } from '../src/core/errors.ts';
 import { LIMITS } from '../src/core/limits.ts';
 import { factsOf, readBoundedBody, toResponse, type Answer, type RequestFacts } from '../src/http/answer.ts';
+import { preflight } from '../src/http/cors.ts';
 import { COMMON_HEADERS } from '../src/http/headers.ts';
+import { isMediaType } from '../src/http/negotiate.ts';
 import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
 import { intersect } from '../src/taste/intersect.ts';
 import { parseIntersectionRequest, parseStationRequest } from '../src/taste/music-request.ts';
@@ -30,26 +32,6 @@ export interface MusicAnswers {
   station: MusicOperation;
 }
 
-/** `application/json`, optionally with `charset=utf-8`, and no other parameter. */
-function acceptsContentType(value: string | null): boolean {
-  if (value === null) return false;
-  const [type, ...params] = value.split(';').map((p) => p.trim().toLowerCase());
-  if (type !== JSON_MEDIA_TYPE) return false;
-  return params.every((p) => p === '' || p.replace(/\s*=\s*/, '=').replaceAll('"', '') === 'charset=utf-8');
-}
-
-const preflight = (): Answer => ({
-  status: 204,
-  headers: {
-    ...MUSIC_HEADERS,
-    Allow: ALLOW,
-    'Access-Control-Allow-Methods': ALLOW,
-    'Access-Control-Allow-Headers': 'Accept, Content-Type',
-    'Access-Control-Max-Age': '86400',
-  },
-  body: null,
-});
-
 function jsonAnswer(value: unknown): Answer {
   const body = Buffer.from(JSON.stringify(value));
   return { status: 200, headers: { ...MUSIC_HEADERS, 'Content-Type': JSON_MEDIA_TYPE, 'Content-Length': String(body.length) }, body };
@@ -60,11 +42,11 @@ function operation(path: string, maxBytes: number, run: (input: unknown) => unkn
   return (request, body) => {
     try {
       if (request.url.pathname !== path) throw new PublicError('not-found', `This operation is served at ${path}.`);
-      if (request.method === 'OPTIONS') return preflight();
+      if (request.method === 'OPTIONS') return preflight(ALLOW, { headers: MUSIC_HEADERS, allowHeaders: 'Accept, Content-Type' });
       if (request.method !== 'POST') {
         return problemAnswer('method-not-allowed', `Send the request body with the POST method; this resource takes ${ALLOW}.`, { headers: { ...MUSIC_HEADERS, Allow: ALLOW } });
       }
-      if (!acceptsContentType(request.header('Content-Type'))) {
+      if (!isMediaType(request.header('Content-Type'), JSON_MEDIA_TYPE)) {
         throw new PublicError('music-media-type', 'Send the request body as JSON with Content-Type: application/json (charset=utf-8 optional).');
       }
       if (body !== null && body.length > maxBytes) {

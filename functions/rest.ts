@@ -21,7 +21,7 @@ import { RATE_LIMIT_POLICY_NAME } from '../src/http/headers.ts';
 import { listAnswer } from '../src/http/list.ts';
 import { negotiate } from '../src/http/negotiate.ts';
 import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
-import { MemoryCounterStore, RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
+import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
 import { checkApiVersion } from '../src/http/version.ts';
 
 const COLLECTION_PATH = /^\/api\/([a-z][a-z-]*)\.json$/;
@@ -49,7 +49,7 @@ export interface RestOptions {
 export function restAnswer(core: QueryCore, options: RestOptions = {}): (request: RequestFacts) => Answer {
   const cache = new AnswerCache(options.cacheBytes ?? LIMITS.answerCacheBytes);
   const limiter = new RateLimiter({
-    store: options.counters ?? new MemoryCounterStore(LIMITS.rateLimitClients),
+    store: options.counters,
     limit: options.quota ?? LIMITS.restRequestsPerWindow,
     windowSeconds: LIMITS.restWindowSeconds,
     policy: RATE_LIMIT_POLICY_NAME,

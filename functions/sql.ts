@@ -12,9 +12,10 @@ import { PublicError } from '../src/core/errors.ts';
 import { LIMITS } from '../src/core/limits.ts';
 import { factsOf, readBoundedBody, toResponse, type Answer, type RequestFacts } from '../src/http/answer.ts';
 import { COMMON_HEADERS, EXPOSED_HEADERS } from '../src/http/headers.ts';
-import { negotiate } from '../src/http/negotiate.ts';
+import { preflight } from '../src/http/cors.ts';
+import { isMediaType, negotiate } from '../src/http/negotiate.ts';
 import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
-import { MemoryCounterStore, RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
+import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
 import { encodeCsv, encodeJson, openImage, runStatement } from '../src/sql/execute.ts';
 import { StatementCache } from '../src/sql/grammar.ts';
 import { SQL_API_VERSION, sqlProfile } from '../src/sql/profile.ts';
@@ -46,36 +47,11 @@ export interface SqlOptions {
   clientOf?: (request: RequestFacts) => string;
 }
 
-/** `application/sql`, optionally with `charset=utf-8`, and no other parameter (RFC 6922). */
-function acceptsContentType(value: string | null): boolean {
-  if (value === null) return false;
-  const [type, ...params] = value.split(';').map((p) => p.trim().toLowerCase());
-  if (type !== SQL_MEDIA_TYPE) return false;
-  return params.every((p) => p === '' || p.replace(/\s*=\s*/, '=').replaceAll('"', '') === 'charset=utf-8');
-}
-
-const preflight = (): Answer => ({
-  status: 204,
-  headers: {
-    ...SQL_HEADERS,
-    Allow: ALLOW,
-    'Accept-Query': SQL_MEDIA_TYPE,
-    'Access-Control-Allow-Methods': ALLOW,
-    'Access-Control-Allow-Headers': 'Accept, Content-Type, SQL-API-Version',
-    'Access-Control-Max-Age': '86400',
-  },
-  body: null,
-});
-
-export async function createSqlAnswer(options: SqlOptions): Promise<(request: RequestFacts, body: Uint8Array | null) => Answer> {
-  return sqlAnswer(options);
-}
-
 export function sqlAnswer(options: SqlOptions): (request: RequestFacts, body: Uint8Array | null) => Answer {
   const db = openImage(options.image);
   const statements = new StatementCache();
   const limiter = new RateLimiter({
-    store: options.counters ?? new MemoryCounterStore(LIMITS.rateLimitClients),
+    store: options.counters,
     limit: options.quota ?? LIMITS.sqlRequestsPerWindow,
     windowSeconds: LIMITS.sqlWindowSeconds,
     policy: POLICY_NAME,
@@ -88,7 +64,7 @@ export function sqlAnswer(options: SqlOptions): (request: RequestFacts, body: Ui
     let headers: Record<string, string> = { ...SQL_HEADERS };
     try {
       if (request.url.pathname !== SQL_PATH) throw new PublicError('not-found', 'Public SQL is served at /api/sql.');
-      if (request.method === 'OPTIONS') return preflight();
+      if (request.method === 'OPTIONS') return preflight(ALLOW, { headers: { ...SQL_HEADERS, 'Accept-Query': SQL_MEDIA_TYPE }, allowHeaders: 'Accept, Content-Type, SQL-API-Version' });
       if (request.method !== 'QUERY') {
         return problemAnswer('method-not-allowed', `Send SQL with the QUERY method; this resource takes ${ALLOW}.`, { headers: { ...headers, Allow: ALLOW } });
       }
@@ -103,7 +79,7 @@ export function sqlAnswer(options: SqlOptions): (request: RequestFacts, body: Ui
       if (version !== '' && version !== SQL_API_VERSION) {
         throw new PublicError('unsupported-sql-api-version', `The SQL endpoint serves version ${SQL_API_VERSION}; send SQL-API-Version: ${SQL_API_VERSION} or leave the header out.`);
       }
-      if (!acceptsContentType(request.header('Content-Type'))) {
+      if (!isMediaType(request.header('Content-Type'), SQL_MEDIA_TYPE)) {
         return problemAnswer('sql-media-type', 'Send the statement as the request body with Content-Type: application/sql (charset=utf-8 optional).', {
           headers: { ...headers, 'Accept-Query': SQL_MEDIA_TYPE },
         });
@@ -139,7 +115,7 @@ export function sqlAnswer(options: SqlOptions): (request: RequestFacts, body: Ui
 }
 
 export async function createSqlHandler(options: SqlOptions): Promise<(request: Request) => Promise<Response>> {
-  const answer = await createSqlAnswer(options);
+  const answer = sqlAnswer(options);
   return async (request) => toResponse(answer(factsOf(request), await readBoundedBody(request, LIMITS.sqlRequestBytesMax)));
 }
 

@@ -4,7 +4,6 @@
  * parameters, so each distinct answer is computed once and replayed with its ETag.
  */
 import { collection } from '../src/collections/index.ts';
-import { parseQuery } from '../src/core/params.ts';
 import type { QueryCore } from '../src/core/query.ts';
 import type { Answer, RequestFacts } from '../src/http/answer.ts';
 import { conditionalAnswer } from '../src/http/conditional.ts';
@@ -29,7 +28,7 @@ export function tasteSummaryAnswer(core: QueryCore): (request: RequestFacts) => 
       const key = request.url.search;
       let answer = answers.get(key);
       if (!answer) {
-        records ??= [...core.all(parseQuery(movies, new URLSearchParams()))].map((json) => JSON.parse(json) as Record<string, unknown>);
+        records ??= core.records(movies);
         const asOf = core.image.asOf('movies');
         const body = Buffer.from(`${JSON.stringify(tasteSummary(records, request.url.searchParams, asOf))}\n`);
         answer = { body, headers: { ...documentHeaders('application/json', body, asOf), 'Content-Length': String(body.length) } };

@@ -95,9 +95,9 @@ export function compile(options: CompileOptions): CompileResult {
       writeFileSync(join(options.clientDir, file), answer.body);
       manifest[path] = { file, headers: answer.headers };
     }
-    const writing = [...core.all(parseQuery(collection('writing')!, new URLSearchParams()))].map((json) => JSON.parse(json) as Record<string, unknown>);
+    const writing = core.records(collection('writing')!);
     writeFileSync(options.sqlImagePath ?? join(dirname(options.imagePath), 'sql.db'), sqlImageBytes(writing));
-    const music = [...core.all(parseQuery(collection('music')!, new URLSearchParams()))].map((json) => JSON.parse(json) as Record<string, unknown>);
+    const music = core.records(collection('music')!);
     const profile = tasteProfile(music, image.asOf('music'));
     for (const document of [...documents(image, profile), ...exportDocuments(core), ...calendarDocuments(core)]) {
       const body = Buffer.from(document.body);

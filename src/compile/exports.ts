@@ -57,8 +57,7 @@ export const CALENDAR_MEDIA_TYPE = 'text/calendar; charset=utf-8';
 export function calendarDocuments(core: QueryCore): Document[] {
   const items = new Map<string, CalendarItem[]>();
   for (const name of ['concerts', 'sporting-events'] as const) {
-    const query = parseQuery(collection(name)!, new URLSearchParams());
-    items.set(name, [...core.all(query)].map((json) => ({ collection: name, fields: JSON.parse(json) as Record<string, unknown> })));
+    items.set(name, core.records(collection(name)!).map((fields) => ({ collection: name, fields })));
   }
   return CALENDARS.map((spec) => {
     const body = renderCalendar({ name: spec.name, description: spec.description, siteUrl: core.image.siteUrl, items: spec.collections.flatMap((c) => items.get(c)!) });

@@ -9,6 +9,7 @@ import type { CollectionDeclaration, FilterSpec, SortDirection, SortKey } from '
 import { binding, decodeCursor, encodeCursor, type Position } from './cursor.ts';
 import { Image, missingSortKey, recordsTable, searchTable, sortColumn, tagsTable } from './image.ts';
 import { LIMITS } from './limits.ts';
+import { parseQuery } from './params.ts';
 
 export interface Filter {
   param: string;
@@ -214,6 +215,11 @@ export class QueryCore {
       if (page.next === undefined) return;
       page = this.run({ ...query, cursor: page.next, limit: LIMITS.pageSizeMax });
     }
+  }
+
+  /** Every published record of a collection, parsed, in its default order (for documents built from whole collections). */
+  records(collection: CollectionDeclaration): Record<string, unknown>[] {
+    return [...this.all(parseQuery(collection, new URLSearchParams()))].map((json) => JSON.parse(json) as Record<string, unknown>);
   }
 
   /** Count and facets of the filtered set, remembered per filter set (the image never changes under a running process). */

@@ -9,14 +9,21 @@ const ALLOWED_REQUEST_HEADERS = 'Accept, API-Version, Idempotency-Key, If-None-M
 /** Browsers may remember a preflight for a day. */
 const PREFLIGHT_MAX_AGE = '86400';
 
-export function preflight(allow: string): Answer {
+export interface PreflightOptions {
+  /** The surface's own response headers (the REST ones by default). */
+  headers?: Readonly<Record<string, string>>;
+  /** The request headers the surface reads. */
+  allowHeaders?: string;
+}
+
+export function preflight(allow: string, options: PreflightOptions = {}): Answer {
   return {
     status: 204,
     headers: {
-      ...COMMON_HEADERS,
+      ...(options.headers ?? COMMON_HEADERS),
       Allow: allow,
       'Access-Control-Allow-Methods': allow,
-      'Access-Control-Allow-Headers': ALLOWED_REQUEST_HEADERS,
+      'Access-Control-Allow-Headers': options.allowHeaders ?? ALLOWED_REQUEST_HEADERS,
       'Access-Control-Max-Age': PREFLIGHT_MAX_AGE,
     },
     body: null,

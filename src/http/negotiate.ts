@@ -56,3 +56,11 @@ export function negotiate(accept: string | null, offered: readonly string[]): st
   }
   return chosen;
 }
+
+/** Whether a Content-Type is `mediaType`, optionally with `charset=utf-8` and no other parameter. */
+export function isMediaType(contentType: string | null, mediaType: string): boolean {
+  if (contentType === null) return false;
+  const [type, ...params] = contentType.split(';').map((p) => p.trim().toLowerCase());
+  if (type !== mediaType) return false;
+  return params.every((p) => p === '' || p.replace(/\s*=\s*/, '=').replaceAll('"', '') === 'charset=utf-8');
+}

@@ -5,6 +5,8 @@
  * replicas serve together. The answer carries the IETF RateLimit fields: the policy, and
  * `RateLimit: "<policy>";r=<remaining>;t=<seconds to reset>`.
  */
+import { LIMITS } from '../core/limits.ts';
+
 export interface CounterStore {
   /** Adds one to the key's counter in the window starting at `windowStart` (ms) and returns the new count. */
   increment(key: string, windowStart: number): number;
@@ -48,8 +50,9 @@ export class RateLimiter {
   private readonly policy: string;
   private readonly now: () => number;
 
-  constructor(options: { store: CounterStore; limit: number; windowSeconds: number; policy: string; now?: () => number }) {
-    this.store = options.store;
+  /** Without a store, counters live in this process (bounded by LIMITS.rateLimitClients). */
+  constructor(options: { store?: CounterStore; limit: number; windowSeconds: number; policy: string; now?: () => number }) {
+    this.store = options.store ?? new MemoryCounterStore(LIMITS.rateLimitClients);
     this.limit = options.limit;
     this.windowMs = options.windowSeconds * 1000;
     this.policy = options.policy;
