@@ -41,7 +41,9 @@ const status = statusAnswer(image);
 // One query core for every surface: one statement cache, one count cache.
 const core = new QueryCore(image);
 const taste = tasteSummaryAnswer(core);
-const music = musicAnswer(core.records(collection('music')!));
+// The music catalog and its similarity index are built on the first music request, not at start-up.
+let music: ReturnType<typeof musicAnswer> | undefined;
+const musicSurfaces = () => (music ??= musicAnswer(core.records(collection('music')!)));
 const withheldExports = withheldExport(image);
 const clientOf = (request: RequestFacts) => clientAddress(peers.get(request) ?? '', request.header('X-Forwarded-For'), trusted);
 const sql = sqlAnswer({ image: readFileSync(paths.sqlImage), clientOf, quota: envNumber('SQL_RATE_LIMIT_REQUESTS') });
@@ -60,7 +62,7 @@ const server = createServer((req, res) => {
   }
   if (pathname === '/api/status.json') return write(res, status(request));
   if (pathname === TASTE_SUMMARY_PATH) return write(res, taste(request));
-  const musicSurface = pathname === MUSIC_INTERSECTIONS_PATH ? music.intersections : pathname === MUSIC_STATION_PATH ? music.station : undefined;
+  const musicSurface = pathname === MUSIC_INTERSECTIONS_PATH ? musicSurfaces().intersections : pathname === MUSIC_STATION_PATH ? musicSurfaces().station : undefined;
   if (musicSurface) {
     void readBody(req, LIMITS.musicIntersectionBytesMax + 1).then((body) => write(res, musicSurface(request, body)));
     return;
