@@ -10,5 +10,13 @@ export default defineConfig({
   integrations: [collections()],
   // Dynamic surfaces are routed before Astro (server.ts); Astro only sees page requests.
   security: { checkOrigin: false },
+  vite: {
+    build: {
+      // The GraphQL explorer bundles GraphiQL and Monaco (about 3 MB of script in one chunk, fetched once
+      // and cached as immutable); "use client" directives in their React packages mean nothing in a bundle.
+      chunkSizeWarningLimit: 4096,
+      rolldownOptions: { onwarn: (warning, warn) => warning.code === 'MODULE_LEVEL_DIRECTIVE' || warn(warning) },
+    },
+  },
   server: { port: Number(process.env.PORT ?? 4321), host: process.env.HOST ?? 'localhost' },
 });

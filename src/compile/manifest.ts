@@ -26,6 +26,8 @@ const MEDIA_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.xml': 'application/xml',
   '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
 };
 
 export const mediaTypeOf = (file: string) => MEDIA_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
