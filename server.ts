@@ -21,6 +21,7 @@ import { LIMITS } from './src/core/limits.ts';
 import { QueryCore } from './src/core/query.ts';
 import type { RequestFacts } from './src/http/answer.ts';
 import { clientAddress, trustedProxiesFromEnv } from './src/http/client.ts';
+import { negotiate } from './src/http/negotiate.ts';
 import { problemAnswer } from './src/http/problem.ts';
 import { paths } from './src/paths.ts';
 import { nodeFacts, readBody, write } from './src/runtime/node.ts';
@@ -66,6 +67,10 @@ const server = createServer((req, res) => {
   if (musicSurface) {
     void readBody(req, LIMITS.musicIntersectionBytesMax + 1).then((body) => write(res, musicSurface(request, body)));
     return;
+  }
+  // A browser visit to GET /graphql opens the static explorer page (SPEC §4.5). Until the endpoint lands.
+  if (pathname === '/graphql' && (request.method === 'GET' || request.method === 'HEAD') && negotiate(request.header('Accept'), ['application/json', 'text/html']) === 'text/html') {
+    return write(res, files.answer(request, { path: '/graphql/', negotiated: true }));
   }
   // Collection lists always go through the REST handler (quotas, versions, negotiation);
   // their static page-one files are for CDNs, and the handler answers the same bytes.
