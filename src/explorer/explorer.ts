@@ -12,10 +12,10 @@ import { createRoot } from 'react-dom/client';
 
 type Fetcher = ComponentProps<typeof GraphiQL>['fetcher'];
 
-export const ENDPOINT = '/graphql';
+const ENDPOINT = '/graphql';
 
-export const DEFAULT_QUERY = `# The first five films and series, and the cursor of the next page.
-# Run it with the play button or Ctrl+Enter; the Docs pane lists every collection.
+const DEFAULT_QUERY = `# The first five films and series; run with Ctrl+Enter.
+# Pass pageInfo.endCursor as \`after\` for the next page.
 query FirstMovies {
   movies(first: 5) {
     nodes {
