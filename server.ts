@@ -1,15 +1,17 @@
 /**
  * The Node entry: serves dist/ through node:http. In order: public SQL (QUERY, with a
- * bounded body), status, the REST collection lists, static files with their precomputed
+ * bounded body), GraphQL (or its explorer page, for browsers), status, the REST collection lists, static files with their precomputed
  * headers, withheld exports, and Astro's handler for record detail pages; anything else is
  * a 404 problem. Configuration is by environment (README, "Configuration"): `PORT`, `HOST`,
- * `ANSWER_CACHE_BYTES`, `TRUSTED_PROXIES`, `RATE_LIMIT_REQUESTS`, `SQL_RATE_LIMIT_REQUESTS`.
+ * `ANSWER_CACHE_BYTES`, `TRUSTED_PROXIES`, `RATE_LIMIT_REQUESTS`, `SQL_RATE_LIMIT_REQUESTS`,
+ * `GRAPHQL_COST_BUDGET`.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { withheldExport } from './functions/exports.ts';
+import { graphqlAnswer, GRAPHQL_PATH } from './functions/graphql.ts';
 import { isCollectionPath, restAnswer } from './functions/rest.ts';
 import { sqlAnswer, SQL_PATH } from './functions/sql.ts';
 import { statusAnswer } from './functions/status.ts';
@@ -21,9 +23,9 @@ import { LIMITS } from './src/core/limits.ts';
 import { QueryCore } from './src/core/query.ts';
 import type { RequestFacts } from './src/http/answer.ts';
 import { clientAddress, trustedProxiesFromEnv } from './src/http/client.ts';
-import { negotiate } from './src/http/negotiate.ts';
 import { problemAnswer } from './src/http/problem.ts';
 import { paths } from './src/paths.ts';
+import { negotiate } from './src/http/negotiate.ts';
 import { nodeFacts, readBody, write } from './src/runtime/node.ts';
 import { StaticFiles } from './src/runtime/static.ts';
 
@@ -48,6 +50,7 @@ const musicSurfaces = () => (music ??= musicAnswer(core.records(collection('musi
 const withheldExports = withheldExport(image);
 const clientOf = (request: RequestFacts) => clientAddress(peers.get(request) ?? '', request.header('X-Forwarded-For'), trusted);
 const sql = sqlAnswer({ image: readFileSync(paths.sqlImage), clientOf, quota: envNumber('SQL_RATE_LIMIT_REQUESTS') });
+const graphql = graphqlAnswer(core, { budget: envNumber('GRAPHQL_COST_BUDGET'), clientOf });
 const rest = restAnswer(core, { cacheBytes: envNumber('ANSWER_CACHE_BYTES'), quota: envNumber('RATE_LIMIT_REQUESTS'), clientOf });
 const astro = (await import(pathToFileURL(join(paths.dist, 'server/entry.mjs')).href)) as {
   handler: (req: IncomingMessage, res: ServerResponse, next: () => void) => Promise<void>;
@@ -61,16 +64,20 @@ const server = createServer((req, res) => {
     void readBody(req, LIMITS.sqlRequestBytesMax + 1).then((body) => write(res, sql(request, body)));
     return;
   }
+  if (pathname === GRAPHQL_PATH) {
+    // A browser visit opens the explorer (a prerendered page); programs get GraphQL over HTTP.
+    const explorer = files.resolve(`${GRAPHQL_PATH}/`, null);
+    const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && negotiate(request.header('Accept'), ['application/graphql-response+json', 'application/json', 'text/html']) === 'text/html';
+    if (explorer && wantsPage) return write(res, files.answer(request, explorer));
+    void readBody(req, LIMITS.graphqlDocumentBytesMax + 1).then((body) => graphql(request, body)).then((answer) => write(res, answer));
+    return;
+  }
   if (pathname === '/api/status.json') return write(res, status(request));
   if (pathname === TASTE_SUMMARY_PATH) return write(res, taste(request));
   const musicSurface = pathname === MUSIC_INTERSECTIONS_PATH ? musicSurfaces().intersections : pathname === MUSIC_STATION_PATH ? musicSurfaces().station : undefined;
   if (musicSurface) {
     void readBody(req, LIMITS.musicIntersectionBytesMax + 1).then((body) => write(res, musicSurface(request, body)));
     return;
-  }
-  // A browser visit to GET /graphql opens the static explorer page (SPEC §4.5). Until the endpoint lands.
-  if (pathname === '/graphql' && (request.method === 'GET' || request.method === 'HEAD') && negotiate(request.header('Accept'), ['application/json', 'text/html']) === 'text/html') {
-    return write(res, files.answer(request, { path: '/graphql/', negotiated: true }));
   }
   // Collection lists always go through the REST handler (quotas, versions, negotiation);
   // their static page-one files are for CDNs, and the handler answers the same bytes.

@@ -14,6 +14,7 @@ import { API_VERSION } from '../http/headers.ts';
 import { openApiDocument } from '../openapi/document.ts';
 import { META_PATHS } from '../openapi/meta-schemas.ts';
 import { openApiYaml } from '../openapi/yaml.ts';
+import { graphqlSdl } from '../graphql/schema.ts';
 import { sqlProfile } from '../sql/profile.ts';
 import { TASTE_PROFILE_MEDIA_TYPE, TASTE_PROFILE_PATH, type TasteProfile } from '../taste/profile.ts';
 import { TASTE_PROFILE_SCHEMA } from '../taste/profile-schema.ts';
@@ -57,7 +58,7 @@ export function serviceMetadata(image: Image): Record<string, unknown> {
   };
 }
 
-/** RFC 9727 §4: a linkset (RFC 9264) whose anchor is the API, with its description, docs, status and metadata. */
+/** RFC 9727 §4: a linkset (RFC 9264) with one context per API (REST, GraphQL): its description, docs, status and metadata. */
 export function apiCatalog(): Record<string, unknown> {
   return {
     linkset: [
@@ -71,6 +72,13 @@ export function apiCatalog(): Record<string, unknown> {
         'service-meta': [{ href: LINKS.meta, type: 'application/json' }],
         status: [{ href: LINKS.status, type: 'application/json' }],
       },
+      {
+        anchor: LINKS.graphql,
+        'service-desc': [{ href: LINKS.graphqlSchema, type: 'text/plain' }],
+        'service-doc': [{ href: LINKS.graphql, type: 'text/html' }],
+        'service-meta': [{ href: LINKS.meta, type: 'application/json' }],
+        status: [{ href: LINKS.status, type: 'application/json' }],
+      },
     ],
   };
 }
@@ -81,6 +89,7 @@ export function documents(image: Image, profile: TasteProfile): Document[] {
     { path: LINKS.openapi, file: 'openapi.json', contentType: 'application/openapi+json', body: json(openApiDocument()) },
     { path: LINKS.openapiYaml, file: 'openapi.yaml', contentType: 'application/openapi+yaml', body: openApiYaml() },
     { path: LINKS.meta, file: 'api/meta.json', contentType: 'application/json', body: json(serviceMetadata(image)) },
+    { path: LINKS.graphqlSchema, file: LINKS.graphqlSchema.slice(1), contentType: 'text/plain; charset=utf-8', body: graphqlSdl() },
     { path: LINKS.sqlProfile, file: 'api/sql/profile.json', contentType: 'application/json', body: json(sqlProfile()) },
     { path: TASTE_PROFILE_PATH, file: TASTE_PROFILE_PATH.slice(1), contentType: TASTE_PROFILE_MEDIA_TYPE, body: json(profile), asOf: image.asOf('music') },
     { path: '/schemas/taste-profile-1.json', file: 'schemas/taste-profile-1.json', contentType: 'application/schema+json', body: json(TASTE_PROFILE_SCHEMA) },

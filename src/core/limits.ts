@@ -54,6 +54,14 @@ export const LIMIT_DEFINITIONS = {
   tasteExampleLimitDefault: { value: 5, unit: 'examples', why: 'Illustrative examples in the movie taste summary when `exampleLimit` is absent (SPEC §2.3).' },
   tasteExampleLimitMax: { value: 12, unit: 'examples', why: 'Largest `exampleLimit` of the movie taste summary: examples illustrate, they are not a listing.' },
   tasteDistributionValuesMax: { value: 10, unit: 'values per dimension', why: 'Most frequent first; keeps the taste summary distributions (wide on director) short.' },
+  graphqlDocumentBytesMax: { value: 64 * 1024, unit: 'bytes', why: 'GraphQL request body or GET `query` (SPEC §8): bounds parsing work before any is done (413).' },
+  graphqlTokensMax: { value: 5000, unit: 'tokens', why: 'Lexical tokens in one GraphQL document, stopped by the parser itself: bounds parsing and validation work (the full introspection query is about 300).' },
+  graphqlDepthMax: { value: 12, unit: 'levels', why: 'Nesting of fields in one GraphQL operation, fragments expanded, introspection subtrees not counted: the deepest useful query is 6.' },
+  graphqlAliasesMax: { value: 30, unit: 'aliases', why: 'Aliased fields in one GraphQL operation, fragments expanded: aliases multiply work without multiplying the document.' },
+  graphqlCostMax: { value: 1000, unit: 'cost points', why: 'Static cost of one GraphQL operation (`@cost`, `@listSize`), computed before execution: four full 100-node pages with nested objects.' },
+  graphqlCostPerWindow: { value: 50_000, unit: 'cost points', why: 'GraphQL cost spent per client and window (`@rateLimit` on Query): at least fifty over-budget-sized operations a minute, and thousands of small ones.' },
+  graphqlWindowSeconds: { value: 60, unit: 'seconds', why: 'The GraphQL cost window; a 429 says `Retry-After` with the seconds left in it.' },
+  graphqlFirstDefault: { value: 50, unit: 'nodes', why: 'Nodes per connection when `first` is absent, as REST `limit` (SPEC §4.1).' },
 } as const satisfies Record<string, Limit>;
 
 export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {

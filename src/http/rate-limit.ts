@@ -8,8 +8,8 @@
 import { LIMITS } from '../core/limits.ts';
 
 export interface CounterStore {
-  /** Adds one to the key's counter in the window starting at `windowStart` (ms) and returns the new count. */
-  increment(key: string, windowStart: number): number;
+  /** Adds `amount` to the key's counter in the window starting at `windowStart` (ms) and returns the new count. */
+  increment(key: string, windowStart: number, amount: number): number;
 }
 
 /** One process's counters; only the current window is kept, and at most `maxKeys` of them. */
@@ -22,12 +22,12 @@ export class MemoryCounterStore implements CounterStore {
     this.maxKeys = maxKeys;
   }
 
-  increment(key: string, windowStart: number): number {
+  increment(key: string, windowStart: number, amount: number): number {
     if (windowStart !== this.window) {
       this.window = windowStart;
       this.counts = new Map();
     }
-    const count = (this.counts.get(key) ?? 0) + 1;
+    const count = (this.counts.get(key) ?? 0) + amount;
     if (!this.counts.has(key) && this.counts.size >= this.maxKeys) this.counts.delete(this.counts.keys().next().value!);
     this.counts.set(key, count);
     return count;
@@ -59,10 +59,11 @@ export class RateLimiter {
     this.now = options.now ?? Date.now;
   }
 
-  take(key: string): Quota {
+  /** Spends `amount` units (requests, or GraphQL cost points) of the key's quota. */
+  take(key: string, amount = 1): Quota {
     const now = this.now();
     const windowStart = now - (now % this.windowMs);
-    const count = this.store.increment(key, windowStart);
+    const count = this.store.increment(key, windowStart, amount);
     const remaining = Math.max(0, this.limit - count);
     const reset = Math.max(1, Math.ceil((windowStart + this.windowMs - now) / 1000));
     return { allowed: count <= this.limit, remaining, reset, header: `"${this.policy}";r=${remaining};t=${reset}` };

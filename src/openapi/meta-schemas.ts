@@ -21,6 +21,8 @@ export const META_PATHS = {
   problems: '/problems/',
   sql: '/api/sql',
   sqlProfile: '/api/sql/profile.json',
+  graphql: '/graphql',
+  graphqlSchema: '/graphql/schema.graphql',
 } as const;
 
 const REST_NAMES = restCollections.map((c) => c.name);

@@ -45,6 +45,7 @@ test('service metadata lists every collection and links to the other documents',
   for (const [name, href] of Object.entries(meta.links)) {
     if (name === 'openapi' || name === 'openapiYaml') continue; // checked with the OpenAPI contract
     if (name === 'sql') continue; // QUERY only; tests/sql and tests/http/sql.test.ts
+    if (name === 'graphql' || name === 'graphqlSchema') continue; // its own contract: tests/graphql
     assert.equal((await get(href)).status, 200, `${name} ${href}`);
   }
 });

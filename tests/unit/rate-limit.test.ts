@@ -29,10 +29,10 @@ test('reset is within the window, whatever the clock says', () => {
 
 test('the in-process store forgets the oldest clients past its bound', () => {
   const store = new MemoryCounterStore(2);
-  store.increment('a', 0);
-  store.increment('b', 0);
-  store.increment('c', 0);
-  assert.equal(store.increment('a', 0), 1);
+  store.increment('a', 0, 1);
+  store.increment('b', 0, 1);
+  store.increment('c', 0, 1);
+  assert.equal(store.increment('a', 0, 1), 1);
 });
 
 test('X-Forwarded-For is believed only from trusted proxies, right-most untrusted hop first', () => {

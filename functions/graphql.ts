@@ -1,0 +1,140 @@
+/**
+ * GraphQL over HTTP: `POST /graphql` (one operation per request) and `GET /graphql`
+ * (queries only), served by graphql-http over the schema derived from the declarations.
+ * In order, before execution: the CORS preflight, the `GraphQL-API-Version` header (v1),
+ * the document size (64 KiB, 413), then — inside graphql-http, which owns media types,
+ * request parsing and the GraphQL-over-HTTP status rules — parsing with a token limit,
+ * a mutation over GET (405), validation, depth, alias and static cost limits, and the
+ * client's cost budget for the window (429). Every answer carries the operation's cost and
+ * the RateLimit fields of the cost budget; errors are the standard `errors` array, never
+ * internals (src/graphql/errors.ts).
+ */
+import { createHandler, type OperationArgs, type Request as GraphQLHttpRequest, type Response as GraphQLHttpResponse } from 'graphql-http';
+import { GraphQLError, getOperationAST, parse, specifiedRules, validate } from 'graphql';
+import { LIMITS } from '../src/core/limits.ts';
+import type { QueryCore } from '../src/core/query.ts';
+import { measureOperation } from '../src/graphql/cost.ts';
+import { publicError } from '../src/graphql/errors.ts';
+import { rootValue } from '../src/graphql/resolvers.ts';
+import { GRAPHQL_API_VERSION, graphqlSchema } from '../src/graphql/schema.ts';
+import type { Answer, RequestFacts } from '../src/http/answer.ts';
+import { preflight } from '../src/http/cors.ts';
+import { CONTENT_SIGNAL, CONTENT_USAGE } from '../src/http/headers.ts';
+import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
+
+export const GRAPHQL_PATH = '/graphql';
+export const GRAPHQL_SCHEMA_PATH = '/graphql/schema.graphql';
+const ALLOW = 'GET, POST, OPTIONS';
+const POLICY_NAME = 'graphql';
+const JSON_ERRORS_TYPE = 'application/graphql-response+json; charset=utf-8';
+
+export interface GraphqlOptions {
+  counters?: CounterStore;
+  /** Cost points per client per window; the limit's value unless an operator sets another. */
+  budget?: number;
+  now?: () => number;
+  clientOf?: (request: RequestFacts) => string;
+}
+
+/** What one request's checks learned, for its response headers. */
+interface Demand {
+  cost: number;
+  rateLimit?: string;
+}
+
+const encoder = new TextEncoder();
+
+function errorsAnswer(status: number, headers: Record<string, string>, ...errors: GraphQLError[]): Answer {
+  return { status, headers: { ...headers, 'Content-Type': JSON_ERRORS_TYPE }, body: encoder.encode(JSON.stringify({ errors })) };
+}
+
+const limitError = (code: string, message: string) => new GraphQLError(message, { extensions: { code } });
+
+export function graphqlAnswer(core: QueryCore, options: GraphqlOptions = {}): (request: RequestFacts, body: Uint8Array | null) => Promise<Answer> {
+  const { schema } = graphqlSchema();
+  const root = rootValue(core);
+  const budget = options.budget ?? LIMITS.graphqlCostPerWindow;
+  const limiter = new RateLimiter({ store: options.counters, limit: budget, windowSeconds: LIMITS.graphqlWindowSeconds, policy: POLICY_NAME, now: options.now });
+  const clientOf = options.clientOf ?? (() => 'anonymous');
+  const baseHeaders: Record<string, string> = {
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Expose-Headers': 'GraphQL-API-Version, GraphQL-Cost, GraphQL-Cost-Limit, RateLimit, RateLimit-Policy, Retry-After',
+    'Cache-Control': 'no-store',
+    'Content-Usage': CONTENT_USAGE,
+    'Content-Signal': CONTENT_SIGNAL,
+    'GraphQL-API-Version': GRAPHQL_API_VERSION,
+    'GraphQL-Cost-Limit': String(LIMITS.graphqlCostMax),
+    'RateLimit-Policy': `"${POLICY_NAME}";q=${budget};w=${LIMITS.graphqlWindowSeconds}`,
+    Vary: 'Accept, GraphQL-API-Version',
+  };
+  const demands = new WeakMap<GraphQLHttpRequest<RequestFacts, undefined>, Demand>();
+
+  const handler = createHandler<RequestFacts, undefined>({
+    schema,
+    rootValue: root,
+    formatError: publicError,
+    onSubscribe: (req, params): OperationArgs<undefined> | readonly GraphQLError[] | GraphQLHttpResponse => {
+      let document;
+      try {
+        document = parse(params.query, { maxTokens: LIMITS.graphqlTokensMax, noLocation: false });
+      } catch (error) {
+        return [error instanceof GraphQLError ? error : new GraphQLError('The document could not be parsed.')];
+      }
+      const operation = getOperationAST(document, params.operationName);
+      // Decided before validation: with no mutation root a mutation would otherwise be a 400.
+      if (operation && operation.operation !== 'query' && req.method === 'GET') {
+        return [JSON.stringify({ errors: [new GraphQLError(`GET carries queries only; this schema has no ${operation.operation} root.`)] }), { status: 405, statusText: 'Method Not Allowed', headers: { allow: 'POST', 'content-type': JSON_ERRORS_TYPE } }];
+      }
+      const invalid = validate(schema, document, specifiedRules);
+      if (invalid.length > 0) return invalid;
+      const demand = measureOperation(schema, document, params.operationName, params.variables);
+      if (!demand) return [new GraphQLError('The document has no operation of that name.')];
+      if (demand.depth > LIMITS.graphqlDepthMax) return [limitError('DEPTH_LIMIT', `The operation nests ${demand.depth} levels; at most ${LIMITS.graphqlDepthMax} are accepted.`)];
+      if (demand.aliases > LIMITS.graphqlAliasesMax) return [limitError('ALIAS_LIMIT', `The operation uses ${demand.aliases} aliases; at most ${LIMITS.graphqlAliasesMax} are accepted.`)];
+      const record: Demand = { cost: demand.cost };
+      demands.set(req, record);
+      if (demand.cost > LIMITS.graphqlCostMax) {
+        return [limitError('COST_LIMIT', `The operation costs ${demand.cost} points; at most ${LIMITS.graphqlCostMax} are accepted. Ask for fewer nodes (first) or fewer connections.`)];
+      }
+      // Every operation spends at least one point, so `{ __typename }` floods are bounded too.
+      const quota = limiter.take(clientOf(req.raw), Math.max(1, demand.cost));
+      record.rateLimit = quota.header;
+      if (!quota.allowed) {
+        const error = limitError('RATE_LIMITED', `This client spent its ${budget} cost points for the ${LIMITS.graphqlWindowSeconds}-second window; retry after the time in Retry-After.`);
+        return [JSON.stringify({ errors: [error] }), { status: 429, statusText: 'Too Many Requests', headers: { 'content-type': JSON_ERRORS_TYPE, 'retry-after': String(quota.reset) } }];
+      }
+      return { schema, document, operationName: params.operationName, variableValues: params.variables, rootValue: root, contextValue: undefined };
+    },
+  });
+
+  return async (request, body) => {
+    if (request.method === 'OPTIONS') {
+      return preflight(ALLOW, { headers: baseHeaders, allowHeaders: 'Accept, Content-Type, GraphQL-API-Version' });
+    }
+    const version = request.header('GraphQL-API-Version')?.trim() ?? '';
+    if (version !== '' && version.split('.')[0] !== GRAPHQL_API_VERSION) {
+      return errorsAnswer(400, baseHeaders, limitError('UNSUPPORTED_API_VERSION', `This endpoint serves GraphQL API version ${GRAPHQL_API_VERSION}; send GraphQL-API-Version: ${GRAPHQL_API_VERSION} or leave the header out.`));
+    }
+    const text = body === null ? '' : Buffer.from(body).toString('utf8');
+    const tooLarge = (body?.length ?? 0) > LIMITS.graphqlDocumentBytesMax || Buffer.byteLength(request.url.searchParams.get('query') ?? '') > LIMITS.graphqlDocumentBytesMax;
+    if (tooLarge) {
+      return errorsAnswer(413, baseHeaders, limitError('DOCUMENT_TOO_LARGE', `The request is larger than ${LIMITS.graphqlDocumentBytesMax} bytes.`));
+    }
+    const req: GraphQLHttpRequest<RequestFacts, undefined> = {
+      method: request.method,
+      url: request.url.href,
+      headers: { get: (name: string) => request.header(name) },
+      body: request.method === 'POST' ? text : null,
+      raw: request,
+      context: undefined,
+    };
+    const [responseBody, init] = await handler(req);
+    const demand = demands.get(req);
+    const headers: Record<string, string> = { ...baseHeaders };
+    for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.replace(/(^|-)([a-z])/g, (_, dash: string, ch: string) => dash + ch.toUpperCase())] = String(value);
+    if (demand) headers['GraphQL-Cost'] = String(demand.cost);
+    if (demand?.rateLimit) headers.RateLimit = demand.rateLimit;
+    if (init.status === 405 && !headers.Allow) headers.Allow = ALLOW;
+    return { status: init.status, headers, body: responseBody === null ? null : encoder.encode(responseBody) };
+  };
+}
