@@ -20,6 +20,7 @@ import { encodeCursor } from '../src/core/cursor.ts';
 import { Image, recordsTable, sortColumn } from '../src/core/image.ts';
 import { parseQuery } from '../src/core/params.ts';
 import { queryBinding } from '../src/core/query.ts';
+import { bindings } from '../src/graphql/schema.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -107,6 +108,11 @@ const path = `/api/${name}.json`;
 const autocannonMethods = createRequire(import.meta.url)('autocannon/lib/httpMethods') as string[];
 if (!autocannonMethods.includes('QUERY')) autocannonMethods.push('QUERY');
 
+/** A typical GraphQL connection query: page one of the same collection, three fields per node. */
+const graphqlField = bindings.find((b) => b.collection.name === name)!.field;
+const GRAPHQL_BODY = JSON.stringify({
+  query: `{ ${graphqlField}(first: 50) { nodes { canonicalId ${declaration.search[0]} ${declaration.dateField} } pageInfo { hasNextPage endCursor } totalCount } }`,
+});
 /** A typical public SQL statement: the latest writing. */
 const SQL_STATEMENT = 'SELECT title, published_at FROM public.writing ORDER BY published_at DESC LIMIT 10';
 const scenarios: { label: string; paths: string[]; method?: string; body?: string; headers?: Record<string, string> }[] = [
@@ -114,6 +120,7 @@ const scenarios: { label: string; paths: string[]; method?: string; body?: strin
   { label: `filtered (${filterParam}=…)`, paths: filterValues.map((v) => `${path}?${filterParam}=${encodeURIComponent(v)}`) },
   { label: 'q search', paths: [...new Set(words)].slice(0, 40).map((w) => `${path}?q=${encodeURIComponent(w.toLowerCase())}`) },
   { label: `deep cursor (record ${deepOffset})`, paths: [`${path}?cursor=${deepCursor}`] },
+  { label: 'GraphQL connection (first 50, 3 fields)', paths: ['/graphql'], method: 'POST', body: GRAPHQL_BODY, headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' } },
   { label: 'SQL QUERY (latest 10 writing)', paths: ['/api/sql'], method: 'QUERY', body: SQL_STATEMENT, headers: { 'Content-Type': 'application/sql' } },
 ];
 
@@ -168,7 +175,12 @@ async function load(base: string, paths: string[], request: { method?: string; b
 }
 
 // The quota is lifted (one load generator is one client), but still counted on every request.
-const unlimited = { DIST_DIR: dist, RATE_LIMIT_REQUESTS: String(Number.MAX_SAFE_INTEGER), SQL_RATE_LIMIT_REQUESTS: String(Number.MAX_SAFE_INTEGER) };
+const unlimited = {
+  DIST_DIR: dist,
+  RATE_LIMIT_REQUESTS: String(Number.MAX_SAFE_INTEGER),
+  SQL_RATE_LIMIT_REQUESTS: String(Number.MAX_SAFE_INTEGER),
+  GRAPHQL_COST_BUDGET: String(Number.MAX_SAFE_INTEGER),
+};
 // The same V8 flags as `npm run serve` (package.json): a 4 MB young generation keeps the
 // server's peak RSS about 50 MB lower under load.
 const serve = ['--max-semi-space-size=4', 'server.ts'];
