@@ -10,8 +10,9 @@
  * internals (src/graphql/errors.ts).
  */
 import { createHandler, type OperationArgs, type Request as GraphQLHttpRequest, type Response as GraphQLHttpResponse } from 'graphql-http';
-import { GraphQLError, getOperationAST, parse, specifiedRules, validate } from 'graphql';
+import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode } from 'graphql';
 import { LIMITS } from '../src/core/limits.ts';
+import { BoundedMemo } from '../src/core/memo.ts';
 import type { QueryCore } from '../src/core/query.ts';
 import { measureOperation } from '../src/graphql/cost.ts';
 import { publicError } from '../src/graphql/errors.ts';
@@ -42,6 +43,12 @@ interface Demand {
   rateLimit?: string;
 }
 
+/** A document as parsed and validated: its syntax tree, unless parsing failed, and its errors. */
+interface CheckedDocument {
+  document?: DocumentNode;
+  errors: readonly GraphQLError[];
+}
+
 const encoder = new TextEncoder();
 
 function errorsAnswer(status: number, headers: Record<string, string>, ...errors: GraphQLError[]): Answer {
@@ -67,6 +74,17 @@ export function graphqlAnswer(core: QueryCore, options: GraphqlOptions = {}): (r
     'RateLimit-Policy': `"${POLICY_NAME}";q=${budget};w=${LIMITS.graphqlWindowSeconds}`,
     Vary: 'Accept, GraphQL-API-Version',
   };
+  // Parsing and validation depend only on the text; remembered per document, bounded.
+  const check = (text: string): CheckedDocument => {
+    let document: DocumentNode;
+    try {
+      document = parse(text, { maxTokens: LIMITS.graphqlTokensMax });
+    } catch (error) {
+      return { errors: [error instanceof GraphQLError ? error : new GraphQLError('The document could not be parsed.')] };
+    }
+    return { document, errors: validate(schema, document, specifiedRules) };
+  };
+  const documents = new BoundedMemo<CheckedDocument>(LIMITS.graphqlDocumentCacheEntries, check);
   const demands = new WeakMap<GraphQLHttpRequest<RequestFacts, undefined>, Demand>();
 
   const handler = createHandler<RequestFacts, undefined>({
@@ -74,19 +92,15 @@ export function graphqlAnswer(core: QueryCore, options: GraphqlOptions = {}): (r
     rootValue: root,
     formatError: publicError,
     onSubscribe: (req, params): OperationArgs<undefined> | readonly GraphQLError[] | GraphQLHttpResponse => {
-      let document;
-      try {
-        document = parse(params.query, { maxTokens: LIMITS.graphqlTokensMax, noLocation: false });
-      } catch (error) {
-        return [error instanceof GraphQLError ? error : new GraphQLError('The document could not be parsed.')];
-      }
+      const checked = params.query.length <= LIMITS.graphqlDocumentCacheCharsMax ? documents.get(params.query) : check(params.query);
+      if (!checked.document) return checked.errors;
+      const { document } = checked;
       const operation = getOperationAST(document, params.operationName);
-      // Decided before validation: with no mutation root a mutation would otherwise be a 400.
+      // Decided before validation errors are returned: with no mutation root a mutation would otherwise be a 400.
       if (operation && operation.operation !== 'query' && req.method === 'GET') {
         return [JSON.stringify({ errors: [new GraphQLError(`GET carries queries only; this schema has no ${operation.operation} root.`)] }), { status: 405, statusText: 'Method Not Allowed', headers: { allow: 'POST', 'content-type': JSON_ERRORS_TYPE } }];
       }
-      const invalid = validate(schema, document, specifiedRules);
-      if (invalid.length > 0) return invalid;
+      if (checked.errors.length > 0) return checked.errors;
       const demand = measureOperation(schema, document, params.operationName, params.variables);
       if (!demand) return [new GraphQLError('The document has no operation of that name.')];
       if (demand.depth > LIMITS.graphqlDepthMax) return [limitError('DEPTH_LIMIT', `The operation nests ${demand.depth} levels; at most ${LIMITS.graphqlDepthMax} are accepted.`)];

@@ -61,6 +61,8 @@ export const LIMIT_DEFINITIONS = {
   graphqlCostMax: { value: 1000, unit: 'cost points', why: 'Static cost of one GraphQL operation (`@cost`, `@listSize`), computed before execution: four full 100-node pages with nested objects.' },
   graphqlCostPerWindow: { value: 50_000, unit: 'cost points', why: 'GraphQL cost spent per client and window (`@rateLimit` on Query): at least fifty over-budget-sized operations a minute, and thousands of small ones.' },
   graphqlWindowSeconds: { value: 60, unit: 'seconds', why: 'The GraphQL cost window; a 429 says `Retry-After` with the seconds left in it.' },
+  graphqlDocumentCacheEntries: { value: 1000, unit: 'documents', why: 'Parsed and validated GraphQL documents remembered by their exact text, so a repeated query skips parsing and validation; bounds the memory they take.' },
+  graphqlDocumentCacheCharsMax: { value: 8192, unit: 'characters', why: 'Only documents up to this length are remembered (real queries are far shorter), so the memo holds at most about 8 MB of text.' },
   graphqlFirstDefault: { value: 50, unit: 'nodes', why: 'Nodes per connection when `first` is absent, as REST `limit` (SPEC §4.1).' },
 } as const satisfies Record<string, Limit>;
 

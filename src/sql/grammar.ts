@@ -16,6 +16,7 @@
 import nodeSqlParser from 'node-sql-parser/build/postgresql.js';
 import { PublicError } from '../core/errors.ts';
 import { LIMITS } from '../core/limits.ts';
+import { BoundedMemo } from '../core/memo.ts';
 import { relationNamed, type SqlRelation, type SqlType } from './relations.ts';
 
 type Node = Record<string, unknown>;
@@ -330,21 +331,13 @@ export function checkStatement(text: string): CheckedStatement {
 
 /** `checkStatement` remembering the last checked statements by their exact text. */
 export class StatementCache {
-  private readonly entries = new Map<string, CheckedStatement>();
-  private readonly max: number;
+  private readonly memo: BoundedMemo<CheckedStatement>;
 
   constructor(max: number = LIMITS.sqlStatementCacheEntries) {
-    this.max = max;
+    this.memo = new BoundedMemo(max, checkStatement);
   }
 
   check(text: string): CheckedStatement {
-    const hit = this.entries.get(text);
-    if (hit) return hit;
-    const checked = checkStatement(text);
-    if (this.max > 0) {
-      if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(text, checked);
-    }
-    return checked;
+    return this.memo.get(text);
   }
 }
