@@ -68,15 +68,23 @@ export function compile(options: CompileOptions): CompileResult {
   const problems: LoadProblem[] = [];
   const compiled: CollectionRecords[] = [];
   const shownRoot = relative(process.cwd(), options.contentDir) || '.';
+  const siteUrl = (options.siteUrl ?? DEFAULT_SITE_URL).replace(/\/+$/, '');
   for (const collection of collections) {
     const loaded = loadCollection(options.contentDir, collection.name, shownRoot);
-    const built = buildRecords(collection, loaded.entries);
+    const built = buildRecords(collection, loaded.entries, { siteUrl });
     problems.push(...loaded.problems, ...built.problems);
     compiled.push({ collection, records: built.records });
   }
   if (problems.length) throw new ContentError(problems);
+  // Composed lists read the content records as loaded (before any composition), so a
+  // blog post composed into writing is not fed to the feed a second time.
+  const loaded = new Map(compiled.map((c) => [c.collection.name, c.records]));
+  const sources = { records: (name: string) => loaded.get(name) ?? [], siteUrl };
+  for (const [i, entry] of compiled.entries()) {
+    if (entry.collection.compose) compiled[i] = { ...entry, records: [...entry.records, ...entry.collection.compose(sources)] };
+  }
 
-  writeImage(options.imagePath, compiled, cursorKey(options.secret), options.siteUrl ?? DEFAULT_SITE_URL);
+  writeImage(options.imagePath, compiled, cursorKey(options.secret), siteUrl);
   const counts = Object.fromEntries(compiled.map((c) => [c.collection.name, c.records.length]));
   const warnings = compiled.flatMap((c) =>
     missingProvenance(c).map((r) => `${r.origin}: coordinatesSource: coordinates without a source (or a geocoded source without coordinatesLicense); ${c.collection.name} geographic formats are off`),

@@ -64,6 +64,8 @@ function createCollection(db: DatabaseSync, { collection, records }: CollectionR
     const keys = sortFields.map((f) => sortKey(collection.sort[f]!, fields[f]));
     insertRecord.run(rid, canonicalId, ...keys, searchText(collection, fields), JSON.stringify(fields));
     for (const [param, spec] of Object.entries(collection.filters)) {
+      // Range filters compare the sort-key column; they have no values to list.
+      if (spec.kind.type === 'since') continue;
       const value = fields[spec.field];
       for (const v of Array.isArray(value) ? new Set(value) : value === undefined ? [] : [value]) {
         insertTag.run(param, fold(String(v)), String(v), rid, ...keys);

@@ -39,7 +39,9 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
 
 /** RFC 9652: the collection's query template, a structured-field string with its relation. */
 export function linkTemplate(collection: CollectionDeclaration): string {
-  const params = [...Object.keys(collection.filters), 'q', 'sort', 'limit', 'facets', 'cursor'];
+  // RFC 6570 explode (`*`): a repeatable filter is given once per value.
+  const filters = Object.entries(collection.filters).map(([param, spec]) => (spec.repeatable ? `${param}*` : param));
+  const params = [...filters, 'q', 'sort', 'limit', 'facets', 'cursor'];
   return `"/api/${collection.name}.json{?${params.join(',')}}"; rel="search"`;
 }
 
