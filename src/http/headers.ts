@@ -45,8 +45,14 @@ export function linkTemplate(collection: CollectionDeclaration): string {
   return `"/api/${collection.name}.json{?${params.join(',')}}"; rel="search"`;
 }
 
+/** The search list's query template. */
+export const SEARCH_LINK_TEMPLATE = '"/api/search.json{?q,collection*,year,limit,cursor}"; rel="search"';
+
 export interface ListHeaderInput {
-  collection: CollectionDeclaration;
+  /** The list's path, `/api/<name>.json`. */
+  path: string;
+  /** Its RFC 9652 query template (`linkTemplate`). */
+  template: string;
   contentType: string;
   etag: string;
   totalCount: number;
@@ -56,7 +62,7 @@ export interface ListHeaderInput {
 }
 
 export function listHeaders(input: ListHeaderInput): Record<string, string> {
-  const path = `/api/${input.collection.name}.json`;
+  const path = input.path;
   const lifecycle = lifecycleHeaders(path);
   return {
     ...COMMON_HEADERS,
@@ -67,7 +73,7 @@ export function listHeaders(input: ListHeaderInput): Record<string, string> {
     Vary: 'Accept',
     'X-Total-Count': String(input.totalCount),
     Link: [linkHeader(input.links), lifecycle.link].filter(Boolean).join(', '),
-    'Link-Template': linkTemplate(input.collection),
+    'Link-Template': input.template,
     ...lifecycle.headers,
   };
 }

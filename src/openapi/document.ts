@@ -12,6 +12,7 @@ import { collectionPathItem, isGeographic } from './collection-paths.ts';
 import { itemSchema } from './item-schemas.ts';
 import { exportPaths } from './export-paths.ts';
 import { metaPaths } from './meta-paths.ts';
+import { searchPaths, SEARCH_SCHEMAS } from './search-paths.ts';
 import { sqlPaths } from './sql-paths.ts';
 import { tastePaths, tasteSchemas } from './taste-paths.ts';
 import {
@@ -64,8 +65,8 @@ export function openApiDocument(): OpenApiDocument {
     paths[path] = pathItem;
     Object.assign(schemas, collectionSchemas(c, item, isGeographic(c)));
   }
-  Object.assign(paths, metaPaths(), exportPaths(), sqlPaths(), tastePaths());
-  Object.assign(schemas, tasteSchemas());
+  Object.assign(paths, searchPaths(), metaPaths(), exportPaths(), sqlPaths(), tastePaths());
+  Object.assign(schemas, SEARCH_SCHEMAS, tasteSchemas());
   Object.assign(schemas, {
     ServiceMeta: SERVICE_META_SCHEMA,
     ServiceStatus: STATUS_SCHEMA,
