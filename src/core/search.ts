@@ -107,9 +107,12 @@ interface Row {
 export class SearchCore {
   readonly image: Image;
   private readonly counts = new Map<string, number>();
+  private readonly dense: { matches: number; share: number };
 
-  constructor(image: Image) {
+  /** `dense` exists for tests, which force each search plan to check that both agree. */
+  constructor(image: Image, options: { dense?: { matches: number; share: number } } = {}) {
     this.image = image;
+    this.dense = options.dense ?? DENSE;
   }
 
   run(query: SearchQuery): Page {
@@ -117,7 +120,7 @@ export class SearchCore {
     const position = query.cursor === undefined ? undefined : decodeCursor(this.image.cursorKey, bound, 2, query.cursor);
     if (position && position.values[0] !== 0 && position.values[0] !== 1) throw new PublicError('invalid-cursor', 'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.', 'cursor');
     const totalCount = this.count(query, bound);
-    const dense = totalCount >= DENSE.matches && totalCount >= DENSE.share * this.image.count('search');
+    const dense = totalCount >= this.dense.matches && totalCount >= this.dense.share * this.image.count('search');
     const want = query.limit + 1;
     const rows: (Row & { tier: number })[] = [];
     for (const tier of [0, 1]) {
