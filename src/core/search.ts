@@ -1,13 +1,15 @@
 /**
  * Search across every content collection at once: `GET /api/search.json?q=…`. The
- * compiler writes one search table (a row per record: its collection, year, date key,
- * folded first searched field `head`, every folded searched field `body`) with a trigram
- * index over `head` and `body`; this module parses search queries and pages through it.
+ * compiler writes one search table (a row per record, numbered in rank order: its
+ * collection, year, date key, the folded first searched field `head` and other searched
+ * fields `rest`) with a trigram index over both; this module parses search queries and
+ * pages through it, reading matches in rid order so a page never sorts the match set.
  * Ranking is deterministic and explainable: hits in a collection's first searched field
  * (its title or name) come first (tier 0), then hits elsewhere (tier 1); within a tier,
  * newer before older, then canonicalId. The keyset cursor carries (tier, date key,
  * canonicalId) and is signed and bound like every other cursor.
  */
+import { collection } from '../collections/index.ts';
 import { binding, decodeCursor, encodeCursor, type Position } from './cursor.ts';
 import { PublicError } from './errors.ts';
 import { fold } from './fold.ts';
@@ -18,6 +20,8 @@ import type { Page } from './query.ts';
 export const SEARCH_PATH = '/api/search.json';
 export const SEARCH_TABLE = '"search"';
 export const SEARCH_INDEX = '"search:fts"';
+/** Separates the searched fields in the stored `rest` text (folded values never hold it). */
+export const FIELD_SEPARATOR = '\u001f';
 
 export interface SearchQuery {
   /** The search text as given (trimmed), and folded. */
@@ -90,43 +94,43 @@ export function searchBinding(query: SearchQuery): string {
 
 /** FTS5 phrase syntax: the text in double quotes, inner quotes doubled. */
 const phrase = (key: string) => `"${key.replaceAll('"', '""')}"`;
-/** Trigram search needs three characters; shorter searches scan the folded text. */
+/** Trigram search needs three characters; shorter searches scan the folded text in rank order. */
 const TRIGRAM = 3;
-/** As in the query core: a search matching this many records and this share is dense, and walks the date order instead. */
-const DENSE = { matches: 500, share: 0.02 };
 
 interface Row {
   rid: number;
   cid: string;
   d: string;
-  body: string;
-  fields: string;
+  collection: string;
+  rest: string;
   json: string;
 }
+
+const invalid = () => new PublicError('invalid-cursor', 'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.', 'cursor');
 
 export class SearchCore {
   readonly image: Image;
   private readonly counts = new Map<string, number>();
-  private readonly dense: { matches: number; share: number };
+  private readonly scanOnly: boolean;
 
-  /** `dense` exists for tests, which force each search plan to check that both agree. */
-  constructor(image: Image, options: { dense?: { matches: number; share: number } } = {}) {
+  /** `scan` exists for tests, which force the plan short searches use to check that both agree. */
+  constructor(image: Image, options: { scan?: boolean } = {}) {
     this.image = image;
-    this.dense = options.dense ?? DENSE;
+    this.scanOnly = options.scan ?? false;
   }
 
   run(query: SearchQuery): Page {
     const bound = searchBinding(query);
     const position = query.cursor === undefined ? undefined : decodeCursor(this.image.cursorKey, bound, 2, query.cursor);
-    if (position && position.values[0] !== 0 && position.values[0] !== 1) throw new PublicError('invalid-cursor', 'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.', 'cursor');
+    if (position && position.values[0] !== 0 && position.values[0] !== 1) throw invalid();
     const totalCount = this.count(query, bound);
-    const dense = totalCount >= this.dense.matches && totalCount >= this.dense.share * this.image.count('search');
     const want = query.limit + 1;
     const rows: (Row & { tier: number })[] = [];
+    const after = position ? this.ridAfter(position) : 0;
     for (const tier of [0, 1]) {
       if (position && Number(position.values[0]) > tier) continue;
-      const after = position && Number(position.values[0]) === tier ? position : undefined;
-      for (const row of this.tier(query, tier, after, dense, want - rows.length)) rows.push({ ...row, tier });
+      const from = position && Number(position.values[0]) === tier ? after : 0;
+      for (const row of this.tier(query, tier, from, want - rows.length)) rows.push({ ...row, tier });
       if (rows.length >= want) break;
     }
     const more = rows.length > query.limit;
@@ -143,29 +147,46 @@ export class SearchCore {
     };
   }
 
-  /** Rows of one tier, after a position in it, in (date desc, canonicalId asc) order. */
-  private tier(query: SearchQuery, tier: number, after: Position | undefined, dense: boolean, limit: number): Row[] {
+  /**
+   * The rid after which a page resumes: rids number the rows in rank order (date desc,
+   * canonicalId), so it is the cursor record's own rid, or — when a rebuild removed or
+   * moved that record — the last rid ranked at or before the cursor's (date, canonicalId).
+   */
+  private ridAfter(position: Position): number {
+    const d = String(position.values[1] ?? '');
+    const own = this.image.statement(`SELECT rid, d FROM ${SEARCH_TABLE} WHERE cid = ?`).get(position.canonicalId) as { rid: number; d: string } | undefined;
+    if (own && own.d === d) return Number(own.rid);
+    const before = this.image.statement(`SELECT max(rid) AS rid FROM ${SEARCH_TABLE} WHERE d > ? OR (d = ? AND cid <= ?)`).get(d, d, position.canonicalId) as { rid: number | null };
+    return Number(before.rid ?? 0);
+  }
+
+  /** Up to `limit` rows of one tier after rid `from`, in rank order, read in rid order without sorting. */
+  private tier(query: SearchQuery, tier: number, from: number, limit: number): Row[] {
+    const key = query.q.key;
     const where: string[] = [];
     const params: (string | number)[] = [];
-    const key = query.q.key;
-    if (!dense && [...key].length >= TRIGRAM) {
-      where.push(`s.rid IN (SELECT rowid FROM ${SEARCH_INDEX} WHERE ${SEARCH_INDEX} MATCH ?)`);
-      params.push(tier === 0 ? `head : ${phrase(key)}` : `body : ${phrase(key)} NOT head : ${phrase(key)}`);
+    let source = `${SEARCH_TABLE} AS s`;
+    let rid = 's.rid';
+    if (!this.scanOnly && [...key].length >= TRIGRAM) {
+      source = `${SEARCH_INDEX} JOIN ${SEARCH_TABLE} AS s ON s.rid = ${SEARCH_INDEX}.rowid`;
+      rid = `${SEARCH_INDEX}.rowid`;
+      where.push(`${SEARCH_INDEX} MATCH ?`);
+      params.push(`${tier === 0 ? 'head' : 'rest'} : ${phrase(key)}`);
+      if (tier === 1) {
+        where.push('instr(s.head, ?) = 0');
+        params.push(key);
+      }
     } else if (tier === 0) {
       where.push('instr(s.head, ?) > 0');
       params.push(key);
     } else {
-      where.push('instr(s.body, ?) > 0 AND instr(s.head, ?) = 0');
+      where.push('instr(s.rest, ?) > 0', 'instr(s.head, ?) = 0');
       params.push(key, key);
     }
+    where.push(`${rid} > ?`);
+    params.push(from);
     this.filters(query, where, params);
-    if (after) {
-      // Rids follow canonicalId order: the last rid at or before the cursor's canonicalId stands for it.
-      const found = this.image.statement(`SELECT rid FROM ${SEARCH_TABLE} WHERE cid <= ? ORDER BY cid DESC LIMIT 1`).get(after.canonicalId) as { rid: number } | undefined;
-      where.push('(s.d < ? OR (s.d = ? AND s.rid > ?))');
-      params.push(String(after.values[1] ?? ''), String(after.values[1] ?? ''), Number(found?.rid ?? 0));
-    }
-    const sql = `SELECT s.rid AS rid, s.cid AS cid, s.d AS d, s.body AS body, s.fields AS fields, s.json AS json FROM ${SEARCH_TABLE} AS s WHERE ${where.join(' AND ')} ORDER BY s.d DESC, s.rid ASC LIMIT ?`;
+    const sql = `SELECT s.rid AS rid, s.cid AS cid, s.d AS d, s.collection AS collection, s.rest AS rest, s.json AS json FROM ${source} WHERE ${where.join(' AND ')} ORDER BY ${rid} LIMIT ?`;
     return this.image.statement(sql).all(...params, limit) as unknown as Row[];
   }
 
@@ -186,15 +207,21 @@ export class SearchCore {
     if (n === undefined) {
       const where: string[] = [];
       const params: (string | number)[] = [];
+      let source = `${SEARCH_TABLE} AS s`;
       if ([...query.q.key].length >= TRIGRAM) {
-        where.push(`s.rid IN (SELECT rowid FROM ${SEARCH_INDEX} WHERE ${SEARCH_INDEX} MATCH ?)`);
-        params.push(`body : ${phrase(query.q.key)}`);
+        source = `${SEARCH_INDEX} JOIN ${SEARCH_TABLE} AS s ON s.rid = ${SEARCH_INDEX}.rowid`;
+        where.push(`${SEARCH_INDEX} MATCH ?`);
+        params.push(phrase(query.q.key));
       } else {
-        where.push('instr(s.body, ?) > 0');
-        params.push(query.q.key);
+        where.push('(instr(s.head, ?) > 0 OR instr(s.rest, ?) > 0)');
+        params.push(query.q.key, query.q.key);
       }
       this.filters(query, where, params);
-      n = Number((this.image.statement(`SELECT count(*) AS n FROM ${SEARCH_TABLE} AS s WHERE ${where.join(' AND ')}`).get(...params) as { n: number }).n);
+      // Without filters the index alone counts, never touching the rows.
+      const sql = where.length === 1 && source !== `${SEARCH_TABLE} AS s`
+        ? `SELECT count(*) AS n FROM ${SEARCH_INDEX} WHERE ${SEARCH_INDEX} MATCH ?`
+        : `SELECT count(*) AS n FROM ${source} WHERE ${where.join(' AND ')}`;
+      n = Number((this.image.statement(sql).get(...params) as { n: number }).n);
       if (this.counts.size >= LIMITS.countCacheEntries) this.counts.delete(this.counts.keys().next().value!);
       this.counts.set(bound, n);
     }
@@ -202,11 +229,11 @@ export class SearchCore {
   }
 }
 
-/** The hit as published: the stored parts, and the first searched field (in declared order) whose text holds the search. */
+/** The hit as published: the stored parts, and the searched field that matched (the first, else the first other one holding the text). */
 function hitJson(row: Row, key: string, tier: number): string {
-  const fields = JSON.parse(row.fields) as [string, string][];
-  const field = tier === 0 ? fields[0]![0] : (fields.find(([, text]) => text.includes(key))?.[0] ?? fields[0]![0]);
-  const stored = JSON.parse(row.json) as Record<string, unknown>;
-  const { canonicalId, collection, title, ...rest } = stored;
-  return JSON.stringify({ canonicalId, collection, title, field, ...rest });
+  const fields = collection(row.collection)?.search ?? [];
+  const at = tier === 0 ? -1 : row.rest.split(FIELD_SEPARATOR).findIndex((text) => text.includes(key));
+  const field = fields[at + 1] ?? fields[0] ?? '';
+  const { canonicalId, collection: name, title, ...rest } = JSON.parse(row.json) as Record<string, unknown>;
+  return JSON.stringify({ canonicalId, collection: name, title, field, ...rest });
 }

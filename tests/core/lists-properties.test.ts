@@ -13,14 +13,15 @@ import { isPublicError } from '../../src/core/errors.ts';
 import { Image } from '../../src/core/image.ts';
 import { parseQuery } from '../../src/core/params.ts';
 import { QueryCore } from '../../src/core/query.ts';
-import { parseSearch, SearchCore } from '../../src/core/search.ts';
+import { encodeCursor } from '../../src/core/cursor.ts';
+import { parseSearch, searchBinding, SearchCore } from '../../src/core/search.ts';
 import { paths } from '../../src/paths.ts';
 import { contentItems, expectedHits } from '../helpers/lists.ts';
 
 const image = new Image(paths.image);
 after(() => image.close());
 const indexed = new SearchCore(image);
-const scanning = new SearchCore(image, { dense: { matches: 0, share: 0 } });
+const scanning = new SearchCore(image, { scan: true });
 const items = contentItems();
 const names = contentCollections.map((c) => c.name);
 const handler = createRestHandler(new QueryCore(image), { cacheBytes: 0, quota: 1_000_000 });
@@ -117,4 +118,22 @@ test('any since value is a valid bound or an invalid-query problem naming since'
     const bound = query.filters[0]!.key;
     for (const json of page.items) assert.ok(String((JSON.parse(json) as { date: string }).date) >= bound.slice(0, 10));
   }
+});
+
+test('a search cursor whose record is gone (a rebuild removed it) still resumes at its place in the ranking', () => {
+  const hex = fc.stringMatching(/^[0-9a-f]{24}$/);
+  fc.assert(
+    fc.property(searchArbitrary, fc.nat(), hex, fc.boolean(), (q, pick, id, scan) => {
+      const query = parseSearch(names, new URLSearchParams({ q, limit: '10' }));
+      const all = expectedHits(items, q);
+      fc.pre(all.length > 0);
+      const anchor = all[pick % all.length]!;
+      const canonicalId = `itm_${id}`;
+      const cursor = encodeCursor(image.cursorKey, searchBinding(query), { values: [anchor.tier, anchor.key], canonicalId });
+      const after = (h: (typeof all)[number]) => h.tier > anchor.tier || (h.tier === anchor.tier && (h.key < anchor.key || (h.key === anchor.key && h.canonicalId > canonicalId)));
+      const expected = all.filter(after).slice(0, 10).map((h) => h.canonicalId);
+      assert.deepEqual((scan ? scanning : indexed).run({ ...query, cursor }).canonicalIds, expected);
+    }),
+    { numRuns: 200 },
+  );
 });
