@@ -33,7 +33,9 @@ export interface SearchQuery {
   cursor: string | undefined;
 }
 
-const PARAMETERS = ['q', 'collection', 'year', 'limit', 'cursor'] as const;
+/** The parameters search takes; only `collection` repeats. */
+export const SEARCH_PARAMETERS = ['q', 'collection', 'year', 'limit', 'cursor'] as const;
+const PARAMETERS = SEARCH_PARAMETERS;
 const INTEGER = /^[+-]?\d+$/;
 const bad = (parameter: string, detail: string) => new PublicError('invalid-query', detail, parameter);
 

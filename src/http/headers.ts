@@ -45,9 +45,6 @@ export function linkTemplate(collection: CollectionDeclaration): string {
   return `"/api/${collection.name}.json{?${params.join(',')}}"; rel="search"`;
 }
 
-/** The search list's query template. */
-export const SEARCH_LINK_TEMPLATE = '"/api/search.json{?q,collection*,year,limit,cursor}"; rel="search"';
-
 export interface ListHeaderInput {
   /** The list's path, `/api/<name>.json`. */
   path: string;

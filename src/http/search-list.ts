@@ -5,12 +5,15 @@
  * other list to caches and clients.
  */
 import { LIMITS } from '../core/limits.ts';
-import { SEARCH_PATH, searchCanonical, type SearchCore, type SearchQuery } from '../core/search.ts';
+import { SEARCH_PARAMETERS, SEARCH_PATH, searchCanonical, type SearchCore, type SearchQuery } from '../core/search.ts';
 import { renderCsv } from '../formats/csv.ts';
 import { renderEnvelope, type PageLinks } from '../formats/json.ts';
 import { strongEtag } from './etag.ts';
-import { listHeaders, SEARCH_LINK_TEMPLATE } from './headers.ts';
+import { listHeaders } from './headers.ts';
 import type { ListAnswer } from './list.ts';
+
+/** RFC 9652 query template of search (RFC 6570 `*`: collection is given once per value). */
+export const SEARCH_LINK_TEMPLATE = `"${SEARCH_PATH}{?${SEARCH_PARAMETERS.map((p) => (p === 'collection' ? `${p}*` : p)).join(',')}}"; rel="search"`;
 
 /** A hit's fields, in order: the CSV columns. */
 export const SEARCH_COLUMNS = ['canonicalId', 'collection', 'title', 'field', 'url', 'date', 'year'] as const;
