@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { CollectionDeclaration } from '../src/collections/define.ts';
-import { collections } from '../src/collections/index.ts';
+import { collections, contentCollections } from '../src/collections/index.ts';
 import {
   ADJECTIVES, BOOK_GENRES, CAMERAS, CITIES, CODE_NAME_TAILS, CODE_NAME_WORDS, CODE_ORGS, CODE_THINGS, CODE_VERBS,
   COMPANY_SUFFIXES, COMPANY_WORDS, EMOJI, EVENT_KINDS, EVENT_TOPICS, EVENT_VENUES, FESTIVAL_WORDS, FIRST_NAMES, LANGUAGES,
@@ -44,14 +44,14 @@ const VALIDATE_EVERY = 997;
  */
 const WEIGHTS: Readonly<Record<string, number>> = {
   tweets: 16, activities: 12, photos: 12, reading: 12, music: 9, code: 7, movies: 6, podcasts: 5,
-  videos: 5, books: 4, places: 3, concerts: 3, events: 2, 'sporting-events': 2, work: 1, writing: 1,
+  videos: 5, books: 4, places: 3, concerts: 3, events: 2, 'sporting-events': 2, work: 1, writing: 1, blog: 1,
 };
 
 // ── command line ────────────────────────────────────────────────────────────
 
 const USAGE = `Usage: npm run generate -- --records N --out DIR
 
-Writes N deterministic records, spread over the ${collections.length} collections, into
+Writes N deterministic records, spread over the ${contentCollections.length} content collections, into
 DIR/<collection>/ as YAML part files plus a share of Markdown files. DIR must be missing,
 empty, or an earlier output of this generator (it holds a ${MARKER} marker); it is cleared first.
 
@@ -1451,9 +1451,30 @@ const writing: Generator = {
   },
 };
 
+const BLOG_TITLES = new UniqueNames(TITLES, 'blog');
+
+const blog: Generator = {
+  capacity: Infinity,
+  build(i, rng) {
+    const title = BLOG_TITLES.name(i);
+    const published = dayBetween(rng, dayNumber(2012, 1, 1), TODAY - 1);
+    return {
+      title,
+      // Titles are unique and fold to distinct slugs.
+      slug: slug(title),
+      publishedAt: isoDay(published),
+      summary: sentences(rng, 1, 2),
+      tags: TAGS.pickDistinct(rng, rng.int(1, 4)),
+      draft: rng.chance(0.02) ? true : undefined,
+      body: markdownBody(rng),
+      ...bookkeeping(rng, published),
+    };
+  },
+};
+
 const GENERATORS: Readonly<Record<string, Generator>> = {
   activities, movies, places, events, 'sporting-events': sportingEvents, music, concerts, videos, podcasts, tweets, code, photos,
-  books, work, reading, writing,
+  books, work, reading, blog, writing,
 };
 
 // ── layout ─────────────────────────────────────────────────────────────────
@@ -1524,7 +1545,8 @@ function validate(collection: CollectionDeclaration, index: number, record: Rec)
 
 async function generate(options: Options): Promise<void> {
   const started = performance.now();
-  const names = collections.map((c) => c.name);
+  // Composed lists (feed-items) have no files: the compiler builds them from the others.
+  const names = contentCollections.map((c) => c.name);
   const unknown = names.filter((n) => !GENERATORS[n] || WEIGHTS[n] === undefined);
   if (unknown.length > 0) throw new Error(`no generator for collection(s) ${unknown.join(', ')}; add them to bench/generate.ts`);
   const counts = distribute(options.records, names.map((n) => WEIGHTS[n]!));
@@ -1541,7 +1563,7 @@ async function generate(options: Options): Promise<void> {
   const writer = new Writer();
   let markdownFiles = 0;
 
-  for (const [k, collection] of collections.entries()) {
+  for (const [k, collection] of contentCollections.entries()) {
     const count = counts[k]!;
     if (count === 0) continue;
     const generator = GENERATORS[collection.name]!;

@@ -6,7 +6,9 @@
  * Each request runs twice: against the normal server, whose answer cache replays
  * repeated queries, and against one with the cache off, where every request runs the
  * query (cold). `--build-only` stops after the build figures (used for 1M records).
- * Usage: npm run bench [-- --records 100000 --seconds 8 --connections 16 --build-only]
+ * `--only <text>` loads only the scenarios whose label contains it (page one always runs,
+ * as the reference of the deep-cursor ratio).
+ * Usage: npm run bench [-- --records 100000 --seconds 8 --connections 16 --build-only --only search]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -29,6 +31,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '16' },
     collection: { type: 'string', default: 'tweets' },
     'build-only': { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const records = Number(args.records);
@@ -121,6 +124,9 @@ const scenarios: { label: string; paths: string[]; method?: string; body?: strin
   { label: 'q search', paths: [...new Set(words)].slice(0, 40).map((w) => `${path}?q=${encodeURIComponent(w.toLowerCase())}`) },
   { label: `deep cursor (record ${deepOffset})`, paths: [`${path}?cursor=${deepCursor}`] },
   { label: 'GraphQL connection (first 50, 3 fields)', paths: ['/graphql'], method: 'POST', body: GRAPHQL_BODY, headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' } },
+  { label: 'cross-collection search (q=word)', paths: [...new Set(words)].slice(0, 40).map((w) => `/api/search.json?q=${encodeURIComponent(w.toLowerCase())}`) },
+  { label: 'cross-collection search, dense (q=the, e, an, ing)', paths: ['the', 'e', 'an', 'ing'].map((w) => `/api/search.json?q=${w}`) },
+  { label: 'feed-items (collection=…&since=…)', paths: ['concerts', 'movies', 'activities', 'books'].map((c) => `/api/feed-items.json?collection=${c}&collection=blog&since=2020-01-01`) },
   { label: 'SQL QUERY (latest 10 writing)', paths: ['/api/sql'], method: 'QUERY', body: SQL_STATEMENT, headers: { 'Content-Type': 'application/sql' } },
 ];
 
@@ -189,6 +195,7 @@ const cold = await start(serve, { ...unlimited, ANSWER_CACHE_BYTES: '0' });
 const idleRss = rssMb(warm.pid, 'VmRSS');
 const rows: { label: string; warm: Figures; cold: Figures; bare: Figures }[] = [];
 for (const scenario of scenarios) {
+  if (args.only !== undefined && scenario.label !== 'page one' && !scenario.label.includes(args.only) && !scenario.label.startsWith('deep cursor')) continue;
   log(`loading: ${scenario.label}`);
   await load(warm.base, scenario.paths, scenario); // first pass fills the answer cache, as repeated traffic would
   const warmFigures = await load(warm.base, scenario.paths, scenario);

@@ -1,5 +1,6 @@
 /**
- * REST collection lists: `GET|HEAD|OPTIONS /api/<collection>.json`. In order, each step
+ * REST lists: `GET|HEAD|OPTIONS /api/<collection>.json`, and the cross-collection search
+ * `/api/search.json`, which differs only in its query and core. In order, each step
  * before any query work: the path names a collection (404), the method is allowed (405,
  * or the CORS preflight), the client is within its quota (429), the API version is one we
  * serve (400), the query string is bounded (414) and valid (400), and a media type is
@@ -7,18 +8,20 @@
  * preconditions may turn the answer into a 304. `restAnswer` works on plain request facts
  * so node:http calls it directly; `createRestHandler` is the Web-standard handler.
  */
-import { collection } from '../src/collections/index.ts';
+import { collection, contentCollections } from '../src/collections/index.ts';
 import { PublicError } from '../src/core/errors.ts';
 import { LIMITS } from '../src/core/limits.ts';
 import { canonicalSearch, parseQuery } from '../src/core/params.ts';
 import type { QueryCore } from '../src/core/query.ts';
+import { parseSearch, searchCanonical, SearchCore, SEARCH_PATH } from '../src/core/search.ts';
 import { serializersFor } from '../src/formats/index.ts';
 import { AnswerCache } from '../src/http/answer-cache.ts';
 import { webHandler, type Answer, type RequestFacts } from '../src/http/answer.ts';
 import { conditionalAnswer } from '../src/http/conditional.ts';
 import { preflight } from '../src/http/cors.ts';
 import { RATE_LIMIT_POLICY_NAME } from '../src/http/headers.ts';
-import { listAnswer } from '../src/http/list.ts';
+import { listAnswer, type ListAnswer } from '../src/http/list.ts';
+import { searchAnswer, SEARCH_MEDIA_TYPES } from '../src/http/search-list.ts';
 import { negotiate } from '../src/http/negotiate.ts';
 import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
 import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
@@ -30,7 +33,7 @@ const GEOGRAPHIC = new Set(['application/geo+json', 'application/vnd.google-eart
 
 /** Whether a path is one of the collection lists. */
 export function isCollectionPath(pathname: string): boolean {
-  return collection(COLLECTION_PATH.exec(pathname)?.[1] ?? '')?.rest === true;
+  return pathname === SEARCH_PATH || collection(COLLECTION_PATH.exec(pathname)?.[1] ?? '')?.rest === true;
 }
 
 export interface RestOptions {
@@ -56,6 +59,16 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
     now: options.now,
   });
   const clientOf = options.clientOf ?? (() => 'anonymous');
+  const search = new SearchCore(core.image);
+  const searchable = contentCollections.map((c) => c.name);
+  const remembered = (key: string, compute: () => ListAnswer): ListAnswer => {
+    let answer = cache.get(key);
+    if (!answer) {
+      answer = compute();
+      cache.set(key, answer);
+    }
+    return answer;
+  };
   // A quota other than the SPEC's is advertised as it is, overriding the precomputed policy fields.
   const policy: Record<string, string> =
     options.quota === undefined
@@ -67,7 +80,8 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
     try {
       const { url } = request;
       const declaration = collection(COLLECTION_PATH.exec(url.pathname)?.[1] ?? '');
-      if (!declaration?.rest) {
+      const searching = url.pathname === SEARCH_PATH;
+      if (!searching && !declaration?.rest) {
         throw new PublicError('not-found', 'There is no collection at this path; the home page lists every collection.');
       }
       if (request.method === 'OPTIONS') return preflight(ALLOW);
@@ -85,6 +99,16 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
       if (Buffer.byteLength(url.search) > LIMITS.queryStringBytesMax) {
         throw new PublicError('query-too-long', `The query string is longer than ${LIMITS.queryStringBytesMax} bytes.`);
       }
+      const preconditions = { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') };
+      if (searching) {
+        const query = parseSearch(searchable, url.searchParams);
+        const offered = SEARCH_MEDIA_TYPES.map((m) => m.mediaType);
+        const mediaType = negotiate(request.header('Accept'), offered);
+        if (!mediaType) throw new PublicError('not-acceptable', `search is available as ${offered.join(', ')}.`);
+        const answer = remembered(`${mediaType} search${searchCanonical(query, query.cursor)}`, () => searchAnswer(search, query, mediaType));
+        return conditionalAnswer(request.method, preconditions, { ...answer.headers, ...quota }, answer.body);
+      }
+      if (!declaration) throw new PublicError('not-found', 'There is no collection at this path; the home page lists every collection.');
       const query = parseQuery(declaration, url.searchParams);
       const available = serializersFor(declaration);
       const mediaType = negotiate(request.header('Accept'), available.map((s) => s.mediaType));
@@ -96,12 +120,7 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
         throw new PublicError('location-provenance-incomplete', `Some ${declaration.name} records do not say where their coordinates came from, so geographic formats are off until the owner completes them; JSON and CSV still work.`);
       }
       const key = `${serializer.mediaType} ${declaration.name}${canonicalSearch(query, query.cursor)}`;
-      let answer = cache.get(key);
-      if (!answer) {
-        answer = listAnswer(core, query, serializer);
-        cache.set(key, answer);
-      }
-      const preconditions = { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') };
+      const answer = remembered(key, () => listAnswer(core, query, serializer));
       return conditionalAnswer(request.method, preconditions, { ...answer.headers, ...quota }, answer.body);
     } catch (error) {
       return errorAnswer(error, quota);

@@ -15,13 +15,37 @@ export type SourceRecord = Record<string, unknown>;
 export type FilterKind =
   | { type: 'string' }
   | { type: 'integer'; min: number; max: number }
-  | { type: 'enum'; values: readonly string[] };
+  | { type: 'enum'; values: readonly string[] }
+  /** A lower bound on a date sort field: an RFC 3339 date or date-time; matches items at or after it. */
+  | { type: 'since' };
 
 export interface FilterSpec {
   /** The published field (or derived field) whose value(s) the filter compares; arrays match any element. */
   field: string;
   kind: FilterKind;
   description: string;
+  /** The parameter may be given several times; an item matches when it matches any of the values. */
+  repeatable?: boolean;
+}
+
+/** A record a list composes from other collections at compile time (see `compose`). */
+export interface ComposedRecord {
+  canonicalId: string;
+  /** Where it came from, for error messages: `content/blog/x.md`. */
+  origin: string;
+  /** The published fields, canonicalId first. */
+  fields: SourceRecord;
+}
+
+/** What `compose` may read: the published records of the content collections, and the site's absolute URL. */
+export interface ComposeSources {
+  records(collection: string): readonly ComposedRecord[];
+  siteUrl: string;
+}
+
+/** What `derive` knows besides the record: the site's absolute URL (no trailing slash). */
+export interface DeriveContext {
+  siteUrl: string;
 }
 
 export type SortDirection = 'asc' | 'desc';
@@ -47,7 +71,7 @@ export interface CollectionDeclaration {
   /** The field that receives the Markdown body of a `.md` file. */
   bodyField: string;
   /** Fields computed from the validated record and published with it (e.g. `year`, `mapsUrl`). */
-  derive?: (record: SourceRecord) => SourceRecord;
+  derive?: (record: SourceRecord, context: DeriveContext) => SourceRecord;
   /** The names `derive` returns, in order (CSV columns and documents list them). */
   derived?: readonly string[];
   /** Query parameter → filter. `q` is not listed here: it searches `search`. */
@@ -59,16 +83,28 @@ export interface CollectionDeclaration {
   defaultSort: readonly SortKey[];
   /** The field giving a record's source date, used for the collection's as-of time. */
   dateField: string;
+  /**
+   * Records composed from other collections' published records, added to whatever
+   * `content/<name>/` holds: the cross-collection lists (writing, feed-items) are
+   * collections like the others to every surface, only their records come from here.
+   */
+  compose?: (sources: ComposeSources) => ComposedRecord[];
 }
 
+/** Filters that count values (`meta.facets`); range filters such as `since` do not. */
+export const facetable = (c: CollectionDeclaration): string[] => Object.entries(c.filters).filter(([, spec]) => spec.kind.type !== 'since').map(([param]) => param);
+
 /** Bookkeeping fields that never leave the compiler: records, documents and CSV all omit them. */
-export const UNPUBLISHED: ReadonlySet<string> = new Set(['visibility']);
+export const UNPUBLISHED: ReadonlySet<string> = new Set(['visibility', 'draft']);
 
 /** Names the service's own documents use under `/api/`; no collection may take them. */
 const RESERVED_NAMES = new Set(['meta', 'status']);
 
 export function define(declaration: CollectionDeclaration): CollectionDeclaration {
   if (RESERVED_NAMES.has(declaration.name)) throw new Error(`${declaration.name}: the name is reserved for /api/${declaration.name}.json`);
+  for (const [param, spec] of Object.entries(declaration.filters)) {
+    if (spec.kind.type === 'since' && declaration.sort[spec.field] !== 'date') throw new Error(`${declaration.name}: ${param} bounds ${spec.field}, which is not a date sort field`);
+  }
   for (const key of declaration.defaultSort) {
     if (!(key.field in declaration.sort)) throw new Error(`${declaration.name}: default sort field ${key.field} is not sortable`);
   }
@@ -88,4 +124,5 @@ export const oneOf = (field: string, values: readonly string[], description: str
   kind: { type: 'enum', values },
   description,
 });
+export const since = (field: string, description: string): FilterSpec => ({ field, kind: { type: 'since' }, description });
 export const yearFilter = (field = 'year'): FilterSpec => integer(field, 1000, 9999, 'Four-digit year');

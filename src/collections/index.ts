@@ -1,4 +1,4 @@
-/** The registry of collections, in the order SPEC §1 lists them. */
+/** The registry of collections, in the order SPEC §1 lists them, then the cross-collection lists. */
 import type { CollectionDeclaration } from './define.ts';
 import activities from './activities.ts';
 import movies from './movies.ts';
@@ -16,11 +16,17 @@ import books from './books.ts';
 import work from './work.ts';
 import reading from './reading.ts';
 import writing from './writing.ts';
+import blog from './blog.ts';
+import { feedItems } from './feed-items.ts';
 
-export const collections: readonly CollectionDeclaration[] = [
+/** Collections whose records come from `content/<name>/` (writing also composes in the blog's posts). */
+export const contentCollections: readonly CollectionDeclaration[] = [
   activities, movies, places, events, sportingEvents, music, concerts, videos,
-  podcasts, tweets, code, photos, books, work, reading, writing,
+  podcasts, tweets, code, photos, books, work, reading, blog, writing,
 ];
+
+/** Every collection; the feed is composed from all the content collections. */
+export const collections: readonly CollectionDeclaration[] = [...contentCollections, feedItems(contentCollections)];
 
 const byName = new Map(collections.map((c) => [c.name, c]));
 

@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { collection, collections } from '../collections/index.ts';
+import { collection, collections, contentCollections } from '../collections/index.ts';
 import { sqlImageBytes } from '../sql/image.ts';
 import { tasteProfile } from '../taste/profile.ts';
 import { parseQuery } from '../core/params.ts';
@@ -18,6 +18,7 @@ import { documentHeaders } from '../http/headers.ts';
 import { listAnswer } from '../http/list.ts';
 import { documents } from './documents.ts';
 import { calendarDocuments, exportDocuments } from './exports.ts';
+import { feedDocuments } from './feeds.ts';
 import { missingProvenance, writeImage, type CollectionRecords } from './image.ts';
 import { loadCollection, type LoadProblem } from './load.ts';
 import { buildRecords } from './records.ts';
@@ -32,6 +33,8 @@ export interface CompileOptions {
   secret: string;
   /** The site's absolute URL (no trailing slash), for links that leave the site: KML, GPX, iCalendar. */
   siteUrl?: string;
+  /** The owner's name, as the feeds' author. */
+  siteAuthor?: string;
 }
 
 export interface StaticFile {
@@ -68,21 +71,32 @@ export function compile(options: CompileOptions): CompileResult {
   const problems: LoadProblem[] = [];
   const compiled: CollectionRecords[] = [];
   const shownRoot = relative(process.cwd(), options.contentDir) || '.';
+  const siteUrl = (options.siteUrl ?? DEFAULT_SITE_URL).replace(/\/+$/, '');
   for (const collection of collections) {
     const loaded = loadCollection(options.contentDir, collection.name, shownRoot);
-    const built = buildRecords(collection, loaded.entries);
+    const built = buildRecords(collection, loaded.entries, { siteUrl });
     problems.push(...loaded.problems, ...built.problems);
     compiled.push({ collection, records: built.records });
   }
   if (problems.length) throw new ContentError(problems);
+  // Composed lists read the content records as loaded (before any composition), so a
+  // blog post composed into writing is not fed to the feed a second time.
+  const loaded = new Map(compiled.map((c) => [c.collection.name, c.records]));
+  const searched = contentCollections.map((collection) => ({ collection, records: loaded.get(collection.name) ?? [] }));
+  const sources = { records: (name: string) => loaded.get(name) ?? [], siteUrl };
+  for (const [i, entry] of compiled.entries()) {
+    if (entry.collection.compose) compiled[i] = { ...entry, records: [...entry.records, ...entry.collection.compose(sources)] };
+  }
 
-  writeImage(options.imagePath, compiled, cursorKey(options.secret), options.siteUrl ?? DEFAULT_SITE_URL);
+  writeImage(options.imagePath, compiled, cursorKey(options.secret), siteUrl, searched);
   const counts = Object.fromEntries(compiled.map((c) => [c.collection.name, c.records.length]));
   const warnings = compiled.flatMap((c) =>
     missingProvenance(c).map((r) => `${r.origin}: coordinatesSource: coordinates without a source (or a geocoded source without coordinatesLicense); ${c.collection.name} geographic formats are off`),
   );
   // Everything below reads the image; let the in-memory records go before it renders.
   compiled.length = 0;
+  searched.length = 0;
+  loaded.clear();
   const image = new Image(options.imagePath);
   try {
     const core = new QueryCore(image);
@@ -99,7 +113,7 @@ export function compile(options: CompileOptions): CompileResult {
     writeFileSync(options.sqlImagePath ?? join(dirname(options.imagePath), 'sql.db'), sqlImageBytes(writing));
     const music = core.records(collection('music')!);
     const profile = tasteProfile(music, image.asOf('music'));
-    for (const document of [...documents(image, profile), ...exportDocuments(core), ...calendarDocuments(core)]) {
+    for (const document of [...documents(image, profile), ...exportDocuments(core), ...calendarDocuments(core), ...feedDocuments(core, options.siteAuthor)]) {
       const body = Buffer.from(document.body);
       mkdirSync(dirname(join(options.clientDir, document.file)), { recursive: true });
       writeFileSync(join(options.clientDir, document.file), body);

@@ -13,6 +13,7 @@ import type { CollectionDeclaration } from '../collections/define.ts';
 import { fold } from '../core/fold.ts';
 import { IMAGE_FORMAT, instantKey, recordsTable, searchTable, sortColumn, sortKey, tagsTable } from '../core/image.ts';
 import type { PublishedRecord } from './records.ts';
+import { writeSearchIndex, type SearchSource } from './search-index.ts';
 
 export interface CollectionRecords {
   collection: CollectionDeclaration;
@@ -64,6 +65,8 @@ function createCollection(db: DatabaseSync, { collection, records }: CollectionR
     const keys = sortFields.map((f) => sortKey(collection.sort[f]!, fields[f]));
     insertRecord.run(rid, canonicalId, ...keys, searchText(collection, fields), JSON.stringify(fields));
     for (const [param, spec] of Object.entries(collection.filters)) {
+      // Range filters compare the sort-key column; they have no values to list.
+      if (spec.kind.type === 'since') continue;
       const value = fields[spec.field];
       for (const v of Array.isArray(value) ? new Set(value) : value === undefined ? [] : [value]) {
         insertTag.run(param, fold(String(v)), String(v), rid, ...keys);
@@ -93,7 +96,8 @@ export function missingProvenance({ records }: CollectionRecords): PublishedReco
   });
 }
 
-export function writeImage(path: string, collections: readonly CollectionRecords[], cursorKey: Buffer, siteUrl: string): void {
+/** `search` lists the records the cross-collection search indexes (the content collections, as loaded). */
+export function writeImage(path: string, collections: readonly CollectionRecords[], cursorKey: Buffer, siteUrl: string, search: readonly SearchSource[] = []): void {
   rmSync(path, { force: true });
   mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
@@ -111,6 +115,9 @@ export function writeImage(path: string, collections: readonly CollectionRecords
       meta.run(`asOf:${entry.collection.name}`, asOf(entry.collection, entry.records));
       meta.run(`provenance:${entry.collection.name}`, missingProvenance(entry).length ? 'incomplete' : 'complete');
     }
+    meta.run('count:search', String(writeSearchIndex(db, search, siteUrl.replace(/\/+$/, ''))));
+    const newest = search.map((s) => asOf(s.collection, s.records)).sort().at(-1);
+    meta.run('asOf:search', newest ?? '1970-01-01T00:00:00Z');
     db.exec('COMMIT');
     db.exec('ANALYZE');
   } finally {

@@ -28,6 +28,7 @@ export default function collectionsIntegration(): AstroIntegration {
           clientDir: stagedClient,
           secret: process.env.CURSOR_SECRET ?? 'collections-demo-secret',
           siteUrl: process.env.SITE_URL,
+          siteAuthor: process.env.SITE_AUTHOR,
         });
         compiled = result.manifest;
         const total = Object.values(result.counts).reduce((a, b) => a + b, 0);

@@ -14,6 +14,7 @@ const code = (s: string) => `\`${s}\``;
 function filterText(kind: import('../collections/define.ts').FilterKind): string {
   if (kind.type === 'integer') return ` (integer ${kind.min}–${kind.max})`;
   if (kind.type === 'enum') return ` (${kind.values.join(' \\| ')})`;
+  if (kind.type === 'since') return ' (RFC 3339 date or date-time: on or after)';
   return '';
 }
 
@@ -22,7 +23,7 @@ export function tables(): Record<string, string> {
     '| collection | filters | `q` searches | sort fields (default) |',
     '| --- | --- | --- | --- |',
     ...restCollections.map((c) => {
-      const filters = Object.entries(c.filters).map(([p, spec]) => `${code(p)}${filterText(spec.kind)}`);
+      const filters = Object.entries(c.filters).map(([p, spec]) => `${code(p)}${spec.repeatable ? ' (repeatable)' : ''}${filterText(spec.kind)}`);
       const sort = Object.keys(c.sort).map((f) => {
         const d = c.defaultSort.find((k) => k.field === f);
         return d ? `${code(f)} (${d.direction})` : code(f);

@@ -1,12 +1,12 @@
 /**
  * Entries into published records: validated by the collection's schema, private ones
- * left out, derived fields added, and a stable canonicalId given to each. The ID comes
+ * and drafts left out, derived fields added, and a stable canonicalId given to each. The ID comes
  * from the record's identity fields (folded, so a case fix keeps it) or from an explicit
  * `id` in the file, never from a position, so reordering files changes nothing and a
  * rename that keeps `id` keeps the ID. Every fault is collected, none stops the others.
  */
 import { createHash } from 'node:crypto';
-import { UNPUBLISHED, type CollectionDeclaration } from '../collections/define.ts';
+import { UNPUBLISHED, type CollectionDeclaration, type DeriveContext } from '../collections/define.ts';
 import { fold } from '../core/fold.ts';
 import type { LoadProblem, SourceEntry } from './load.ts';
 
@@ -33,12 +33,12 @@ export function canonicalIdOf(collection: CollectionDeclaration, explicitId: str
   return digest(JSON.stringify([collection.name, ...collection.identity.map((f) => identityValue(record[f]))]));
 }
 
-function publish(collection: CollectionDeclaration, canonicalId: string, record: Record<string, unknown>): Record<string, unknown> {
+function publish(collection: CollectionDeclaration, canonicalId: string, record: Record<string, unknown>, context: DeriveContext): Record<string, unknown> {
   const fields: Record<string, unknown> = { canonicalId };
   for (const key of Object.keys(collection.schema.shape)) {
     if (!UNPUBLISHED.has(key) && record[key] !== undefined) fields[key] = record[key];
   }
-  for (const [key, value] of Object.entries(collection.derive?.(record) ?? {})) {
+  for (const [key, value] of Object.entries(collection.derive?.(record, context) ?? {})) {
     if (value !== undefined) fields[key] = value;
   }
   return fields;
@@ -50,7 +50,11 @@ function valueAt(data: unknown, path: readonly string[]): unknown {
   return value;
 }
 
-export function buildRecords(collection: CollectionDeclaration, entries: readonly SourceEntry[]): { records: PublishedRecord[]; problems: LoadProblem[] } {
+export function buildRecords(
+  collection: CollectionDeclaration,
+  entries: readonly SourceEntry[],
+  context: DeriveContext = { siteUrl: 'http://localhost:4321' },
+): { records: PublishedRecord[]; problems: LoadProblem[] } {
   const records: PublishedRecord[] = [];
   const problems: LoadProblem[] = [];
   const seen = new Map<string, string>();
@@ -86,7 +90,8 @@ export function buildRecords(collection: CollectionDeclaration, entries: readonl
       continue;
     }
     const record = parsed.data as Record<string, unknown>;
-    if (record.visibility === 'private') continue;
+    // Private records and drafts never leave the owner's files: not in the image, pages or feeds.
+    if (record.visibility === 'private' || record.draft === true) continue;
     const canonicalId = canonicalIdOf(collection, id as string | undefined, record);
     const other = seen.get(canonicalId);
     if (other !== undefined) {
@@ -94,7 +99,7 @@ export function buildRecords(collection: CollectionDeclaration, entries: readonl
       continue;
     }
     seen.set(canonicalId, origin);
-    records.push({ canonicalId, origin, fields: publish(collection, canonicalId, record) });
+    records.push({ canonicalId, origin, fields: publish(collection, canonicalId, record, context) });
   }
   return { records, problems };
 }

@@ -51,6 +51,7 @@ export const LIMIT_DEFINITIONS = {
   musicStationRecentMax: { value: 200, unit: 'canonical IDs', why: 'Recently played canonical IDs per station request.' },
   musicStationTracksMax: { value: 6, unit: 'tracks', why: 'Tracks per station answer (SPEC §4.4).' },
   musicStationIntentCharsMax: { value: 140, unit: 'characters', why: 'The optional short intent text of a station request.' },
+  feedDocumentItems: { value: 50, unit: 'items', why: 'Newest feed items in `/feed.json` and `/feed.xml`: what a feed reader polls for; the whole stream pages through `/api/feed-items.json`.' },
   tasteExampleLimitDefault: { value: 5, unit: 'examples', why: 'Illustrative examples in the movie taste summary when `exampleLimit` is absent (SPEC §2.3).' },
   tasteExampleLimitMax: { value: 12, unit: 'examples', why: 'Largest `exampleLimit` of the movie taste summary: examples illustrate, they are not a listing.' },
   tasteDistributionValuesMax: { value: 10, unit: 'values per dimension', why: 'Most frequent first; keeps the taste summary distributions (wide on director) short.' },

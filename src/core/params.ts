@@ -8,6 +8,7 @@
 import type { CollectionDeclaration, FilterSpec, SortDirection, SortKey } from '../collections/define.ts';
 import { PublicError } from './errors.ts';
 import { fold } from './fold.ts';
+import { instantKey } from './image.ts';
 import { LIMITS } from './limits.ts';
 import type { Filter, Query } from './query.ts';
 
@@ -43,7 +44,22 @@ function parseSort(collection: CollectionDeclaration, raw: string | null): SortK
   return keys;
 }
 
-function parseFilter(param: string, spec: FilterSpec, raw: string): Filter {
+/** RFC 3339 `full-date`, or `date-time` (offset required). */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt]([01]\d|2[0-3]):([0-5]\d):([0-5]\d|60)(\.\d{1,9})?([Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d))?$/;
+
+function sinceKey(param: string, value: string): string {
+  const m = RFC3339.exec(value);
+  const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
+  if (!m || !day || day.getUTCDate() !== Number(m[3]) || day.getUTCMonth() !== Number(m[2]) - 1) {
+    throw bad(param, `${param} must be an RFC 3339 date (2024-05-01) or date-time with an offset (2024-05-01T18:30:00Z).`);
+  }
+  if (m[4] === undefined) return value;
+  // Millisecond precision is what instants are stored with; a leap second counts as the next one.
+  const text = `${value.slice(0, 19).replace('t', 'T').replace(/:60$/, ':59')}${(m[7] ?? '').slice(0, 4)}${m[8]!.toUpperCase()}`;
+  return instantKey(text);
+}
+
+function parseValue(param: string, spec: FilterSpec, raw: string): { value: string; key: string } {
   const value = raw.trim();
   if (value === '') throw bad(param, `${param} must not be empty.`);
   if ([...value].length > LIMITS.filterValueCharsMax) throw bad(param, `${param} is longer than ${LIMITS.filterValueCharsMax} characters.`);
@@ -51,21 +67,34 @@ function parseFilter(param: string, spec: FilterSpec, raw: string): Filter {
   if (kind.type === 'integer') {
     const n = INTEGER.test(value) ? Number(value) : Number.NaN;
     if (!Number.isSafeInteger(n) || n < kind.min || n > kind.max) throw bad(param, `${param} must be an integer from ${kind.min} to ${kind.max}.`);
-    return { param, spec, value: String(n), key: String(n) };
+    return { value: String(n), key: String(n) };
   }
   if (kind.type === 'enum') {
     const match = kind.values.find((v) => v === value);
     if (!match) throw bad(param, `${param} must be one of ${kind.values.join(', ')}.`);
-    return { param, spec, value: match, key: fold(match) };
+    return { value: match, key: fold(match) };
   }
-  return { param, spec, value, key: fold(value) };
+  if (kind.type === 'since') return { value, key: sinceKey(param, value) };
+  return { value, key: fold(value) };
+}
+
+/** One filter from all the values given for its parameter; repeated values are kept once, in key order. */
+function parseFilter(param: string, spec: FilterSpec, raws: readonly string[]): Filter {
+  const byKey = new Map<string, string>();
+  for (const raw of raws) {
+    const { value, key } = parseValue(param, spec, raw);
+    if (!byKey.has(key)) byKey.set(key, value);
+  }
+  const keys = [...byKey.keys()].sort();
+  const values = keys.map((k) => byKey.get(k)!);
+  return { param, spec, value: values[0]!, key: keys[0]!, values, keys };
 }
 
 /** A validated query for one collection, or a PublicError naming the first fault. */
 export function parseQuery(collection: CollectionDeclaration, search: URLSearchParams): Query {
   const seen = new Set<string>();
   for (const name of search.keys()) {
-    if (seen.has(name)) throw bad(name, `${name} is given more than once; give each parameter once.`);
+    if (seen.has(name) && collection.filters[name]?.repeatable !== true) throw bad(name, `${name} is given more than once; give each parameter once.`);
     seen.add(name);
     if (!(COMMON as readonly string[]).includes(name) && !(name in collection.filters)) {
       const known = [...COMMON, ...Object.keys(collection.filters)].join(', ');
@@ -74,7 +103,7 @@ export function parseQuery(collection: CollectionDeclaration, search: URLSearchP
   }
   const filters = Object.entries(collection.filters)
     .filter(([param]) => search.has(param))
-    .map(([param, spec]) => parseFilter(param, spec, search.get(param)!));
+    .map(([param, spec]) => parseFilter(param, spec, search.getAll(param)));
   const rawQ = search.get('q')?.trim() ?? '';
   if ([...rawQ].length > LIMITS.searchCharsMax) throw bad('q', `q is longer than ${LIMITS.searchCharsMax} characters.`);
   const cursor = search.get('cursor');
@@ -98,7 +127,7 @@ const sameSort = (a: readonly SortKey[], b: readonly SortKey[]) =>
 /** The canonical query string of a query (defaults left out), optionally at another cursor. */
 export function canonicalSearch(query: Query, cursor?: string): string {
   const params = new URLSearchParams();
-  for (const f of query.filters) params.set(f.param, f.value);
+  for (const f of query.filters) for (const value of f.values) params.append(f.param, value);
   if (query.q) params.set('q', query.q.value);
   if (!sameSort(query.sort, query.collection.defaultSort)) params.set('sort', query.sort.map((k) => `${k.field}:${k.direction}`).join(','));
   if (query.limit !== LIMITS.pageSizeDefault) params.set('limit', String(query.limit));

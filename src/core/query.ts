@@ -5,7 +5,7 @@
  * read with `limit + 1` rows so the next cursor exists only when there is a next page;
  * counts and facets depend only on the filters, so they are remembered per filter set.
  */
-import type { CollectionDeclaration, FilterSpec, SortDirection, SortKey } from '../collections/define.ts';
+import { facetable, type CollectionDeclaration, type FilterSpec, type SortDirection, type SortKey } from '../collections/define.ts';
 import { binding, decodeCursor, encodeCursor, type Position } from './cursor.ts';
 import { Image, missingSortKey, recordsTable, searchTable, sortColumn, tagsTable } from './image.ts';
 import { LIMITS } from './limits.ts';
@@ -14,11 +14,16 @@ import { parseQuery } from './params.ts';
 export interface Filter {
   param: string;
   spec: FilterSpec;
-  /** The value as given (trimmed), for links. */
+  /** The value as given (trimmed), for links; the first of `values`. */
   value: string;
-  /** The folded value compared against folded record values. */
+  /** The folded value compared against folded record values (for `since`, the instant key); the first of `keys`. */
   key: string;
+  /** Every value given (a repeatable filter matches any), in key order, one per key. */
+  values: readonly string[];
+  keys: readonly string[];
 }
+
+const isRange = (filter: Filter) => filter.spec.kind.type === 'since';
 
 export interface Query {
   collection: CollectionDeclaration;
@@ -75,8 +80,13 @@ function filterWhere(query: Query, filters: readonly Filter[], search: SearchMod
   const name = query.collection.name;
   const where: Where = { sql: [], params: [] };
   for (const filter of filters) {
-    where.sql.push(`${table}rid IN (SELECT rid FROM ${tagsTable(name)} WHERE dim = ? AND key = ?)`);
-    where.params.push(filter.param, filter.key);
+    if (isRange(filter)) {
+      where.sql.push(`${table}${sortColumn(filter.spec.field)} >= ?`);
+      where.params.push(filter.key);
+    } else {
+      where.sql.push(`${table}rid IN (SELECT rid FROM ${tagsTable(name)} WHERE dim = ? AND key IN (${filter.keys.map(() => '?').join(', ')}))`);
+      where.params.push(filter.param, ...filter.keys);
+    }
   }
   if (query.q) {
     if (search === 'index' && [...query.q.key].length >= TRIGRAM) {
@@ -127,7 +137,7 @@ const merge = (...parts: Where[]): Where => ({ sql: parts.flatMap((p) => p.sql),
 export function queryBinding(query: Query): string {
   return binding([
     query.collection.name,
-    ...query.filters.map((f) => `${f.param}=${f.key}`),
+    ...query.filters.map((f) => `${f.param}=${f.keys.join('\u0001')}`),
     `q=${query.q?.key ?? ''}`,
     query.sort.map((k) => `${k.field}:${k.direction}`).join(','),
   ]);
@@ -177,13 +187,15 @@ export class QueryCore {
    */
   private rows(query: Query, position: Position | undefined, search: SearchMode): Record<string, string | number>[] {
     const name = query.collection.name;
-    const [first, ...others] = query.filters;
+    // The walk starts from one tag filter of a single value (several could repeat a record).
+    const first = query.filters.find((f) => !isRange(f) && f.keys.length === 1);
+    const others = query.filters.filter((f) => f !== first);
     const viaTags = first !== undefined && query.sort.length === 1 && (query.q === undefined || search === 'scan');
     const table = viaTags ? `${tagsTable(name)} AS t JOIN ${recordsTable(name)} AS r ON r.rid = t.rid` : `${recordsTable(name)} AS r`;
     const keyColumns = query.sort.map((k, i) => (viaTags && i === 0 ? 't' : 'r') + `.${sortColumn(k.field)}`);
     const columns = [...keyColumns, viaTags ? 't.rid' : 'r.rid'];
     const where = viaTags
-      ? merge({ sql: ['t.dim = ?', 't.key = ?'], params: [first.param, first.key] }, filterWhere(query, others, search, 'r.'))
+      ? merge({ sql: ['t.dim = ?', 't.key = ?'], params: [first!.param, first!.key] }, filterWhere(query, others, search, 'r.'))
       : filterWhere(query, query.filters, search, 'r.');
     if (position) {
       const tie = tieDirection(query.sort) === 'asc' ? '<=' : '<';
@@ -244,7 +256,7 @@ export class QueryCore {
     const within = where.sql.length ? `AND rid IN (SELECT rid FROM ${recordsTable(name)} ${clause(where)})` : '';
     const sql = `SELECT key, min(label) AS label, count(*) AS n FROM ${tagsTable(name)} WHERE dim = ? ${within} GROUP BY key ORDER BY n DESC, key ASC LIMIT ?`;
     const facets: Facets = {};
-    for (const param of Object.keys(query.collection.filters)) {
+    for (const param of facetable(query.collection)) {
       const rows = this.image.statement(sql).all(param, ...where.params, LIMITS.facetValuesMax) as { label: string; n: number }[];
       facets[param] = rows.map((r) => ({ value: r.label, count: Number(r.n) }));
     }

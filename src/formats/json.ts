@@ -25,5 +25,10 @@ export function pageLinks(query: Query, page: Page): PageLinks {
 export function renderJson(query: Query, page: Page, links: PageLinks): string {
   const meta: Record<string, unknown> = { totalCount: page.totalCount, pageSize: query.limit, timestamp: page.asOf };
   if (page.facets) meta.facets = page.facets;
-  return `{"data":[${page.items.join(',')}],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`;
+  return renderEnvelope(page.items, meta, links);
+}
+
+/** The envelope around items given as JSON text. */
+export function renderEnvelope(items: readonly string[], meta: Record<string, unknown>, links: PageLinks): string {
+  return `{"data":[${items.join(',')}],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`;
 }

@@ -19,7 +19,7 @@ interface OrderArgument {
 interface ConnectionArguments {
   first: number;
   after?: string | null;
-  filter?: Record<string, string | number | null> | null;
+  filter?: Record<string, string | number | readonly (string | number)[] | null> | null;
   orderBy?: readonly OrderArgument[] | null;
   includeFacets: boolean;
 }
@@ -36,9 +36,11 @@ export function restSearch(binding: ConnectionBinding, args: ConnectionArguments
     throw new PublicError('invalid-query', `first must be an integer from 1 to ${LIMITS.pageSizeMax}.`, 'limit');
   }
   const search = new URLSearchParams({ limit: String(args.first) });
+  const rest = (param: string, value: string | number) => (typeof value === 'string' ? (binding.enumValues.get(param)?.get(value) ?? value) : String(value));
   for (const [param, value] of Object.entries(args.filter ?? {})) {
     if (value === null || value === undefined) continue;
-    search.set(param, typeof value === 'string' ? (binding.enumValues.get(param)?.get(value) ?? value) : String(value));
+    // A repeatable filter takes a list; REST repeats the parameter.
+    for (const one of Array.isArray(value) ? value : [value]) search.append(param, rest(param, one));
   }
   if (args.orderBy && args.orderBy.length > 0) {
     search.set('sort', args.orderBy.map((o) => `${binding.sortFields.get(o.field)}:${o.direction.toLowerCase()}`).join(','));

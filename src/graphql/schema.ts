@@ -10,7 +10,7 @@
  */
 import { buildSchema, type GraphQLSchema } from 'graphql';
 import { restCollections } from '../collections/index.ts';
-import type { CollectionDeclaration } from '../collections/define.ts';
+import { facetable, type CollectionDeclaration } from '../collections/define.ts';
 import { LIMIT_DEFINITIONS, LIMITS } from '../core/limits.ts';
 import { itemSchema, schemaStem } from '../openapi/item-schemas.ts';
 import type { JsonObject, JsonSchema } from '../openapi/types.ts';
@@ -138,7 +138,8 @@ function filterInput(b: ConnectionBinding, stem: string): string[] {
       enums.push(`${describe(`Values of the ${param} filter of ${c.name}.`)}enum ${type} {\n${values.join('\n')}\n}`);
     }
     const range = spec.kind.type === 'integer' ? ` (${spec.kind.min}–${spec.kind.max})` : '';
-    fields.push(member(`${param}: ${type}`, `${spec.description}${range}; the REST parameter \`${param}\`.`));
+    const any = spec.repeatable ? ' Several values match any of them.' : '';
+    fields.push(member(`${param}: ${spec.repeatable ? `[${type}!]` : type}`, `${spec.description}${range}; the REST parameter \`${param}\`.${any}`));
   }
   if (c.search.length > 0) {
     fields.push(member('q: String', `Case- and accent-insensitive substring search of ${c.search.join(', ')}; the REST parameter \`q\`.`));
@@ -148,7 +149,7 @@ function filterInput(b: ConnectionBinding, stem: string): string[] {
     member(`nodes: [${b.typeName}!]!`),
     member('pageInfo: PageInfo!'),
     member('totalCount: Int!', 'Records matching the filter, across all pages.'),
-    member(`facets: [Facet!] @listSize(assumedSize: ${Math.max(1, Object.keys(c.filters).length)})`, 'Counts per filter dimension, most frequent first; null unless `includeFacets: true`.'),
+    member(`facets: [Facet!] @listSize(assumedSize: ${Math.max(1, facetable(c).length)})`, 'Counts per filter dimension, most frequent first; null unless `includeFacets: true`.'),
   ];
   return [
     ...enums,

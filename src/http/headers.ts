@@ -39,12 +39,17 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
 
 /** RFC 9652: the collection's query template, a structured-field string with its relation. */
 export function linkTemplate(collection: CollectionDeclaration): string {
-  const params = [...Object.keys(collection.filters), 'q', 'sort', 'limit', 'facets', 'cursor'];
+  // RFC 6570 explode (`*`): a repeatable filter is given once per value.
+  const filters = Object.entries(collection.filters).map(([param, spec]) => (spec.repeatable ? `${param}*` : param));
+  const params = [...filters, 'q', 'sort', 'limit', 'facets', 'cursor'];
   return `"/api/${collection.name}.json{?${params.join(',')}}"; rel="search"`;
 }
 
 export interface ListHeaderInput {
-  collection: CollectionDeclaration;
+  /** The list's path, `/api/<name>.json`. */
+  path: string;
+  /** Its RFC 9652 query template (`linkTemplate`). */
+  template: string;
   contentType: string;
   etag: string;
   totalCount: number;
@@ -54,7 +59,7 @@ export interface ListHeaderInput {
 }
 
 export function listHeaders(input: ListHeaderInput): Record<string, string> {
-  const path = `/api/${input.collection.name}.json`;
+  const path = input.path;
   const lifecycle = lifecycleHeaders(path);
   return {
     ...COMMON_HEADERS,
@@ -65,7 +70,7 @@ export function listHeaders(input: ListHeaderInput): Record<string, string> {
     Vary: 'Accept',
     'X-Total-Count': String(input.totalCount),
     Link: [linkHeader(input.links), lifecycle.link].filter(Boolean).join(', '),
-    'Link-Template': linkTemplate(input.collection),
+    'Link-Template': input.template,
     ...lifecycle.headers,
   };
 }

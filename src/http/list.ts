@@ -6,9 +6,9 @@
  */
 import type { Query, QueryCore } from '../core/query.ts';
 import { serializers, type Serializer } from '../formats/index.ts';
-import { pageLinks } from '../formats/json.ts';
+import { collectionPath, pageLinks } from '../formats/json.ts';
 import { strongEtag } from './etag.ts';
-import { listHeaders } from './headers.ts';
+import { linkTemplate, listHeaders } from './headers.ts';
 
 export interface ListAnswer {
   body: Buffer;
@@ -20,7 +20,8 @@ export function listAnswer(core: QueryCore, query: Query, serializer: Serializer
   const links = pageLinks(query, page);
   const body = Buffer.from(serializer.render(query, page, links, { url: core.image.siteUrl }));
   const headers = listHeaders({
-    collection: query.collection,
+    path: collectionPath(query.collection.name),
+    template: linkTemplate(query.collection),
     contentType: serializer.contentType,
     etag: strongEtag(body),
     totalCount: page.totalCount,

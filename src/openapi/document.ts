@@ -5,13 +5,14 @@
  * so the same code always gives the same document, key order included. This module only
  * assembles: paths and schemas come from the modules beside it.
  */
-import { collections, restCollections } from '../collections/index.ts';
+import { restCollections } from '../collections/index.ts';
 import { LIMIT_DEFINITIONS } from '../core/limits.ts';
 import { API_VERSION } from '../http/headers.ts';
 import { collectionPathItem, isGeographic } from './collection-paths.ts';
 import { itemSchema } from './item-schemas.ts';
 import { exportPaths } from './export-paths.ts';
 import { metaPaths } from './meta-paths.ts';
+import { searchPaths, SEARCH_SCHEMAS } from './search-paths.ts';
 import { sqlPaths } from './sql-paths.ts';
 import { tastePaths, tasteSchemas } from './taste-paths.ts';
 import {
@@ -30,15 +31,9 @@ import type { JsonSchema, OpenApiDocument, PathItem, Tag } from './types.ts';
 
 export type { OpenApiDocument } from './types.ts';
 
-/** List surfaces named by the description that have no REST operation yet (SPEC §1). */
+/** Tags of operations that are not a collection list (SPEC §1). */
 const OTHER_TAGS: readonly Tag[] = [
-  { name: 'blog', description: 'Blog posts as a list surface. No REST operation is published under this tag yet.' },
-  {
-    name: 'writing',
-    description: `${collections.find((c) => c.name === 'writing')?.description ?? 'Writing.'} Reached through the public SQL relation \`public.writing\`; no REST operation under this tag yet.`,
-  },
-  { name: 'search', description: 'Search across collections. No REST operation is published under this tag yet; each collection takes `q`.' },
-  { name: 'feed-items', description: 'Items of the cross-collection feed. No REST operation is published under this tag yet.' },
+  { name: 'search', description: 'Search across every collection at once: ranked hits that say which collection and which field matched.' },
   { name: 'meta', description: 'Service metadata and discovery: this description, metadata, status, the API catalog and the problem registry.' },
 ];
 
@@ -70,8 +65,8 @@ export function openApiDocument(): OpenApiDocument {
     paths[path] = pathItem;
     Object.assign(schemas, collectionSchemas(c, item, isGeographic(c)));
   }
-  Object.assign(paths, metaPaths(), exportPaths(), sqlPaths(), tastePaths());
-  Object.assign(schemas, tasteSchemas());
+  Object.assign(paths, searchPaths(), metaPaths(), exportPaths(), sqlPaths(), tastePaths());
+  Object.assign(schemas, SEARCH_SCHEMAS, tasteSchemas());
   Object.assign(schemas, {
     ServiceMeta: SERVICE_META_SCHEMA,
     ServiceStatus: STATUS_SCHEMA,

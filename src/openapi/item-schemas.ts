@@ -29,6 +29,8 @@ export const DERIVED_FIELDS: Readonly<Record<string, JsonSchema>> = {
     pattern: '^https://www\\.openstreetmap\\.org/',
     description: 'Derived: an OpenStreetMap link centred on `coordinates`; present when the record has coordinates.',
   },
+  url: { type: 'string', format: 'uri', pattern: '^https?://', description: 'Derived: the absolute URL of the post’s page on this site.' },
+  wordCount: { type: 'integer', minimum: 0, description: 'Derived: the number of words in the body.' },
   domain: { type: 'string', minLength: 1, description: 'Derived: the host name of `url`, without a leading `www.`.' },
   years: {
     type: 'array',

@@ -23,6 +23,9 @@ export const META_PATHS = {
   sqlProfile: '/api/sql/profile.json',
   graphql: '/graphql',
   graphqlSchema: '/graphql/schema.graphql',
+  search: '/api/search.json',
+  jsonFeed: '/feed.json',
+  atomFeed: '/feed.xml',
 } as const;
 
 const REST_NAMES = restCollections.map((c) => c.name);
@@ -33,7 +36,7 @@ const dateTime = { type: 'string', format: 'date-time' };
 /** The `links` object of the metadata and the problem registry: every service document, root-relative. */
 const LINKS_SCHEMA: JsonSchema = {
   type: 'object',
-  description: 'Root-relative links to the home page, the OpenAPI description (JSON and YAML), metadata, status, API catalog and problem registry.',
+  description: 'Root-relative links to the home page, the OpenAPI description (JSON and YAML), metadata, status, API catalog, problem registry, public SQL, search and the feeds.',
   properties: Object.fromEntries(Object.entries(META_PATHS).map(([name, path]) => [name, { type: 'string', const: path }])),
   required: Object.keys(META_PATHS),
   additionalProperties: false,

@@ -4,7 +4,7 @@
  * page, and for collections served as GeoJSON its FeatureCollection. Facet keys are the
  * collection's filter parameters, all of them present when facets are asked for.
  */
-import type { CollectionDeclaration } from '../collections/define.ts';
+import { facetable, type CollectionDeclaration } from '../collections/define.ts';
 import { LIMITS } from '../core/limits.ts';
 import { CANONICAL_ID_PATTERN, schemaStem } from './item-schemas.ts';
 import { ref, type JsonObject, type JsonSchema } from './types.ts';
@@ -43,7 +43,7 @@ export const SHARED_PAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
 };
 
 function pageSchema(c: CollectionDeclaration): JsonSchema {
-  const params = Object.keys(c.filters);
+  const params = facetable(c);
   const meta: JsonObject =
     params.length === 0
       ? ref('schemas', 'PageMeta')

@@ -68,8 +68,17 @@ export const COMMON_PARAMETERS: Readonly<Record<string, Parameter>> = {
 /** The common parameters, by reference, in the order operations list them. */
 export const commonParameterRefs = (): Reference[] => Object.keys(COMMON_PARAMETERS).map((name) => ref('parameters', name));
 
+/** RFC 3339 full-date, or date-time with its offset. */
+const RFC3339_PATTERN = '^\\d{4}-\\d{2}-\\d{2}([Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2}))?$';
+
 function filterSchema(spec: FilterSpec): JsonSchema {
+  const one = valueSchema(spec);
+  return spec.repeatable ? { type: 'array', items: one, minItems: 1 } : one;
+}
+
+function valueSchema(spec: FilterSpec): JsonSchema {
   const kind = spec.kind;
+  if (kind.type === 'since') return { type: 'string', pattern: RFC3339_PATTERN };
   if (kind.type === 'integer') return { type: 'integer', minimum: kind.min, maximum: kind.max };
   if (kind.type === 'enum') return { type: 'string', enum: [...kind.values] };
   return { type: 'string', minLength: 1, maxLength: LIMITS.filterValueCharsMax };
@@ -77,6 +86,8 @@ function filterSchema(spec: FilterSpec): JsonSchema {
 
 /** What the filter compares, in words; `list` when the field holds several values. */
 function filterDescription(spec: FilterSpec, list: boolean): string {
+  if (spec.kind.type === 'since') return `${spec.description}. Matches items whose \`${spec.field}\` is at or after it (a date alone means its first instant; date-times compare as UTC instants, and a date-time without an offset in a record counts as UTC).`;
+  if (spec.repeatable) return `${spec.description}. Matches items where \`${spec.field}\` is any of the values given.`;
   const how = spec.kind.type === 'string' ? 'equal, ignoring case and accents' : 'equal';
   const field = list ? `one of the values of \`${spec.field}\`` : `\`${spec.field}\``;
   return `${spec.description}. Matches items where ${field} is ${how}.`;
@@ -116,6 +127,7 @@ export function collectionParameters(c: CollectionDeclaration, itemSchema: JsonS
     in: 'query',
     description: filterDescription(spec, properties[spec.field]?.type === 'array'),
     schema: filterSchema(spec),
+    ...(spec.repeatable ? { style: 'form' as const, explode: true } : {}),
   }));
   return [...commonParameterRefs(), sortParameter(c), searchParameter(c), ...filters];
 }

@@ -45,6 +45,9 @@ export interface Parameter {
   description: string;
   required?: boolean;
   schema: JsonSchema;
+  /** `form` + `explode` for a parameter given once per value (`collection=a&collection=b`). */
+  style?: 'form';
+  explode?: boolean;
   example?: JsonValue;
 }
 

@@ -6,7 +6,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { CollectionDeclaration, SortKey } from '../../src/collections/define.ts';
 import { fold } from '../../src/core/fold.ts';
-import { sortKey } from '../../src/core/image.ts';
+import { instantKey, sortKey } from '../../src/core/image.ts';
 
 export type Item = Record<string, unknown> & { canonicalId: string };
 
@@ -36,7 +36,13 @@ export function expectedIds(collection: CollectionDeclaration, items: readonly I
   const matching = items.filter((item) => {
     for (const [param, value] of Object.entries(query.filters)) {
       const spec = collection.filters[param]!;
-      if (!values(item[spec.field]).some((v) => fold(String(v)) === fold(value.trim()))) return false;
+      if (spec.kind.type === 'since') {
+        if (!(String(sortKey('date', item[spec.field])) >= instantKey(value.trim()))) return false;
+        continue;
+      }
+      // Several values of a repeatable filter are joined by U+0001: any may match.
+      const wanted = value.split('\u0001').map((v) => fold(v.trim()));
+      if (!values(item[spec.field]).some((v) => wanted.includes(fold(String(v))))) return false;
     }
     if (query.q) {
       const text = collection.search.flatMap((f) => values(item[f])).map((v) => fold(String(v))).join('\n');

@@ -73,6 +73,8 @@ test('every filter of every collection finds records, and only matching ones', a
   for (const c of restCollections) {
     const { meta } = await list(`/api/${c.name}.json?facets=true&limit=1`);
     for (const [param, spec] of Object.entries(c.filters)) {
+      // Range filters (since) have no facet values; tests/http/lists.test.ts covers them.
+      if (spec.kind.type === 'since') continue;
       const top = meta.facets![param]![0];
       assert.ok(top, `${c.name}: no value for ${param}`);
       const given = spec.kind.type === 'string' ? top.value.toUpperCase() : top.value;

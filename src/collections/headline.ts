@@ -1,0 +1,67 @@
+/**
+ * What the cross-collection lists (feed items, search hits) say about a record of any
+ * collection: a one-line title, the link to it, and the date of what happened. One
+ * table per concern, keyed by collection name; a test checks every content collection
+ * has an entry, so a new collection cannot be left out of the feed by accident.
+ */
+import type { SourceRecord } from './define.ts';
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const clip = (text: string, max = 100) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return [...line].length > max ? `${[...line].slice(0, max - 1).join('')}…` : line;
+};
+
+/** A record's one-line title. */
+export function headline(collection: string, r: SourceRecord): string {
+  switch (collection) {
+    case 'music':
+      return r.type === 'artist' ? String(r.title) : `${r.artist} — ${r.title}`;
+    case 'concerts':
+      return str(r.title) ? `${r.artist}: ${r.title}` : String(r.artist);
+    case 'tweets':
+      return clip(String(r.text));
+    case 'work':
+      return `${r.title}, ${r.company}`;
+    case 'places':
+      return String(r.name);
+    default:
+      return clip(String(r.title ?? r.name ?? r.canonicalId), 300);
+  }
+}
+
+/** Where a record is read: the piece itself for writing and blog posts, else its detail page. */
+export function linkOf(collection: string, r: SourceRecord, siteUrl: string): string {
+  if ((collection === 'blog' || collection === 'writing') && str(r.url)) return String(r.url);
+  return `${siteUrl}/${collection}/${String(r.canonicalId)}`;
+}
+
+const done = (status: unknown) => status === undefined || status === 'completed';
+
+/**
+ * The date of what happened, per collection (undefined: not something that happened to
+ * the owner yet — a planned match, a book still on the shelf). Work history known to the
+ * month happened on its first day.
+ */
+export const HAPPENED: Readonly<Record<string, (r: SourceRecord) => string | undefined>> = {
+  activities: (r) => str(r.startDate),
+  movies: (r) => str(r.watchedAt) ?? str(r.addedAt),
+  places: (r) => str(r.visitedAt),
+  events: (r) => (done(r.status) ? str(r.startDate) : undefined),
+  'sporting-events': (r) => (done(r.status) && ['attended', 'watched', 'listened'].includes(String(r.experienceStatus)) ? str(r.date) : undefined),
+  music: (r) => str(r.addedAt),
+  concerts: (r) => (done(r.status) ? str(r.date) : undefined),
+  videos: (r) => str(r.watchedAt),
+  podcasts: (r) => str(r.listenedAt),
+  tweets: (r) => str(r.createdAt),
+  code: (r) => str(r.date),
+  photos: (r) => str(r.takenAt),
+  books: (r) => (r.status === 'finished' ? str(r.finishedAt) : undefined),
+  work: (r) => {
+    const start = str(r.startDate);
+    return start && start.length === 7 ? `${start}-01` : start;
+  },
+  reading: (r) => str(r.readAt) ?? str(r.savedAt),
+  blog: (r) => str(r.publishedAt),
+  writing: (r) => str(r.publishedAt),
+};

@@ -1,0 +1,31 @@
+/**
+ * The feed documents written at build: the newest `feedDocumentItems` feed items, as
+ * JSON Feed and Atom, read from the image through the query core in the feed's own
+ * order (date desc, canonicalId), with absolute links from the configured site URL.
+ */
+import { collection, contentCollections } from '../collections/index.ts';
+import { LIMITS } from '../core/limits.ts';
+import { parseQuery } from '../core/params.ts';
+import type { QueryCore } from '../core/query.ts';
+import { ATOM_FEED_PATH, ATOM_MEDIA_TYPE, JSON_FEED_MEDIA_TYPE, JSON_FEED_PATH, renderAtom, renderJsonFeed, type FeedItem, type FeedSite } from '../formats/feed.ts';
+import type { Document } from './documents.ts';
+
+/** The site's owner, named as the feeds' author (the demo content's owner unless SITE_AUTHOR says otherwise). */
+export const DEFAULT_SITE_AUTHOR = 'Inês Carvalho';
+
+export function feedDocuments(core: QueryCore, author = DEFAULT_SITE_AUTHOR): Document[] {
+  const feed = collection('feed-items')!;
+  const page = core.run(parseQuery(feed, new URLSearchParams({ limit: String(LIMITS.feedDocumentItems) })));
+  const items = page.items.map((json) => JSON.parse(json) as FeedItem);
+  const site: FeedSite = {
+    url: core.image.siteUrl,
+    title: 'Collections',
+    description: feed.description,
+    author,
+    collectionTitles: Object.fromEntries(contentCollections.map((c) => [c.name, c.title])),
+  };
+  return [
+    { path: JSON_FEED_PATH, file: JSON_FEED_PATH.slice(1), contentType: JSON_FEED_MEDIA_TYPE, body: renderJsonFeed(items, site), asOf: page.asOf },
+    { path: ATOM_FEED_PATH, file: ATOM_FEED_PATH.slice(1), contentType: ATOM_MEDIA_TYPE, body: renderAtom(items, site), asOf: page.asOf },
+  ];
+}

@@ -1,0 +1,50 @@
+/**
+ * Writing the cross-collection search index into the image: one row per published
+ * record of every content collection (a blog post composed into writing is indexed once,
+ * as a blog post) with its collection, year, date key, the folded text of its first
+ * searched field (`head`) and of its other searched fields (`rest`, one segment per
+ * field, U+001F between them), and the hit as published; then a trigram index over
+ * `head` and `rest`. Rows are numbered in rank order within a tier — date descending
+ * (undated last), then canonicalId — so the index returns matches already in the order a
+ * page needs, and a page is read without sorting the match set.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import type { CollectionDeclaration } from '../collections/define.ts';
+import { yearOf } from '../collections/fields.ts';
+import { HAPPENED, headline, linkOf } from '../collections/headline.ts';
+import { fold } from '../core/fold.ts';
+import { sortKey } from '../core/image.ts';
+import { FIELD_SEPARATOR, SEARCH_INDEX, SEARCH_TABLE } from '../core/search.ts';
+import type { PublishedRecord } from './records.ts';
+
+export interface SearchSource {
+  collection: CollectionDeclaration;
+  records: readonly PublishedRecord[];
+}
+
+const folded = (value: unknown): string =>
+  (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((v) => fold(String(v)).replaceAll(FIELD_SEPARATOR, ' ')).join('\n');
+
+const bytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function writeSearchIndex(db: DatabaseSync, sources: readonly SearchSource[], siteUrl: string): number {
+  db.exec(`CREATE TABLE ${SEARCH_TABLE} (rid INTEGER PRIMARY KEY, cid TEXT NOT NULL, collection TEXT NOT NULL, year INTEGER, d TEXT NOT NULL, head TEXT NOT NULL, rest TEXT NOT NULL, json TEXT NOT NULL)`);
+  const rows: { cid: string; d: string; values: (string | number | null)[] }[] = [];
+  for (const { collection, records } of sources) {
+    for (const { canonicalId, fields } of records) {
+      const [head = '', ...rest] = collection.search.map((f) => folded(fields[f]));
+      const date = HAPPENED[collection.name]?.(fields) ?? (typeof fields[collection.dateField] === 'string' ? String(fields[collection.dateField]) : undefined);
+      const hit: Record<string, unknown> = { canonicalId, collection: collection.name, title: headline(collection.name, fields), url: linkOf(collection.name, fields, siteUrl) };
+      if (date !== undefined) Object.assign(hit, { date, year: yearOf(date) });
+      const d = String(sortKey('date', date));
+      rows.push({ cid: canonicalId, d, values: [canonicalId, collection.name, yearOf(date) ?? null, d, head, rest.join(FIELD_SEPARATOR), JSON.stringify(hit)] });
+    }
+  }
+  rows.sort((a, b) => -bytes(a.d, b.d) || bytes(a.cid, b.cid));
+  const insert = db.prepare(`INSERT INTO ${SEARCH_TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  rows.forEach((row, i) => insert.run(i + 1, ...row.values));
+  db.exec(`CREATE UNIQUE INDEX "search:cid" ON ${SEARCH_TABLE} (cid)`);
+  db.exec(`CREATE VIRTUAL TABLE ${SEARCH_INDEX} USING fts5(head, rest, tokenize = 'trigram case_sensitive 1', content = ${SEARCH_TABLE}, content_rowid = 'rid')`);
+  db.exec(`INSERT INTO ${SEARCH_INDEX} (${SEARCH_INDEX}) VALUES ('rebuild')`);
+  return rows.length;
+}

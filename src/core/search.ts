@@ -1,0 +1,241 @@
+/**
+ * Search across every content collection at once: `GET /api/search.json?q=…`. The
+ * compiler writes one search table (a row per record, numbered in rank order: its
+ * collection, year, date key, the folded first searched field `head` and other searched
+ * fields `rest`) with a trigram index over both; this module parses search queries and
+ * pages through it, reading matches in rid order so a page never sorts the match set.
+ * Ranking is deterministic and explainable: hits in a collection's first searched field
+ * (its title or name) come first (tier 0), then hits elsewhere (tier 1); within a tier,
+ * newer before older, then canonicalId. The keyset cursor carries (tier, date key,
+ * canonicalId) and is signed and bound like every other cursor.
+ */
+import { collection } from '../collections/index.ts';
+import { binding, decodeCursor, encodeCursor, type Position } from './cursor.ts';
+import { PublicError } from './errors.ts';
+import { fold } from './fold.ts';
+import type { Image } from './image.ts';
+import { LIMITS } from './limits.ts';
+import type { Page } from './query.ts';
+
+export const SEARCH_PATH = '/api/search.json';
+export const SEARCH_TABLE = '"search"';
+export const SEARCH_INDEX = '"search:fts"';
+/** Separates the searched fields in the stored `rest` text (folded values never hold it). */
+export const FIELD_SEPARATOR = '\u001f';
+
+export interface SearchQuery {
+  /** The search text as given (trimmed), and folded. */
+  q: { value: string; key: string };
+  /** Collections to search (empty: all), sorted, each once. */
+  collections: readonly string[];
+  year: number | undefined;
+  limit: number;
+  cursor: string | undefined;
+}
+
+/** The parameters search takes; only `collection` repeats. */
+export const SEARCH_PARAMETERS = ['q', 'collection', 'year', 'limit', 'cursor'] as const;
+const PARAMETERS = SEARCH_PARAMETERS;
+const INTEGER = /^[+-]?\d+$/;
+const bad = (parameter: string, detail: string) => new PublicError('invalid-query', detail, parameter);
+
+/** A validated search query, or a PublicError naming the first fault. `searchable` lists the collections searched. */
+export function parseSearch(searchable: readonly string[], search: URLSearchParams): SearchQuery {
+  const seen = new Set<string>();
+  for (const name of search.keys()) {
+    if (!(PARAMETERS as readonly string[]).includes(name)) {
+      throw new PublicError('unknown-parameter', `search does not take the parameter ${JSON.stringify(name.slice(0, 40))}; it takes ${PARAMETERS.join(', ')}.`, name);
+    }
+    if (seen.has(name) && name !== 'collection') throw bad(name, `${name} is given more than once; give each parameter once (only collection repeats).`);
+    seen.add(name);
+  }
+  const q = (search.get('q') ?? '').trim();
+  if (q === '') throw bad('q', 'q is required: the text to search for, at least one character.');
+  if ([...q].length > LIMITS.searchCharsMax) throw bad('q', `q is longer than ${LIMITS.searchCharsMax} characters.`);
+  const collections = new Set<string>();
+  for (const raw of search.getAll('collection')) {
+    const name = raw.trim();
+    if (!searchable.includes(name)) throw bad('collection', `collection must be one of ${searchable.join(', ')} (repeat the parameter for several).`);
+    collections.add(name);
+  }
+  let year: number | undefined;
+  const rawYear = search.get('year');
+  if (rawYear !== null) {
+    const n = INTEGER.test(rawYear.trim()) ? Number(rawYear.trim()) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < 1000 || n > 9999) throw bad('year', 'year must be an integer from 1000 to 9999.');
+    year = n;
+  }
+  let limit: number = LIMITS.pageSizeDefault;
+  const rawLimit = search.get('limit');
+  if (rawLimit !== null) {
+    const n = rawLimit.trim() === '' ? Number.NaN : Number(rawLimit.trim());
+    if (!Number.isFinite(n)) throw bad('limit', `limit must be a number; it is floored and clamped to 1..${LIMITS.pageSizeMax}.`);
+    limit = Math.min(LIMITS.pageSizeMax, Math.max(1, Math.floor(n)));
+  }
+  const cursor = search.get('cursor');
+  if (cursor !== null && (cursor === '' || cursor.length > LIMITS.cursorCharsMax)) {
+    throw new PublicError('invalid-cursor', 'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.', 'cursor');
+  }
+  return { q: { value: q, key: fold(q) }, collections: [...collections].sort(), year, limit, cursor: cursor ?? undefined };
+}
+
+/** The canonical query string of a search (defaults left out), optionally at another cursor. */
+export function searchCanonical(query: SearchQuery, cursor?: string): string {
+  const params = new URLSearchParams({ q: query.q.value });
+  for (const c of query.collections) params.append('collection', c);
+  if (query.year !== undefined) params.set('year', String(query.year));
+  if (query.limit !== LIMITS.pageSizeDefault) params.set('limit', String(query.limit));
+  if (cursor !== undefined) params.set('cursor', cursor);
+  return `?${params.toString()}`;
+}
+
+/** What a search cursor must agree with: everything but the page size. */
+export function searchBinding(query: SearchQuery): string {
+  return binding(['search', ...query.collections.map((c) => `collection=${c}`), `year=${query.year ?? ''}`, `q=${query.q.key}`]);
+}
+
+/** FTS5 phrase syntax: the text in double quotes, inner quotes doubled. */
+const phrase = (key: string) => `"${key.replaceAll('"', '""')}"`;
+/** Trigram search needs three characters; shorter searches scan the folded text in rank order. */
+const TRIGRAM = 3;
+
+interface Row {
+  rid: number;
+  cid: string;
+  d: string;
+  collection: string;
+  rest: string;
+  json: string;
+}
+
+const invalid = () => new PublicError('invalid-cursor', 'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.', 'cursor');
+
+export class SearchCore {
+  readonly image: Image;
+  private readonly counts = new Map<string, number>();
+  private readonly scanOnly: boolean;
+
+  /** `scan` exists for tests, which force the plan short searches use to check that both agree. */
+  constructor(image: Image, options: { scan?: boolean } = {}) {
+    this.image = image;
+    this.scanOnly = options.scan ?? false;
+  }
+
+  run(query: SearchQuery): Page {
+    const bound = searchBinding(query);
+    const position = query.cursor === undefined ? undefined : decodeCursor(this.image.cursorKey, bound, 2, query.cursor);
+    if (position && position.values[0] !== 0 && position.values[0] !== 1) throw invalid();
+    const totalCount = this.count(query, bound);
+    const want = query.limit + 1;
+    const rows: (Row & { tier: number })[] = [];
+    const after = position ? this.ridAfter(position) : 0;
+    for (const tier of [0, 1]) {
+      if (position && Number(position.values[0]) > tier) continue;
+      const from = position && Number(position.values[0]) === tier ? after : 0;
+      for (const row of this.tier(query, tier, from, want - rows.length)) rows.push({ ...row, tier });
+      if (rows.length >= want) break;
+    }
+    const more = rows.length > query.limit;
+    if (more) rows.pop();
+    const last = rows[rows.length - 1];
+    const next = more && last ? encodeCursor(this.image.cursorKey, bound, { values: [last.tier, last.d], canonicalId: last.cid }) : undefined;
+    return {
+      items: rows.map((r) => hitJson(r, query.q.key, r.tier)),
+      canonicalIds: rows.map((r) => r.cid),
+      totalCount,
+      next,
+      facets: undefined,
+      asOf: this.image.asOf('search'),
+    };
+  }
+
+  /**
+   * The rid after which a page resumes: rids number the rows in rank order (date desc,
+   * canonicalId), so it is the cursor record's own rid, or — when a rebuild removed or
+   * moved that record — the last rid ranked at or before the cursor's (date, canonicalId).
+   */
+  private ridAfter(position: Position): number {
+    const d = String(position.values[1] ?? '');
+    const own = this.image.statement(`SELECT rid, d FROM ${SEARCH_TABLE} WHERE cid = ?`).get(position.canonicalId) as { rid: number; d: string } | undefined;
+    if (own && own.d === d) return Number(own.rid);
+    const before = this.image.statement(`SELECT max(rid) AS rid FROM ${SEARCH_TABLE} WHERE d > ? OR (d = ? AND cid <= ?)`).get(d, d, position.canonicalId) as { rid: number | null };
+    return Number(before.rid ?? 0);
+  }
+
+  /** Up to `limit` rows of one tier after rid `from`, in rank order, read in rid order without sorting. */
+  private tier(query: SearchQuery, tier: number, from: number, limit: number): Row[] {
+    const key = query.q.key;
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    let source = `${SEARCH_TABLE} AS s`;
+    let rid = 's.rid';
+    if (!this.scanOnly && [...key].length >= TRIGRAM) {
+      source = `${SEARCH_INDEX} JOIN ${SEARCH_TABLE} AS s ON s.rid = ${SEARCH_INDEX}.rowid`;
+      rid = `${SEARCH_INDEX}.rowid`;
+      where.push(`${SEARCH_INDEX} MATCH ?`);
+      params.push(`${tier === 0 ? 'head' : 'rest'} : ${phrase(key)}`);
+      if (tier === 1) {
+        where.push('instr(s.head, ?) = 0');
+        params.push(key);
+      }
+    } else if (tier === 0) {
+      where.push('instr(s.head, ?) > 0');
+      params.push(key);
+    } else {
+      where.push('instr(s.rest, ?) > 0', 'instr(s.head, ?) = 0');
+      params.push(key, key);
+    }
+    where.push(`${rid} > ?`);
+    params.push(from);
+    this.filters(query, where, params);
+    const sql = `SELECT s.rid AS rid, s.cid AS cid, s.d AS d, s.collection AS collection, s.rest AS rest, s.json AS json FROM ${source} WHERE ${where.join(' AND ')} ORDER BY ${rid} LIMIT ?`;
+    return this.image.statement(sql).all(...params, limit) as unknown as Row[];
+  }
+
+  private filters(query: SearchQuery, where: string[], params: (string | number)[]): void {
+    if (query.collections.length) {
+      where.push(`s.collection IN (${query.collections.map(() => '?').join(', ')})`);
+      params.push(...query.collections);
+    }
+    if (query.year !== undefined) {
+      where.push('s.year = ?');
+      params.push(query.year);
+    }
+  }
+
+  /** Matches in any searched field, remembered per binding (the image never changes under a process). */
+  private count(query: SearchQuery, bound: string): number {
+    let n = this.counts.get(bound);
+    if (n === undefined) {
+      const where: string[] = [];
+      const params: (string | number)[] = [];
+      let source = `${SEARCH_TABLE} AS s`;
+      if ([...query.q.key].length >= TRIGRAM) {
+        source = `${SEARCH_INDEX} JOIN ${SEARCH_TABLE} AS s ON s.rid = ${SEARCH_INDEX}.rowid`;
+        where.push(`${SEARCH_INDEX} MATCH ?`);
+        params.push(phrase(query.q.key));
+      } else {
+        where.push('(instr(s.head, ?) > 0 OR instr(s.rest, ?) > 0)');
+        params.push(query.q.key, query.q.key);
+      }
+      this.filters(query, where, params);
+      // Without filters the index alone counts, never touching the rows.
+      const sql = where.length === 1 && source !== `${SEARCH_TABLE} AS s`
+        ? `SELECT count(*) AS n FROM ${SEARCH_INDEX} WHERE ${SEARCH_INDEX} MATCH ?`
+        : `SELECT count(*) AS n FROM ${source} WHERE ${where.join(' AND ')}`;
+      n = Number((this.image.statement(sql).get(...params) as { n: number }).n);
+      if (this.counts.size >= LIMITS.countCacheEntries) this.counts.delete(this.counts.keys().next().value!);
+      this.counts.set(bound, n);
+    }
+    return n;
+  }
+}
+
+/** The hit as published: the stored parts, and the searched field that matched (the first, else the first other one holding the text). */
+function hitJson(row: Row, key: string, tier: number): string {
+  const fields = collection(row.collection)?.search ?? [];
+  const at = tier === 0 ? -1 : row.rest.split(FIELD_SEPARATOR).findIndex((text) => text.includes(key));
+  const field = fields[at + 1] ?? fields[0] ?? '';
+  const { canonicalId, collection: name, title, ...rest } = JSON.parse(row.json) as Record<string, unknown>;
+  return JSON.stringify({ canonicalId, collection: name, title, field, ...rest });
+}

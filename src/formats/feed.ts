@@ -1,0 +1,90 @@
+/**
+ * The feed documents: the newest feed items as JSON Feed 1.1 (`/feed.json`,
+ * `application/feed+json`) and Atom 1.0 (RFC 4287, `/feed.xml`, `application/atom+xml`).
+ * Both are pure functions of the items and the site's absolute URL: `updated` is the
+ * newest item's date, never the clock, so the same content gives the same bytes. Item
+ * dates are written as RFC 3339 date-times: a date alone becomes its midnight UTC, and a
+ * local time without an offset is written as UTC (the records do not say their zone).
+ */
+import { create } from 'xmlbuilder2';
+
+export interface FeedItem {
+  canonicalId: string;
+  collection: string;
+  title: string;
+  date: string;
+  url: string;
+}
+
+export interface FeedSite {
+  /** Absolute, no trailing slash. */
+  url: string;
+  title: string;
+  description: string;
+  author: string;
+  /** Collection name → its title, for categories and text. */
+  collectionTitles: Readonly<Record<string, string>>;
+}
+
+export const JSON_FEED_PATH = '/feed.json';
+export const ATOM_FEED_PATH = '/feed.xml';
+export const JSON_FEED_MEDIA_TYPE = 'application/feed+json';
+export const ATOM_MEDIA_TYPE = 'application/atom+xml';
+
+/** An RFC 3339 date-time for a date or (possibly local) date-time as the records write them. */
+export function rfc3339(date: string): string {
+  const [day, time = '00:00:00'] = date.split('T') as [string, string?];
+  const m = /^(\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/.exec(time);
+  if (!m) return `${day}T00:00:00Z`;
+  return `${day}T${m[1]}${m[2] ?? ':00'}${m[3] ?? 'Z'}`;
+}
+
+/** The detail text of an item: which collection it came from, and what. */
+const text = (item: FeedItem, site: FeedSite) => `${site.collectionTitles[item.collection] ?? item.collection}: ${item.title}`;
+/** A stable, unique entry ID that survives a change of title: the record's canonicalId under the site's URL. */
+const entryId = (item: FeedItem, site: FeedSite) => `${site.url}/${item.collection}/${item.canonicalId}`;
+
+export function renderJsonFeed(items: readonly FeedItem[], site: FeedSite): string {
+  const feed = {
+    version: 'https://jsonfeed.org/version/1.1',
+    title: site.title,
+    home_page_url: `${site.url}/`,
+    feed_url: `${site.url}${JSON_FEED_PATH}`,
+    description: site.description,
+    language: 'en',
+    authors: [{ name: site.author }],
+    items: items.map((item) => ({
+      id: entryId(item, site),
+      url: item.url,
+      title: item.title,
+      content_text: text(item, site),
+      date_published: rfc3339(item.date),
+      tags: [item.collection],
+      _collections: { collection: item.collection, canonicalId: item.canonicalId },
+    })),
+  };
+  return `${JSON.stringify(feed, null, 2)}\n`;
+}
+
+export function renderAtom(items: readonly FeedItem[], site: FeedSite): string {
+  const feed = create({ version: '1.0', encoding: 'UTF-8' }).ele('http://www.w3.org/2005/Atom', 'feed', { 'xml:lang': 'en' });
+  feed.ele('id').txt(`${site.url}${ATOM_FEED_PATH}`);
+  feed.ele('title').txt(site.title);
+  feed.ele('subtitle').txt(site.description);
+  feed.ele('updated').txt(items[0] ? rfc3339(items[0].date) : '1970-01-01T00:00:00Z');
+  feed.ele('author').ele('name').txt(site.author);
+  feed.ele('link', { rel: 'self', type: ATOM_MEDIA_TYPE, href: `${site.url}${ATOM_FEED_PATH}` });
+  feed.ele('link', { rel: 'alternate', type: 'text/html', href: `${site.url}/` });
+  feed.ele('generator').txt('Collections');
+  for (const item of items) {
+    const entry = feed.ele('entry');
+    entry.ele('id').txt(entryId(item, site));
+    entry.ele('title').txt(item.title);
+    entry.ele('link', { rel: 'alternate', href: item.url });
+    entry.ele('published').txt(rfc3339(item.date));
+    entry.ele('updated').txt(rfc3339(item.date));
+    entry.ele('category', { term: item.collection, label: site.collectionTitles[item.collection] ?? item.collection });
+    entry.ele('summary').txt(text(item, site));
+  }
+  return `${feed.end({ prettyPrint: true })}\n`;
+}
