@@ -50,6 +50,8 @@ const musicSurfaces = () => (music ??= musicAnswer(core.records(collection('musi
 const withheldExports = withheldExport(image);
 const clientOf = (request: RequestFacts) => clientAddress(peers.get(request) ?? '', request.header('X-Forwarded-For'), trusted);
 const sql = sqlAnswer({ image: readFileSync(paths.sqlImage), clientOf, quota: envNumber('SQL_RATE_LIMIT_REQUESTS') });
+// The explorer page, found once: the files never change under a running process.
+const explorer = files.resolve(`${GRAPHQL_PATH}/`, null);
 const graphql = graphqlAnswer(core, { budget: envNumber('GRAPHQL_COST_BUDGET'), clientOf });
 const rest = restAnswer(core, { cacheBytes: envNumber('ANSWER_CACHE_BYTES'), quota: envNumber('RATE_LIMIT_REQUESTS'), clientOf });
 const astro = (await import(pathToFileURL(join(paths.dist, 'server/entry.mjs')).href)) as {
@@ -66,7 +68,6 @@ const server = createServer((req, res) => {
   }
   if (pathname === GRAPHQL_PATH) {
     // A browser visit opens the explorer (a prerendered page); programs get GraphQL over HTTP.
-    const explorer = files.resolve(`${GRAPHQL_PATH}/`, null);
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && negotiate(request.header('Accept'), ['application/graphql-response+json', 'application/json', 'text/html']) === 'text/html';
     if (explorer && wantsPage) return write(res, files.answer(request, explorer));
     void readBody(req, LIMITS.graphqlDocumentBytesMax + 1).then((body) => graphql(request, body)).then((answer) => write(res, answer));

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { UNPUBLISHED, type CollectionDeclaration, type DeriveContext } from '../collections/define.ts';
 import { fold } from '../core/fold.ts';
 import type { LoadProblem, SourceEntry } from './load.ts';
+import { CANONICAL_ID } from '../core/image.ts';
 
 export interface PublishedRecord {
   canonicalId: string;
@@ -17,7 +18,6 @@ export interface PublishedRecord {
   fields: Record<string, unknown>;
 }
 
-const CANONICAL_ID = /^itm_[0-9a-f]{24}$/;
 const EXPLICIT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 const digest = (text: string) => `itm_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;

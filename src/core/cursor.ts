@@ -9,6 +9,7 @@
 import { createHash, createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { LIMITS } from './limits.ts';
 import { PublicError } from './errors.ts';
+import { CANONICAL_ID } from './image.ts';
 
 /** The sort-key values of the last row of a page (null stands for a missing value) and its canonicalId. */
 export interface Position {
@@ -18,7 +19,6 @@ export interface Position {
 
 const VERSION = 1;
 const SIGNATURE_BYTES = 16;
-const CANONICAL_ID = /^itm_[0-9a-f]{24}$/;
 const TOKEN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 const invalid = () =>

@@ -11,6 +11,9 @@ import { fold } from './fold.ts';
 
 export const IMAGE_FORMAT = '1';
 
+/** A canonical ID: `itm_` and 24 lowercase hexadecimal characters (SPEC §2.2), on every surface. */
+export const CANONICAL_ID = /^itm_[0-9a-f]{24}$/;
+
 /** Main table of a collection: rid, cid, json, search, and one `s:<field>` column per sort field. */
 export const recordsTable = (collection: string) => `"${collection}"`;
 /** Filter values, one row per (dimension, folded key, record). */

@@ -10,6 +10,7 @@ import { LIMITS } from '../core/limits.ts';
 import { parseQuery } from '../core/params.ts';
 import type { QueryCore } from '../core/query.ts';
 import { bindings, type ConnectionBinding } from './schema.ts';
+import { CANONICAL_ID } from '../core/image.ts';
 
 interface OrderArgument {
   field: string;
@@ -59,8 +60,6 @@ function connection(core: QueryCore, binding: ConnectionBinding, args: Connectio
     facets: page.facets ? Object.entries(page.facets).map(([name, values]) => ({ name, values })) : null,
   };
 }
-
-const CANONICAL_ID = /^itm_[0-9a-f]{24}$/;
 
 function lookup(core: QueryCore, canonicalId: string) {
   if (!CANONICAL_ID.test(canonicalId)) {

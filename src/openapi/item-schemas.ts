@@ -12,8 +12,9 @@ import { z } from 'zod';
 import { UNPUBLISHED, type CollectionDeclaration } from '../collections/define.ts';
 import * as fields from '../collections/fields.ts';
 import type { JsonObject, JsonSchema } from './types.ts';
+import { CANONICAL_ID } from '../core/image.ts';
 
-export const CANONICAL_ID_PATTERN = '^itm_[0-9a-f]{24}$';
+export const CANONICAL_ID_PATTERN = CANONICAL_ID.source;
 
 
 /**
