@@ -10,6 +10,8 @@ export default defineConfig({
   integrations: [collections()],
   // Dynamic surfaces are routed before Astro (server.ts); Astro only sees page requests.
   security: { checkOrigin: false },
+  // Styles as files, never inline: the pages' Content-Security-Policy allows styles from this origin only.
+  build: { inlineStylesheets: 'never' },
   vite: {
     build: {
       // The GraphQL explorer bundles GraphiQL and Monaco (about 3 MB of script in one chunk, fetched once

@@ -41,6 +41,8 @@ export interface RestOptions {
   cacheBytes?: number;
   /** Where quota counters live; in-process by default. */
   counters?: CounterStore;
+  /** A collections quota shared with other operations (the runtime's); built from the options below otherwise. */
+  limiter?: RateLimiter;
   /** Requests per client per window; the SPEC's 1000 unless an operator sets another. */
   quota?: number;
   /** The clock quotas use (tests move it). */
@@ -51,7 +53,7 @@ export interface RestOptions {
 
 export function restAnswer(core: QueryCore, options: RestOptions = {}): (request: RequestFacts) => Answer {
   const cache = new AnswerCache(options.cacheBytes ?? LIMITS.answerCacheBytes);
-  const limiter = new RateLimiter({
+  const limiter = options.limiter ?? new RateLimiter({
     store: options.counters,
     limit: options.quota ?? LIMITS.restRequestsPerWindow,
     windowSeconds: LIMITS.restWindowSeconds,

@@ -41,7 +41,7 @@ export default function collectionsIntegration(): AstroIntegration {
         renameSync(stagedImage, paths.image);
         renameSync(join(paths.stage, 'sql.db'), paths.sqlImage);
         rmSync(paths.stage, { recursive: true, force: true });
-        writeManifest(paths.client, compiled, paths.manifest);
+        writeManifest(paths.client, compiled, paths.manifest, process.env.SITE_URL);
       },
     },
   };

@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { strongEtag } from '../http/etag.ts';
+import { securityHeaders } from '../http/security.ts';
 import type { Manifest } from './compile.ts';
 
 const MEDIA_TYPES: Record<string, string> = {
@@ -38,7 +39,12 @@ const cacheControlOf = (path: string) => (path.startsWith('/_astro/') ? 'public,
 /** `/index.html` is served at `/`, and `/x/index.html` at `/x/`. */
 const urlPathOf = (file: string) => `/${file}`.replace(/(^|\/)index\.html$/, '$1');
 
-export function writeManifest(clientDir: string, compiled: Manifest, manifestPath: string): Manifest {
+/**
+ * Writes the manifest and the CDN's `_headers` file. Every entry, compiled or found on
+ * disk, carries the security headers of its path and media type (src/http/security.ts),
+ * so a CDN and the runtime send the same ones.
+ */
+export function writeManifest(clientDir: string, compiled: Manifest, manifestPath: string, siteUrl: string | undefined): Manifest {
   const manifest: Manifest = { ...compiled };
   const known = new Set(Object.values(compiled).map((f) => f.file));
   const files = (readdirSync(clientDir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
@@ -51,6 +57,9 @@ export function writeManifest(clientDir: string, compiled: Manifest, manifestPat
       file,
       headers: { 'Content-Type': mediaTypeOf(file), ETag: strongEtag(readFileSync(join(clientDir, file))), 'Cache-Control': cacheControlOf(path) },
     };
+  }
+  for (const [path, entry] of Object.entries(manifest)) {
+    manifest[path] = { ...entry, headers: { ...entry.headers, ...securityHeaders(path, entry.headers['Content-Type'], siteUrl) } };
   }
   const sorted = Object.fromEntries(Object.entries(manifest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   writeFileSync(manifestPath, `${JSON.stringify(sorted, null, 1)}\n`);

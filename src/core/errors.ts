@@ -5,6 +5,7 @@
  * own protocol's error form (RFC 9457 problem details for REST).
  */
 export const PROBLEMS = {
+  'bad-request': { status: 400, title: 'Bad Request', when: 'The request itself is malformed: its target, its Host or another header is not valid HTTP.' },
   'invalid-query': { status: 400, title: 'Bad Request', when: 'A parameter has a malformed or out-of-range value, or is given twice.' },
   'invalid-cursor': { status: 400, title: 'Bad Request', when: 'The cursor was not returned by the API for this same collection, filters, search and sort.' },
   'unknown-parameter': { status: 400, title: 'Bad Request', when: 'The collection does not take a parameter of that name (a typo never returns everything).' },
@@ -12,6 +13,9 @@ export const PROBLEMS = {
   'not-found': { status: 404, title: 'Not Found', when: 'Nothing is published at the path.' },
   'method-not-allowed': { status: 405, title: 'Method Not Allowed', when: 'The resource is read-only; `Allow` lists the methods it takes.' },
   'not-acceptable': { status: 406, title: 'Not Acceptable', when: 'None of the media types in `Accept` is available for the resource; the detail lists those that are.' },
+  'request-timeout': { status: 408, title: 'Request Timeout', when: 'The request\'s header or body did not arrive in time; send it again, whole.' },
+  'target-too-long': { status: 414, title: 'URI Too Long', when: 'The request target (path and query) is longer than the limit.' },
+  'headers-too-large': { status: 431, title: 'Request Header Fields Too Large', when: 'The request\'s header section is larger than the limit, or has too many fields.' },
   'query-too-long': { status: 414, title: 'URI Too Long', when: 'The query string is longer than the limit.' },
   'rate-limited': { status: 429, title: 'Too Many Requests', when: 'The client used its request quota for the window; `Retry-After` says when to try again.' },
   'internal-error': { status: 500, title: 'Internal Server Error', when: 'The server failed; retry the same request with bounded exponential backoff.' },

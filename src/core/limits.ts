@@ -13,6 +13,13 @@ interface Limit {
 export const LIMIT_DEFINITIONS = {
   pageSizeDefault: { value: 50, unit: 'items', why: 'Page size when `limit` is absent (SPEC §4.1).' },
   pageSizeMax: { value: 100, unit: 'items', why: 'Largest page (SPEC §4.1, §8): bounds rows read and bytes encoded per request.' },
+  requestTargetBytesMax: { value: 8192, unit: 'bytes', why: 'Path and query of one request (RFC 9112 §3 recommends supporting at least 8000 octets): longer targets are refused before any routing (414).' },
+  headerBytesMax: { value: 16 * 1024, unit: 'bytes', why: 'The whole header section, request line included (Node\'s default): bounds parsing work and memory per request (431).' },
+  headersCountMax: { value: 100, unit: 'fields', why: 'Header fields per request: real clients send about twenty; bounds the header map built per request.' },
+  headersTimeoutMs: { value: 20_000, unit: 'milliseconds', why: 'Time for a client to send its whole header section (slowloris): nginx\'s `client_header_timeout` is 60 s; twenty is enough on any real link (408).' },
+  requestTimeoutMs: { value: 30_000, unit: 'milliseconds', why: 'Time for a client to send its whole request, body included: bodies are at most 64 KiB here (408).' },
+  keepAliveTimeoutMs: { value: 5_000, unit: 'milliseconds', why: 'An idle keep-alive connection is closed after this long (nginx: 75 s; five keeps idle sockets from holding connection slots).' },
+  connectionsMax: { value: 1024, unit: 'connections', why: 'Open connections at once; beyond it new ones are closed at once, so a flood of idle sockets cannot exhaust file descriptors or memory.' },
   queryStringBytesMax: { value: 4096, unit: 'bytes', why: 'No legitimate list query needs more; stops parsing-cost abuse before any work (414).' },
   filterValueCharsMax: { value: 200, unit: 'characters', why: 'Longer than any name or title; bounds folding and comparison work per filter.' },
   searchCharsMax: { value: 200, unit: 'characters', why: 'A substring search longer than this is not a search; bounds the full-text query.' },

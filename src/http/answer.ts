@@ -16,6 +16,8 @@ export interface RequestFacts {
   method: string;
   url: URL;
   header(name: string): string | null;
+  /** The socket's peer address, where the adapter knows it (quotas key on it). */
+  peer?: string;
 }
 
 export function factsOf(request: Request): RequestFacts {

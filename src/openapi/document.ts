@@ -46,7 +46,7 @@ function description(): string {
   return [
     'A public, anonymous, read-only API over one person’s curated collections. Every collection is a list at `/api/<name>.json` with filters, search, sorting, keyset pagination (`cursor`) and optional facets, served as JSON, CSV and, for located collections, map formats.',
     '',
-    'Errors are RFC 9457 problem details whose `type` is a registered slug under `/problems/`. Every response carries `API-Version`; request quotas are reported with the IETF RateLimit fields.',
+    'Errors are RFC 9457 problem details whose `type` is a registered slug under `/problems/`. Every response carries `API-Version`; request quotas are reported with the IETF RateLimit fields. Any request may also be refused before it reaches an operation: a malformed target or `Host` is a 400 `bad-request`, a target over 8 KiB a 414 `target-too-long`, an oversized header section a 431 `headers-too-large`, a request that does not arrive in time a 408 `request-timeout` (documented on the operations that take a body), and a method the path does not take a 405 with `Allow`.',
     '',
     'Content is all rights reserved unless a record states its own licence (photos carry `license`, third-party coordinates `coordinatesLicense`); the owner’s AI-use preferences are in the `Content-Usage` and `Content-Signal` headers.',
     '',

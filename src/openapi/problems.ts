@@ -32,11 +32,13 @@ export const PROBLEM_RESPONSES = {
   400: 'BadRequest',
   404: 'NotFound',
   406: 'NotAcceptable',
+  408: 'RequestTimeout',
   413: 'ContentTooLarge',
   414: 'UriTooLong',
   415: 'UnsupportedMediaType',
   422: 'UnprocessableContent',
   429: 'TooManyRequests',
+  431: 'RequestHeaderFieldsTooLarge',
   500: 'InternalError',
   503: 'ServiceUnavailable',
 } as const;

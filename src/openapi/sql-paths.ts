@@ -41,6 +41,7 @@ export function sqlPaths(): Record<string, PathItem> {
           200: { description: 'Columns, then rows as ordered arrays; never cached.', content: { 'application/json': { schema: SQL_RESULT }, 'text/csv': { schema: { type: 'string' } } } },
           400: problemRef(400),
           406: problemRef(406),
+          408: problemRef(408),
           413: problemRef(413),
           415: problemRef(415),
           429: problemRef(429),

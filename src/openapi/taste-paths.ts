@@ -75,9 +75,11 @@ function musicPost(operationId: string, summary: string, description: string, re
       responses: {
         200: { description: 'The answer; never cached, nothing is stored.', content: { 'application/json': { schema: ref('schemas', result), example: answer } } },
         400: problemRef(400),
+        408: problemRef(408),
         413: problemRef(413),
         415: problemRef(415),
         422: problemRef(422),
+        431: problemRef(431),
       },
     },
     options: { operationId: `${operationId}Preflight`, summary: 'CORS preflight', tags: ['music'], security: [], responses: { 204: { description: 'The preflight.' } } },

@@ -1,26 +1,21 @@
 /**
- * The thin adapter between node:http and the handlers: request facts read straight off
- * the IncomingMessage, a bounded body where a surface takes one, and an Answer written
- * back with its status, headers and bytes.
- * No Web Request/Response is built on this path; they cost more than the query.
+ * The thin adapter between node:http and the dispatcher: the server with its named
+ * timeouts and connection cap, a bounded body reader, an Answer written back with its
+ * status, headers and bytes, and Node's own parser errors (`clientError`: malformed
+ * requests, oversized headers, timeouts) answered as RFC 9457 problems rather than
+ * Node's bare text. No Web Request/Response is built on this path; they cost more than
+ * the query.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Answer, RequestFacts } from '../http/answer.ts';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { ProblemSlug } from '../core/errors.ts';
+import { LIMITS } from '../core/limits.ts';
+import type { Answer } from '../http/answer.ts';
+import { problemBody, PROBLEM_MEDIA_TYPE } from '../http/problem.ts';
 
-export function nodeFacts(req: IncomingMessage, origin: string): RequestFacts {
-  return {
-    method: req.method ?? 'GET',
-    url: new URL(req.url ?? '/', origin),
-    header: (name) => {
-      const value = req.headers[name.toLowerCase()];
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    },
-  };
-}
-
-export function write(res: ServerResponse, answer: Answer): void {
+export function write(res: ServerResponse, answer: Answer, head = false): void {
   res.writeHead(answer.status, answer.headers);
-  res.end(answer.body ?? undefined);
+  res.end(head ? undefined : (answer.body ?? undefined));
 }
 
 /**
@@ -39,4 +34,42 @@ export function readBody(req: IncomingMessage, max: number): Promise<Uint8Array 
     req.on('end', () => resolve(size === 0 ? null : Buffer.concat(chunks)));
     req.on('error', () => resolve(null));
   });
+}
+
+/** What a parser error from Node means for the client, by its code. */
+function clientProblem(code: string | undefined): { slug: ProblemSlug; detail: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') return { slug: 'headers-too-large', detail: `The header section is larger than ${LIMITS.headerBytesMax} bytes.` };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { slug: 'request-timeout', detail: `The request did not arrive within ${LIMITS.requestTimeoutMs / 1000} seconds.` };
+  return { slug: 'bad-request', detail: 'The request is not valid HTTP/1.1.' };
+}
+
+/** Answers a request Node could not parse, then closes the connection (its framing can no longer be trusted). */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const { slug, detail } = clientProblem(error.code);
+  const problem = problemBody(slug, detail);
+  const body = JSON.stringify(problem);
+  const head = [
+    `HTTP/1.1 ${problem.status} ${problem.title}`,
+    `Content-Type: ${PROBLEM_MEDIA_TYPE}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Cache-Control: no-store',
+    'X-Content-Type-Options: nosniff',
+    'Connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}
+
+/** A node:http server for a request listener, with the runtime's limits on time, size and connections. */
+export function createNodeServer(listener: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  // The dispatcher checks Host itself, so a missing one is answered as a problem too.
+  const server = createServer({ requireHostHeader: false, maxHeaderSize: LIMITS.headerBytesMax, requestTimeout: LIMITS.requestTimeoutMs, keepAliveTimeout: LIMITS.keepAliveTimeoutMs }, listener);
+  server.headersTimeout = LIMITS.headersTimeoutMs;
+  server.maxHeadersCount = LIMITS.headersCountMax;
+  server.maxConnections = LIMITS.connectionsMax;
+  server.on('clientError', answerClientError);
+  return server;
 }

@@ -1,0 +1,55 @@
+/**
+ * Security response headers, one rule for every answer: the runtime adds them to what it
+ * computes, and the build writes the same ones into the header manifest and the CDN's
+ * `_headers` file, so a CDN serving `dist/client` alone sends what the runtime sends.
+ * Every answer gets `nosniff` (an API body must never be sniffed into HTML); HTML
+ * documents also get a Content-Security-Policy that allows only the site itself, no
+ * framing (`frame-ancestors 'none'`: no page is meant to be embedded), a referrer policy
+ * and a Permissions-Policy denying features the site never uses. HSTS is sent only when
+ * the site's public URL is https (on http it would be ignored, and on localhost harmful).
+ */
+
+/** The policy of every HTML page: scripts, styles, images, fonts and workers from this origin only. */
+const PAGE_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * The GraphQL explorer's policy: Monaco and GraphiQL set style attributes and insert
+ * `<style>` elements at run time, which a hash cannot cover; everything is still loaded
+ * from this origin only. No other page needs it.
+ */
+const EXPLORER_POLICY = PAGE_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+
+/** Pages whose policy differs from PAGE_POLICY, by path. */
+const POLICY_BY_PATH: Readonly<Record<string, string>> = { '/graphql/': EXPLORER_POLICY, '/graphql': EXPLORER_POLICY };
+
+/** Features no page of the site uses (W3C Permissions Policy). */
+const PERMISSIONS_POLICY = 'accelerometer=(), browsing-topics=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()';
+
+/** Two years, the HSTS preload list's minimum; no includeSubDomains: other hosts under the owner's domain are not ours to constrain. */
+const HSTS = 'max-age=63072000';
+
+const isHtml = (contentType: string | undefined) => contentType !== undefined && /^\s*text\/html\b/i.test(contentType);
+
+/** The security headers of an answer at `path` with this Content-Type, for a site published at `siteUrl`. */
+export function securityHeaders(path: string, contentType: string | undefined, siteUrl: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff' };
+  if (siteUrl?.startsWith('https:')) headers['Strict-Transport-Security'] = HSTS;
+  if (isHtml(contentType)) {
+    headers['Content-Security-Policy'] = POLICY_BY_PATH[path] ?? PAGE_POLICY;
+    headers['Referrer-Policy'] = 'strict-origin-when-cross-origin';
+    headers['Permissions-Policy'] = PERMISSIONS_POLICY;
+  }
+  return headers;
+}

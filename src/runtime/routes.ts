@@ -1,0 +1,190 @@
+/**
+ * The route table: every path the runtime answers, in the order it is matched, with the
+ * methods it takes, its handler kind and its body bound. The dispatcher
+ * (src/runtime/dispatch.ts) owns everything around a handler — 404, 405 with `Allow`,
+ * HEAD as GET without a body, the bounded body read, the catch-all — so a route is only
+ * data and one function. `describeRoutes` lists the table for tests and the fuzz campaign.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GRAPHQL_PATH } from '../../functions/graphql.ts';
+import { MUSIC_INTERSECTIONS_PATH, MUSIC_STATION_PATH } from '../../functions/music.ts';
+import { isCollectionPath } from '../../functions/rest.ts';
+import { SQL_PATH } from '../../functions/sql.ts';
+import { TASTE_SUMMARY_PATH } from '../../functions/taste.ts';
+import { collection, restCollections } from '../collections/index.ts';
+import { exportAt, EXPORTS } from '../compile/exports.ts';
+import { CANONICAL_ID } from '../core/image.ts';
+import { LIMITS } from '../core/limits.ts';
+import { SEARCH_PATH } from '../core/search.ts';
+import type { Answer, RequestFacts } from '../http/answer.ts';
+import { negotiate } from '../http/negotiate.ts';
+import { problemAnswer } from '../http/problem.ts';
+import { META_PATHS } from '../openapi/meta-schemas.ts';
+import { paths } from '../paths.ts';
+import type { Runtime } from './runtime.ts';
+
+/** A handler that turns request facts (and a body, where the route takes one) into an answer. */
+export interface AnswerRoute {
+  kind: 'answer';
+  /** Largest body read, in bytes; the handler sees one byte more when the body was larger. Absent: no body is read. */
+  bodyMax?: number;
+  answer(runtime: Runtime, request: RequestFacts, body: Uint8Array | null): Answer | Promise<Answer>;
+}
+
+/** Pages Astro renders on request: it writes the node:http response itself. */
+export interface PageRoute {
+  kind: 'page';
+}
+
+export type Route = (AnswerRoute | PageRoute) & {
+  /** A short name, for logs, tests and the fuzz campaign. */
+  name: string;
+  /** The path as a pattern people read: `/api/{collection}.json`. */
+  path: string;
+  /** The methods it takes; GET implies HEAD, which the dispatcher answers as a GET without a body. */
+  methods: readonly string[];
+  /** Whether the route answers this path in this runtime (a static file exists, a collection is known…). */
+  matches(pathname: string, runtime: Runtime): boolean;
+};
+
+const RECORD_PAGE = /^\/([a-z][a-z-]*)\/(itm_[0-9a-f]{24})$/;
+
+/** Whether the browser visiting the GraphQL endpoint should get the explorer page rather than GraphQL over HTTP. */
+const wantsExplorer = (request: RequestFacts) =>
+  request.method === 'GET' && negotiate(request.header('Accept'), ['application/graphql-response+json', 'application/json', 'text/html']) === 'text/html';
+
+export const ROUTES: readonly Route[] = [
+  {
+    name: 'sql',
+    path: SQL_PATH,
+    methods: ['QUERY', 'OPTIONS'],
+    matches: (pathname) => pathname === SQL_PATH,
+    kind: 'answer',
+    bodyMax: LIMITS.sqlRequestBytesMax,
+    answer: (rt, request, body) => rt.sql(request, body),
+  },
+  {
+    name: 'graphql',
+    path: GRAPHQL_PATH,
+    methods: ['GET', 'POST', 'OPTIONS'],
+    matches: (pathname) => pathname === GRAPHQL_PATH,
+    kind: 'answer',
+    bodyMax: LIMITS.graphqlDocumentBytesMax,
+    answer: (rt, request, body) => (rt.explorer && wantsExplorer(request) ? rt.files.answer(request, rt.explorer) : rt.graphql(request, body)),
+  },
+  {
+    name: 'status',
+    path: META_PATHS.status,
+    methods: ['GET'],
+    matches: (pathname) => pathname === META_PATHS.status,
+    kind: 'answer',
+    answer: (rt, request) => rt.status(request),
+  },
+  {
+    name: 'taste-summary',
+    path: TASTE_SUMMARY_PATH,
+    methods: ['GET'],
+    matches: (pathname) => pathname === TASTE_SUMMARY_PATH,
+    kind: 'answer',
+    answer: (rt, request) => rt.taste(request),
+  },
+  {
+    name: 'music-intersections',
+    path: MUSIC_INTERSECTIONS_PATH,
+    methods: ['POST', 'OPTIONS'],
+    matches: (pathname) => pathname === MUSIC_INTERSECTIONS_PATH,
+    kind: 'answer',
+    bodyMax: LIMITS.musicIntersectionBytesMax,
+    answer: (rt, request, body) => rt.music.intersections(request, body),
+  },
+  {
+    name: 'music-station',
+    path: MUSIC_STATION_PATH,
+    methods: ['POST', 'OPTIONS'],
+    matches: (pathname) => pathname === MUSIC_STATION_PATH,
+    kind: 'answer',
+    bodyMax: LIMITS.musicStationBytesMax,
+    answer: (rt, request, body) => rt.music.station(request, body),
+  },
+  {
+    // Collection lists always go through the REST handler (quotas, versions, negotiation);
+    // their static page-one files are for CDNs, and the handler answers the same bytes.
+    name: 'rest',
+    path: '/api/{collection}.json',
+    methods: ['GET', 'OPTIONS'],
+    matches: (pathname) => isCollectionPath(pathname),
+    kind: 'answer',
+    answer: (rt, request) => rt.rest(request),
+  },
+  {
+    name: 'static',
+    path: '/{file}',
+    methods: ['GET'],
+    matches: (pathname, rt) => rt.files.resolve(pathname, null) !== undefined,
+    kind: 'answer',
+    answer: (rt, request) => rt.files.answer(request, rt.files.resolve(request.url.pathname, request.header('Accept'))!),
+  },
+  {
+    // Present only when the build withheld the file (located records without provenance).
+    name: 'withheld-export',
+    path: '/places.{geojson,kml,gpx}',
+    methods: ['GET'],
+    matches: (pathname) => exportAt(pathname) !== undefined,
+    kind: 'answer',
+    answer: (rt, request) => rt.withheld(request) ?? problemAnswer('not-found', 'Nothing is published at this path.'),
+  },
+  {
+    name: 'record-page',
+    path: '/{collection}/{canonicalId}',
+    methods: ['GET'],
+    matches: (pathname) => {
+      const match = RECORD_PAGE.exec(pathname);
+      return match !== null && collection(match[1]!)?.rest === true && CANONICAL_ID.test(match[2]!);
+    },
+    kind: 'page',
+  },
+];
+
+/** The first route answering a path, if any. */
+export function routeFor(pathname: string, runtime: Runtime, routes: readonly Route[] = ROUTES): Route | undefined {
+  return routes.find((route) => route.matches(pathname, runtime));
+}
+
+/** The methods a route takes as `Allow` lists them: HEAD beside GET. */
+export function allowedMethods(route: Route): string[] {
+  return route.methods.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]));
+}
+
+export interface RouteDescription {
+  name: string;
+  methods: readonly string[];
+  path: string;
+  /** Concrete paths the route answers in the build at `distDir`. */
+  examples: readonly string[];
+}
+
+/**
+ * The table as data, with concrete example paths read from a build: every collection
+ * list, every static file, a record page per collection. For tests and the fuzz campaign,
+ * which walk what the runtime serves rather than a list of their own.
+ */
+export function describeRoutes(distDir: string = paths.dist): RouteDescription[] {
+  const manifest = JSON.parse(readFileSync(join(distDir, 'headers.json'), 'utf8')) as Record<string, unknown>;
+  const recordPages = restCollections.flatMap((c) => {
+    const file = join(distDir, 'client/api', `${c.name}.json`);
+    try {
+      const page = JSON.parse(readFileSync(file, 'utf8')) as { data: { canonicalId: string }[] };
+      return page.data.slice(0, 1).map((item) => `/${c.name}/${item.canonicalId}`);
+    } catch {
+      return [];
+    }
+  });
+  const examples: Record<string, readonly string[]> = {
+    rest: [...restCollections.map((c) => `/api/${c.name}.json`), SEARCH_PATH],
+    static: Object.keys(manifest).filter((path) => !isCollectionPath(path)),
+    'withheld-export': EXPORTS.map((e) => e.path),
+    'record-page': recordPages,
+  };
+  return ROUTES.map((route) => ({ name: route.name, methods: allowedMethods(route), path: route.path, examples: examples[route.name] ?? [route.path] }));
+}

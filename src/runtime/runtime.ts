@@ -1,0 +1,122 @@
+/**
+ * The `Runtime`: everything one build generation serves, opened from `dist/` in one
+ * place — the image and its query core, the static files and their remembered bodies,
+ * and each dynamic surface's handler with its caches and quotas. Handlers hold no state
+ * outside it, so a new build can be served by building a new Runtime. Configuration
+ * arrives resolved (see `runtimeOptionsFromEnv`), so tests build one without touching
+ * the environment.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { withheldExport } from '../../functions/exports.ts';
+import { graphqlAnswer, GRAPHQL_PATH } from '../../functions/graphql.ts';
+import { musicAnswer, type MusicAnswers } from '../../functions/music.ts';
+import { restAnswer } from '../../functions/rest.ts';
+import { sqlAnswer } from '../../functions/sql.ts';
+import { statusAnswer } from '../../functions/status.ts';
+import { tasteSummaryAnswer } from '../../functions/taste.ts';
+import { collection } from '../collections/index.ts';
+import { Image } from '../core/image.ts';
+import { QueryCore } from '../core/query.ts';
+import type { Answer, RequestFacts } from '../http/answer.ts';
+import { clientAddress, trustedProxiesFromEnv } from '../http/client.ts';
+import { RateLimiter } from '../http/rate-limit.ts';
+import { RATE_LIMIT_POLICY_NAME } from '../http/headers.ts';
+import { LIMITS } from '../core/limits.ts';
+import { StaticFiles } from './static.ts';
+
+export interface RuntimeOptions {
+  /** The build output: `dist/` with `client/`, `server/`, `image/` and `headers.json`. */
+  distDir: string;
+  /** Byte budget of remembered REST answers (`ANSWER_CACHE_BYTES`); 0 turns it off. */
+  answerCacheBytes?: number;
+  /** Peers whose X-Forwarded-For is believed (`TRUSTED_PROXIES`). */
+  trustedProxies?: ReadonlySet<string>;
+  /** Requests per client and window on the collections quota (`RATE_LIMIT_REQUESTS`). */
+  restQuota?: number;
+  /** SQL requests per client and window (`SQL_RATE_LIMIT_REQUESTS`). */
+  sqlQuota?: number;
+  /** GraphQL cost points per client and window (`GRAPHQL_COST_BUDGET`). */
+  graphqlBudget?: number;
+}
+
+const envNumber = (env: NodeJS.ProcessEnv, name: string) => (env[name] === undefined ? undefined : Number(env[name]));
+
+export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv, distDir: string): RuntimeOptions {
+  return {
+    distDir,
+    answerCacheBytes: envNumber(env, 'ANSWER_CACHE_BYTES'),
+    trustedProxies: trustedProxiesFromEnv(env.TRUSTED_PROXIES),
+    restQuota: envNumber(env, 'RATE_LIMIT_REQUESTS'),
+    sqlQuota: envNumber(env, 'SQL_RATE_LIMIT_REQUESTS'),
+    graphqlBudget: envNumber(env, 'GRAPHQL_COST_BUDGET'),
+  };
+}
+
+/** Astro's request handler for the pages it renders on request. */
+export type PageHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: PageLocals) => Promise<void>;
+
+/** What a page rendered on request reads of the runtime (`Astro.locals`). */
+export interface PageLocals {
+  core: QueryCore;
+}
+
+export class Runtime {
+  readonly image: Image;
+  readonly core: QueryCore;
+  readonly files: StaticFiles;
+  /** The collections quota, shared by every operation the SPEC counts as a collection operation. */
+  readonly quota: RateLimiter;
+  readonly clientOf: (request: RequestFacts) => string;
+  readonly rest: (request: RequestFacts) => Answer;
+  readonly sql: (request: RequestFacts, body: Uint8Array | null) => Answer | Promise<Answer>;
+  readonly graphql: (request: RequestFacts, body: Uint8Array | null) => Promise<Answer>;
+  readonly status: (request: RequestFacts) => Answer;
+  readonly taste: (request: RequestFacts) => Answer;
+  readonly withheld: (request: RequestFacts) => Answer | undefined;
+  /** The GraphQL explorer page, for browsers visiting the endpoint. */
+  readonly explorer: ReturnType<StaticFiles['resolve']>;
+  readonly pages: PageHandler;
+  private musicAnswers: MusicAnswers | undefined;
+
+  private constructor(options: RuntimeOptions, pages: PageHandler) {
+    const trusted = options.trustedProxies ?? new Set<string>();
+    this.clientOf = (request) => clientAddress(request.peer ?? '', request.header('X-Forwarded-For'), trusted);
+    this.image = new Image(join(options.distDir, 'image/site.db'));
+    // One query core for every surface: one statement cache, one count cache.
+    this.core = new QueryCore(this.image);
+    this.files = new StaticFiles(join(options.distDir, 'headers.json'), join(options.distDir, 'client'));
+    this.quota = new RateLimiter({ limit: options.restQuota ?? LIMITS.restRequestsPerWindow, windowSeconds: LIMITS.restWindowSeconds, policy: RATE_LIMIT_POLICY_NAME });
+    const clientOf = this.clientOf;
+    this.rest = restAnswer(this.core, { cacheBytes: options.answerCacheBytes, quota: options.restQuota, limiter: this.quota, clientOf });
+    this.sql = sqlAnswer({ image: readFileSync(join(options.distDir, 'image/sql.db')), clientOf, quota: options.sqlQuota });
+    this.graphql = graphqlAnswer(this.core, { budget: options.graphqlBudget, clientOf });
+    this.status = statusAnswer(this.image);
+    this.taste = tasteSummaryAnswer(this.core);
+    this.withheld = withheldExport(this.image);
+    this.explorer = this.files.resolve(`${GRAPHQL_PATH}/`, null);
+    this.pages = pages;
+  }
+
+  static async open(options: RuntimeOptions): Promise<Runtime> {
+    const entry = pathToFileURL(join(options.distDir, 'server/entry.mjs')).href;
+    const astro = (await import(entry)) as { handler: PageHandler };
+    return new Runtime(options, astro.handler);
+  }
+
+  /** The music catalog and its similarity index, built on the first music request, not at start-up. */
+  get music(): MusicAnswers {
+    this.musicAnswers ??= musicAnswer(this.core.records(collection('music')!));
+    return this.musicAnswers;
+  }
+
+  get siteUrl(): string {
+    return this.image.siteUrl;
+  }
+
+  close(): void {
+    this.image.close();
+  }
+}
