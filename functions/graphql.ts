@@ -92,31 +92,35 @@ export function graphqlAnswer(core: QueryCore, options: GraphqlOptions = {}): (r
     rootValue: root,
     formatError: publicError,
     onSubscribe: (req, params): OperationArgs<undefined> | readonly GraphQLError[] | GraphQLHttpResponse => {
+      const record: Demand = { cost: 1 };
+      demands.set(req, record);
+      // Every document spends at least one point, even one that fails to parse or validate, so floods of any kind are bounded.
+      const spend = (points: number): GraphQLHttpResponse | undefined => {
+        const quota = limiter.take(clientOf(req.raw), Math.max(1, points));
+        record.rateLimit = quota.header;
+        if (quota.allowed) return undefined;
+        const error = limitError('RATE_LIMITED', `This client spent its ${budget} cost points for the ${LIMITS.graphqlWindowSeconds}-second window; retry after the time in Retry-After.`);
+        return [JSON.stringify({ errors: [error] }), { status: 429, statusText: 'Too Many Requests', headers: { 'content-type': JSON_ERRORS_TYPE, 'retry-after': String(quota.reset) } }];
+      };
       const checked = params.query.length <= LIMITS.graphqlDocumentCacheCharsMax ? documents.get(params.query) : check(params.query);
-      if (!checked.document) return checked.errors;
+      if (!checked.document) return spend(1) ?? checked.errors;
       const { document } = checked;
       const operation = getOperationAST(document, params.operationName);
       // Decided before validation errors are returned: with no mutation root a mutation would otherwise be a 400.
       if (operation && operation.operation !== 'query' && req.method === 'GET') {
-        return [JSON.stringify({ errors: [new GraphQLError(`GET carries queries only; this schema has no ${operation.operation} root.`)] }), { status: 405, statusText: 'Method Not Allowed', headers: { allow: 'POST', 'content-type': JSON_ERRORS_TYPE } }];
+        return spend(1) ?? [JSON.stringify({ errors: [new GraphQLError(`GET carries queries only; this schema has no ${operation.operation} root.`)] }), { status: 405, statusText: 'Method Not Allowed', headers: { allow: 'POST', 'content-type': JSON_ERRORS_TYPE } }];
       }
-      if (checked.errors.length > 0) return checked.errors;
+      if (checked.errors.length > 0) return spend(1) ?? checked.errors;
       const demand = measureOperation(schema, document, params.operationName, params.variables);
-      if (!demand) return [new GraphQLError('The document has no operation of that name.')];
-      if (demand.depth > LIMITS.graphqlDepthMax) return [limitError('DEPTH_LIMIT', `The operation nests ${demand.depth} levels; at most ${LIMITS.graphqlDepthMax} are accepted.`)];
-      if (demand.aliases > LIMITS.graphqlAliasesMax) return [limitError('ALIAS_LIMIT', `The operation uses ${demand.aliases} aliases; at most ${LIMITS.graphqlAliasesMax} are accepted.`)];
-      const record: Demand = { cost: demand.cost };
-      demands.set(req, record);
+      if (!demand) return spend(1) ?? [new GraphQLError('The document has no operation of that name.')];
+      if (demand.depth > LIMITS.graphqlDepthMax) return spend(1) ?? [limitError('DEPTH_LIMIT', `The operation nests ${demand.depth} levels; at most ${LIMITS.graphqlDepthMax} are accepted.`)];
+      if (demand.aliases > LIMITS.graphqlAliasesMax) return spend(1) ?? [limitError('ALIAS_LIMIT', `The operation uses ${demand.aliases} aliases; at most ${LIMITS.graphqlAliasesMax} are accepted.`)];
+      record.cost = demand.cost;
       if (demand.cost > LIMITS.graphqlCostMax) {
-        return [limitError('COST_LIMIT', `The operation costs ${demand.cost} points; at most ${LIMITS.graphqlCostMax} are accepted. Ask for fewer nodes (first) or fewer connections.`)];
+        return spend(1) ?? [limitError('COST_LIMIT', `The operation costs ${demand.cost} points; at most ${LIMITS.graphqlCostMax} are accepted. Ask for fewer nodes (first) or fewer connections.`)];
       }
-      // Every operation spends at least one point, so `{ __typename }` floods are bounded too.
-      const quota = limiter.take(clientOf(req.raw), Math.max(1, demand.cost));
-      record.rateLimit = quota.header;
-      if (!quota.allowed) {
-        const error = limitError('RATE_LIMITED', `This client spent its ${budget} cost points for the ${LIMITS.graphqlWindowSeconds}-second window; retry after the time in Retry-After.`);
-        return [JSON.stringify({ errors: [error] }), { status: 429, statusText: 'Too Many Requests', headers: { 'content-type': JSON_ERRORS_TYPE, 'retry-after': String(quota.reset) } }];
-      }
+      const refused = spend(demand.cost);
+      if (refused) return refused;
       return { schema, document, operationName: params.operationName, variableValues: params.variables, rootValue: root, contextValue: undefined };
     },
   });

@@ -5,7 +5,7 @@
  * or the CORS preflight), the client is within its quota (429), the API version is one we
  * serve (400), the query string is bounded (414) and valid (400), and a media type is
  * acceptable (406). Then the core answers, an exact cache replays repeated queries, and
- * preconditions may turn the answer into a 304. `restAnswer` works on plain request facts
+ * preconditions may turn the answer into a 304 — which spends no quota. `restAnswer` works on plain request facts
  * so node:http calls it directly; `createRestHandler` is the Web-standard handler.
  */
 import { collection, contentCollections } from '../src/collections/index.ts';
@@ -24,7 +24,7 @@ import { listAnswer, type ListAnswer } from '../src/http/list.ts';
 import { searchAnswer, SEARCH_MEDIA_TYPES } from '../src/http/search-list.ts';
 import { negotiate } from '../src/http/negotiate.ts';
 import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
-import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
+import { metered, RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
 import { checkApiVersion } from '../src/http/version.ts';
 
 const COLLECTION_PATH = /^\/api\/([a-z][a-z-]*)\.json$/;
@@ -71,32 +71,11 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
     }
     return answer;
   };
-  // A quota other than the SPEC's is advertised as it is, overriding the precomputed policy fields.
-  const policy: Record<string, string> =
-    options.quota === undefined
-      ? {}
-      : { 'RateLimit-Policy': `"${RATE_LIMIT_POLICY_NAME}";q=${options.quota};w=${LIMITS.restWindowSeconds}`, 'RateLimit-Limit': String(options.quota) };
-
-  return (request) => {
-    let quota: Record<string, string> = {};
+  const answer = (request: RequestFacts): Answer => {
     try {
       const { url } = request;
       const declaration = collection(COLLECTION_PATH.exec(url.pathname)?.[1] ?? '');
       const searching = url.pathname === SEARCH_PATH;
-      if (!searching && !declaration?.rest) {
-        throw new PublicError('not-found', 'There is no collection at this path; the home page lists every collection.');
-      }
-      if (request.method === 'OPTIONS') return preflight(ALLOW);
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        return problemAnswer('method-not-allowed', `Collections are read-only; use ${ALLOW}.`, { headers: { Allow: ALLOW } });
-      }
-      const taken = limiter.take(clientOf(request));
-      quota = { ...policy, RateLimit: taken.header };
-      if (!taken.allowed) {
-        return problemAnswer('rate-limited', `This client made more than ${options.quota ?? LIMITS.restRequestsPerWindow} requests in ${LIMITS.restWindowSeconds} seconds; retry after the time in Retry-After.`, {
-          headers: { ...quota, 'Retry-After': String(LIMITS.restWindowSeconds) },
-        });
-      }
       checkApiVersion(request.header('API-Version'));
       if (Buffer.byteLength(url.search) > LIMITS.queryStringBytesMax) {
         throw new PublicError('query-too-long', `The query string is longer than ${LIMITS.queryStringBytesMax} bytes.`);
@@ -108,7 +87,7 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
         const mediaType = negotiate(request.header('Accept'), offered);
         if (!mediaType) throw new PublicError('not-acceptable', `search is available as ${offered.join(', ')}.`);
         const answer = remembered(`${mediaType} search${searchCanonical(query, query.cursor)}`, () => searchAnswer(search, query, mediaType));
-        return conditionalAnswer(request.method, preconditions, { ...answer.headers, ...quota }, answer.body);
+        return conditionalAnswer(request.method, preconditions, answer.headers, answer.body);
       }
       if (!declaration) throw new PublicError('not-found', 'There is no collection at this path; the home page lists every collection.');
       const query = parseQuery(declaration, url.searchParams);
@@ -123,10 +102,21 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
       }
       const key = `${serializer.mediaType} ${declaration.name}${canonicalSearch(query, query.cursor)}`;
       const answer = remembered(key, () => listAnswer(core, query, serializer));
-      return conditionalAnswer(request.method, preconditions, { ...answer.headers, ...quota }, answer.body);
+      return conditionalAnswer(request.method, preconditions, answer.headers, answer.body);
     } catch (error) {
-      return errorAnswer(error, quota);
+      return errorAnswer(error);
     }
+  };
+
+  return (request) => {
+    if (!isCollectionPath(request.url.pathname)) {
+      return problemAnswer('not-found', 'There is no collection at this path; the home page lists every collection.');
+    }
+    if (request.method === 'OPTIONS') return preflight(ALLOW);
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return problemAnswer('method-not-allowed', `Collections are read-only; use ${ALLOW}.`, { headers: { Allow: ALLOW } });
+    }
+    return metered(limiter, clientOf(request), () => answer(request));
   };
 }
 

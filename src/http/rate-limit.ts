@@ -6,6 +6,8 @@
  * `RateLimit: "<policy>";r=<remaining>;t=<seconds to reset>`.
  */
 import { LIMITS } from '../core/limits.ts';
+import type { Answer } from './answer.ts';
+import { problemAnswer } from './problem.ts';
 
 export interface CounterStore {
   /** Adds `amount` to the key's counter in the window starting at `windowStart` (ms) and returns the new count. */
@@ -66,6 +68,42 @@ export class RateLimiter {
     const count = this.store.increment(key, windowStart, amount);
     const remaining = Math.max(0, this.limit - count);
     const reset = Math.max(1, Math.ceil((windowStart + this.windowMs - now) / 1000));
-    return { allowed: count <= this.limit, remaining, reset, header: `"${this.policy}";r=${remaining};t=${reset}` };
+    const allowed = amount === 0 ? count < this.limit : count <= this.limit;
+    return { allowed, remaining, reset, header: `"${this.policy}";r=${remaining};t=${reset}` };
   }
+
+  /** The policy as the IETF RateLimit fields advertise it: the limit in force, whatever configured it. */
+  get policyHeaders(): Readonly<Record<string, string>> {
+    return { 'RateLimit-Policy': `"${this.policy}";q=${this.limit};w=${this.windowMs / 1000}`, 'RateLimit-Limit': String(this.limit) };
+  }
+
+  /** The key's quota without spending any: `allowed` when one more unit fits. */
+  peek(key: string): Quota {
+    return this.take(key, 0);
+  }
+
+  /**
+   * The 429 problem of an exhausted quota. `Retry-After` is the whole window (SPEC §7:
+   * `Retry-After: 60`): by then everything counted in it has expired, however it slides.
+   */
+  refusal(quota: Quota, headers: Readonly<Record<string, string>> = {}): Answer {
+    const seconds = this.windowMs / 1000;
+    return problemAnswer('rate-limited', `This client used its quota of ${this.limit} requests per ${seconds} seconds; retry after the time in Retry-After.`, {
+      headers: { ...headers, ...this.policyHeaders, RateLimit: quota.header, 'Retry-After': String(seconds) },
+    });
+  }
+}
+
+/**
+ * Runs `answer` under the limiter's quota for `key`: a 429 problem when none is left;
+ * otherwise one unit is spent — unless the answer is a 304, since a conditional request
+ * that matches costs almost nothing and should be rewarded (as GitHub's API does) — and
+ * the answer carries the `RateLimit` fields of the policy in force.
+ */
+export function metered(limiter: RateLimiter, key: string, answer: () => Answer): Answer {
+  const before = limiter.peek(key);
+  if (!before.allowed) return limiter.refusal(before);
+  const result = answer();
+  const after = result.status === 304 ? before : limiter.take(key);
+  return { ...result, headers: { ...result.headers, ...limiter.policyHeaders, RateLimit: after.header } };
 }

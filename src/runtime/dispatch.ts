@@ -80,6 +80,16 @@ async function run(route: Route & { kind: 'answer' }, runtime: Runtime, req: Inc
   return route.answer(runtime, request, body);
 }
 
+/** As `metered` (src/http/rate-limit.ts), for answers that may arrive later. */
+async function runMetered(route: Route & { kind: 'answer' }, runtime: Runtime, req: IncomingMessage, request: RequestFacts): Promise<Answer> {
+  const client = runtime.clientOf(request);
+  const before = runtime.quota.peek(client);
+  if (!before.allowed) return runtime.quota.refusal(before);
+  const answer = await run(route, runtime, req, request);
+  const after = answer.status === 304 ? before : runtime.quota.take(client);
+  return { ...answer, headers: { ...answer.headers, ...runtime.quota.policyHeaders, RateLimit: after.header } };
+}
+
 /** A node:http request listener serving the runtime `current()` returns when the request arrives. */
 export function createDispatcher(current: () => Runtime, routes: readonly Route[] = ROUTES): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
@@ -104,13 +114,19 @@ export function createDispatcher(current: () => Runtime, routes: readonly Route[
     const request = facts(req, url, method === 'HEAD' ? 'GET' : method);
     const failed = (error: unknown) => (res.headersSent ? res.destroy() : send(errorAnswer(error)));
     try {
+      const metered = route.metered === true && method !== 'OPTIONS';
       if (route.kind === 'page') {
+        if (metered) {
+          const quota = runtime.quota.take(runtime.clientOf(request));
+          if (!quota.allowed) return send(runtime.quota.refusal(quota));
+          for (const [name, value] of Object.entries({ ...runtime.quota.policyHeaders, RateLimit: quota.header })) res.setHeader(name, value);
+        }
         for (const [name, value] of Object.entries(securityHeaders(path, 'text/html', runtime.siteUrl))) res.setHeader(name, value);
         const notFound = () => send(problemAnswer('not-found', 'Nothing is published at this path.'));
         runtime.pages(req, res, notFound, { core: runtime.core }).catch(failed);
         return;
       }
-      run(route, runtime, req, request).then(send, failed);
+      (metered ? runMetered : run)(route, runtime, req, request).then(send, failed);
     } catch (error) {
       failed(error);
     }

@@ -46,6 +46,11 @@ export type Route = (AnswerRoute | PageRoute) & {
   methods: readonly string[];
   /** Whether the route answers this path in this runtime (a static file exists, a collection is known…). */
   matches(pathname: string, runtime: Runtime): boolean;
+  /**
+   * Whether the dispatcher spends the collections quota on it (preflights aside). REST,
+   * SQL and GraphQL meter themselves, with their own policies; static files are free.
+   */
+  metered?: boolean;
 };
 
 const RECORD_PAGE = /^\/([a-z][a-z-]*)\/(itm_[0-9a-f]{24})$/;
@@ -83,6 +88,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     name: 'taste-summary',
+    metered: true,
     path: TASTE_SUMMARY_PATH,
     methods: ['GET'],
     matches: (pathname) => pathname === TASTE_SUMMARY_PATH,
@@ -91,6 +97,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     name: 'music-intersections',
+    metered: true,
     path: MUSIC_INTERSECTIONS_PATH,
     methods: ['POST', 'OPTIONS'],
     matches: (pathname) => pathname === MUSIC_INTERSECTIONS_PATH,
@@ -100,6 +107,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     name: 'music-station',
+    metered: true,
     path: MUSIC_STATION_PATH,
     methods: ['POST', 'OPTIONS'],
     matches: (pathname) => pathname === MUSIC_STATION_PATH,
@@ -136,6 +144,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     name: 'record-page',
+    metered: true,
     path: '/{collection}/{canonicalId}',
     methods: ['GET'],
     matches: (pathname) => {
