@@ -70,6 +70,9 @@ test('a browser visit to /graphql opens the explorer; the default query shows de
   const queryEditor = page.locator('.graphiql-query-editor .monaco-editor');
   await queryEditor.waitFor({ timeout: 60_000 });
   await page.locator('.graphiql-query-editor .view-lines', { hasText: 'FirstMovies' }).waitFor();
+  // GraphiQL's run() does nothing, silently, until both editors exist
+  // (`if (!queryEditor || !responseEditor) return;`), and the response editor mounts later.
+  await page.locator('.graphiql-response .monaco-editor').waitFor();
 
   const answered = page.waitForResponse((r) => r.url() === `${server.base}/graphql` && r.request().method() === 'POST' && (r.request().postData() ?? '').includes('FirstMovies'));
   await page.locator('.graphiql-execute-button').click();
