@@ -1,18 +1,15 @@
 /**
- * The GraphQL explorer in a real browser: Debian's Chromium driven by playwright-core
+ * The GraphQL explorer in a real browser (Chromium from npm, see ../helpers/browser.ts)
  * against the real built server. A browser visit to `/graphql` opens GraphiQL, the default
  * query runs against the real endpoint and its answer (demo content) shows in the result
  * pane, and no request leaves the local server: every other host is aborted and reported.
- * Needs Chromium (`apt-get install chromium`, or `CHROMIUM_PATH`); without it the test
- * fails rather than skips.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /** Schemes that never reach the network. */
 const LOCAL_SCHEMES = new Set(['data:', 'blob:', 'about:']);
@@ -21,9 +18,8 @@ let server: RunningServer;
 let browser: Browser;
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `Chromium is missing at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH to a Chromium binary)`);
   server = await startServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchBrowser();
 });
 
 after(async () => {
@@ -74,6 +70,9 @@ test('a browser visit to /graphql opens the explorer; the default query shows de
   const queryEditor = page.locator('.graphiql-query-editor .monaco-editor');
   await queryEditor.waitFor({ timeout: 60_000 });
   await page.locator('.graphiql-query-editor .view-lines', { hasText: 'FirstMovies' }).waitFor();
+  // GraphiQL's run() does nothing, silently, until both editors exist
+  // (`if (!queryEditor || !responseEditor) return;`), and the response editor mounts later.
+  await page.locator('.graphiql-response .monaco-editor').waitFor();
 
   const answered = page.waitForResponse((r) => r.url() === `${server.base}/graphql` && r.request().method() === 'POST' && (r.request().postData() ?? '').includes('FirstMovies'));
   await page.locator('.graphiql-execute-button').click();

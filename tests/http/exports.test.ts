@@ -1,13 +1,13 @@
 /**
  * The geographic exports and the map formats of the REST lists, checked with tools no
- * one here wrote: xmllint against the OGC KML 2.2 and GPX 1.1 schemas, check-geojson for
- * RFC 7946, and @tmcw/togeojson reading KML and GPX back to the same names and positions.
+ * one here wrote: libxml2 (xmllint-wasm) against the OGC KML 2.2 and GPX 1.1 schemas,
+ * check-geojson for RFC 7946, and @tmcw/togeojson reading KML and GPX back to the same
+ * names and positions.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { check as checkGeoJson } from '@placemarkio/check-geojson';
 import { gpx as gpxToGeoJson, kml as kmlToGeoJson } from '@tmcw/togeojson';
@@ -17,6 +17,7 @@ import { compile } from '../../src/compile/compile.ts';
 import { Image } from '../../src/core/image.ts';
 import { contractFetch } from '../helpers/contract.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
+import { assertValidXml } from '../helpers/xml.ts';
 
 let server: RunningServer;
 before(async () => {
@@ -24,21 +25,12 @@ before(async () => {
 });
 after(() => server.stop());
 
-// Copies of ../shared/schemas (OGC KML 2.2 with its Atom and xAL imports, Topografix GPX 1.1), so the suite runs from any checkout.
-const SCHEMAS = resolve('tests/schemas');
 const scratch = mkdtempSync(join(tmpdir(), 'exports-'));
 
 async function text(path: string, accept?: string): Promise<{ body: string; response: Response }> {
   const response = await contractFetch(server.base + path, accept ? { headers: { Accept: accept } } : {});
   assert.equal(response.status, 200, path);
   return { body: await response.text(), response };
-}
-
-function xmllint(xml: string, schema: string, name: string): void {
-  const file = join(scratch, name);
-  writeFileSync(file, xml);
-  // Throws (non-zero exit) with xmllint's own message when the document is invalid.
-  execFileSync('xmllint', ['--nonet', '--noout', '--schema', join(SCHEMAS, schema), file], { stdio: 'pipe' });
 }
 
 interface Place {
@@ -66,7 +58,7 @@ test('/places.kml is valid KML 2.2, groups by category with styles, and reads ba
   const { body, response } = await text('/places.kml');
   assert.equal(response.headers.get('content-type'), 'application/vnd.google-earth.kml+xml; charset=utf-8');
   assert.ok(response.headers.get('last-modified') && response.headers.get('etag'));
-  xmllint(body, 'ogckml22.xsd', 'places.kml');
+  await assertValidXml(body, 'kml', 'places.kml');
   const all = await places();
   const geo = kmlToGeoJson(new DOMParser().parseFromString(body, 'text/xml') as unknown as Document);
   assert.deepEqual(positions(geo.features as never), expected(all));
@@ -82,10 +74,26 @@ test('/places.kml is valid KML 2.2, groups by category with styles, and reads ba
 
 test('/places.gpx is valid GPX 1.1 and reads back to every place', async () => {
   const { body } = await text('/places.gpx');
-  xmllint(body, 'gpx-1.1.xsd', 'places.gpx');
+  await assertValidXml(body, 'gpx', 'places.gpx');
   const geo = gpxToGeoJson(new DOMParser().parseFromString(body, 'text/xml') as unknown as Document);
   assert.deepEqual(positions(geo.features as never), expected(await places()));
   assert.match(body, /<type>(food|coffee|bars|nature|entertainment|lodging|other)<\/type>/);
+});
+
+test('the schema checks reject an export broken in one place, and a document of the other format', async () => {
+  const kml = (await text('/places.kml')).body;
+  const gpx = (await text('/places.gpx')).body;
+  const noLat = gpx.replace(/<wpt lat="[^"]+"/, '<wpt');
+  assert.notEqual(noLat, gpx);
+  await assert.rejects(assertValidXml(noLat, 'gpx', 'no-lat.gpx'), /Element '\{http:\/\/www\.topografix\.com\/GPX\/1\/1\}wpt': The attribute 'lat' is required but missing/);
+  // atom:link is declared by the imported Atom schema: the imports are loaded, not skipped.
+  const noHref = kml.replace(/<atom:link href="[^"]+"\/>/, '<atom:link/>');
+  assert.notEqual(noHref, kml);
+  await assert.rejects(assertValidXml(noHref, 'kml', 'no-href.kml'), /Element '\{http:\/\/www\.w3\.org\/2005\/Atom\}link': The attribute 'href' is required but missing/);
+  const offTheGlobe = gpx.replace(/<wpt lat="[^"]+"/, '<wpt lat="91"');
+  await assert.rejects(assertValidXml(offTheGlobe, 'gpx', 'lat-91.gpx'), /lat-91\.gpx:\d+: Schemas validity error : Element '\{[^}]+\}wpt', attribute 'lat': \[facet 'maxInclusive'\]/);
+  await assert.rejects(assertValidXml(gpx, 'kml', 'gpx-as.kml'), /No matching global declaration available for the validation root/);
+  await assert.rejects(assertValidXml(kml.slice(0, -20), 'kml', 'truncated.kml'), /parser error/);
 });
 
 test('/places.geojson is valid RFC 7946 with the detail URL and maps link on every feature', async () => {
@@ -105,10 +113,10 @@ test('the same encoders answer Accept on filtered pages of /api/places.json', as
   const query = '&category=food';
   const food = await places(query);
   const kml = (await text(`/api/places.json?limit=100${query}`, 'application/vnd.google-earth.kml+xml')).body;
-  xmllint(kml, 'ogckml22.xsd', 'food.kml');
+  await assertValidXml(kml, 'kml', 'food.kml');
   assert.deepEqual(positions(kmlToGeoJson(new DOMParser().parseFromString(kml, 'text/xml') as unknown as Document).features as never), expected(food));
   const gpx = (await text(`/api/places.json?limit=100${query}`, 'application/gpx+xml')).body;
-  xmllint(gpx, 'gpx-1.1.xsd', 'food.gpx');
+  await assertValidXml(gpx, 'gpx', 'food.gpx');
   assert.deepEqual(positions(gpxToGeoJson(new DOMParser().parseFromString(gpx, 'text/xml') as unknown as Document).features as never), expected(food));
   const geojson = (await text(`/api/places.json?limit=100${query}`, 'application/geo+json')).body;
   assert.equal((checkGeoJson(geojson) as unknown as { features: unknown[] }).features.length, food.length);
@@ -138,5 +146,5 @@ test('altitude survives in every map format; an export with incomplete provenanc
   assert.match(kml, /<coordinates>9\.3433,47\.2493,2502<\/coordinates>/);
   assert.match(readFileSync(join(root, 'client2/places.gpx'), 'utf8'), /<ele>2502<\/ele>/);
   assert.deepEqual((JSON.parse(readFileSync(join(root, 'client2/places.geojson'), 'utf8')) as { features: { geometry: { coordinates: number[] } }[] }).features[0]!.geometry.coordinates, [9.3433, 47.2493, 2502]);
-  xmllint(kml, 'ogckml22.xsd', 'peak.kml');
+  await assertValidXml(kml, 'kml', 'peak.kml');
 });

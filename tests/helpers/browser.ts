@@ -1,0 +1,51 @@
+/**
+ * The one way tests start a browser: playwright-core driving the Chromium that npm installs
+ * inside `@sparticuz/chromium`, or the Chromium that `CHROMIUM_PATH` names. No browser
+ * download and nothing outside npm, so a test that needs a browser never skips.
+ *
+ * `chromium.executablePath()` unpacks the packaged binary into `$TMPDIR/chromium` (about
+ * 7 s, once per machine; later launches take about 0.3 s). Its `args` are made for AWS
+ * Lambda; three kinds are left out here, each for a reason seen on this machine:
+ * - `--single-process`: closing one browser context then kills the whole browser
+ *   ("Target page, context or browser has been closed" at the next `newPage`).
+ * - `--disable-features=…`, `--enable-features=…`: Chromium honours only the last of each,
+ *   so these would replace Playwright's own lists, which switch off start-up requests to
+ *   Google (OptimizationHints, NetworkTimeServiceQuerying, PreconnectToSearch…). Their
+ *   entries only serve `--single-process`.
+ * - `--disable-web-security`, `--allow-running-insecure-content`,
+ *   `--disable-site-isolation-trials`: tests must see the browser's own rules (CORS,
+ *   mixed content, site isolation), not Lambda's relaxed ones.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import chromium from '@sparticuz/chromium';
+import { chromium as playwright, type Browser } from 'playwright-core';
+
+/** This machine has no network: no background requests, update checks, pings or reports. */
+const OFFLINE_ARGS = ['--disable-background-networking', '--disable-component-update', '--disable-domain-reliability', '--disable-client-side-phishing-detection', '--no-pings'];
+
+const LEFT_OUT = ['--single-process', '--disable-features=', '--enable-features=', '--disable-web-security', '--allow-running-insecure-content', '--disable-site-isolation-trials'];
+
+/** The Chromium major version the package ships (its own major version). */
+const PACKAGED_MAJOR = (JSON.parse(readFileSync(new URL('../package.json', import.meta.resolve('@sparticuz/chromium')), 'utf8')) as { version: string }).version.split('.')[0];
+
+/** Starts a headless Chromium; close it with `browser.close()`. */
+export async function launchBrowser(): Promise<Browser> {
+  const custom = process.env.CHROMIUM_PATH;
+  if (custom) return playwright.launch({ executablePath: custom, args: ['--disable-gpu', ...OFFLINE_ARGS] });
+  try {
+    return await launchPackaged();
+  } catch {
+    // executablePath() reuses whatever file is already at $TMPDIR/chromium: one another
+    // version of the package unpacked, or one an interrupted unpacking cut short. Unpack afresh once.
+    rmSync(await chromium.executablePath(), { force: true });
+    return launchPackaged();
+  }
+}
+
+async function launchPackaged(): Promise<Browser> {
+  const args = chromium.args.filter((arg) => !LEFT_OUT.some((left) => arg === left || (left.endsWith('=') && arg.startsWith(left))));
+  const browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: [...args, ...OFFLINE_ARGS] });
+  if (browser.version().split('.')[0] === PACKAGED_MAJOR) return browser;
+  await browser.close();
+  throw new Error(`found Chromium ${browser.version()} where @sparticuz/chromium ${PACKAGED_MAJOR} unpacks its own`);
+}
