@@ -19,6 +19,7 @@ import {
   type ICalTemporalPlainDateTimeStub,
   type ICalTemporalZonedDateTimeStub,
 } from 'ical-generator';
+import { offsetAt, wallAt, wallUtc, zonedUtc, type Wall } from '../core/zone.ts';
 
 export interface CalendarItem {
   collection: 'concerts' | 'sporting-events';
@@ -44,15 +45,6 @@ const SEQUENCE_EPOCH = Date.UTC(2000, 0, 1);
 
 // ── times ───────────────────────────────────────────────────────────────────
 
-interface Wall {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
 /** A record time: a whole day, an exact instant (offset or Z), or a wall-clock time (zoned or floating). */
 type When = { kind: 'day'; wall: Wall } | { kind: 'instant'; ms: number } | { kind: 'wall'; wall: Wall; zone?: string };
 
@@ -63,32 +55,14 @@ function parseWhen(value: string, zone: string | undefined): When {
   if (!m) throw new Error(`not an ISO date or date-time: ${value}`);
   const wall = { year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +(m[4] ?? 0), minute: +(m[5] ?? 0), second: +(m[6] ?? 0) };
   if (m[4] === undefined) return { kind: 'day', wall };
-  if (m[7] !== undefined) return { kind: 'instant', ms: Date.parse(value) };
+  // The compiler gives a zoned record's local times the zone's offset; with the record's
+  // zone, an exact time is still written as the zone's wall clock (a TZID time).
+  if (m[7] !== undefined) return zone ? { kind: 'wall', wall: wallAt(Date.parse(value), zone), zone } : { kind: 'instant', ms: Date.parse(value) };
   return zone ? { kind: 'wall', wall, zone } : { kind: 'wall', wall };
 }
 
-const wallUtc = (w: Wall) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 const isoOf = (w: Wall) => `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
-
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-/** The wall clock of `zone` at instant `ms`, from the runtime's tz data (the same data the schema validates zones with). */
-function wallAt(ms: number, zone: string): Wall {
-  let format = zoneFormats.get(zone);
-  if (!format) {
-    const n = 'numeric';
-    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: n, month: n, day: n, hour: n, minute: n, second: n });
-    zoneFormats.set(zone, format);
-  }
-  const p = Object.fromEntries(format.formatToParts(ms).map((part) => [part.type, Number(part.value)]));
-  return { year: p.year!, month: p.month!, day: p.day!, hour: p.hour!, minute: p.minute!, second: p.second! };
-}
-const offsetAt = (ms: number, zone: string) => wallUtc(wallAt(ms, zone)) - Math.floor(ms / 1000) * 1000;
-/** The instant a wall time in `zone` names (two passes settle the offset, as Temporal's 'compatible' does around DST). */
-function zonedUtc(wall: Wall, zone: string): number {
-  const guess = wallUtc(wall) - offsetAt(wallUtc(wall), zone);
-  return wallUtc(wall) - offsetAt(guess, zone);
-}
 
 /** The instant used for ordering and stamps: days are midnight UTC, floating times are read as UTC. */
 function utcOf(when: When): number {
