@@ -691,7 +691,7 @@ function declaration(name: string): CollectionDeclaration {
 /** The values of an enum field, read from the schema so new values show up in the data on their own. */
 function enumValues(collection: string, field: string): readonly string[] {
   let type: unknown = declaration(collection).schema.shape[field];
-  while (type instanceof z.ZodDefault || type instanceof z.ZodOptional) type = type.unwrap();
+  while (type instanceof z.ZodDefault || type instanceof z.ZodPrefault || type instanceof z.ZodOptional) type = type.unwrap();
   if (!(type instanceof z.ZodEnum)) throw new Error(`${collection}.${field} is no longer an enum; update bench/generate.ts`);
   return type.options.map(String);
 }

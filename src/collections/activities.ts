@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { define, oneOf, yearFilter } from './define.ts';
 import { bookkeeping, isoDateTime, located, longText, shortText, yearOf } from './fields.ts';
+import { atMost, provenanceWithCoordinates } from './rules.ts';
 
 export const SPORT_TYPES = ['Run', 'TrailRun', 'Ride', 'GravelRide', 'MountainBikeRide', 'Swim', 'Hike', 'Walk', 'Rowing', 'NordicSki', 'AlpineSki', 'Workout'] as const;
 
@@ -29,6 +30,7 @@ export default define({
   }),
   identity: ['startDate', 'sportType'],
   bodyField: 'notes',
+  rules: [atMost('movingTimeSeconds', 'elapsedTimeSeconds', 'moving time is the part of the elapsed time spent moving'), provenanceWithCoordinates()],
   derive: (r) => ({ year: yearOf(r.startDate) }),
   derived: ['year'],
   filters: {

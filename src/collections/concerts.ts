@@ -1,7 +1,8 @@
 /** Concerts: shows attended, with venue, coordinates and the flyer. */
 import { z } from 'zod';
 import { define, text, yearFilter } from './define.ts';
-import { bookkeeping, httpUrl, imageRef, isoDateOrDateTime, located, longText, names, shortText, timeZone, yearOf } from './fields.ts';
+import { bookkeeping, datedStatus, httpUrl, imageRef, isoDateOrDateTime, located, longText, names, shortText, timeZone, yearOf } from './fields.ts';
+import { endNotBefore, localTimesIn, provenanceWithCoordinates, statusFromDate } from './rules.ts';
 
 export default define({
   name: 'concerts',
@@ -22,13 +23,19 @@ export default define({
     ...located,
     flyer: imageRef.optional(),
     setlistUrl: httpUrl.optional(),
-    status: z.enum(['scheduled', 'cancelled', 'postponed', 'completed']).default('completed'),
+    status: datedStatus(['scheduled', 'cancelled', 'postponed', 'completed']),
     rating: z.number().min(0).max(5).multipleOf(0.5).optional(),
     notes: longText.optional(),
     ...bookkeeping,
   }),
   identity: ['artist', 'date'],
   bodyField: 'notes',
+  rules: [
+    localTimesIn('timezone', ['date', 'endDate']),
+    endNotBefore('date', 'endDate'),
+    statusFromDate({ field: 'status', date: 'date', zone: 'timezone', happened: 'completed', upcoming: 'scheduled' }),
+    provenanceWithCoordinates(),
+  ],
   derive: (r) => ({ year: yearOf(r.date) }),
   derived: ['year'],
   filters: {

@@ -48,6 +48,44 @@ export interface DeriveContext {
   siteUrl: string;
 }
 
+/** A fault a rule finds in one record: the field to change and why, in words the owner can act on. */
+export interface FieldProblem {
+  field: string;
+  reason: string;
+}
+
+/** What a rule knows besides the record. */
+export interface RuleContext {
+  /**
+   * The build's present, in milliseconds since the epoch: `SOURCE_DATE_EPOCH` when set,
+   * else the clock (src/compile/now.ts). Never read the clock in a rule: the same content
+   * and the same `now` must give the same records.
+   */
+  now: number;
+  /** Whether the owner wrote the field (rather than the schema filling in its default). */
+  given(field: string): boolean;
+}
+
+/** What a rule says of a record: its problems, and fields it settles (written over the record). */
+export interface RuleOutcome {
+  problems?: FieldProblem[];
+  settled?: SourceRecord;
+}
+
+/**
+ * A rule over a whole record — fields checked against each other or against the build's
+ * present, or settled from them — run once the schema has accepted the record, in the
+ * order the declaration lists them, each seeing what the ones before it settled. The
+ * shared rules live in `rules.ts`.
+ */
+export interface RecordRule {
+  /** The schema fields it reads or settles (checked when the collection is defined). */
+  fields: readonly string[];
+  /** What it requires or settles, one sentence for the README (Markdown). */
+  description: string;
+  apply(record: SourceRecord, context: RuleContext): RuleOutcome;
+}
+
 export type SortDirection = 'asc' | 'desc';
 export interface SortKey {
   field: string;
@@ -70,6 +108,11 @@ export interface CollectionDeclaration {
   identity: readonly string[];
   /** The field that receives the Markdown body of a `.md` file. */
   bodyField: string;
+  /**
+   * Cross-field rules (end not before start, a status the date contradicts, local times
+   * read in the record's zone), run after the schema and before `derive`.
+   */
+  rules?: readonly RecordRule[];
   /** Fields computed from the validated record and published with it (e.g. `year`, `mapsUrl`). */
   derive?: (record: SourceRecord, context: DeriveContext) => SourceRecord;
   /** The names `derive` returns, in order (CSV columns and documents list them). */
@@ -104,6 +147,9 @@ export function define(declaration: CollectionDeclaration): CollectionDeclaratio
   if (RESERVED_NAMES.has(declaration.name)) throw new Error(`${declaration.name}: the name is reserved for /api/${declaration.name}.json`);
   for (const [param, spec] of Object.entries(declaration.filters)) {
     if (spec.kind.type === 'since' && declaration.sort[spec.field] !== 'date') throw new Error(`${declaration.name}: ${param} bounds ${spec.field}, which is not a date sort field`);
+  }
+  for (const rule of declaration.rules ?? []) {
+    for (const field of rule.fields) if (!(field in declaration.schema.shape)) throw new Error(`${declaration.name}: a rule names ${field}, which is not in the schema`);
   }
   for (const key of declaration.defaultSort) {
     if (!(key.field in declaration.sort)) throw new Error(`${declaration.name}: default sort field ${key.field} is not sortable`);

@@ -1,7 +1,8 @@
 /** Events: conferences, festivals, exhibitions and talks attended. */
 import { z } from 'zod';
 import { define, text, yearFilter } from './define.ts';
-import { bookkeeping, httpUrl, isoDateOrDateTime, located, longText, shortText, timeZone, yearOf } from './fields.ts';
+import { bookkeeping, datedStatus, httpUrl, isoDateOrDateTime, located, longText, shortText, timeZone, yearOf } from './fields.ts';
+import { endNotBefore, localTimesIn, provenanceWithCoordinates, statusFromDate } from './rules.ts';
 
 export default define({
   name: 'events',
@@ -19,13 +20,19 @@ export default define({
     country: shortText,
     ...located,
     url: httpUrl.optional(),
-    status: z.enum(['scheduled', 'completed', 'cancelled', 'postponed']).default('completed'),
+    status: datedStatus(['scheduled', 'completed', 'cancelled', 'postponed']),
     role: z.enum(['attendee', 'speaker', 'organizer', 'volunteer']).default('attendee'),
     notes: longText.optional(),
     ...bookkeeping,
   }),
   identity: ['title', 'startDate'],
   bodyField: 'notes',
+  rules: [
+    localTimesIn('timezone', ['startDate', 'endDate']),
+    endNotBefore('startDate', 'endDate'),
+    statusFromDate({ field: 'status', date: 'startDate', zone: 'timezone', happened: 'completed', upcoming: 'scheduled' }),
+    provenanceWithCoordinates(),
+  ],
   derive: (r) => ({ year: yearOf(r.startDate) }),
   derived: ['year'],
   filters: {

@@ -2,7 +2,8 @@
  * Field schemas shared by the collection declarations: dates, URLs, coordinates with
  * their provenance, and the bookkeeping fields every record may carry. Dates stay
  * ISO 8601 strings end to end (the YAML loader never turns them into Date objects),
- * so what the owner wrote is what every surface publishes.
+ * so what the owner wrote is what every surface publishes — save that a local time in
+ * a record with a time zone gains the zone's offset (`localTimesIn`, rules.ts).
  */
 import { z } from 'zod';
 
@@ -52,9 +53,9 @@ export const longText = z.string().max(20_000);
 export const names = z.array(shortText).max(50);
 
 export const coordinates = z.strictObject({
-  latitude: z.number().min(-90).max(90),
-  longitude: z.number().min(-180).max(180),
-  altitude: z.number().min(-500).max(9000).optional(),
+  latitude: z.number().min(-90, 'expected degrees from -90 to 90 (north positive)').max(90, 'expected degrees from -90 to 90 (north positive)'),
+  longitude: z.number().min(-180, 'expected degrees from -180 to 180 (east positive)').max(180, 'expected degrees from -180 to 180 (east positive)'),
+  altitude: z.number().min(-500, 'expected metres from -500 to 9000').max(9000, 'expected metres from -500 to 9000').optional(),
 });
 
 /**
@@ -70,6 +71,17 @@ export const located = {
   coordinatesSource: coordinatesSource.optional(),
   coordinatesLicense: z.string().trim().min(1).max(100).optional(),
 };
+
+/**
+ * The status of something that takes place on a date (an event, a match, a concert).
+ * The owner may leave it out: the `statusFromDate` rule (rules.ts) then settles it from
+ * the date, so `completed` is only what the schema fills in before that rule runs.
+ */
+export const datedStatus = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .enum(values)
+    .prefault('completed' as T[number])
+    .meta({ description: 'When the record does not say: scheduled while the date is after the build date, else completed.' });
 
 /** An IANA time zone name, checked against the zones this runtime knows. */
 export const timeZone = z.string().refine((tz) => {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { define, integer, yearFilter } from './define.ts';
 import { bookkeeping, coordinates, coordinatesSource, imageRef, isoDateTime, longText, mapsUrl, shortText, yearOf } from './fields.ts';
+import { provenanceWithCoordinates } from './rules.ts';
 
 export default define({
   name: 'photos',
@@ -29,6 +30,7 @@ export default define({
   }),
   identity: ['src'],
   bodyField: 'notes',
+  rules: [provenanceWithCoordinates()],
   derive: (r) => ({
     year: yearOf(r.takenAt),
     month: typeof r.takenAt === 'string' ? Number(r.takenAt.slice(5, 7)) : undefined,

@@ -1,7 +1,8 @@
 /** Sporting events: matches and races seen in person or followed on a screen. */
 import { z } from 'zod';
 import { define, oneOf, text, yearFilter } from './define.ts';
-import { bookkeeping, httpUrl, isoDateOrDateTime, located, longText, names, shortText, timeZone, yearOf } from './fields.ts';
+import { bookkeeping, datedStatus, httpUrl, isoDateOrDateTime, located, longText, names, shortText, timeZone, yearOf } from './fields.ts';
+import { endNotBefore, happenedOnlyOnceDue, localTimesIn, provenanceWithCoordinates, statusFromDate } from './rules.ts';
 
 export const EXPERIENCES = ['in-person', 'tv', 'stream', 'radio'] as const;
 export const EXPERIENCE_STATUSES = ['planned', 'attended', 'watched', 'listened', 'missed'] as const;
@@ -25,7 +26,7 @@ export default define({
     ...located,
     experience: z.enum(EXPERIENCES),
     experienceStatus: z.enum(EXPERIENCE_STATUSES),
-    status: z.enum(['scheduled', 'cancelled', 'postponed', 'completed']).default('completed'),
+    status: datedStatus(['scheduled', 'cancelled', 'postponed', 'completed']),
     result: shortText.optional(),
     seat: shortText.optional(),
     url: httpUrl.optional(),
@@ -34,6 +35,13 @@ export default define({
   }),
   identity: ['sport', 'date', 'title'],
   bodyField: 'notes',
+  rules: [
+    localTimesIn('timezone', ['date', 'endDate']),
+    endNotBefore('date', 'endDate'),
+    statusFromDate({ field: 'status', date: 'date', zone: 'timezone', happened: 'completed', upcoming: 'scheduled' }),
+    happenedOnlyOnceDue({ field: 'experienceStatus', date: 'date', zone: 'timezone', values: ['attended', 'watched', 'listened'], instead: 'planned' }),
+    provenanceWithCoordinates(),
+  ],
   derive: (r) => ({ year: yearOf(r.date) }),
   derived: ['year'],
   filters: {

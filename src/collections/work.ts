@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { define, integer, oneOf, text } from './define.ts';
 import { bookkeeping, httpUrl, isoMonthOrDate, longText, names, shortText } from './fields.ts';
+import { endNotBefore } from './rules.ts';
 
 export const WORK_KINDS = ['job', 'freelance', 'education', 'volunteer', 'side-project'] as const;
 
@@ -35,6 +36,7 @@ export default define({
   }),
   identity: ['company', 'title', 'startDate'],
   bodyField: 'notes',
+  rules: [endNotBefore('startDate', 'endDate')],
   derive: (r) => ({ years: yearsSpanned(r) }),
   derived: ['years'],
   filters: {

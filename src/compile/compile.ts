@@ -21,7 +21,8 @@ import { calendarDocuments, exportDocuments } from './exports.ts';
 import { feedDocuments } from './feeds.ts';
 import { missingProvenance, writeImage, type CollectionRecords } from './image.ts';
 import { loadCollection, type LoadProblem } from './load.ts';
-import { buildRecords } from './records.ts';
+import { buildNow } from './now.ts';
+import { buildRecords, sharedCanonicalIds } from './records.ts';
 
 export interface CompileOptions {
   contentDir: string;
@@ -35,6 +36,8 @@ export interface CompileOptions {
   siteUrl?: string;
   /** The owner's name, as the feeds' author. */
   siteAuthor?: string;
+  /** The build's present, for the content rules that read dates against it; default `buildNow()` (SOURCE_DATE_EPOCH, else the clock). */
+  now?: Date;
 }
 
 export interface StaticFile {
@@ -72,12 +75,14 @@ export function compile(options: CompileOptions): CompileResult {
   const compiled: CollectionRecords[] = [];
   const shownRoot = relative(process.cwd(), options.contentDir) || '.';
   const siteUrl = (options.siteUrl ?? DEFAULT_SITE_URL).replace(/\/+$/, '');
+  const now = options.now?.getTime() ?? buildNow();
   for (const collection of collections) {
     const loaded = loadCollection(options.contentDir, collection.name, shownRoot);
-    const built = buildRecords(collection, loaded.entries, { siteUrl });
+    const built = buildRecords(collection, loaded.entries, { siteUrl, now });
     problems.push(...loaded.problems, ...built.problems);
     compiled.push({ collection, records: built.records });
   }
+  problems.push(...sharedCanonicalIds(compiled));
   if (problems.length) throw new ContentError(problems);
   // Composed lists read the content records as loaded (before any composition), so a
   // blog post composed into writing is not fed to the feed a second time.

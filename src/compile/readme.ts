@@ -1,11 +1,11 @@
 /**
  * The README's reference tables — collections with their filters and sort fields, the
- * problem types, the limits — generated from the declarations, the problem catalog and
+ * problem types, the limits, the content rules — generated from the declarations, the problem catalog and
  * the limits module, so the documentation cannot drift from the code. `npm run docs`
  * rewrites them in place; a test fails when the README is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { restCollections } from '../collections/index.ts';
+import { contentCollections, restCollections } from '../collections/index.ts';
 import { PROBLEMS } from '../core/errors.ts';
 import { LIMIT_DEFINITIONS } from '../core/limits.ts';
 
@@ -37,7 +37,17 @@ export function tables(): Record<string, string> {
     ...Object.entries(PROBLEMS).map(([slug, p]) => `| ${code(`/problems/${slug}`)} | ${p.status} | ${p.when} |`),
   ];
   const limits = ['| limit | value | why |', '| --- | --- | --- |', ...Object.entries(LIMIT_DEFINITIONS).map(([name, l]) => `| ${code(name)} | ${l.value} ${l.unit} | ${l.why} |`)];
-  return { 'collections-table': collections.join('\n'), 'problems-table': problems.join('\n'), 'limits-table': limits.join('\n') };
+  const rules = [
+    '| collection | checked against each other or the build date, or settled |',
+    '| --- | --- |',
+    ...contentCollections.filter((c) => c.rules?.length).map((c) => `| ${c.name} | ${c.rules!.map((r) => r.description).join('; ')} |`),
+  ];
+  return {
+    'collections-table': collections.join('\n'),
+    'problems-table': problems.join('\n'),
+    'limits-table': limits.join('\n'),
+    'rules-table': rules.join('\n'),
+  };
 }
 
 /** The README with every generated section replaced (sections not given are kept). */

@@ -4,7 +4,8 @@
  * Both are pure functions of the items and the site's absolute URL: `updated` is the
  * newest item's date, never the clock, so the same content gives the same bytes. Item
  * dates are written as RFC 3339 date-times: a date alone becomes its midnight UTC, and a
- * local time without an offset is written as UTC (the records do not say their zone).
+ * local time without an offset is written as UTC (a record that names its zone has its
+ * local times published with the zone's offset; one without has nothing better).
  */
 import { create } from 'xmlbuilder2';
 

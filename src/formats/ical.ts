@@ -19,6 +19,7 @@ import {
   type ICalTemporalPlainDateTimeStub,
   type ICalTemporalZonedDateTimeStub,
 } from 'ical-generator';
+import { offsetAt, wallAt, wallUtc, zonedUtc, type Wall } from '../core/zone.ts';
 
 export interface CalendarItem {
   collection: 'concerts' | 'sporting-events';
@@ -44,15 +45,6 @@ const SEQUENCE_EPOCH = Date.UTC(2000, 0, 1);
 
 // ── times ───────────────────────────────────────────────────────────────────
 
-interface Wall {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
 /** A record time: a whole day, an exact instant (offset or Z), or a wall-clock time (zoned or floating). */
 type When = { kind: 'day'; wall: Wall } | { kind: 'instant'; ms: number } | { kind: 'wall'; wall: Wall; zone?: string };
 
@@ -63,32 +55,14 @@ function parseWhen(value: string, zone: string | undefined): When {
   if (!m) throw new Error(`not an ISO date or date-time: ${value}`);
   const wall = { year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +(m[4] ?? 0), minute: +(m[5] ?? 0), second: +(m[6] ?? 0) };
   if (m[4] === undefined) return { kind: 'day', wall };
-  if (m[7] !== undefined) return { kind: 'instant', ms: Date.parse(value) };
+  // The compiler gives a zoned record's local times the zone's offset; with the record's
+  // zone, an exact time is still written as the zone's wall clock (a TZID time).
+  if (m[7] !== undefined) return zone ? { kind: 'wall', wall: wallAt(Date.parse(value), zone), zone } : { kind: 'instant', ms: Date.parse(value) };
   return zone ? { kind: 'wall', wall, zone } : { kind: 'wall', wall };
 }
 
-const wallUtc = (w: Wall) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 const isoOf = (w: Wall) => `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
-
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-/** The wall clock of `zone` at instant `ms`, from the runtime's tz data (the same data the schema validates zones with). */
-function wallAt(ms: number, zone: string): Wall {
-  let format = zoneFormats.get(zone);
-  if (!format) {
-    const n = 'numeric';
-    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: n, month: n, day: n, hour: n, minute: n, second: n });
-    zoneFormats.set(zone, format);
-  }
-  const p = Object.fromEntries(format.formatToParts(ms).map((part) => [part.type, Number(part.value)]));
-  return { year: p.year!, month: p.month!, day: p.day!, hour: p.hour!, minute: p.minute!, second: p.second! };
-}
-const offsetAt = (ms: number, zone: string) => wallUtc(wallAt(ms, zone)) - Math.floor(ms / 1000) * 1000;
-/** The instant a wall time in `zone` names (two passes settle the offset, as Temporal's 'compatible' does around DST). */
-function zonedUtc(wall: Wall, zone: string): number {
-  const guess = wallUtc(wall) - offsetAt(wallUtc(wall), zone);
-  return wallUtc(wall) - offsetAt(guess, zone);
-}
 
 /** The instant used for ordering and stamps: days are midnight UTC, floating times are read as UTC. */
 function utcOf(when: When): number {
@@ -163,46 +137,87 @@ function vtimezone(zone: string, from: number, to: number): string {
   const key = `${zone} ${from} ${to}`;
   let text = vtimezones.get(key);
   if (text === undefined) {
-    text = scanVtimezone(zone, from, to);
+    const lines = ['BEGIN:VTIMEZONE', `TZID:${zone}`, ...observance(zone, [from, offsetAt(from, zone), offsetAt(from, zone)])];
+    for (const change of changesIn(zone, from, to)) lines.push(...observance(zone, change));
+    text = [...lines, 'END:VTIMEZONE'].join('\r\n');
     vtimezones.set(key, text);
   }
   return text;
 }
 
-/**
- * Scans a week at a time: offset changes are months apart in every zone (the shortest, a
- * Ramadan suspension of summer time, lasts weeks), so a weekly probe sees each one, and a
- * binary search finds its second.
- */
-function scanVtimezone(zone: string, from: number, to: number): string {
-  const STEP = 7 * 86_400_000;
-  const standardOf = (ms: number) => {
-    const year = new Date(ms).getUTCFullYear();
-    return Math.min(offsetAt(Date.UTC(year, 0, 1), zone), offsetAt(Date.UTC(year, 6, 1), zone));
-  };
-  const utcOffset = (ms: number) => {
-    const s = Math.round(Math.abs(ms) / 1000);
-    return `${ms < 0 ? '-' : '+'}${pad(Math.floor(s / 3600))}${pad(Math.floor(s / 60) % 60)}${s % 60 ? pad(s % 60) : ''}`;
-  };
-  const observance = (at: number, before: number, after: number) => {
-    const kind = after > standardOf(at) ? 'DAYLIGHT' : 'STANDARD';
-    // DTSTART is the local time of the change, read in the offset in force before it (RFC 5545 §3.6.5).
-    const local = new Date(at + before).toISOString().slice(0, 19).replaceAll(/[-:]/g, '');
-    return [`BEGIN:${kind}`, `DTSTART:${local}`, `TZOFFSETFROM:${utcOffset(before)}`, `TZOFFSETTO:${utcOffset(after)}`, `END:${kind}`];
-  };
-  const lines = ['BEGIN:VTIMEZONE', `TZID:${zone}`, ...observance(from, offsetAt(from, zone), offsetAt(from, zone))];
-  for (let t = from; t < to; t += STEP) {
-    const before = offsetAt(t, zone);
-    if (offsetAt(t + STEP, zone) === before) continue;
-    let [lo, hi] = [t, t + STEP]; // find the first second at the new offset
-    while (hi - lo > 1000) {
-      const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
-      if (offsetAt(mid, zone) === before) lo = mid;
-      else hi = mid;
-    }
-    lines.push(...observance(hi, before, offsetAt(hi, zone)));
+/** An offset change: its instant (the first second at the new offset), the offset before and after (ms). */
+type Change = readonly [at: number, before: number, after: number];
+
+const standardOffsets = new Map<string, number>();
+/** A zone's standard offset in a year: the smaller of its January and July offsets. */
+function standardOf(zone: string, ms: number): number {
+  const year = new Date(ms).getUTCFullYear();
+  const key = `${zone} ${year}`;
+  let offset = standardOffsets.get(key);
+  if (offset === undefined) {
+    offset = Math.min(offsetAt(Date.UTC(year, 0, 1), zone), offsetAt(Date.UTC(year, 6, 1), zone));
+    standardOffsets.set(key, offset);
   }
-  return [...lines, 'END:VTIMEZONE'].join('\r\n');
+  return offset;
+}
+
+const utcOffset = (ms: number) => {
+  const s = Math.round(Math.abs(ms) / 1000);
+  return `${ms < 0 ? '-' : '+'}${pad(Math.floor(s / 3600))}${pad(Math.floor(s / 60) % 60)}${s % 60 ? pad(s % 60) : ''}`;
+};
+
+function observance(zone: string, [at, before, after]: Change): string[] {
+  const kind = after > standardOf(zone, at) ? 'DAYLIGHT' : 'STANDARD';
+  // DTSTART is the local time of the change, read in the offset in force before it (RFC 5545 §3.6.5).
+  const local = new Date(at + before).toISOString().slice(0, 19).replaceAll(/[-:]/g, '');
+  return [`BEGIN:${kind}`, `DTSTART:${local}`, `TZOFFSETFROM:${utcOffset(before)}`, `TZOFFSETTO:${utcOffset(after)}`, `END:${kind}`];
+}
+
+/**
+ * The changes of each zone found so far, over the span scanned: the feeds of one build
+ * (and the builds of one process) ask for overlapping spans of the same zones, so each
+ * stretch of a zone's history is scanned once and the rest is read from here.
+ */
+const scanned = new Map<string, { from: number; to: number; changes: Change[] }>();
+
+/** The changes of `zone` in (from, to]. */
+function changesIn(zone: string, from: number, to: number): Change[] {
+  let known = scanned.get(zone);
+  if (!known) scanned.set(zone, (known = { from, to: from, changes: [] }));
+  if (from < known.from) {
+    known.changes.unshift(...scan(zone, from, known.from));
+    known.from = from;
+  }
+  if (to > known.to) {
+    known.changes.push(...scan(zone, known.to, to));
+    known.to = to;
+  }
+  return known.changes.filter(([at]) => at > from && at <= to);
+}
+
+/**
+ * The changes of `zone` in (from, to], a week at a time: offset changes are months apart
+ * in every zone (the shortest, a Ramadan suspension of summer time, lasts weeks), so a
+ * weekly probe sees each one, and a binary search finds its second.
+ */
+function scan(zone: string, from: number, to: number): Change[] {
+  const STEP = 7 * 86_400_000;
+  const changes: Change[] = [];
+  let before = offsetAt(from, zone);
+  for (let t = from; t < to; t += STEP) {
+    const next = offsetAt(t + STEP, zone);
+    if (next !== before) {
+      let [lo, hi] = [t, t + STEP]; // find the first second at the new offset
+      while (hi - lo > 1000) {
+        const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+        if (offsetAt(mid, zone) === before) lo = mid;
+        else hi = mid;
+      }
+      if (hi <= to) changes.push([hi, before, offsetAt(hi, zone)]);
+    }
+    before = next;
+  }
+  return changes;
 }
 
 // ── records ─────────────────────────────────────────────────────────────────

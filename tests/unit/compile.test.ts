@@ -78,7 +78,7 @@ test('canonicalIds come from identity, not position; an explicit id survives ren
 
 test('two records with one identity are a content problem, not a silent overwrite', () => {
   const { content, out } = site({ 'movies/a.md': heat, 'movies/b.md': heat });
-  assert.throws(() => compile({ contentDir: content, imagePath: join(out, 'i.db'), clientDir: join(out, 'c'), secret: 's' }), /b\.md: type\+title\+year: same identity as .*a\.md/);
+  assert.throws(() => compile({ contentDir: content, imagePath: join(out, 'i.db'), clientDir: join(out, 'c'), secret: 's' }), /b\.md: type\+title\+year: same type, title, year as .*a\.md/);
 });
 
 test('the same content compiles to byte-identical image and page files', () => {

@@ -425,3 +425,13 @@ test('zoned times land on the instant the zone gives them, across DST rules (VTI
     { numRuns: 150 },
   );
 });
+
+test('a zoned record whose local time the compiler gave the zone’s offset yields the same calendar as the local time', () => {
+  const resolved: CalendarItem = { ...radiohead, fields: { ...radiohead.fields, date: '2023-06-14T20:00+01:00' } };
+  const start = eventOf(renderCalendar(options([resolved])), resolved).getFirstProperty('dtstart')!;
+  assert.equal(start.getParameter('tzid'), 'Europe/London');
+  assert.equal(renderCalendar(options([resolved])), renderCalendar(options([radiohead])));
+  // An offset the owner wrote that differs from the zone's is the same instant, shown on the zone's clock.
+  const utc: CalendarItem = { ...radiohead, fields: { ...radiohead.fields, date: '2023-06-14T19:00Z' } };
+  assert.equal(renderCalendar(options([utc])), renderCalendar(options([radiohead])));
+});
