@@ -7,6 +7,7 @@
  */
 import { facetable, type CollectionDeclaration, type FilterSpec, type SortDirection, type SortKey } from '../collections/define.ts';
 import { binding, decodeCursor, encodeCursor, type Position } from './cursor.ts';
+import { ftsPhrase, indexable } from './fts.ts';
 import { Image, missingSortKey, recordsTable, searchTable, sortColumn, tagsTable } from './image.ts';
 import { LIMITS } from './limits.ts';
 import { parseQuery } from './params.ts';
@@ -54,9 +55,6 @@ export interface Page {
   asOf: string;
 }
 
-/** Trigram search needs three characters; shorter searches scan the folded text. */
-const TRIGRAM = 3;
-
 interface Where {
   sql: string[];
   params: (string | number)[];
@@ -89,9 +87,9 @@ function filterWhere(query: Query, filters: readonly Filter[], search: SearchMod
     }
   }
   if (query.q) {
-    if (search === 'index' && [...query.q.key].length >= TRIGRAM) {
+    if (search === 'index' && indexable(query.q.key)) {
       where.sql.push(`${table}rid IN (SELECT rowid FROM ${searchTable(name)} WHERE ${searchTable(name)} MATCH ?)`);
-      where.params.push(`"${query.q.key.replaceAll('"', '""')}"`);
+      where.params.push(ftsPhrase(query.q.key));
     } else {
       where.sql.push(`instr(${table}search, ?) > 0`);
       where.params.push(query.q.key);
