@@ -16,6 +16,7 @@ import { fold } from './fold.ts';
 import { ftsPhrase, indexable } from './fts.ts';
 import type { Image } from './image.ts';
 import { LIMITS } from './limits.ts';
+import { BoundedCache } from './memo.ts';
 import { refuseControlCharacters } from './params.ts';
 import type { Page } from './query.ts';
 
@@ -110,7 +111,7 @@ const invalid = () => new PublicError('invalid-cursor', 'The cursor must be a va
 
 export class SearchCore {
   readonly image: Image;
-  private readonly counts = new Map<string, number>();
+  private readonly counts = new BoundedCache<number>({ bytes: LIMITS.countCacheBytes, entries: LIMITS.countCacheEntries, valueBytes: () => 0 });
   private readonly scanOnly: boolean;
 
   /** `scan` exists for tests, which force the plan short searches use to check that both agree. */
@@ -222,7 +223,6 @@ export class SearchCore {
         ? `SELECT count(*) AS n FROM ${SEARCH_INDEX} WHERE ${SEARCH_INDEX} MATCH ?`
         : `SELECT count(*) AS n FROM ${source} WHERE ${where.join(' AND ')}`;
       n = Number((this.image.statement(sql).get(...params) as { n: number }).n);
-      if (this.counts.size >= LIMITS.countCacheEntries) this.counts.delete(this.counts.keys().next().value!);
       this.counts.set(bound, n);
     }
     return n;

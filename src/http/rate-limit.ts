@@ -6,31 +6,41 @@
  * `RateLimit: "<policy>";r=<remaining>;t=<seconds to reset>`.
  */
 import { LIMITS } from '../core/limits.ts';
+import { BoundedCache, type CacheBudget } from '../core/memo.ts';
 
 export interface CounterStore {
   /** Adds `amount` to the key's counter in the window starting at `windowStart` (ms) and returns the new count. */
   increment(key: string, windowStart: number, amount: number): number;
 }
 
-/** One process's counters; only the current window is kept, and at most `maxKeys` of them. */
+/**
+ * One process's counters; only the current window is kept, at most `maxKeys` of them and
+ * `budgetBytes` of memory (each key charged as every cache entry is, src/core/memo.ts).
+ * Past either bound the least recently counted clients are forgotten first.
+ */
 export class MemoryCounterStore implements CounterStore {
   private window = 0;
-  private counts = new Map<string, number>();
-  private readonly maxKeys: number;
+  private counts: BoundedCache<number>;
+  private readonly budget: CacheBudget<number>;
 
-  constructor(maxKeys: number) {
-    this.maxKeys = maxKeys;
+  constructor(maxKeys: number, budgetBytes: number = LIMITS.rateLimitCounterBytes) {
+    this.budget = { bytes: budgetBytes, entries: maxKeys, valueBytes: () => 0 };
+    this.counts = new BoundedCache(this.budget);
   }
 
   increment(key: string, windowStart: number, amount: number): number {
     if (windowStart !== this.window) {
       this.window = windowStart;
-      this.counts = new Map();
+      this.counts = new BoundedCache(this.budget);
     }
     const count = (this.counts.get(key) ?? 0) + amount;
-    if (!this.counts.has(key) && this.counts.size >= this.maxKeys) this.counts.delete(this.counts.keys().next().value!);
     this.counts.set(key, count);
     return count;
+  }
+
+  /** Bytes accounted to the counters held now. */
+  get bytes(): number {
+    return this.counts.bytes;
   }
 }
 
