@@ -6,7 +6,7 @@
  */
 export const PROBLEMS = {
   'bad-request': { status: 400, title: 'Bad Request', when: 'The request itself is malformed: its target, its Host or another header is not valid HTTP.' },
-  'invalid-query': { status: 400, title: 'Bad Request', when: 'A parameter has a malformed or out-of-range value, or is given twice.' },
+  'invalid-query': { status: 400, title: 'Bad Request', when: 'A parameter has a malformed or out-of-range value, or is given twice, or its name or value holds a control character (tab and line breaks included) or U+FFFD (invalid UTF-8 percent-encoding).' },
   'invalid-cursor': { status: 400, title: 'Bad Request', when: 'The cursor was not returned by the API for this same collection, filters, search and sort.' },
   'unknown-parameter': { status: 400, title: 'Bad Request', when: 'The collection does not take a parameter of that name (a typo never returns everything).' },
   'unsupported-api-version': { status: 400, title: 'Bad Request', when: 'The `API-Version` request header names a version this API does not serve (omit it, or send `1.0.0`).' },

@@ -30,7 +30,7 @@ export const LIMIT_DEFINITIONS = {
   restWindowSeconds: { value: 60, unit: 'seconds', why: 'The quota window (SPEC §8); a 429 says `Retry-After: 60`, never less than the time left in it.' },
   rateLimitClients: { value: 100_000, unit: 'client addresses', why: 'Counters kept per window in the in-process store; beyond it the oldest are dropped, bounding memory under address-spraying.' },
   countCacheEntries: { value: 5000, unit: 'filter sets', why: 'Counts and facets remembered per filter set; bounds the memory they take.' },
-  answerCacheBytes: { value: 32 * 1024 * 1024, unit: 'bytes', why: 'List answers remembered per canonical query (exact: the image is immutable); bounds their memory. `ANSWER_CACHE_BYTES` overrides, 0 turns it off.' },
+  answerCacheBytes: { value: 32 * 1024 * 1024, unit: 'bytes', why: 'List answers remembered per canonical query (exact: the image is immutable); bounds their memory: keys, bodies, headers and per-entry overhead are charged (src/http/answer-cache.ts). `ANSWER_CACHE_BYTES` overrides, 0 turns it off.' },
   sqlRequestBytesMax: { value: 16 * 1024, unit: 'bytes', why: 'SQL request body (SPEC §8): one statement over three small relations never needs more; bounds parsing work before any is done (413).' },
   sqlRowsMax: { value: 100, unit: 'rows', why: 'Rows per SQL answer and largest `LIMIT` (SPEC §8); without `LIMIT` the first 100 are returned with `truncated: true` when more exist.' },
   sqlColumnsMax: { value: 24, unit: 'columns', why: 'Returned columns per SQL answer, `*` expanded (SPEC §8): bounds encoding work per row.' },
@@ -70,8 +70,13 @@ export const LIMIT_DEFINITIONS = {
   graphqlCostPerWindow: { value: 50_000, unit: 'cost points', why: 'GraphQL cost spent per client and window (`@rateLimit` on Query): at least fifty over-budget-sized operations a minute, and thousands of small ones.' },
   graphqlWindowSeconds: { value: 60, unit: 'seconds', why: 'The GraphQL cost window; a 429 says `Retry-After` with the seconds left in it.' },
   graphqlDocumentCacheEntries: { value: 1000, unit: 'documents', why: 'Parsed and validated GraphQL documents remembered by their exact text, so a repeated query skips parsing and validation; bounds the memory they take.' },
-  graphqlDocumentCacheCharsMax: { value: 8192, unit: 'characters', why: 'Only documents up to this length are remembered (real queries are far shorter), so the memo holds at most about 8 MB of text.' },
+  graphqlDocumentCacheCharsMax: { value: 8192, unit: 'characters', why: 'Only documents up to this length are remembered (real queries are far shorter); what the memo holds is bounded by `graphqlDocumentCacheBytes`.' },
   graphqlFirstDefault: { value: 50, unit: 'nodes', why: 'Nodes per connection when `first` is absent, as REST `limit` (SPEC §4.1).' },
+  countCacheBytes: { value: 8 * 1024 * 1024, unit: 'bytes', why: 'Counts and facets remembered per filter set, in each of the two query cores (collections, search): keys, facet values and per-entry overhead are charged (src/core/memo.ts), so floods of distinct filters or searches stay within it.' },
+  statementCacheBytes: { value: 16 * 1024 * 1024, unit: 'bytes', why: 'Prepared SQLite statements of the image, one per query shape (filters, sort keys, search plan, cursor): each is charged its SQL text and 32 bytes of native memory per character (measured: 27–31), so combinations of filters and sorts cannot grow it without bound.' },
+  graphqlDocumentCacheBytes: { value: 16 * 1024 * 1024, unit: 'bytes', why: 'Checked GraphQL documents remembered: each is charged its text, 128 bytes of syntax tree per character and 4 KiB per validation error (measured: 63–119 and about 3 KiB), so a flood of distinct documents stays within it.' },
+  rateLimitCounterBytes: { value: 16 * 1024 * 1024, unit: 'bytes', why: 'Quota counters of one in-process store (one per surface), charged per client key and entry overhead: keys may come from `X-Forwarded-For` behind a trusted proxy, so their count alone does not bound the memory.' },
+  tasteAnswerCacheBytes: { value: 1024 * 1024, unit: 'bytes', why: 'Taste summaries remembered per `exampleLimit` (13 values); bodies, headers and overhead charged as for list answers.' },
 } as const satisfies Record<string, Limit>;
 
 export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {

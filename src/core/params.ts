@@ -18,6 +18,37 @@ const INTEGER = /^[+-]?\d+$/;
 
 const bad = (parameter: string, detail: string) => new PublicError('invalid-query', detail, parameter);
 
+/**
+ * Characters no parameter name or value may hold: the C0 controls (tab and line breaks
+ * included), DEL and the C1 controls; lone surrogates; and U+FFFD, which is what invalid
+ * UTF-8 percent-encoding and lone surrogates (`%ED%A0%80`) decode to. No published text is
+ * matched through them (the search index separates fields and values with controls), and
+ * they break what they reach, such as SQLite's FTS5 strings, which end at NUL.
+ */
+const NOT_TEXT = /[\p{Cc}\p{Cs}\uFFFD]/u;
+
+const codePoint = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/**
+ * Refuses a query string whose parameter names or values hold a control character,
+ * a lone surrogate or U+FFFD, naming the parameter: the one check every query-string
+ * parser (collections, search, the taste summary) runs first, on everything it was given.
+ * A cursor holding one is `invalid-cursor`, as any other arbitrary cursor (SPEC §7).
+ */
+export function refuseControlCharacters(search: URLSearchParams): void {
+  for (const [name, value] of search) {
+    const inName = NOT_TEXT.exec(name);
+    const found = inName ?? NOT_TEXT.exec(value);
+    if (!found) continue;
+    if (!inName && name === 'cursor') {
+      throw new PublicError('invalid-cursor', 'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.', 'cursor');
+    }
+    const what = found[0] === '\uFFFD' ? 'U+FFFD (what invalid UTF-8 percent-encoding or a lone surrogate decodes to)' : /\p{Cs}/u.test(found[0]) ? `a lone surrogate (${codePoint(found[0])})` : `the control character ${codePoint(found[0])}`;
+    const where = inName ? 'A parameter name' : `The value of ${name.slice(0, 40)}`;
+    throw bad(name, `${where} holds ${what}. Names and values take text without control characters (U+0000–U+001F, U+007F–U+009F, tab and line breaks included), percent-encoded as UTF-8.`);
+  }
+}
+
 function parseLimit(raw: string | null): number {
   if (raw === null) return LIMITS.pageSizeDefault;
   const trimmed = raw.trim();
@@ -92,6 +123,7 @@ function parseFilter(param: string, spec: FilterSpec, raws: readonly string[]): 
 
 /** A validated query for one collection, or a PublicError naming the first fault. */
 export function parseQuery(collection: CollectionDeclaration, search: URLSearchParams): Query {
+  refuseControlCharacters(search);
   const seen = new Set<string>();
   for (const name of search.keys()) {
     if (seen.has(name) && collection.filters[name]?.repeatable !== true) throw bad(name, `${name} is given more than once; give each parameter once.`);

@@ -7,8 +7,10 @@
  */
 import { facetable, type CollectionDeclaration, type FilterSpec, type SortDirection, type SortKey } from '../collections/define.ts';
 import { binding, decodeCursor, encodeCursor, type Position } from './cursor.ts';
+import { ftsPhrase, indexable } from './fts.ts';
 import { Image, missingSortKey, recordsTable, searchTable, sortColumn, tagsTable } from './image.ts';
 import { LIMITS } from './limits.ts';
+import { BoundedCache, OBJECT_BYTES, stringBytes } from './memo.ts';
 import { parseQuery } from './params.ts';
 
 export interface Filter {
@@ -54,9 +56,6 @@ export interface Page {
   asOf: string;
 }
 
-/** Trigram search needs three characters; shorter searches scan the folded text. */
-const TRIGRAM = 3;
-
 interface Where {
   sql: string[];
   params: (string | number)[];
@@ -89,9 +88,9 @@ function filterWhere(query: Query, filters: readonly Filter[], search: SearchMod
     }
   }
   if (query.q) {
-    if (search === 'index' && [...query.q.key].length >= TRIGRAM) {
+    if (search === 'index' && indexable(query.q.key)) {
       where.sql.push(`${table}rid IN (SELECT rowid FROM ${searchTable(name)} WHERE ${searchTable(name)} MATCH ?)`);
-      where.params.push(`"${query.q.key.replaceAll('"', '""')}"`);
+      where.params.push(ftsPhrase(query.q.key));
     } else {
       where.sql.push(`instr(${table}search, ?) > 0`);
       where.params.push(query.q.key);
@@ -143,9 +142,24 @@ export function queryBinding(query: Query): string {
   ]);
 }
 
+interface Summary {
+  totalCount: number;
+  facets?: Facets;
+}
+
+/** What a remembered summary holds: the record, and per facet dimension its name, array and values. */
+function summaryBytes(summary: Summary): number {
+  let bytes = OBJECT_BYTES;
+  for (const [dimension, values] of Object.entries(summary.facets ?? {})) {
+    bytes += OBJECT_BYTES + stringBytes(dimension) + 8 * values.length;
+    for (const value of values) bytes += OBJECT_BYTES + stringBytes(value.value);
+  }
+  return bytes;
+}
+
 export class QueryCore {
   readonly image: Image;
-  private readonly counts = new Map<string, { totalCount: number; facets?: Facets }>();
+  private readonly counts = new BoundedCache<Summary>({ bytes: LIMITS.countCacheBytes, entries: LIMITS.countCacheEntries, valueBytes: summaryBytes });
 
   private readonly dense: DensityThreshold;
 
@@ -235,7 +249,7 @@ export class QueryCore {
   }
 
   /** Count and facets of the filtered set, remembered per filter set (the image never changes under a running process). */
-  private summary(query: Query, bound: string): { totalCount: number; facets?: Facets } {
+  private summary(query: Query, bound: string): Summary {
     const where = filterWhere(query, query.filters, 'index');
     let entry = this.counts.get(bound);
     if (!entry) {
@@ -244,10 +258,13 @@ export class QueryCore {
         ? Number((this.image.statement(`SELECT count(*) AS n FROM ${recordsTable(name)} ${clause(where)}`).get(...where.params) as { n: number }).n)
         : this.image.count(name);
       entry = { totalCount };
-      if (this.counts.size >= LIMITS.countCacheEntries) this.counts.delete(this.counts.keys().next().value!);
       this.counts.set(bound, entry);
     }
-    if (query.facets && !entry.facets) entry.facets = this.facets(query, where);
+    if (query.facets && !entry.facets) {
+      entry = { ...entry, facets: this.facets(query, where) };
+      // Remembered again, so the facets are charged.
+      this.counts.set(bound, entry);
+    }
     return entry;
   }
 

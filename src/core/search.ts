@@ -13,8 +13,11 @@ import { collection } from '../collections/index.ts';
 import { binding, decodeCursor, encodeCursor, type Position } from './cursor.ts';
 import { PublicError } from './errors.ts';
 import { fold } from './fold.ts';
+import { ftsPhrase, indexable } from './fts.ts';
 import type { Image } from './image.ts';
 import { LIMITS } from './limits.ts';
+import { BoundedCache } from './memo.ts';
+import { refuseControlCharacters } from './params.ts';
 import type { Page } from './query.ts';
 
 export const SEARCH_PATH = '/api/search.json';
@@ -41,6 +44,7 @@ const bad = (parameter: string, detail: string) => new PublicError('invalid-quer
 
 /** A validated search query, or a PublicError naming the first fault. `searchable` lists the collections searched. */
 export function parseSearch(searchable: readonly string[], search: URLSearchParams): SearchQuery {
+  refuseControlCharacters(search);
   const seen = new Set<string>();
   for (const name of search.keys()) {
     if (!(PARAMETERS as readonly string[]).includes(name)) {
@@ -94,11 +98,6 @@ export function searchBinding(query: SearchQuery): string {
   return binding(['search', ...query.collections.map((c) => `collection=${c}`), `year=${query.year ?? ''}`, `q=${query.q.key}`]);
 }
 
-/** FTS5 phrase syntax: the text in double quotes, inner quotes doubled. */
-const phrase = (key: string) => `"${key.replaceAll('"', '""')}"`;
-/** Trigram search needs three characters; shorter searches scan the folded text in rank order. */
-const TRIGRAM = 3;
-
 interface Row {
   rid: number;
   cid: string;
@@ -112,7 +111,7 @@ const invalid = () => new PublicError('invalid-cursor', 'The cursor must be a va
 
 export class SearchCore {
   readonly image: Image;
-  private readonly counts = new Map<string, number>();
+  private readonly counts = new BoundedCache<number>({ bytes: LIMITS.countCacheBytes, entries: LIMITS.countCacheEntries, valueBytes: () => 0 });
   private readonly scanOnly: boolean;
 
   /** `scan` exists for tests, which force the plan short searches use to check that both agree. */
@@ -169,11 +168,11 @@ export class SearchCore {
     const params: (string | number)[] = [];
     let source = `${SEARCH_TABLE} AS s`;
     let rid = 's.rid';
-    if (!this.scanOnly && [...key].length >= TRIGRAM) {
+    if (!this.scanOnly && indexable(key)) {
       source = `${SEARCH_INDEX} JOIN ${SEARCH_TABLE} AS s ON s.rid = ${SEARCH_INDEX}.rowid`;
       rid = `${SEARCH_INDEX}.rowid`;
       where.push(`${SEARCH_INDEX} MATCH ?`);
-      params.push(`${tier === 0 ? 'head' : 'rest'} : ${phrase(key)}`);
+      params.push(`${tier === 0 ? 'head' : 'rest'} : ${ftsPhrase(key)}`);
       if (tier === 1) {
         where.push('instr(s.head, ?) = 0');
         params.push(key);
@@ -210,10 +209,10 @@ export class SearchCore {
       const where: string[] = [];
       const params: (string | number)[] = [];
       let source = `${SEARCH_TABLE} AS s`;
-      if ([...query.q.key].length >= TRIGRAM) {
+      if (indexable(query.q.key)) {
         source = `${SEARCH_INDEX} JOIN ${SEARCH_TABLE} AS s ON s.rid = ${SEARCH_INDEX}.rowid`;
         where.push(`${SEARCH_INDEX} MATCH ?`);
-        params.push(phrase(query.q.key));
+        params.push(ftsPhrase(query.q.key));
       } else {
         where.push('(instr(s.head, ?) > 0 OR instr(s.rest, ?) > 0)');
         params.push(query.q.key, query.q.key);
@@ -224,7 +223,6 @@ export class SearchCore {
         ? `SELECT count(*) AS n FROM ${SEARCH_INDEX} WHERE ${SEARCH_INDEX} MATCH ?`
         : `SELECT count(*) AS n FROM ${source} WHERE ${where.join(' AND ')}`;
       n = Number((this.image.statement(sql).get(...params) as { n: number }).n);
-      if (this.counts.size >= LIMITS.countCacheEntries) this.counts.delete(this.counts.keys().next().value!);
       this.counts.set(bound, n);
     }
     return n;

@@ -1,45 +1,67 @@
 /**
- * Request quotas: a fixed-window counter per client key (1000 requests per 60 s on the
- * collection surface). Counters live behind `CounterStore`, a one-method interface, so a
- * shared store (Redis INCR + EXPIRE) can replace the in-process one when several
- * replicas serve together. The answer carries the IETF RateLimit fields: the policy, and
- * `RateLimit: "<policy>";r=<remaining>;t=<seconds to reset>`.
+ * Request quotas per client key (1000 requests per 60 s on the collection surface) over a
+ * sliding window: counts are kept per slot of a twelfth of the window, and a request is
+ * measured against every slot that began within the window before the current one, so no
+ * client gets more than its quota in any 60-second span (a fixed window would allow twice
+ * that across a boundary). Counters live behind `CounterStore`, a one-method interface,
+ * so a shared store (Redis, a hash of slots per key with an expiry) can replace the
+ * in-process one when several replicas serve together. The answer carries the IETF
+ * RateLimit fields: the policy, and `RateLimit: "<policy>";r=<remaining>;t=<seconds>`.
  */
 import { LIMITS } from '../core/limits.ts';
 import type { Answer } from './answer.ts';
 import { problemAnswer } from './problem.ts';
+import { BoundedCache, type CacheBudget } from '../core/memo.ts';
+
+/** Slots per window: a twelfth of 60 s is 5 s, the most the window can overlap the span it stands for. */
+const SLOTS_PER_WINDOW = 12;
 
 export interface CounterStore {
-  /** Adds `amount` to the key's counter in the window starting at `windowStart` (ms) and returns the new count. */
-  increment(key: string, windowStart: number, amount: number): number;
+  /**
+   * Adds `amount` to the key's count in the slot starting at `slotStart` (ms), forgets its
+   * slots that started before `since`, and returns the counts of the slots kept, oldest first.
+   */
+  increment(key: string, slotStart: number, since: number, amount: number): readonly Slot[];
 }
 
-/** One process's counters; only the current window is kept, and at most `maxKeys` of them. */
-export class MemoryCounterStore implements CounterStore {
-  private window = 0;
-  private counts = new Map<string, number>();
-  private readonly maxKeys: number;
+export interface Slot {
+  start: number;
+  count: number;
+}
 
-  constructor(maxKeys: number) {
-    this.maxKeys = maxKeys;
+/**
+ * One process's counters, at most `maxKeys` clients and `budgetBytes` of memory (each key
+ * and its slots charged as every cache entry is, src/core/memo.ts). Past either bound the
+ * least recently counted clients are forgotten first.
+ */
+export class MemoryCounterStore implements CounterStore {
+  private readonly counts: BoundedCache<Slot[]>;
+
+  constructor(maxKeys: number, budgetBytes: number = LIMITS.rateLimitCounterBytes) {
+    const budget: CacheBudget<Slot[]> = { bytes: budgetBytes, entries: maxKeys, valueBytes: (slots) => 32 + 40 * slots.length };
+    this.counts = new BoundedCache(budget);
   }
 
-  increment(key: string, windowStart: number, amount: number): number {
-    if (windowStart !== this.window) {
-      this.window = windowStart;
-      this.counts = new Map();
-    }
-    const count = (this.counts.get(key) ?? 0) + amount;
-    if (!this.counts.has(key) && this.counts.size >= this.maxKeys) this.counts.delete(this.counts.keys().next().value!);
-    this.counts.set(key, count);
-    return count;
+  increment(key: string, slotStart: number, since: number, amount: number): readonly Slot[] {
+    const slots = (this.counts.get(key) ?? []).filter((slot) => slot.start >= since);
+    const current = slots.at(-1);
+    if (current?.start === slotStart) current.count += amount;
+    else slots.push({ start: slotStart, count: amount });
+    // Re-set on every count, so the entry is charged its current size and counts as recently used.
+    this.counts.set(key, slots);
+    return slots;
+  }
+
+  /** Bytes accounted to the counters held now. */
+  get bytes(): number {
+    return this.counts.bytes;
   }
 }
 
 export interface Quota {
   allowed: boolean;
   remaining: number;
-  /** Seconds until the window resets. */
+  /** Seconds until some of the quota comes back (the oldest counted slot leaves the window). */
   reset: number;
   /** The `RateLimit` field value. */
   header: string;
@@ -64,10 +86,14 @@ export class RateLimiter {
   /** Spends `amount` units (requests, or GraphQL cost points) of the key's quota. */
   take(key: string, amount = 1): Quota {
     const now = this.now();
-    const windowStart = now - (now % this.windowMs);
-    const count = this.store.increment(key, windowStart, amount);
+    const slotMs = this.windowMs / SLOTS_PER_WINDOW;
+    const slotStart = now - (now % slotMs);
+    // Every request of the last windowMs lies in a slot starting at or after slotStart - windowMs.
+    const slots = this.store.increment(key, slotStart, slotStart - this.windowMs, amount);
+    const count = slots.reduce((sum, slot) => sum + slot.count, 0);
     const remaining = Math.max(0, this.limit - count);
-    const reset = Math.max(1, Math.ceil((windowStart + this.windowMs - now) / 1000));
+    // Quota comes back when the oldest counted slot leaves the window.
+    const reset = Math.max(1, Math.ceil((slots[0]!.start + this.windowMs + slotMs - now) / 1000));
     const allowed = amount === 0 ? count < this.limit : count <= this.limit;
     return { allowed, remaining, reset, header: `"${this.policy}";r=${remaining};t=${reset}` };
   }

@@ -8,6 +8,7 @@
  */
 import { PublicError } from '../core/errors.ts';
 import { LIMITS } from '../core/limits.ts';
+import { refuseControlCharacters } from '../core/params.ts';
 
 type MovieRecord = Readonly<Record<string, unknown>>;
 
@@ -58,7 +59,9 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 const round4 = (n: number): number => Math.round(n * 10_000) / 10_000;
 
-function parseParams(params: URLSearchParams): { exampleLimit: number } {
+/** The summary's query, validated: the summary depends on nothing else. Throws `PublicError` naming the parameter at fault. */
+export function parseSummaryParams(params: URLSearchParams): { exampleLimit: number } {
+  refuseControlCharacters(params);
   const seen = new Set<string>();
   for (const name of params.keys()) {
     if (!(PARAMETERS as readonly string[]).includes(name)) {
@@ -197,7 +200,7 @@ function summarize(corpusSize: number, distributions: readonly Distribution[], r
  * Throws `PublicError` (`invalid-query`, `unknown-parameter`) for a bad query.
  */
 export function tasteSummary(movies: readonly Record<string, unknown>[], params: URLSearchParams, asOf: string): Record<string, unknown> {
-  const { exampleLimit } = parseParams(params);
+  const { exampleLimit } = parseSummaryParams(params);
   const corpus = corpusOf(movies);
   const distributions = DIMENSIONS.map((def) => distributionOf(def, corpus));
   const coverage = DIMENSIONS.map((def) => {

@@ -6,33 +6,53 @@ import { clientAddress, trustedProxiesFromEnv } from '../../src/http/client.ts';
 import { lifecycleHeaders } from '../../src/http/lifecycle.ts';
 import { MemoryCounterStore, RateLimiter } from '../../src/http/rate-limit.ts';
 
-test('a window admits exactly its limit, then resets', () => {
+test('a window admits exactly its limit; the quota comes back once the oldest slot has left the window', () => {
   let now = 1_000_000;
   const limiter = new RateLimiter({ store: new MemoryCounterStore(10), limit: 3, windowSeconds: 60, policy: 'p', now: () => now });
   const seen = [1, 2, 3, 4].map(() => limiter.take('a'));
   assert.deepEqual(seen.map((q) => q.allowed), [true, true, true, false]);
   assert.deepEqual(seen.map((q) => q.remaining), [2, 1, 0, 0]);
-  assert.match(seen[3]!.header, /^"p";r=0;t=\d+$/);
+  assert.match(seen[3]!.header, /^"p";r=0;t=65$/);
   assert.ok(limiter.take('b').allowed, 'clients are counted apart');
-  now += 60_000;
+  now += 59_999;
+  assert.equal(limiter.take('a').allowed, false, 'a fixed window would have reset here');
+  now += 5_001;
   assert.ok(limiter.take('a').allowed);
 });
 
-test('reset is within the window, whatever the clock says', () => {
+test('property: no client is allowed more than its quota in any 60-second span', () => {
   fc.assert(
-    fc.property(fc.nat({ max: 2 ** 40 }), (now) => {
-      const q = new RateLimiter({ store: new MemoryCounterStore(1), limit: 1, windowSeconds: 60, policy: 'p', now: () => now }).take('x');
-      assert.ok(q.reset >= 1 && q.reset <= 60);
+    fc.property(fc.array(fc.nat({ max: 300_000 }), { maxLength: 400 }), fc.integer({ min: 1, max: 20 }), (offsets, limit) => {
+      const times = offsets.sort((a, b) => a - b);
+      let now = 0;
+      const limiter = new RateLimiter({ store: new MemoryCounterStore(10), limit, windowSeconds: 60, policy: 'p', now: () => now });
+      const allowed: number[] = [];
+      for (const t of times) {
+        now = t;
+        if (limiter.take('a').allowed) allowed.push(t);
+      }
+      for (const t of allowed) assert.ok(allowed.filter((u) => u > t - 60_000 && u <= t).length <= limit, `more than ${limit} in the 60 s before ${t}`);
     }),
   );
 });
 
-test('the in-process store forgets the oldest clients past its bound', () => {
+test('reset is within the window and one slot, whatever the clock says', () => {
+  fc.assert(
+    fc.property(fc.nat({ max: 2 ** 40 }), (now) => {
+      const q = new RateLimiter({ store: new MemoryCounterStore(1), limit: 1, windowSeconds: 60, policy: 'p', now: () => now }).take('x');
+      assert.ok(q.reset >= 1 && q.reset <= 65);
+    }),
+  );
+});
+
+test('the in-process store forgets the oldest clients past its bound, and slots older than asked', () => {
   const store = new MemoryCounterStore(2);
-  store.increment('a', 0, 1);
-  store.increment('b', 0, 1);
-  store.increment('c', 0, 1);
-  assert.equal(store.increment('a', 0, 1), 1);
+  store.increment('a', 0, 0, 1);
+  store.increment('b', 0, 0, 1);
+  store.increment('c', 0, 0, 1);
+  assert.deepEqual(store.increment('a', 0, 0, 1), [{ start: 0, count: 1 }]);
+  assert.deepEqual(store.increment('a', 5000, 0, 2), [{ start: 0, count: 1 }, { start: 5000, count: 2 }]);
+  assert.deepEqual(store.increment('a', 70_000, 5000, 1), [{ start: 5000, count: 2 }, { start: 70_000, count: 1 }]);
 });
 
 test('X-Forwarded-For is believed only from trusted proxies, right-most untrusted hop first', () => {
