@@ -19,7 +19,7 @@ export const PROBLEMS = {
   'sql-syntax': { status: 400, title: 'Bad Request', when: 'The SQL body is empty or is not one parseable statement; the SQL profile shows the accepted grammar.' },
   'sql-unsupported': { status: 400, title: 'Bad Request', when: 'The SQL statement parses but uses syntax outside the accepted grammar (joins, functions, subqueries, writes…); the detail names the construct, the SQL profile lists what is accepted.' },
   'sql-unknown-name': { status: 400, title: 'Bad Request', when: 'The SQL statement names a relation or column that is not published; the SQL profile lists the relations and their columns.' },
-  'sql-limit': { status: 400, title: 'Bad Request', when: 'The SQL statement exceeds a structural or work budget of the SQL profile (LIMIT, returned columns, expression depth, IN-list length, predicate count, encoded response size); the detail names the budget.' },
+  'sql-limit': { status: 400, title: 'Bad Request', when: 'The SQL statement exceeds a structural or work budget of the SQL profile (parenthesis nesting, tokens, LIMIT, returned columns, expression depth, IN-list length, predicate count, encoded response size); the detail names the budget.' },
   'sql-too-large': { status: 413, title: 'Content Too Large', when: 'The SQL request body is larger than 16 KiB.' },
   'sql-media-type': { status: 415, title: 'Unsupported Media Type', when: 'The SQL request body is not sent as `application/sql` (charset utf-8 optional); `Accept-Query` names the accepted type.' },
   'unsupported-sql-api-version': { status: 400, title: 'Bad Request', when: 'The `SQL-API-Version` request header names a version the SQL endpoint does not serve (omit it, or send `1.1.0`).' },

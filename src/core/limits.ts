@@ -35,6 +35,8 @@ export const LIMIT_DEFINITIONS = {
   sqlPredicatesMax: { value: 32, unit: 'predicates', why: 'Comparisons, IS, IN, LIKE and BETWEEN tests in one WHERE clause: bounds evaluation work per row.' },
   sqlOrderKeysMax: { value: 4, unit: 'keys', why: 'ORDER BY keys, as for REST sorts: each adds a comparison per row.' },
   sqlStatementCacheEntries: { value: 1000, unit: 'statements', why: 'Checked statements remembered by their exact text, so a repeated query skips parsing; bounds the memory they take.' },
+  sqlParenDepthMax: { value: 8, unit: 'levels', why: 'Nesting of parentheses and brackets, counted on the raw text before the parser sees it (strings, quoted identifiers and comments skipped): the parser backtracks exponentially in it (30 unclosed `(` once held the process for good); the deepest statement the expression-depth budget accepts needs 8.' },
+  sqlTokensMax: { value: 1000, unit: 'tokens', why: 'Lexical tokens in one statement (words, numbers, quoted strings and identifiers, operators, punctuation; comments and whitespace are free), counted before parsing: parsing costs grow faster than linearly with long lists; real statements use under 200.' },
   musicListItemsMax: { value: 500, unit: 'items', why: 'Entries per list of a music profile (artists, recordings, albums, genres): bounds matching work per request.' },
   musicNameCharsMax: { value: 200, unit: 'characters', why: 'A name or title in a music request, as for filter values: bounds folding and comparison work.' },
   musicNotesMax: { value: 20, unit: 'notes', why: 'Free-text notes in a music profile: they are carried, never matched.' },

@@ -11,12 +11,14 @@
  * relation catalog, and `?` placeholders whose values are bound. So no client text
  * (identifier, alias, literal or comment) reaches SQLite's parser, and anything the
  * parser accepted but the walker did not understand cannot run. Problems name the rule
- * broken, never the statement's text, identifiers, literals or positions.
+ * broken, never the statement's text, identifiers, literals or positions. The text's
+ * lexical bounds (src/sql/lexical.ts) are checked before the parser runs.
  */
 import nodeSqlParser from 'node-sql-parser/build/postgresql.js';
 import { PublicError } from '../core/errors.ts';
 import { LIMITS } from '../core/limits.ts';
 import { BoundedMemo } from '../core/memo.ts';
+import { checkLexicalBounds } from './lexical.ts';
 import { relationNamed, type SqlRelation, type SqlType } from './relations.ts';
 
 type Node = Record<string, unknown>;
@@ -218,6 +220,8 @@ class Walker {
 }
 
 function parse(text: string): Node {
+  // Before the parser, whose backtracking is exponential in unclosed nesting.
+  checkLexicalBounds(text);
   let ast: unknown;
   try {
     ast = parser.astify(text, { database: 'postgresql' });

@@ -21,6 +21,8 @@ const BUDGETS = {
   inListValues: 'sqlInListMax',
   predicates: 'sqlPredicatesMax',
   orderByKeys: 'sqlOrderKeysMax',
+  parenthesisDepth: 'sqlParenDepthMax',
+  tokens: 'sqlTokensMax',
 } as const satisfies Record<string, keyof typeof LIMIT_DEFINITIONS>;
 
 export function sqlProfile(): object {
