@@ -63,7 +63,7 @@ const server = createServer((req, res) => {
   const { pathname } = request.url;
   peers.set(request, req.socket.remoteAddress ?? '');
   if (pathname === SQL_PATH) {
-    void readBody(req, LIMITS.sqlRequestBytesMax + 1).then((body) => write(res, sql(request, body)));
+    void readBody(req, LIMITS.sqlRequestBytesMax + 1).then((body) => sql(request, body)).then((answer) => write(res, answer));
     return;
   }
   if (pathname === GRAPHQL_PATH) {
