@@ -18,7 +18,8 @@
  * oldest waiting statement of a client with none running. So a client sending slow
  * statements holds at most one worker, and everyone else's statements pass its own.
  * Workers start with the first statement (or `warm()`), do not keep an idle process
- * alive (they are unreferenced while idle), and `close()` terminates them.
+ * alive (they are unreferenced once started and while idle), and `close()` terminates
+ * them.
  */
 import { Worker } from 'node:worker_threads';
 import { PublicError, type ProblemSlug } from '../core/errors.ts';
@@ -67,6 +68,8 @@ interface Job extends WorkerRequest {
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** Settles once the worker's module has finished evaluating (it said ready) or it ended. */
+  started: Promise<void>;
   job?: Job;
   timer?: NodeJS.Timeout;
 }
@@ -160,18 +163,21 @@ export class SqlPool {
     // The first statement starts every worker, so the next client finds one ready.
     while (!this.closed && this.queue.length > 0 && this.slots.size < this.workers) this.start();
     if ([...this.slots].every((slot) => slot.ready) || this.closed) for (const resolve of this.warming.splice(0)) resolve();
-    // Only workers with a statement running or waiting, or awaited by `warm()`, keep the process alive.
+    // Only workers starting or with a statement running keep the process alive.
     for (const slot of this.slots) {
-      if (slot.job !== undefined || (!slot.ready && (this.queue.length > 0 || this.warming.length > 0))) slot.worker.ref();
+      if (slot.job !== undefined || !slot.ready) slot.worker.ref();
       else slot.worker.unref();
     }
   }
 
   private start(): void {
     const worker = new Worker(WORKER_URL, { workerData: { image: this.image, relations: RELATIONS } satisfies WorkerSetup });
-    const slot: Slot = { worker, ready: false };
+    const started = new Promise<void>((resolve) => {
+      worker.once('message', () => resolve());
+      worker.once('exit', () => resolve());
+    });
+    const slot: Slot = { worker, ready: false, started };
     this.slots.add(slot);
-    if (this.queue.length === 0 && this.warming.length === 0) worker.unref();
     worker.on('message', (reply: WorkerReply) => this.receive(slot, reply));
     worker.on('error', (error) => this.fail(slot, error));
     worker.on('exit', (code) => this.fail(slot, new Error(`SQL worker exited with code ${code}`)));
@@ -212,12 +218,19 @@ export class SqlPool {
     this.pump();
   }
 
-  /** Removes a worker from the pool, refusing its statement (if any) with `reason`, and terminates it. */
+  /**
+   * Removes a worker from the pool, refusing its statement (if any) with `reason`, and
+   * terminates it, but never while its module is still evaluating: terminating a worker
+   * then (the sql.js engine loads with a top-level await) can abort the whole process
+   * with a V8 fatal error on Node 24, so a starting worker is let finish first (and is
+   * kept referenced until then, so a process does not exit under it either).
+   */
   private async retire(slot: Slot, reason: unknown): Promise<void> {
     if (!this.slots.delete(slot)) return;
     clearTimeout(slot.timer);
     slot.job?.reject(reason);
     slot.job = undefined;
+    await slot.started;
     await slot.worker.terminate().catch(() => undefined);
   }
 }
