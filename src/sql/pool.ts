@@ -15,8 +15,10 @@
  * wait, so the longest wait stays about queue × time budget ÷ workers and a flood costs
  * neither memory nor sockets held open. One client runs one statement at a time and may
  * have only a few running or waiting (`sqlClientStatementsMax`); a worker takes the
- * oldest waiting statement of a client with none running. So a client sending slow
- * statements holds at most one worker, and everyone else's statements pass its own.
+ * oldest waiting statement of a client with none running, and the start-up of a worker
+ * replacing one that overran counts as its client's running statement. So a client
+ * sending slow statements holds at most one worker, restarts included, and everyone
+ * else's statements pass its own.
  * Workers start with the first statement (or `warm()`), do not keep an idle process
  * alive (they are unreferenced once started and while idle), and `close()` terminates
  * them.
@@ -70,6 +72,8 @@ interface Slot {
   ready: boolean;
   /** Settles once the worker's module has finished evaluating (it said ready) or it ended. */
   started: Promise<void>;
+  /** The client whose statement overran the time budget, while this worker replacing its worker starts. */
+  replacing?: string;
   job?: Job;
   timer?: NodeJS.Timeout;
 }
@@ -144,10 +148,13 @@ export class SqlPool {
     await Promise.all([...this.slots].map((slot) => this.retire(slot, busy('The SQL endpoint is shutting down; retry after the time in Retry-After.'))));
   }
 
-  /** Clients with a statement running. */
+  /** Clients with a statement running, or whose overrun statement's worker is still being replaced (that start-up is theirs too). */
   private running(): Set<string> {
     const clients = new Set<string>();
-    for (const slot of this.slots) if (slot.job !== undefined) clients.add(slot.job.client);
+    for (const slot of this.slots) {
+      if (slot.job !== undefined) clients.add(slot.job.client);
+      else if (!slot.ready && slot.replacing !== undefined) clients.add(slot.replacing);
+    }
     return clients;
   }
 
@@ -170,13 +177,13 @@ export class SqlPool {
     }
   }
 
-  private start(): void {
+  private start(replacing?: string): void {
     const worker = new Worker(WORKER_URL, { workerData: { image: this.image, relations: RELATIONS } satisfies WorkerSetup });
     const started = new Promise<void>((resolve) => {
       worker.once('message', () => resolve());
       worker.once('exit', () => resolve());
     });
-    const slot: Slot = { worker, ready: false, started };
+    const slot: Slot = { worker, ready: false, started, replacing };
     this.slots.add(slot);
     worker.on('message', (reply: WorkerReply) => this.receive(slot, reply));
     worker.on('error', (error) => this.fail(slot, error));
@@ -187,8 +194,10 @@ export class SqlPool {
     slot.job = job;
     slot.timer = setTimeout(() => {
       void this.retire(slot, new PublicError('sql-limit', `The statement took longer than the ${this.timeBudgetMs} ms time budget of the SQL profile to parse, check and run; simplify it.`));
-      // The replacement starts now, so the next statement does not wait for it.
-      if (!this.closed) this.start();
+      // The replacement starts now, so the next statement does not wait for it; until it is
+      // ready it counts as the client's running statement, so that client cannot take
+      // another worker meanwhile.
+      if (!this.closed) this.start(job.client);
       this.pump();
     }, this.timeBudgetMs);
     slot.worker.postMessage({ text: job.text, format: job.format } satisfies WorkerRequest);
