@@ -8,8 +8,9 @@
  * worker thread (src/sql/pool.ts) — or a place in its bounded queue, else 503 `sql-busy`
  * with Retry-After — checks the statement against the grammar (src/sql/grammar.ts), runs
  * it over the SQL image and encodes it as JSON or CSV under the response budget, all
- * within the time budget (`sql-limit` past it; the worker is replaced). Every answer,
- * errors included, is `no-store`.
+ * within the time budget (`sql-limit` past it; the worker is replaced, and the client's
+ * quota is charged `sqlOverrunCost` requests). Every answer, errors included, is
+ * `no-store`.
  * `sqlAnswer` works on request facts and a body the adapter already read (bounded); its
  * `warm()` starts the workers ahead of the first statement and `close()` ends them.
  * `createSqlHandler` is the Web-standard handler, which reads the body itself.
@@ -59,7 +60,6 @@ export interface SqlAnswer {
 }
 
 export function sqlAnswer(options: SqlOptions): SqlAnswer {
-  const pool = new SqlPool(options);
   const limiter = new RateLimiter({
     store: options.counters,
     limit: options.quota ?? LIMITS.sqlRequestsPerWindow,
@@ -67,6 +67,8 @@ export function sqlAnswer(options: SqlOptions): SqlAnswer {
     policy: POLICY_NAME,
     now: options.now,
   });
+  // An overrun is charged as sqlOverrunCost requests: the one already taken, and the rest.
+  const pool = new SqlPool({ ...options, onOverrun: (client) => void limiter.take(client, LIMITS.sqlOverrunCost - 1) });
   const clientOf = options.clientOf ?? (() => 'anonymous');
   const decoder = new TextDecoder('utf-8', { fatal: true });
 

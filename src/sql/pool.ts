@@ -59,6 +59,8 @@ export interface SqlPoolOptions {
   queue?: number;
   /** Milliseconds a statement may take in its worker; `sqlTimeBudgetMs` by default. */
   timeBudgetMs?: number;
+  /** Called with the client of a statement that overran the time budget (the SQL handler charges its quota). */
+  onOverrun?: (client: string) => void;
 }
 
 interface Job extends WorkerRequest {
@@ -84,6 +86,7 @@ export class SqlPool {
   readonly workers: number;
   readonly queueMax: number;
   readonly timeBudgetMs: number;
+  private readonly onOverrun: (client: string) => void;
   private readonly image: SharedArrayBuffer;
   private readonly slots = new Set<Slot>();
   private readonly queue: Job[] = [];
@@ -97,6 +100,7 @@ export class SqlPool {
     this.workers = options.workers ?? LIMITS.sqlWorkers;
     this.queueMax = options.queue ?? LIMITS.sqlQueueMax;
     this.timeBudgetMs = options.timeBudgetMs ?? LIMITS.sqlTimeBudgetMs;
+    this.onOverrun = options.onOverrun ?? (() => undefined);
     this.image = new SharedArrayBuffer(options.image.byteLength);
     new Uint8Array(this.image).set(options.image);
   }
@@ -198,6 +202,7 @@ export class SqlPool {
       // ready it counts as the client's running statement, so that client cannot take
       // another worker meanwhile.
       if (!this.closed) this.start(job.client);
+      this.onOverrun(job.client);
       this.pump();
     }, this.timeBudgetMs);
     slot.worker.postMessage({ text: job.text, format: job.format } satisfies WorkerRequest);

@@ -3,9 +3,10 @@
  * the time budget is a `sql-limit` problem and its worker is replaced (the next statement
  * is answered); a full queue, or a client with too many statements in flight, is a 503
  * `sql-busy` with Retry-After; one client's slow statement holds one worker while another
- * client's statement is answered on the other. Nothing here measures wall-clock time: the
- * slow statement is one the lexical bounds let through but that takes the parser seconds
- * (exponential backtracking at the nesting budget), far past the 250 ms time budget.
+ * client's statement is answered on the other; an overrun is charged to its client's
+ * quota. Nothing here measures wall-clock time: the slow statement is one the lexical
+ * bounds let through but that takes the parser seconds (exponential backtracking at the
+ * nesting budget), far past the 250 ms time budget.
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
@@ -51,6 +52,15 @@ test('a statement past the time budget is sql-limit naming it, with no echo; its
   // The only worker was terminated; its replacement answers.
   assert.deepEqual(await rows(query(NORMAL(2))), [['Title 2']]);
   assert.deepEqual(await rows(query(NORMAL(3))), [['Title 3']]);
+});
+
+test(`an overrun costs its client ${LIMITS.sqlOverrunCost} requests of its SQL quota`, async () => {
+  const query = await open({ workers: 1, now: () => 7_000_000 });
+  assert.equal(body(await query(SLOW, 'x')).type, '/problems/sql-limit');
+  for (let i = 0; i < LIMITS.sqlRequestsPerWindow - LIMITS.sqlOverrunCost; i++) assert.equal((await query(NORMAL(1), 'x')).status, 200, String(i));
+  const limited = await query(NORMAL(1), 'x');
+  assert.equal(limited.status, 429);
+  assert.equal((await query(NORMAL(1), 'y')).status, 200);
 });
 
 test('another client is answered on the other worker while a slow statement runs', async () => {
