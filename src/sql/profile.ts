@@ -24,6 +24,8 @@ const BUDGETS = {
   parenthesisDepth: 'sqlParenDepthMax',
   tokens: 'sqlTokensMax',
   timeMilliseconds: 'sqlTimeBudgetMs',
+  overrunCost: 'sqlOverrunCost',
+  statementsInFlightPerClient: 'sqlClientStatementsMax',
 } as const satisfies Record<string, keyof typeof LIMIT_DEFINITIONS>;
 
 export function sqlProfile(): object {

@@ -217,6 +217,12 @@ test('the profile is version 1 and states the budgets the checks use', () => {
   assert.equal(profile.budgets.responseBytes.value, 524288);
   assert.equal(profile.budgets.requestsPerWindow.value, 120);
   for (const key of ['expressionDepth', 'inListValues', 'predicates']) assert.ok(profile.budgets[key].why);
+  assert.equal(profile.budgets.parenthesisDepth.value, LIMITS.sqlParenDepthMax);
+  assert.equal(profile.budgets.tokens.value, LIMITS.sqlTokensMax);
+  assert.equal(profile.budgets.timeMilliseconds.value, 250);
+  assert.equal(profile.budgets.overrunCost.value, LIMITS.sqlOverrunCost);
+  assert.equal(profile.budgets.statementsInFlightPerClient.value, LIMITS.sqlClientStatementsMax);
+  assert.ok(profile.problems.includes('/problems/sql-busy'));
 });
 
 test('the image is deterministic and holds only the three relations', async () => {
