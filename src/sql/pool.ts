@@ -2,8 +2,9 @@
  * A small pool of SQL worker threads (src/sql/sql-worker.ts), so that parsing, checking
  * and running a public statement never happens on the event loop. Each worker holds its
  * own database, opened from the SQL image bytes, and its own statement cache, and takes
- * one statement at a time under the time budget: a statement that overruns it is answered
- * with a `sql-limit` problem, and its worker is terminated (V8 stops JavaScript and
+ * one statement at a time under the time budget (the worker thread's processor time, and
+ * at most four times as long on the clock): a statement that overruns it is answered with
+ * a `sql-limit` problem, and its worker is terminated (V8 stops JavaScript and
  * WebAssembly alike) and a replacement started. The time budget also bounds what a
  * statement can allocate (the worst backtracking measured grew a worker's heap by about
  * 40 MB a second); workers get no `resourceLimits` heap cap, because reaching one can
@@ -81,6 +82,8 @@ interface Slot {
 }
 
 const WORKER_URL = new URL('./sql-worker.ts', import.meta.url);
+/** However busy the machine, a statement holds its worker for at most this many time budgets on the clock. */
+const WALL_CLOCK_FACTOR = 4;
 
 export class SqlPool {
   readonly workers: number;
@@ -194,9 +197,25 @@ export class SqlPool {
     worker.on('exit', (code) => this.fail(slot, new Error(`SQL worker exited with code ${code}`)));
   }
 
+  /**
+   * Runs `job` on `slot` under the time budget, which counts the worker thread's processor
+   * time, so a statement is not cut short because a busy machine gave its thread less of
+   * the clock: when the budget has passed on the clock, the thread's processor time is
+   * read, and the deadline moves on by what is left of it, up to WALL_CLOCK_FACTOR times
+   * the budget on the clock.
+   */
   private dispatch(slot: Slot, job: Job): void {
     slot.job = job;
-    slot.timer = setTimeout(() => {
+    const begun = performance.now();
+    const before = slot.worker.cpuUsage();
+    const check = async () => {
+      const elapsed = performance.now() - begun;
+      const used = await before.then((start) => slot.worker.cpuUsage(start)).then((u) => (u.user + u.system) / 1000, () => elapsed);
+      if (slot.job !== job) return;
+      if (used < this.timeBudgetMs && elapsed < this.timeBudgetMs * WALL_CLOCK_FACTOR) {
+        slot.timer = setTimeout(check, Math.max(this.timeBudgetMs - used, 1));
+        return;
+      }
       void this.retire(slot, new PublicError('sql-limit', `The statement took longer than the ${this.timeBudgetMs} ms time budget of the SQL profile to parse, check and run; simplify it.`));
       // The replacement starts now, so the next statement does not wait for it; until it is
       // ready it counts as the client's running statement, so that client cannot take
@@ -204,7 +223,8 @@ export class SqlPool {
       if (!this.closed) this.start(job.client);
       this.onOverrun(job.client);
       this.pump();
-    }, this.timeBudgetMs);
+    };
+    slot.timer = setTimeout(check, this.timeBudgetMs);
     slot.worker.postMessage({ text: job.text, format: job.format } satisfies WorkerRequest);
   }
 
