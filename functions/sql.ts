@@ -2,13 +2,20 @@
  * Public SQL: `QUERY /api/sql` (and its CORS preflight). In order, before any SQL work:
  * the method (405 with `Allow`, or the preflight), the client's quota (429), the
  * `SQL-API-Version` header (400), the request media type (415 with `Accept-Query`), the
- * body size (413) and an acceptable response type (406). Then the statement is checked
- * against the grammar (src/sql/grammar.ts), run over the SQL image and encoded as JSON or
- * CSV under the response budget. Every answer, errors included, is `no-store`.
- * `sqlAnswer` works on request facts and a body the adapter already read (bounded);
+ * body size (413), an acceptable response type (406) and UTF-8 (400). Then, still on the
+ * event loop but linear in the text, the lexical bounds (src/sql/lexical.ts): nesting of
+ * parentheses and token count (`sql-limit`), balanced parentheses (`sql-syntax`). Then a
+ * worker thread (src/sql/pool.ts) — or a place in its bounded queue, else 503 `sql-busy`
+ * with Retry-After — checks the statement against the grammar (src/sql/grammar.ts), runs
+ * it over the SQL image and encodes it as JSON or CSV under the response budget, all
+ * within the time budget (`sql-limit` past it; the worker is replaced, and the client's
+ * quota is charged `sqlOverrunCost` requests). Every answer, errors included, is
+ * `no-store`.
+ * `sqlAnswer` works on request facts and a body the adapter already read (bounded); its
+ * `warm()` starts the workers ahead of the first statement and `close()` ends them.
  * `createSqlHandler` is the Web-standard handler, which reads the body itself.
  */
-import { PublicError } from '../src/core/errors.ts';
+import { isPublicError, PublicError } from '../src/core/errors.ts';
 import { LIMITS } from '../src/core/limits.ts';
 import { factsOf, readBoundedBody, toResponse, type Answer, type RequestFacts } from '../src/http/answer.ts';
 import { COMMON_HEADERS, EXPOSED_HEADERS } from '../src/http/headers.ts';
@@ -16,8 +23,8 @@ import { preflight } from '../src/http/cors.ts';
 import { isMediaType, negotiate } from '../src/http/negotiate.ts';
 import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
 import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
-import { encodeCsv, encodeJson, openImage, runStatement } from '../src/sql/execute.ts';
-import { StatementCache } from '../src/sql/grammar.ts';
+import { checkLexicalBounds } from '../src/sql/lexical.ts';
+import { SqlPool, type Encoded, type SqlPoolOptions } from '../src/sql/pool.ts';
 import { SQL_API_VERSION, sqlProfile } from '../src/sql/profile.ts';
 
 export const SQL_PATH = '/api/sql';
@@ -37,9 +44,7 @@ const SQL_HEADERS: Readonly<Record<string, string>> = {
   'SQL-API-Version': SQL_API_VERSION,
 };
 
-export interface SqlOptions {
-  /** The SQL image bytes (`dist/image/sql.db`). */
-  image: Uint8Array;
+export interface SqlOptions extends SqlPoolOptions {
   counters?: CounterStore;
   /** Requests per client per window, for operators and the benchmark; the SPEC's 120 otherwise (the policy header still advertises the SPEC's). */
   quota?: number;
@@ -47,9 +52,14 @@ export interface SqlOptions {
   clientOf?: (request: RequestFacts) => string;
 }
 
-export function sqlAnswer(options: SqlOptions): (request: RequestFacts, body: Uint8Array | null) => Answer {
-  const db = openImage(options.image);
-  const statements = new StatementCache();
+/** The SQL answer function; `warm()` starts its workers ahead of the first statement, `close()` terminates them (idle ones never keep a process alive). */
+export interface SqlAnswer {
+  (request: RequestFacts, body: Uint8Array | null): Promise<Answer>;
+  warm(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function sqlAnswer(options: SqlOptions): SqlAnswer {
   const limiter = new RateLimiter({
     store: options.counters,
     limit: options.quota ?? LIMITS.sqlRequestsPerWindow,
@@ -57,10 +67,12 @@ export function sqlAnswer(options: SqlOptions): (request: RequestFacts, body: Ui
     policy: POLICY_NAME,
     now: options.now,
   });
+  // An overrun is charged as sqlOverrunCost requests: the one already taken, and the rest.
+  const pool = new SqlPool({ ...options, onOverrun: (client) => void limiter.take(client, LIMITS.sqlOverrunCost - 1) });
   const clientOf = options.clientOf ?? (() => 'anonymous');
   const decoder = new TextDecoder('utf-8', { fatal: true });
 
-  return (request, body) => {
+  const answer = async (request: RequestFacts, body: Uint8Array | null): Promise<Answer> => {
     let headers: Record<string, string> = { ...SQL_HEADERS };
     try {
       if (request.url.pathname !== SQL_PATH) throw new PublicError('not-found', 'Public SQL is served at /api/sql.');
@@ -68,7 +80,8 @@ export function sqlAnswer(options: SqlOptions): (request: RequestFacts, body: Ui
       if (request.method !== 'QUERY') {
         return problemAnswer('method-not-allowed', `Send SQL with the QUERY method; this resource takes ${ALLOW}.`, { headers: { ...headers, Allow: ALLOW } });
       }
-      const quota = limiter.take(clientOf(request));
+      const client = clientOf(request);
+      const quota = limiter.take(client);
       headers = { ...headers, RateLimit: quota.header };
       if (!quota.allowed) {
         return problemAnswer('rate-limited', `This client made more than ${LIMITS.sqlRequestsPerWindow} SQL requests in ${LIMITS.sqlWindowSeconds} seconds; retry after the time in Retry-After.`, {
@@ -95,8 +108,15 @@ export function sqlAnswer(options: SqlOptions): (request: RequestFacts, body: Ui
       } catch {
         throw new PublicError('sql-syntax', 'The body is not valid UTF-8; send the statement as UTF-8 text.');
       }
-      const result = runStatement(db, statements.check(text));
-      const { body: bytes, truncated } = mediaType === 'text/csv' ? encodeCsv(result) : encodeJson(result);
+      checkLexicalBounds(text);
+      let encoded: Encoded;
+      try {
+        encoded = await pool.run(text, mediaType === 'text/csv' ? 'csv' : 'json', client);
+      } catch (error) {
+        if (isPublicError(error) && error.slug === 'sql-busy') headers = { ...headers, 'Retry-After': String(pool.retryAfterSeconds) };
+        throw error;
+      }
+      const { body: bytes, truncated } = encoded;
       return {
         status: 200,
         headers: {
@@ -112,11 +132,12 @@ export function sqlAnswer(options: SqlOptions): (request: RequestFacts, body: Ui
       return errorAnswer(error, headers);
     }
   };
+  return Object.assign(answer, { warm: () => pool.warm(), close: () => pool.close() });
 }
 
 export async function createSqlHandler(options: SqlOptions): Promise<(request: Request) => Promise<Response>> {
   const answer = sqlAnswer(options);
-  return async (request) => toResponse(answer(factsOf(request), await readBoundedBody(request, LIMITS.sqlRequestBytesMax)));
+  return async (request) => toResponse(await answer(factsOf(request), await readBoundedBody(request, LIMITS.sqlRequestBytesMax)));
 }
 
 /** The SQL profile as a JSON document (serve it at SQL_PROFILE_PATH, or write it there at build time). */

@@ -45,6 +45,7 @@ export function sqlPaths(): Record<string, PathItem> {
           413: problemRef(413),
           415: problemRef(415),
           429: problemRef(429),
+          503: problemRef(503),
         },
       },
     },

@@ -14,7 +14,7 @@ import { withheldExport } from '../../functions/exports.ts';
 import { graphqlAnswer, GRAPHQL_PATH } from '../../functions/graphql.ts';
 import { musicAnswer, type MusicAnswers } from '../../functions/music.ts';
 import { restAnswer } from '../../functions/rest.ts';
-import { sqlAnswer } from '../../functions/sql.ts';
+import { sqlAnswer, type SqlAnswer } from '../../functions/sql.ts';
 import { statusAnswer } from '../../functions/status.ts';
 import { tasteSummaryAnswer } from '../../functions/taste.ts';
 import { collection } from '../collections/index.ts';
@@ -71,7 +71,7 @@ export class Runtime {
   readonly quota: RateLimiter;
   readonly clientOf: (request: RequestFacts) => string;
   readonly rest: (request: RequestFacts) => Answer;
-  readonly sql: (request: RequestFacts, body: Uint8Array | null) => Answer | Promise<Answer>;
+  readonly sql: SqlAnswer;
   readonly graphql: (request: RequestFacts, body: Uint8Array | null) => Promise<Answer>;
   readonly status: (request: RequestFacts) => Answer;
   readonly taste: (request: RequestFacts) => Answer;
@@ -116,7 +116,9 @@ export class Runtime {
     return this.image.siteUrl;
   }
 
-  close(): void {
+  /** Ends the generation: its SQL workers, then its image. */
+  async close(): Promise<void> {
+    await this.sql.close();
     this.image.close();
   }
 }

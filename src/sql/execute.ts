@@ -4,13 +4,13 @@
  * expect) and with case-sensitive LIKE (PostgreSQL's meaning). One query feeds both
  * formats: `runStatement` returns columns, rows and whether rows were cut; the encoders
  * then fit rows into the response byte budget, cutting (and setting `truncated`) at the
- * last whole row that fits.
+ * last whole row that fits. `answerStatement` is the whole path from text to bytes.
  */
 import type { Database } from 'sql.js';
 import { PublicError } from '../core/errors.ts';
 import { LIMITS } from '../core/limits.ts';
 import { SQL } from './engine.ts';
-import type { CheckedStatement } from './grammar.ts';
+import type { CheckedStatement, StatementCache } from './grammar.ts';
 import type { SqlType } from './relations.ts';
 
 export type Cell = string | number | boolean | null;
@@ -97,4 +97,12 @@ export function encodeCsv(result: SqlResult): { body: Buffer; truncated: boolean
   const header = `${result.columns.map((c) => csvField(c.name)).join(',')}\r\n`;
   const parts = fit((row) => `${row.map(csvField).join(',')}\r\n`, result.rows, Buffer.byteLength(header), 0);
   return { body: Buffer.from(header + parts.join('')), truncated: result.truncated || parts.length < result.rows.length };
+}
+
+export type SqlFormat = 'json' | 'csv';
+
+/** Checks, runs and encodes one statement: what a SQL worker does for each request. */
+export function answerStatement(db: Database, statements: StatementCache, text: string, format: SqlFormat): { body: Buffer; truncated: boolean } {
+  const result = runStatement(db, statements.check(text));
+  return format === 'csv' ? encodeCsv(result) : encodeJson(result);
 }

@@ -11,13 +11,15 @@
  * relation catalog, and `?` placeholders whose values are bound. So no client text
  * (identifier, alias, literal or comment) reaches SQLite's parser, and anything the
  * parser accepted but the walker did not understand cannot run. Problems name the rule
- * broken, never the statement's text, identifiers, literals or positions.
+ * broken, never the statement's text, identifiers, literals or positions. The text's
+ * lexical bounds (src/sql/lexical.ts) are checked before the parser runs.
  */
 import nodeSqlParser from 'node-sql-parser/build/postgresql.js';
 import { PublicError } from '../core/errors.ts';
 import { LIMITS } from '../core/limits.ts';
 import { BoundedMemo } from '../core/memo.ts';
-import { relationNamed, type SqlRelation, type SqlType } from './relations.ts';
+import { checkLexicalBounds } from './lexical.ts';
+import type { SqlRelation, SqlType } from './relations.ts';
 
 type Node = Record<string, unknown>;
 type Param = string | number | null;
@@ -218,6 +220,8 @@ class Walker {
 }
 
 function parse(text: string): Node {
+  // Before the parser, whose backtracking is exponential in unclosed nesting.
+  checkLexicalBounds(text);
   let ast: unknown;
   try {
     ast = parser.astify(text, { database: 'postgresql' });
@@ -232,7 +236,18 @@ function parse(text: string): Node {
   return statement;
 }
 
-function checkSelect(statement: Node): CheckedStatement {
+/**
+ * The relation a FROM clause names. Names compare case-insensitively (unquoted
+ * identifiers fold, as in PostgreSQL); an unqualified `writing` resolves through the
+ * search path to `public.writing`, while the information_schema relations need their schema.
+ */
+function relationNamed(relations: readonly SqlRelation[], schema: string | null, name: string): SqlRelation | undefined {
+  const s = schema?.toLowerCase() ?? 'public';
+  const n = name.toLowerCase();
+  return relations.find((r) => r.schema === s && r.name === n);
+}
+
+function checkSelect(statement: Node, relations: readonly SqlRelation[]): CheckedStatement {
   if (statement.type !== 'select') throw unsupported('Only SELECT is accepted; writes, schema changes and other statements are refused.');
   if (!isEmpty(statement.with)) throw unsupported('Common table expressions (WITH) are not supported; send one SELECT over one relation.');
   if (!isEmpty(statement._next) || !isEmpty(statement.set_op)) throw unsupported('UNION, INTERSECT and EXCEPT are not supported; send one SELECT.');
@@ -246,7 +261,7 @@ function checkSelect(statement: Node): CheckedStatement {
   const source = from[0] as Node;
   if ('expr' in source && !isEmpty(source.expr)) throw unsupported('Subqueries are not supported; send one SELECT over one relation.');
   onlyKeys(source, ['db', 'table', 'as']);
-  const relation = typeof source.table === 'string' ? relationNamed(typeof source.db === 'string' ? source.db : null, source.table) : undefined;
+  const relation = typeof source.table === 'string' ? relationNamed(relations, typeof source.db === 'string' ? source.db : null, source.table) : undefined;
   if (!relation) throw new PublicError('sql-unknown-name', 'The statement names a relation that is not published; the relations are public.writing, information_schema.tables and information_schema.columns.');
   const walker = new Walker(relation, typeof source.as === 'string' ? source.as : null);
 
@@ -324,17 +339,21 @@ function checkSelect(statement: Node): CheckedStatement {
   return { sql, params: walker.params, columns: selected.map(({ name, type }) => ({ name, type })), limit: rows, capped };
 }
 
-/** Checks one statement and returns what to run; throws a PublicError naming the rule it broke. */
-export function checkStatement(text: string): CheckedStatement {
-  return checkSelect(parse(text));
+/**
+ * Checks one statement against the relation catalog (RELATIONS, src/sql/relations.ts,
+ * passed in so a SQL worker need not load the collection declarations) and returns what
+ * to run; throws a PublicError naming the rule it broke.
+ */
+export function checkStatement(text: string, relations: readonly SqlRelation[]): CheckedStatement {
+  return checkSelect(parse(text), relations);
 }
 
 /** `checkStatement` remembering the last checked statements by their exact text. */
 export class StatementCache {
   private readonly memo: BoundedMemo<CheckedStatement>;
 
-  constructor(max: number = LIMITS.sqlStatementCacheEntries) {
-    this.memo = new BoundedMemo(max, checkStatement);
+  constructor(relations: readonly SqlRelation[], max: number = LIMITS.sqlStatementCacheEntries) {
+    this.memo = new BoundedMemo(max, (text) => checkStatement(text, relations));
   }
 
   check(text: string): CheckedStatement {

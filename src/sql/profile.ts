@@ -21,6 +21,11 @@ const BUDGETS = {
   inListValues: 'sqlInListMax',
   predicates: 'sqlPredicatesMax',
   orderByKeys: 'sqlOrderKeysMax',
+  parenthesisDepth: 'sqlParenDepthMax',
+  tokens: 'sqlTokensMax',
+  timeMilliseconds: 'sqlTimeBudgetMs',
+  overrunCost: 'sqlOverrunCost',
+  statementsInFlightPerClient: 'sqlClientStatementsMax',
 } as const satisfies Record<string, keyof typeof LIMIT_DEFINITIONS>;
 
 export function sqlProfile(): object {
@@ -72,6 +77,6 @@ export function sqlProfile(): object {
       ],
     },
     budgets: Object.fromEntries(Object.entries(BUDGETS).map(([name, key]) => [name, { ...LIMIT_DEFINITIONS[key] }])),
-    problems: ['sql-syntax', 'sql-unsupported', 'sql-unknown-name', 'sql-limit', 'sql-too-large', 'sql-media-type', 'unsupported-sql-api-version', 'not-acceptable', 'method-not-allowed', 'rate-limited'].map((slug) => `/problems/${slug}`),
+    problems: ['sql-syntax', 'sql-unsupported', 'sql-unknown-name', 'sql-limit', 'sql-too-large', 'sql-media-type', 'unsupported-sql-api-version', 'not-acceptable', 'method-not-allowed', 'rate-limited', 'sql-busy'].map((slug) => `/problems/${slug}`),
   };
 }

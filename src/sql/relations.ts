@@ -82,14 +82,3 @@ export const RELATIONS: readonly SqlRelation[] = [
     ],
   },
 ];
-
-/**
- * The relation a FROM clause names. Names compare case-insensitively (unquoted
- * identifiers fold, as in PostgreSQL); an unqualified `writing` resolves through the
- * search path to `public.writing`, while the information_schema relations need their schema.
- */
-export function relationNamed(schema: string | null, name: string): SqlRelation | undefined {
-  const s = schema?.toLowerCase() ?? 'public';
-  const n = name.toLowerCase();
-  return RELATIONS.find((r) => r.schema === s && r.name === n);
-}

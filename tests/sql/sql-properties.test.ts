@@ -1,6 +1,6 @@
 /**
- * Hostile input: random text, SQL-shaped token soup and mutations of accepted
- * statements never produce a 5xx, and a refused statement's answer never contains the
+ * Hostile input: random text, SQL-shaped token soup, mutations of accepted statements
+ * and runs of parentheses spliced into them never produce a 5xx, and a refused statement's answer never contains the
  * statement or any of the `zq…` identifiers and literals it used.
  */
 import assert from 'node:assert/strict';
@@ -16,8 +16,8 @@ let client = 0;
 const answer = sqlAnswer({ image: sqlImageBytes(records), clientOf: () => String(client++) });
 const facts = { method: 'QUERY', url: new URL('http://x/api/sql'), header: (n: string) => (n.toLowerCase() === 'content-type' ? 'application/sql' : null) };
 
-function check(sql: string): void {
-  const result = answer(facts, Buffer.from(sql));
+async function check(sql: string): Promise<void> {
+  const result = await answer(facts, Buffer.from(sql));
   assert.ok(result.status < 500, `${JSON.stringify(sql)} → ${result.status}`);
   if (result.status === 200) return;
   const text = Buffer.from(result.body!).toString();
@@ -54,20 +54,38 @@ const mutated = fc.tuple(
   return s;
 });
 
-test('random text never gets a 5xx or an echo', () => {
-  fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => check(s)), { numRuns: 400 });
+test('random text never gets a 5xx or an echo', async () => {
+  await fc.assert(fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 300 }), (s) => check(s)), { numRuns: 400 });
 });
 
-test('SQL-shaped token soup never gets a 5xx or an echo', () => {
-  fc.assert(fc.property(soup, (s) => check(s)), { numRuns: 1500 });
+test('SQL-shaped token soup never gets a 5xx or an echo', async () => {
+  await fc.assert(fc.asyncProperty(soup, (s) => check(s)), { numRuns: 1500 });
 });
 
-test('mutated accepted statements never get a 5xx or an echo', () => {
-  fc.assert(fc.property(mutated, (s) => check(s)), { numRuns: 1500 });
+test('mutated accepted statements never get a 5xx or an echo', async () => {
+  await fc.assert(fc.asyncProperty(mutated, (s) => check(s)), { numRuns: 1500 });
 });
 
-test('random bytes (invalid UTF-8 included) never get a 5xx', () => {
-  fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
-    assert.ok(answer(facts, bytes).status < 500);
+// Runs of parentheses, brackets and NOT ( spliced into accepted statements: the shapes of
+// defect D2, refused by the lexical bounds or, within them, by the parser or the time budget.
+const nested = fc.tuple(
+  fc.constantFrom(...BASES),
+  fc.array(fc.tuple(fc.nat(), fc.constantFrom('(', ')', 'NOT (', '[', '(zqn ', "'('", '/* ( */'), fc.integer({ min: 1, max: 12 })), { minLength: 1, maxLength: 3 }),
+).map(([base, runs]) => {
+  let s = base;
+  for (const [at, text, count] of runs) {
+    const i = at % (s.length + 1);
+    s = s.slice(0, i) + text.repeat(count) + s.slice(i);
+  }
+  return s;
+});
+
+test('statements with runs of parentheses never get a 5xx or an echo', async () => {
+  await fc.assert(fc.asyncProperty(nested, (s) => check(s)), { numRuns: 300 });
+});
+
+test('random bytes (invalid UTF-8 included) never get a 5xx', async () => {
+  await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), async (bytes) => {
+    assert.ok((await answer(facts, bytes)).status < 500);
   }), { numRuns: 300 });
 });

@@ -111,10 +111,10 @@ test('16 KiB request body: 16384 bytes pass, 16385 are 413 (Web handler and answ
   assert.equal((await json(over)).type, '/problems/sql-too-large');
   const answer = sqlAnswer({ image });
   const facts = { method: 'QUERY', url: new URL('http://x/api/sql'), header: (n: string) => (n.toLowerCase() === 'content-type' ? 'application/sql' : null) };
-  assert.equal(answer(facts, Buffer.from(exact)).status, 200);
-  assert.equal(answer(facts, Buffer.from(`${exact} `)).status, 413);
-  assert.equal(answer(facts, Buffer.from([0xc3, 0x28])).status, 400);
-  assert.equal(answer(facts, null).status, 400);
+  assert.equal((await answer(facts, Buffer.from(exact))).status, 200);
+  assert.equal((await answer(facts, Buffer.from(`${exact} `))).status, 413);
+  assert.equal((await answer(facts, Buffer.from([0xc3, 0x28]))).status, 400);
+  assert.equal((await answer(facts, null)).status, 400);
 });
 
 async function status(sql: string): Promise<[number, string, Record<string, unknown>]> {
@@ -178,16 +178,16 @@ test('512 KiB response: an answer of exactly the budget is whole, one byte more 
   ]);
   const facts = { method: 'QUERY', url: new URL('http://x/api/sql'), header: (n: string) => (n.toLowerCase() === 'content-type' ? 'application/sql' : null) };
   const sql = Buffer.from('SELECT body FROM public.writing');
-  const whole = sqlAnswer({ image: make(secondLength) })(facts, sql);
+  const whole = await sqlAnswer({ image: make(secondLength) })(facts, sql);
   assert.equal(whole.status, 200);
   assert.equal(whole.body!.length, LIMITS.sqlResponseBytesMax);
   assert.equal(JSON.parse(Buffer.from(whole.body!).toString()).rows.length, 2);
-  const cut = sqlAnswer({ image: make(secondLength + 1) })(facts, sql);
+  const cut = await sqlAnswer({ image: make(secondLength + 1) })(facts, sql);
   const parsed = JSON.parse(Buffer.from(cut.body!).toString());
   assert.equal(parsed.rows.length, 1);
   assert.equal(parsed.truncated, true);
   assert.equal(cut.headers['SQL-Truncated'], 'true');
-  const huge = sqlAnswer({ image: sqlImageBytes([{ canonicalId: 'a', title: 't', url: 'https://e.x/a', publishedAt: '2020-01-01', tags: [], body: 'x'.repeat(600_000) }]) })(facts, sql);
+  const huge = await sqlAnswer({ image: sqlImageBytes([{ canonicalId: 'a', title: 't', url: 'https://e.x/a', publishedAt: '2020-01-01', tags: [], body: 'x'.repeat(600_000) }]) })(facts, sql);
   assert.equal(huge.status, 400);
   assert.equal(JSON.parse(Buffer.from(huge.body!).toString()).type, '/problems/sql-limit');
 });
@@ -197,15 +197,15 @@ test('120 requests per 60 s per client: the 121st is 429 with Retry-After and Ra
   const answer = sqlAnswer({ image, now: () => now, clientOf: () => 'one' });
   const facts = { method: 'QUERY', url: new URL('http://x/api/sql'), header: (n: string) => (n.toLowerCase() === 'content-type' ? 'application/sql' : null) };
   const sql = Buffer.from('SELECT title FROM public.writing LIMIT 1');
-  for (let i = 1; i <= LIMITS.sqlRequestsPerWindow; i++) assert.equal(answer(facts, sql).status, 200, String(i));
-  const limited = answer(facts, sql);
+  for (let i = 1; i <= LIMITS.sqlRequestsPerWindow; i++) assert.equal((await answer(facts, sql)).status, 200, String(i));
+  const limited = await answer(facts, sql);
   assert.equal(limited.status, 429);
   assert.equal(limited.headers['Retry-After'], '60');
   assert.match(limited.headers.RateLimit!, /^"sql";r=0;t=\d+$/);
   assert.equal(limited.headers['RateLimit-Policy'], '"sql";q=120;w=60');
   // The window slides in 5-second slots: the quota is back once the oldest counted slot has left it.
   now += 65_000;
-  assert.equal(answer(facts, sql).status, 200);
+  assert.equal((await answer(facts, sql)).status, 200);
 });
 
 test('the profile is version 1 and states the budgets the checks use', () => {
@@ -218,6 +218,12 @@ test('the profile is version 1 and states the budgets the checks use', () => {
   assert.equal(profile.budgets.responseBytes.value, 524288);
   assert.equal(profile.budgets.requestsPerWindow.value, 120);
   for (const key of ['expressionDepth', 'inListValues', 'predicates']) assert.ok(profile.budgets[key].why);
+  assert.equal(profile.budgets.parenthesisDepth.value, LIMITS.sqlParenDepthMax);
+  assert.equal(profile.budgets.tokens.value, LIMITS.sqlTokensMax);
+  assert.equal(profile.budgets.timeMilliseconds.value, 250);
+  assert.equal(profile.budgets.overrunCost.value, LIMITS.sqlOverrunCost);
+  assert.equal(profile.budgets.statementsInFlightPerClient.value, LIMITS.sqlClientStatementsMax);
+  assert.ok(profile.problems.includes('/problems/sql-busy'));
 });
 
 test('the image is deterministic and holds only the three relations', async () => {

@@ -52,9 +52,9 @@ before(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   close = () => server.close();
 });
-after(() => {
+after(async () => {
   close();
-  runtime.close();
+  await runtime.close();
 });
 
 test('a thrown error, a rejection or a thrown non-error becomes the same 500 problem, revealing nothing', async () => {

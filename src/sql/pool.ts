@@ -1,0 +1,272 @@
+/**
+ * A small pool of SQL worker threads (src/sql/sql-worker.ts), so that parsing, checking
+ * and running a public statement never happens on the event loop. Each worker holds its
+ * own database, opened from the SQL image bytes, and its own statement cache, and takes
+ * one statement at a time under the time budget (the worker thread's processor time, and
+ * at most four times as long on the clock): a statement that overruns it is answered with
+ * a `sql-limit` problem, and its worker is terminated (V8 stops JavaScript and
+ * WebAssembly alike) and a replacement started. The time budget also bounds what a
+ * statement can allocate (the worst backtracking measured grew a worker's heap by about
+ * 40 MB a second); workers get no `resourceLimits` heap cap, because reaching one can
+ * abort the whole process rather than the worker (seen on Node 24 with this parser;
+ * nodejs/node#65019).
+ *
+ * Statements that find every worker busy wait in a queue of bounded length; when it is
+ * full the answer is an immediate `sql-busy` (503 with Retry-After) rather than a longer
+ * wait, so the longest wait stays about queue × time budget ÷ workers and a flood costs
+ * neither memory nor sockets held open. One client runs one statement at a time and may
+ * have only a few running or waiting (`sqlClientStatementsMax`); a worker takes the
+ * oldest waiting statement of a client with none running, and the start-up of a worker
+ * replacing one that overran counts as its client's running statement. So a client
+ * sending slow statements holds at most one worker, restarts included, and everyone
+ * else's statements pass its own.
+ * Workers start with the first statement (or `warm()`), do not keep an idle process
+ * alive (they are unreferenced once started and while idle), and `close()` terminates
+ * them.
+ */
+import { Worker } from 'node:worker_threads';
+import { PublicError, type ProblemSlug } from '../core/errors.ts';
+import { LIMITS } from '../core/limits.ts';
+import type { SqlFormat } from './execute.ts';
+import { RELATIONS, type SqlRelation } from './relations.ts';
+
+/** What a worker is started with: the image and the relation catalog (data, so the worker loads no declarations). */
+export interface WorkerSetup {
+  image: SharedArrayBuffer;
+  relations: readonly SqlRelation[];
+}
+export interface WorkerRequest {
+  text: string;
+  format: SqlFormat;
+}
+/** `ready` once, then one reply per request: encoded rows, a public problem, or an internal failure (for the log only). */
+export type WorkerReply =
+  | { ready: true }
+  | { ok: true; body: Uint8Array; truncated: boolean }
+  | { ok: false; slug: ProblemSlug; detail: string }
+  | { ok: false; internal: string };
+
+export interface Encoded {
+  body: Uint8Array;
+  truncated: boolean;
+}
+
+export interface SqlPoolOptions {
+  /** The SQL image bytes (`dist/image/sql.db`); each worker opens its own copy. */
+  image: Uint8Array;
+  /** Worker threads; `sqlWorkers` by default. */
+  workers?: number;
+  /** Statements that may wait for a worker; `sqlQueueMax` by default. */
+  queue?: number;
+  /** Milliseconds a statement may take in its worker; `sqlTimeBudgetMs` by default. */
+  timeBudgetMs?: number;
+  /** Called with the client of a statement that overran the time budget (the SQL handler charges its quota). */
+  onOverrun?: (client: string) => void;
+}
+
+interface Job extends WorkerRequest {
+  client: string;
+  resolve: (encoded: Encoded) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  /** Settles once the worker's module has finished evaluating (it said ready) or it ended. */
+  started: Promise<void>;
+  /** The client whose statement overran the time budget, while this worker replacing its worker starts. */
+  replacing?: string;
+  job?: Job;
+  timer?: NodeJS.Timeout;
+}
+
+const WORKER_URL = new URL('./sql-worker.ts', import.meta.url);
+/** However busy the machine, a statement holds its worker for at most this many time budgets on the clock. */
+const WALL_CLOCK_FACTOR = 4;
+
+export class SqlPool {
+  readonly workers: number;
+  readonly queueMax: number;
+  readonly timeBudgetMs: number;
+  private readonly onOverrun: (client: string) => void;
+  private readonly image: SharedArrayBuffer;
+  private readonly slots = new Set<Slot>();
+  private readonly queue: Job[] = [];
+  /** Statements running or waiting, per client. */
+  private readonly perClient = new Map<string, number>();
+  /** Callers of `warm()` waiting for every worker to be ready. */
+  private warming: (() => void)[] = [];
+  private closed = false;
+
+  constructor(options: SqlPoolOptions) {
+    this.workers = options.workers ?? LIMITS.sqlWorkers;
+    this.queueMax = options.queue ?? LIMITS.sqlQueueMax;
+    this.timeBudgetMs = options.timeBudgetMs ?? LIMITS.sqlTimeBudgetMs;
+    this.onOverrun = options.onOverrun ?? (() => undefined);
+    this.image = new SharedArrayBuffer(options.image.byteLength);
+    new Uint8Array(this.image).set(options.image);
+  }
+
+  /** Seconds after which a refused client may expect room: the time a full queue takes to drain. */
+  get retryAfterSeconds(): number {
+    return Math.max(1, Math.ceil((this.queueMax * this.timeBudgetMs) / this.workers / 1000));
+  }
+
+  /** Checks, runs and encodes one statement of `client` in a worker; rejects with a PublicError (or an internal Error). */
+  run(text: string, format: SqlFormat, client = ''): Promise<Encoded> {
+    if (this.closed) return Promise.reject(busy('The SQL endpoint is shutting down; retry after the time in Retry-After.'));
+    const mine = this.perClient.get(client) ?? 0;
+    if (mine >= LIMITS.sqlClientStatementsMax) {
+      return Promise.reject(busy(`This client already has ${LIMITS.sqlClientStatementsMax} SQL statements running or waiting; wait for their answers, or retry after the time in Retry-After.`));
+    }
+    if (this.queue.length >= this.queueMax) {
+      return Promise.reject(busy(`Every SQL worker is busy and ${this.queueMax} statements are already waiting; retry after the time in Retry-After.`));
+    }
+    this.perClient.set(client, mine + 1);
+    const done = () => {
+      const left = this.perClient.get(client)! - 1;
+      if (left === 0) this.perClient.delete(client);
+      else this.perClient.set(client, left);
+    };
+    return new Promise((resolve, reject) => {
+      this.queue.push({
+        text, format, client,
+        resolve: (encoded) => (done(), resolve(encoded)),
+        reject: (error) => (done(), reject(error)),
+      });
+      this.pump();
+    });
+  }
+
+  /** Starts every worker now rather than on demand; resolves when all are ready. */
+  warm(): Promise<void> {
+    while (!this.closed && this.slots.size < this.workers) this.start();
+    return new Promise((resolve) => {
+      this.warming.push(resolve);
+      this.pump();
+    });
+  }
+
+  /** Terminates every worker; statements still waiting or running are refused with `sql-busy`. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(busy('The SQL endpoint is shutting down; retry after the time in Retry-After.'));
+    await Promise.all([...this.slots].map((slot) => this.retire(slot, busy('The SQL endpoint is shutting down; retry after the time in Retry-After.'))));
+  }
+
+  /** Clients with a statement running, or whose overrun statement's worker is still being replaced (that start-up is theirs too). */
+  private running(): Set<string> {
+    const clients = new Set<string>();
+    for (const slot of this.slots) {
+      if (slot.job !== undefined) clients.add(slot.job.client);
+      else if (!slot.ready && slot.replacing !== undefined) clients.add(slot.replacing);
+    }
+    return clients;
+  }
+
+  /** Hands waiting statements to idle workers (the oldest of a client with none running), and starts the workers if none are. */
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.job !== undefined) continue;
+      const running = this.running();
+      const index = this.queue.findIndex((job) => !running.has(job.client));
+      if (index === -1) break;
+      this.dispatch(slot, this.queue.splice(index, 1)[0]!);
+    }
+    // The first statement starts every worker, so the next client finds one ready.
+    while (!this.closed && this.queue.length > 0 && this.slots.size < this.workers) this.start();
+    if ([...this.slots].every((slot) => slot.ready) || this.closed) for (const resolve of this.warming.splice(0)) resolve();
+    // Only workers starting or with a statement running keep the process alive.
+    for (const slot of this.slots) {
+      if (slot.job !== undefined || !slot.ready) slot.worker.ref();
+      else slot.worker.unref();
+    }
+  }
+
+  private start(replacing?: string): void {
+    const worker = new Worker(WORKER_URL, { workerData: { image: this.image, relations: RELATIONS } satisfies WorkerSetup });
+    const started = new Promise<void>((resolve) => {
+      worker.once('message', () => resolve());
+      worker.once('exit', () => resolve());
+    });
+    const slot: Slot = { worker, ready: false, started, replacing };
+    this.slots.add(slot);
+    worker.on('message', (reply: WorkerReply) => this.receive(slot, reply));
+    worker.on('error', (error) => this.fail(slot, error));
+    worker.on('exit', (code) => this.fail(slot, new Error(`SQL worker exited with code ${code}`)));
+  }
+
+  /**
+   * Runs `job` on `slot` under the time budget, which counts the worker thread's processor
+   * time, so a statement is not cut short because a busy machine gave its thread less of
+   * the clock: when the budget has passed on the clock, the thread's processor time is
+   * read, and the deadline moves on by what is left of it, up to WALL_CLOCK_FACTOR times
+   * the budget on the clock.
+   */
+  private dispatch(slot: Slot, job: Job): void {
+    slot.job = job;
+    const begun = performance.now();
+    const before = slot.worker.cpuUsage();
+    const check = async () => {
+      const elapsed = performance.now() - begun;
+      const used = await before.then((start) => slot.worker.cpuUsage(start)).then((u) => (u.user + u.system) / 1000, () => elapsed);
+      if (slot.job !== job) return;
+      if (used < this.timeBudgetMs && elapsed < this.timeBudgetMs * WALL_CLOCK_FACTOR) {
+        slot.timer = setTimeout(check, Math.max(this.timeBudgetMs - used, 1));
+        return;
+      }
+      void this.retire(slot, new PublicError('sql-limit', `The statement took longer than the ${this.timeBudgetMs} ms time budget of the SQL profile to parse, check and run; simplify it.`));
+      // The replacement starts now, so the next statement does not wait for it; until it is
+      // ready it counts as the client's running statement, so that client cannot take
+      // another worker meanwhile.
+      if (!this.closed) this.start(job.client);
+      this.onOverrun(job.client);
+      this.pump();
+    };
+    slot.timer = setTimeout(check, this.timeBudgetMs);
+    slot.worker.postMessage({ text: job.text, format: job.format } satisfies WorkerRequest);
+  }
+
+  private receive(slot: Slot, reply: WorkerReply): void {
+    if ('ready' in reply) slot.ready = true;
+    else {
+      const job = slot.job;
+      clearTimeout(slot.timer);
+      slot.job = undefined;
+      if (job === undefined) return;
+      if (reply.ok) job.resolve({ body: reply.body, truncated: reply.truncated });
+      else if ('slug' in reply) job.reject(new PublicError(reply.slug, reply.detail));
+      else job.reject(new Error(reply.internal));
+    }
+    this.pump();
+  }
+
+  /** A worker ended on its own (a crash): its statement fails (a logged 500), and it is replaced on demand, never in a loop. */
+  private fail(slot: Slot, error: Error): void {
+    if (!this.slots.has(slot)) return;
+    // A worker that fails before it is ready takes the oldest waiting statement with it, so a
+    // worker that cannot start fails requests instead of being restarted for ever.
+    if (!slot.ready && slot.job === undefined) this.queue.shift()?.reject(error);
+    void this.retire(slot, error);
+    this.pump();
+  }
+
+  /**
+   * Removes a worker from the pool, refusing its statement (if any) with `reason`, and
+   * terminates it, but never while its module is still evaluating: terminating a worker
+   * then (the sql.js engine loads with a top-level await) can abort the whole process
+   * with a V8 fatal error on Node 24, so a starting worker is let finish first (and is
+   * kept referenced until then, so a process does not exit under it either).
+   */
+  private async retire(slot: Slot, reason: unknown): Promise<void> {
+    if (!this.slots.delete(slot)) return;
+    clearTimeout(slot.timer);
+    slot.job?.reject(reason);
+    slot.job = undefined;
+    await slot.started;
+    await slot.worker.terminate().catch(() => undefined);
+  }
+}
+
+const busy = (detail: string) => new PublicError('sql-busy', detail);
