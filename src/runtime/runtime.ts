@@ -103,7 +103,10 @@ export class Runtime {
   static async open(options: RuntimeOptions): Promise<Runtime> {
     const entry = pathToFileURL(join(options.distDir, 'server/entry.mjs')).href;
     const astro = (await import(entry)) as { handler: PageHandler };
-    return new Runtime(options, astro.handler);
+    const runtime = new Runtime(options, astro.handler);
+    // Start the SQL workers now, so the first statement does not wait for them.
+    runtime.sql.warm();
+    return runtime;
   }
 
   /** The music catalog and its similarity index, built on the first music request, not at start-up. */
