@@ -58,7 +58,7 @@ export interface Incident {
   kind: 'crash' | 'freeze';
   exit?: { code: number | null; signal: string | null; stderr: string[] };
   /** The in-flight requests that reproduced a crash or freeze when replayed alone. */
-  culprits: { surface: string; request: RawRequest; kind: 'crash' | 'freeze' }[];
+  culprits: { surface: string; request: RawRequest; kind: 'crash' | 'freeze'; ms: number }[];
   /** The requests in flight when it happened. */
   suspects: { surface: string; request: RawRequest }[];
 }
@@ -95,6 +95,11 @@ const GROUPS_PER_CATEGORY = 40;
 /** The server closes keep-alive connections idle for 5 s; never reuse one that old. */
 const IDLE_REUSE_MS = 3000;
 const PROBE_MS = 2000;
+const HEARTBEAT_MS = 200;
+/** The event loop held this long means some request blocks every other. */
+const STALL_MS = 1000;
+/** A request that, replayed alone, takes this long to answer is the one that held the event loop. */
+const BLOCKER_MS = 2000;
 
 /** A 32-bit mix of numbers (splitmix-like), for batch seeds and canary tokens. */
 function mix(...values: number[]): number {
@@ -180,6 +185,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     peak = Math.max(peak, target.peakRssMb() ?? 0, target.rssMb() ?? 0);
   };
   const sampler = setInterval(samplePeak, 250);
+  let beating = true;
 
   try {
     const ctx: Context = await readContext(base());
@@ -236,6 +242,34 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
       if (target.owned && target.exited) return 'crash';
       return probe.kind === 'hang' ? 'freeze' : 'crash';
     };
+    // A heartbeat: the status document every 200 ms on its own connection. A gap between its
+    // answers is a time the event loop was held, whichever request held it.
+    const beats: number[] = [];
+    const heartbeat = (async () => {
+      let connection: Connection | undefined;
+      while (beating) {
+        const began = performance.now();
+        try {
+          if (!connection?.usable(IDLE_REUSE_MS)) {
+            connection?.destroy();
+            connection = await Connection.open(target.host, target.port, PROBE_MS);
+          }
+          if ((await connection.exchange(probeRequest(), 60_000)).kind === 'response') beats.push(performance.now());
+          if (beats.length > 4000) beats.splice(0, 2000);
+        } catch {
+          connection = undefined;
+        }
+        await new Promise((r) => setTimeout(r, Math.max(0, HEARTBEAT_MS - (performance.now() - began))));
+      }
+      connection?.destroy();
+    })();
+    /** Whether the event loop went STALL_MS or more without answering the heartbeat between `from` and `to`. */
+    const stalled = (from: number, to: number) => {
+      const inside = beats.filter((t) => t >= from && t <= to);
+      const edges = [from, ...inside, to];
+      return edges.some((t, i) => i > 0 && t - edges[i - 1]! >= STALL_MS);
+    };
+
     const revive = async () => {
       samplePeak();
       if (target.owned) {
@@ -267,19 +301,24 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
         const exit = target.exited;
         // A dying process can look frozen for a moment; by now it has exited if it was a crash.
         const entry: Incident = { kind: exit ? 'crash' : kind, exit, culprits: [], suspects: suspects.flatMap((s) => s.requests.map((request) => ({ surface: s.surface, request }))) };
-        log(`· ${entry.kind}${exit ? ` (exit ${exit.code ?? exit.signal})` : ''}; ${target.owned ? `restarting and replaying the ${suspects.length} case(s) in flight or just finished, one by one` : 'waiting for the server'}`);
+        log(`· ${entry.kind}${exit ? ` (exit ${exit.code ?? exit.signal})` : ''}; ${target.owned ? 'restarting the server' : 'waiting for the server'}, then replaying the ${suspects.length} case(s) in flight or just finished, one by one`);
         if (!(await revive())) {
           aborted = `the server ${kind === 'crash' ? 'stopped answering' : 'stayed frozen'}; it is not the fuzzer's to restart`;
-        } else if (target.owned) {
+        } else {
           for (const suspect of suspects) {
+            if (aborted) break;
             report.replays += suspect.requests.length;
             for (const request of suspect.requests) {
               const outcome = await send(request);
-              const state = outcome.kind === 'response' && !outcome.response.closes ? undefined : await down();
+              const slow = outcome.kind === 'response' && outcome.ms >= BLOCKER_MS ? 'freeze' : undefined;
+              const state = slow ?? (outcome.kind === 'response' && !outcome.response.closes ? undefined : await down());
               if (state) {
-                entry.culprits.push({ surface: suspect.surface, request, kind: target.exited ? 'crash' : state });
+                entry.culprits.push({ surface: suspect.surface, request, kind: target.exited ? 'crash' : state, ms: outcome.ms });
                 if (!entry.exit && target.exited) entry.exit = target.exited;
-                await revive();
+                if (!(await revive())) {
+                  aborted = 'the server did not come back after a replay; it is not the fuzzer\'s to restart';
+                  break;
+                }
                 break;
               }
             }
@@ -321,13 +360,15 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
             }
           }
           report.requests++;
-          const outcome: Outcome = connection ? await connection.exchange(request, options.timeoutMs) : { kind: 'reset', detail: 'connection refused', receivedBytes: 0, ms: 0 };
-          outcomes.push(outcome);
-          if (outcome.kind === 'response') report.statuses[outcome.response.status] = (report.statuses[outcome.response.status] ?? 0) + 1;
-          else report.statuses[outcome.kind] = (report.statuses[outcome.kind] ?? 0) + 1;
-          // A reset or hang may be the whole server going down: then it is an incident, not this request's finding.
+          const reused = connection && connection.sent > 0 ? connection.previous : undefined;
+          let outcome: Outcome = connection ? await connection.exchange(request, options.timeoutMs) : { kind: 'reset', detail: 'connection refused', receivedBytes: 0, ms: 0 };
+          report.statuses[outcome.kind === 'response' ? outcome.response.status : outcome.kind] = (report.statuses[outcome.kind === 'response' ? outcome.response.status : outcome.kind] ?? 0) + 1;
           if (outcome.kind === 'hang' || outcome.kind === 'reset') {
-            const state = incident ? 'joined' : await down();
+            // Whose failure is it? The whole server's (down, or its event loop held by some request
+            // while this one waited): an incident. What the previous request left on a kept-alive
+            // connection: a finding about that one. Else this request's own.
+            const now = performance.now();
+            const state = incident ? 'joined' : ((await down()) ?? (outcome.kind === 'hang' && stalled(now - outcome.ms, now) ? 'freeze' : undefined));
             if (state) {
               // The incident takes its suspects from inFlight when it starts: this case is still there.
               if (state !== 'joined') void handleIncident(state);
@@ -335,7 +376,16 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
               while (incident) await incident;
               break;
             }
+            if (reused) {
+              const fresh = await send(request);
+              if (fresh.kind === 'response') {
+                const what = outcome.kind === 'reset' ? 'closed the connection' : 'stopped answering on the connection';
+                record({ category: outcome.kind, surface: item.c.surface, detail: `after answering this request (${reused.status}) on a kept-alive connection, without Connection: close, the server ${what}: the next request on it (${request.method} ${request.target.slice(0, 60)}) got no answer, and was answered on a new connection`, request: reused.request });
+                outcome = fresh;
+              }
+            }
           }
+          outcomes.push(outcome);
           for (const finding of checkExchange(item.c.surface, request, planted[i]!, outcome)) record(finding);
         }
         if (item.c.headOfGet && outcomes.length === 2) for (const finding of checkHeadOfGet(item.c.surface, requests[0]!, outcomes[0]!, outcomes[1]!)) record(finding);
@@ -351,14 +401,21 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     };
     await Promise.all(Array.from({ length: options.connections }, (_, id) => worker(id)));
     while (incident) await incident;
+    beating = false;
+    await heartbeat;
 
     // Incidents become findings too, with the culprits as their examples.
     for (const entry of report.incidents) {
-      const describe = (kind: 'crash' | 'freeze') => (kind === 'crash' ? `the server exited (${entry.exit ? `${entry.exit.signal ?? `code ${entry.exit.code}`}: ${lastError(entry.exit.stderr)}` : 'on replay'})` : 'the server stopped answering (event loop blocked)');
+      const describe = (kind: 'crash' | 'freeze', ms?: number) =>
+        kind === 'crash'
+          ? `the server exited (${entry.exit ? `${entry.exit.signal ?? `code ${entry.exit.code}`}: ${lastError(entry.exit.stderr)}` : 'on replay'})`
+          : ms !== undefined && ms < options.timeoutMs
+            ? `the request held the event loop for ${Math.round(ms / 1000)} s when replayed alone (every other request waited; one of them hung)`
+            : 'the server stopped answering (event loop blocked)';
       if (entry.culprits.length === 0) {
         record({ category: entry.kind, surface: '(unattributed)', detail: `${describe(entry.kind)}; no single in-flight request reproduced it alone (${entry.suspects.length} in flight)`, request: entry.suspects[0]?.request ?? probeRequest() });
       }
-      for (const culprit of entry.culprits) record({ category: culprit.kind, surface: culprit.surface, detail: describe(culprit.kind), request: culprit.request });
+      for (const culprit of entry.culprits) record({ category: culprit.kind, surface: culprit.surface, detail: describe(culprit.kind, culprit.ms), request: culprit.request });
     }
     report.aborted = aborted;
     const order: Category[] = [...FAILING, 'shape'];
@@ -366,6 +423,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     samplePeak();
     report.rssMb.after = target.rssMb();
   } finally {
+    beating = false;
     clearInterval(sampler);
     report.seconds = (performance.now() - started) / 1000;
     report.requestsPerSecond = Math.round(report.requests / report.seconds);

@@ -164,6 +164,9 @@ export class Connection {
   /** When the connection last finished an exchange (the server closes idle ones after its keep-alive timeout). */
   idleSince = Date.now();
   spent = false;
+  /** Requests sent on this connection so far, and the one before the current exchange. */
+  sent = 0;
+  previous: { request: RawRequest; status: number | string } | undefined;
 
   private constructor(socket: Socket) {
     this.socket = socket;
@@ -223,6 +226,7 @@ export class Connection {
       const finish = (outcome: Outcome, keep: boolean) => {
         if (settled) return;
         settled = true;
+        this.previous = { request, status: outcome.kind === 'response' ? outcome.response.status : outcome.kind };
         clearTimeout(timer);
         this.onChange = undefined;
         this.idleSince = Date.now();
@@ -235,7 +239,8 @@ export class Connection {
         if ('error' in parsed) return finish({ kind: 'malformed', detail: parsed.error, head: parsed.head, ms: ms() }, false);
         if (parsed.done) {
           // Bytes after the response that nobody asked for: the connection is out of step; drop it.
-          const keep = !parsed.response.closes && parsed.rest.length === 0 && !this.ended && this.failure === undefined && !request.halfClose;
+          // After a request with broken framing the server may still be reading (or answering) its leftovers: never reuse the connection.
+          const keep = !parsed.response.closes && parsed.rest.length === 0 && !this.ended && this.failure === undefined && !request.halfClose && !request.brokenFraming;
           this.buffer = Buffer.alloc(0);
           return finish({ kind: 'response', response: parsed.response, ms: ms() }, keep);
         }
@@ -245,6 +250,7 @@ export class Connection {
       };
       const timer = setTimeout(() => finish({ kind: 'hang', receivedBytes: this.buffer.length, ms: ms() }, false), timeoutMs);
       this.onChange = check;
+      this.sent++;
       this.buffer = Buffer.alloc(0);
       this.socket.write(serialize(request), (error) => {
         if (error) this.failure ??= (error as NodeJS.ErrnoException).code ?? error.message;

@@ -54,10 +54,11 @@ const DOCUMENTED_503 = (response: RawResponse) => {
 };
 
 const INTERNALS: readonly [string, RegExp][] = [
-  ['stack frame', /\n\s+at \S|(?:^|\n)\s*at [^\n]*:\d+:\d+\)?/g],
+  // Raw or JSON-escaped newlines before `at …:line:col`.
+  ['stack frame', /(?:^|\n|\\n)\s*at [^\n]{0,200}?:\d+:\d+\)?/g],
   ['source position', /[\w-]+\.(?:m?[jt]s|cjs|mjs)(?::\d+){1,2}/g],
   ['file path', /\/work\/|\/home\/|\/root\/|\/usr\/(?:local\/)?lib\/node|node_modules|file:\/\/\/|node:internal/g],
-  ['SQLite text', /SQLITE_[A-Z]+|no such (?:table|column|function|module)|near "[^"]*": syntax error|SqliteError|sql\.js|sql-wasm/gi],
+  ['SQLite text', /SQLITE_[A-Z]+|no such (?:table|column|function|module)|near \\?"[^"\\]*\\?": syntax error|SQL logic error|unrecognized token|incomplete input|SqliteError|sql\.js|sql-wasm/gi],
   ['JavaScript error', /(?:^|[^A-Za-z ])(?:[A-Z][A-Za-z]*)?Error: |Cannot read propert|is not a function|is not iterable|Maximum call stack|is not valid JSON|Unexpected end of JSON|ERR_[A-Z][A-Z_]{3,}/g],
 ];
 /** Contents that must never be served, whatever the status. */

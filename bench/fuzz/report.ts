@@ -93,7 +93,12 @@ export function formatReport(report: CampaignReport): string {
 
 /** The report as JSON, requests as text and base64. */
 export function jsonReport(report: CampaignReport): unknown {
-  const request = (r: RawRequest) => ({ text: serialize(r).toString('latin1').slice(0, 2000), base64: serialize(r).toString('base64'), curl: curlOf(r), brokenFraming: r.brokenFraming ?? false });
+  const request = (r: RawRequest) => ({
+    text: serialize(r).toString('latin1').slice(0, 2000),
+    base64: serialize(r).toString('base64'),
+    curl: curlOf(r),
+    raw: { ...r, body: r.body?.toString('base64') },
+  });
   return {
     ...report,
     groups: report.groups.map((g) => ({ ...g, examples: g.examples.map((e) => ({ ...e, request: request(e.request) })) })),

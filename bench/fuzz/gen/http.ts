@@ -25,8 +25,11 @@ export function finish(draft: Draft): RawRequest {
   headers.push(...draft.headers);
   // A Content-Length or Transfer-Encoding among the fuzzed headers announces a body the draft may not carry: the server may wait for it.
   const announcesBody = draft.headers.some(([name]) => /^(content-length|transfer-encoding)$/i.test(name));
-  let brokenFraming = announcesBody;
-  let halfClose = announcesBody;
+  // CR or LF inside the head ends a line early: the server may read two requests (and answer the second with a 400 and a close).
+  const splitsHead = [draft.method, draft.target, draft.version, ...draft.headers.flat(), ...(draft.host.kind === 'value' || draft.host.kind === 'twice' ? [draft.host.value] : [])].some((part) => /[\r\n]/.test(part));
+  let brokenFraming = announcesBody || splitsHead;
+  // PRI starts the HTTP/2 connection preface: the parser waits for the rest of it ("SM"), so the server only answers at end of stream.
+  let halfClose = announcesBody || draft.method === 'PRI';
   let body: Buffer | undefined;
   if (draft.body) {
     const framed = frame(draft.body.bytes, draft.body.framing, draft.body.cuts);
