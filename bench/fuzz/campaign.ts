@@ -41,6 +41,8 @@ export interface CampaignOptions {
 export interface Example {
   surface: string;
   request: RawRequest;
+  /** Sent before `request` on the same connection. */
+  after?: RawRequest;
   detail: string;
   status?: number;
 }
@@ -61,6 +63,8 @@ export interface Incident {
   culprits: { surface: string; request: RawRequest; kind: 'crash' | 'freeze'; ms: number }[];
   /** The requests in flight when it happened. */
   suspects: { surface: string; request: RawRequest }[];
+  /** A freeze that neither one of the suspects alone nor all of them together caused again (load, timing). */
+  unreproduced?: boolean;
 }
 
 export interface CampaignReport {
@@ -81,6 +85,9 @@ export interface CampaignReport {
   counts: Record<Category, number>;
   groups: FindingGroup[];
   incidents: Incident[];
+  /** Failures that did not happen again when their requests were replayed (load, timing): reported, not failing. */
+  notes: string[];
+  unreproduced: number;
   aborted?: string;
   rssMb: { before?: number; peak?: number; after?: number };
   restarts: number;
@@ -174,6 +181,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     counts: Object.fromEntries(['crash', 'freeze', '5xx', 'reset', 'hang', 'protocol', 'echo', 'leak', 'shape'].map((c) => [c, 0])) as Record<Category, number>,
     groups: [],
     incidents: [],
+    notes: [],
+    unreproduced: 0,
     rssMb: {},
     restarts: 0,
     serverStderrLines: 0,
@@ -200,6 +209,10 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     samplePeak();
 
     const groups = new Map<string, FindingGroup>();
+    const note = (line: string) => {
+      report.unreproduced++;
+      if (report.notes.length < 20) report.notes.push(line);
+    };
     const record = (finding: Finding) => {
       report.counts[finding.category]++;
       const signature = signatureOf(finding);
@@ -214,7 +227,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
       group.surfaces[finding.surface] = (group.surfaces[finding.surface] ?? 0) + 1;
       // Examples from different surfaces first.
       const fresh = !group.examples.some((e) => e.surface === finding.surface);
-      if (group.examples.length < EXAMPLES_PER_GROUP || (fresh && group.examples.length < EXAMPLES_PER_GROUP * 2)) group.examples.push({ surface: finding.surface, request: finding.request, detail: finding.detail, status: finding.status });
+      if (group.examples.length < EXAMPLES_PER_GROUP || (fresh && group.examples.length < EXAMPLES_PER_GROUP * 2)) group.examples.push({ surface: finding.surface, request: finding.request, after: finding.after, detail: finding.detail, status: finding.status });
     };
 
     // ── the server's health ─────────────────────────────────────────────
@@ -228,6 +241,19 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
       const outcome = await connection.exchange(request, timeoutMs);
       connection.destroy();
       return outcome;
+    };
+    /** Two requests on one new connection, the second sent once the first is answered: the second's outcome (undefined if the first closed the connection). */
+    const sendPair = async (first: RawRequest, second: RawRequest): Promise<Outcome | undefined> => {
+      let connection: Connection;
+      try {
+        connection = await Connection.open(target.host, target.port, options.timeoutMs);
+      } catch {
+        return undefined;
+      }
+      const one = await connection.exchange(first, options.timeoutMs);
+      const two = one.kind === 'response' && connection.usable(IDLE_REUSE_MS) ? await connection.exchange(second, options.timeoutMs) : undefined;
+      connection.destroy();
+      return two;
     };
     const probeRequest = (): RawRequest => ({ method: 'GET', target: '/api/status.json', version: 'HTTP/1.1', headers: [['Host', `${target.host}:${target.port}`]] });
     const answers = async () => (await send(probeRequest(), PROBE_MS)).kind === 'response';
@@ -324,6 +350,15 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
             }
           }
         }
+        if (!aborted && entry.kind === 'freeze' && entry.culprits.length === 0) {
+          // None froze it alone: all of them at once, as they were sent?
+          const outcomes = await Promise.all(suspects.map(async (suspect) => {
+            for (const request of suspect.requests) if ((await send(request)).kind !== 'response') return false;
+            return true;
+          }));
+          if (outcomes.every(Boolean) && !(await down())) entry.unreproduced = true;
+          else if (!(await revive())) aborted = 'the server stayed frozen; it is not the fuzzer\'s to restart';
+        }
         report.incidents.push(entry);
         report.incidentSeconds += (performance.now() - began) / 1000;
         if (report.incidents.length >= options.maxIncidents) aborted ??= `stopped after ${report.incidents.length} crashes and freezes (--max-incidents)`;
@@ -377,11 +412,30 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
               break;
             }
             if (reused) {
+              // Answered on a new connection? Then it failed because of what came before it on this one:
+              // replay the two on one connection, and report them together.
               const fresh = await send(request);
               if (fresh.kind === 'response') {
-                const what = outcome.kind === 'reset' ? 'closed the connection' : 'stopped answering on the connection';
-                record({ category: outcome.kind, surface: item.c.surface, detail: `after answering this request (${reused.status}) on a kept-alive connection, without Connection: close, the server ${what}: the next request on it (${request.method} ${request.target.slice(0, 60)}) got no answer, and was answered on a new connection`, request: reused.request });
+                const pair = await sendPair(reused.request, request);
+                const failed = outcome.kind === 'reset' ? 'the connection closed without an answer' : 'no answer came';
+                if (pair?.kind !== outcome.kind) note(`${failed} to ${request.method} ${request.target.slice(0, 80)} on a kept-alive connection; it did not fail again, alone or after the same request`);
+                else if (!(outcome.kind === 'reset' && request.brokenFraming)) {
+                  record({
+                    category: outcome.kind,
+                    surface: item.c.surface,
+                    detail: `${failed} when this request followed another (answered ${reused.status}) on one kept-alive connection; on a new connection it is answered ${fresh.response.status}`,
+                    request,
+                    after: reused.request,
+                  });
+                }
                 outcome = fresh;
+              }
+            } else if (outcome.kind === 'hang') {
+              // The server answers others: does this request hang again on its own?
+              const again = await send(request);
+              if (again.kind === 'response') {
+                note(`no answer in ${outcome.ms} ms to ${request.method} ${request.target.slice(0, 80)}; answered ${again.response.status} in ${again.ms} ms when sent again`);
+                outcome = again;
               }
             }
           }
@@ -412,6 +466,10 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
           : ms !== undefined && ms < options.timeoutMs
             ? `the request held the event loop for ${Math.round(ms / 1000)} s when replayed alone (every other request waited; one of them hung)`
             : 'the server stopped answering (event loop blocked)';
+      if (entry.unreproduced) {
+        note(`the server stopped answering for a while (event loop held); none of the ${entry.suspects.length} requests in flight did it again, alone or together`);
+        continue;
+      }
       if (entry.culprits.length === 0) {
         record({ category: entry.kind, surface: '(unattributed)', detail: `${describe(entry.kind)}; no single in-flight request reproduced it alone (${entry.suspects.length} in flight)`, request: entry.suspects[0]?.request ?? probeRequest() });
       }
@@ -433,6 +491,6 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     await target.stop();
   }
   const failing = options.strictShape ? [...FAILING, 'shape' as const] : FAILING;
-  report.failed = failing.some((c) => report.counts[c] > 0) || report.incidents.length > 0 || report.aborted !== undefined;
+  report.failed = failing.some((c) => report.counts[c] > 0) || report.incidents.some((i) => !i.unreproduced) || report.aborted !== undefined;
   return report;
 }

@@ -44,6 +44,8 @@ export interface Finding {
   surface: string;
   detail: string;
   request: RawRequest;
+  /** The request sent before it on the same kept-alive connection, when the finding needs both. */
+  after?: RawRequest;
   status?: number;
 }
 

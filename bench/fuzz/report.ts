@@ -12,7 +12,13 @@ import { FAILING, type Category } from './oracle.ts';
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 const printable = (s: string) => /^[\x20-\x7e]*$/.test(s);
 
-export function curlOf(request: RawRequest): string {
+/** A curl command for `request`; with `before`, curl sends that first on the same connection (`--next`). */
+export function curlOf(request: RawRequest, before?: RawRequest): string {
+  if (before) {
+    const first = curlOf(before).replace(/^printf %s \S+ \| base64 -d \| /, '');
+    const second = curlOf(request).replace(/^printf %s \S+ \| base64 -d \| curl -si/, '');
+    return before.body?.length || request.body?.length ? `(two requests on one connection: see the raw bytes)` : `${first} --next ${second.replace(/^curl -si /, '')}`;
+  }
   const parts = ['curl -si --path-as-is'];
   if (request.method === 'HEAD') parts.push('-I');
   else if (request.method !== 'GET' || request.body) parts.push(`-X ${quote(request.method)}`);
@@ -48,10 +54,12 @@ function curlIsExact(request: RawRequest): boolean {
   );
 }
 
-export function rawOf(request: RawRequest): string {
-  const bytes = serialize(request).toString('base64');
-  if (bytes.length > 1200) return `(${bytes.length} base64 characters: the exact bytes are in the --json report)`;
-  return `node -e "const s=require('net').connect(+process.env.PORT||4321,'localhost',()=>s.write(Buffer.from(process.argv[1],'base64')));s.pipe(process.stdout);setTimeout(()=>s.destroy(),3000)" ${bytes}`;
+/** A node one-liner that sends the exact bytes (after `before`'s, once that is answered, on the same connection). */
+export function rawOf(request: RawRequest, before?: RawRequest): string {
+  const parts = [...(before ? [before] : []), request].map((r) => serialize(r).toString('base64'));
+  const size = parts.reduce((n, p) => n + p.length, 0);
+  if (size > 1200) return `(${size} base64 characters: the exact bytes are in the --json report)`;
+  return `node -e "const[a,b]=process.argv.slice(1).map(x=>Buffer.from(x,'base64'));const s=require('net').connect(+process.env.PORT||4321,'localhost',()=>s.write(a));let n=0;s.on('data',d=>{process.stdout.write(d);if(!n++&&b)s.write(b)});setTimeout(()=>s.destroy(),3000)" ${parts.join(' ')}`;
 }
 
 export function describe(request: RawRequest): string {
@@ -71,19 +79,24 @@ export function formatReport(report: CampaignReport): string {
   lines.push(`findings: ${(Object.entries(report.counts) as [Category, number][]).map(([c, n]) => `${c} ${n}${failing.includes(c) ? '' : ' (reported, not failing)'}`).join(', ')}`);
   lines.push(`server RSS: before ${mb(report.rssMb.before)}, peak ${mb(report.rssMb.peak)}, after ${mb(report.rssMb.after)}; restarts ${report.restarts}; stderr lines ${report.serverStderrLines}`);
   for (const incident of report.incidents) {
-    lines.push(`incident: ${incident.kind}${incident.exit ? ` (exit ${incident.exit.code ?? incident.exit.signal})` : ''}, ${incident.suspects.length} request(s) in flight, ${incident.culprits.length} reproduced alone`);
+    if (report.incidents.indexOf(incident) === 10) lines.push(`… ${report.incidents.length - 10} more incidents`);
+    if (report.incidents.indexOf(incident) >= 10) continue;
+    lines.push(`incident: ${incident.kind}${incident.exit ? ` (exit ${incident.exit.code ?? incident.exit.signal})` : ''}, ${incident.suspects.length} request(s) in flight, ${incident.culprits.length} reproduced alone${incident.unreproduced ? ', not reproduced' : ''}`);
   }
+  if (report.unreproduced > 0) lines.push(`unreproduced (not failing): ${report.unreproduced}`, ...report.notes.map((n) => `  · ${n}`));
   if (report.aborted) lines.push(`ABORTED: ${report.aborted}`);
   for (const group of report.groups) {
     lines.push('');
     const where = Object.entries(group.surfaces).sort(([, a], [, b]) => b - a).map(([s, n]) => `${s} ${n}`).join(', ');
     lines.push(`[${group.category}] ${group.count}× ${group.signature}  (${where})`);
     for (const example of group.examples.slice(0, group.category === 'shape' ? 1 : 2)) {
+      if (example.after) lines.push(`  after:   ${describe(example.after)} (on the same connection)`);
       lines.push(`  request (${example.surface}): ${describe(example.request)}`);
       lines.push(`  detail:  ${example.detail.slice(0, 300)}`);
-      const curl = curlOf(example.request);
-      lines.push(`  ${curlIsExact(example.request) ? 'curl' : 'curl (approximate; the raw bytes are exact)'}: ${curl.length > 700 ? `(${curl.length} characters: see the --json report)` : curl}`);
-      if (!curlIsExact(example.request)) lines.push(`  raw:  ${rawOf(example.request)}`);
+      const exact = curlIsExact(example.request) && (!example.after || curlIsExact(example.after));
+      const curl = curlOf(example.request, example.after);
+      lines.push(`  ${exact ? 'curl' : 'curl (approximate; the raw bytes are exact)'}: ${curl.length > 700 ? `(${curl.length} characters: see the --json report)` : curl}`);
+      if (!exact || example.after) lines.push(`  raw:  ${rawOf(example.request, example.after)}`);
     }
   }
   lines.push('');
@@ -101,7 +114,7 @@ export function jsonReport(report: CampaignReport): unknown {
   });
   return {
     ...report,
-    groups: report.groups.map((g) => ({ ...g, examples: g.examples.map((e) => ({ ...e, request: request(e.request) })) })),
+    groups: report.groups.map((g) => ({ ...g, examples: g.examples.map((e) => ({ ...e, request: request(e.request), after: e.after && request(e.after) })) })),
     incidents: report.incidents.map((i) => ({
       ...i,
       culprits: i.culprits.map((c) => ({ ...c, request: request(c.request) })),
