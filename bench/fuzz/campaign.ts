@@ -6,8 +6,7 @@
  * before it on a kept-alive connection (replayed as a pair) is a finding about the two;
  * one that does not happen again is a note; else it is the request's own.
  */
-import fc from 'fast-check';
-import { readContext, type Context } from './context.ts';
+import { readContext } from './context.ts';
 import { Findings, type FindingGroup } from './findings.ts';
 import { Health, IDLE_REUSE_MS } from './health.ts';
 import { Connection, type Outcome } from './http.ts';
@@ -15,7 +14,7 @@ import { Incidents, type Incident } from './incidents.ts';
 import { checkExchange, checkHeadOfGet, FAILING, type Category } from './oracle.ts';
 import { cases, finalize } from './sequence.ts';
 import { attach, spawnServer, type Target } from './spawn.ts';
-import { surfaces as allSurfaces, type Case } from './surfaces.ts';
+import { casesOf, type Case } from './surfaces.ts';
 
 export interface CampaignOptions {
   requests: number;
@@ -105,14 +104,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   const sampler = setInterval(samplePeak, 250);
 
   try {
-    const ctx: Context = await readContext(base);
-    let surfaces = allSurfaces(ctx);
-    if (options.only && options.only.length > 0) {
-      const unknown = options.only.filter((name) => !surfaces.some((s) => s.name === name));
-      if (unknown.length > 0) throw new Error(`unknown surface ${unknown.join(', ')}; the surfaces are ${surfaces.map((s) => s.name).join(', ')}`);
-      surfaces = surfaces.filter((s) => options.only!.includes(s.name));
-    }
-    const sequence = cases(fc.oneof(...surfaces.map((s) => ({ weight: s.weight, arbitrary: s.arbitrary }))), options.seed);
+    const sequence = cases(casesOf(await readContext(base), options.only), options.seed);
     report.rssMb.before = target.rssMb();
     samplePeak();
     health.startHeartbeat();
@@ -132,7 +124,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
         const { requests, planted } = finalize(c, options.seed, index, `${target.host}:${target.port}`);
         report.cases++;
         report.perSurface[c.surface] = (report.perSurface[c.surface] ?? 0) + requests.length;
-        incidents.begin(id, { surface: c.surface, requests });
+        incidents.begin(id, { surface: c.surface, requests, index });
         const outcomes: Outcome[] = [];
         let interrupted = false;
         for (let i = 0; i < requests.length && !interrupted; i++) {
@@ -165,7 +157,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
                 const failed = outcome.kind === 'reset' ? 'the connection closed without an answer' : 'no answer came';
                 if (pair?.kind !== outcome.kind) findings.note(`${failed} to ${request.method} ${request.target.slice(0, 80)} on a kept-alive connection; it did not fail again, alone or after the same request`);
                 else if (!(outcome.kind === 'reset' && request.brokenFraming)) {
-                  findings.record({ category: outcome.kind, surface: c.surface, detail: `${failed} when this request followed another (answered ${reused.status}) on one kept-alive connection; on a new connection it is answered ${fresh.response.status}`, request, after: reused.request });
+                  findings.record({ category: outcome.kind, surface: c.surface, detail: `${failed} when this request followed another (answered ${reused.status}) on one kept-alive connection; on a new connection it is answered ${fresh.response.status}`, request, after: reused.request, index });
                 }
               } else {
                 findings.note(`no answer in ${outcome.ms} ms to ${request.method} ${request.target.slice(0, 80)}; answered ${fresh.response.status} in ${fresh.ms} ms when sent again`);
@@ -174,9 +166,9 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
             }
           }
           outcomes.push(outcome);
-          for (const finding of checkExchange(c.surface, request, planted[i]!, outcome)) findings.record(finding);
+          for (const finding of checkExchange(c.surface, request, planted[i]!, outcome)) findings.record({ ...finding, index });
         }
-        if (c.headOfGet && outcomes.length === 2) for (const finding of checkHeadOfGet(c.surface, requests[0]!, outcomes[0]!, outcomes[1]!)) findings.record(finding);
+        if (c.headOfGet && outcomes.length === 2) for (const finding of checkHeadOfGet(c.surface, requests[0]!, outcomes[0]!, outcomes[1]!)) findings.record({ ...finding, index });
         incidents.end(id, !interrupted);
         if (interrupted) await incidents.settled();
         if (report.cases % 5000 === 0) log(`· ${report.requests} requests, ${Math.round(report.requests / ((performance.now() - started) / 1000))} req/s`);

@@ -18,6 +18,8 @@ export interface Example {
   after?: RawRequest;
   detail: string;
   status?: number;
+  /** The case of the seed that sent it. */
+  index?: number;
 }
 
 export interface FindingGroup {
@@ -57,7 +59,7 @@ export class Findings {
     group.surfaces[finding.surface] = (group.surfaces[finding.surface] ?? 0) + 1;
     const fresh = !group.examples.some((e) => e.surface === finding.surface);
     if (group.examples.length < EXAMPLES_PER_GROUP || (fresh && group.examples.length < EXAMPLES_PER_GROUP * 2)) {
-      group.examples.push({ surface: finding.surface, request: finding.request, after: finding.after, detail: finding.detail, status: finding.status });
+      group.examples.push({ surface: finding.surface, request: finding.request, after: finding.after, detail: finding.detail, status: finding.status, index: finding.index });
     }
   }
 

@@ -16,13 +16,15 @@ const BLOCKER_MS = 2000;
 export interface Suspect {
   surface: string;
   requests: RawRequest[];
+  /** The case of the seed. */
+  index: number;
 }
 
 export interface Incident {
   kind: 'crash' | 'freeze';
   exit?: { code: number | null; signal: string | null; stderr: string[] };
   /** The requests that crashed or held the server when replayed alone. */
-  culprits: { surface: string; request: RawRequest; kind: 'crash' | 'freeze'; ms: number }[];
+  culprits: { surface: string; request: RawRequest; kind: 'crash' | 'freeze'; ms: number; index: number }[];
   /** The requests in flight or just finished when it happened. */
   suspects: { surface: string; request: RawRequest }[];
   /** A freeze that neither one of the suspects alone nor all of them together caused again. */
@@ -121,7 +123,7 @@ export class Incidents {
           const slow = outcome.kind === 'response' && outcome.ms >= BLOCKER_MS ? 'freeze' : undefined;
           const state = slow ?? (outcome.kind === 'response' && !outcome.response.closes ? undefined : await health.down());
           if (!state) continue;
-          entry.culprits.push({ surface: suspect.surface, request, kind: target.exited ? 'crash' : state, ms: outcome.ms });
+          entry.culprits.push({ surface: suspect.surface, request, kind: target.exited ? 'crash' : state, ms: outcome.ms, index: suspect.index });
           entry.exit ??= target.exited;
           await revive();
           break;
@@ -160,7 +162,7 @@ export class Incidents {
       if (entry.culprits.length === 0) {
         findings.record({ category: entry.kind, surface: '(unattributed)', detail: `${describe(entry.kind)}; no single in-flight request reproduced it alone (${entry.suspects.length} in flight)`, request: entry.suspects[0]?.request ?? fallback });
       }
-      for (const culprit of entry.culprits) findings.record({ category: culprit.kind, surface: culprit.surface, detail: describe(culprit.kind, culprit.ms), request: culprit.request });
+      for (const culprit of entry.culprits) findings.record({ category: culprit.kind, surface: culprit.surface, detail: describe(culprit.kind, culprit.ms), request: culprit.request, index: culprit.index });
     }
   }
 }

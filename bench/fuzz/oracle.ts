@@ -47,6 +47,8 @@ export interface Finding {
   /** The request sent before it on the same kept-alive connection, when the finding needs both. */
   after?: RawRequest;
   status?: number;
+  /** Which case of the seed sent it (`npm run fuzz -- --seed S --case N` sends that case again). */
+  index?: number;
 }
 
 /** 503 answers the contract documents: not failures. */

@@ -91,7 +91,7 @@ export function formatReport(report: CampaignReport): string {
     lines.push(`[${group.category}] ${group.count}× ${group.signature}  (${where})`);
     for (const example of group.examples.slice(0, group.category === 'shape' ? 1 : 2)) {
       if (example.after) lines.push(`  after:   ${describe(example.after)} (on the same connection)`);
-      lines.push(`  request (${example.surface}): ${describe(example.request)}`);
+      lines.push(`  request (${example.surface}${example.index === undefined ? '' : `, case ${example.index}`}): ${describe(example.request)}`);
       lines.push(`  detail:  ${example.detail.slice(0, 300)}`);
       const exact = curlIsExact(example.request) && (!example.after || curlIsExact(example.after));
       const curl = curlOf(example.request, example.after);

@@ -6,10 +6,12 @@
  * Usage: npm run fuzz -- [--requests 5000] [--seed 1] [--connections 8] [--only sql,graphql]
  *        [--base http://localhost:4321 [--pid N]] [--timeout 5000] [--strict-shape]
  *        [--max-incidents 20] [--json out.json]
+ *        npm run fuzz -- --seed 1 --case 123 [--only …] [--base …]   (send one case of a seed again)
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runCampaign } from './campaign.ts';
+import { sendCase } from './case.ts';
 import { formatReport, jsonReport } from './report.ts';
 
 const { values: args } = parseArgs({
@@ -24,14 +26,21 @@ const { values: args } = parseArgs({
     'strict-shape': { type: 'boolean', default: false },
     'max-incidents': { type: 'string', default: '20' },
     json: { type: 'string' },
+    case: { type: 'string' },
   },
 });
+
+const only = args.only?.split(',').map((s) => s.trim()).filter(Boolean);
+if (args.case !== undefined) {
+  const clean = await sendCase({ seed: Number(args.seed), index: Number(args.case), base: args.base, only, timeoutMs: Number(args.timeout) });
+  process.exit(clean ? 0 : 1);
+}
 
 const report = await runCampaign({
   requests: Number(args.requests),
   seed: Number(args.seed),
   connections: Number(args.connections),
-  only: args.only?.split(',').map((s) => s.trim()).filter(Boolean),
+  only,
   base: args.base,
   pid: args.pid === undefined ? undefined : Number(args.pid),
   timeoutMs: Number(args.timeout),

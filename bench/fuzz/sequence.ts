@@ -27,6 +27,11 @@ export function* cases(arbitrary: fc.Arbitrary<Case>, seed: number): Generator<C
   for (let batch = 0; ; batch++) yield* fc.sample(arbitrary, { seed: mix(seed, batch) | 0, numRuns: BATCH });
 }
 
+/** Case `index` of the seed alone. */
+export function caseAt(arbitrary: fc.Arbitrary<Case>, seed: number, index: number): Case {
+  return fc.sample(arbitrary, { seed: mix(seed, Math.floor(index / BATCH)) | 0, numRuns: BATCH })[index % BATCH]!;
+}
+
 /** The case's requests as sent, and the canaries planted in each. */
 export function finalize(c: Case, seed: number, index: number, authority: string): { requests: RawRequest[]; planted: Planted[][] } {
   let k = 0;

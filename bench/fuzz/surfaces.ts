@@ -110,6 +110,15 @@ function unlisted(ctx: Context): fc.Arbitrary<Case> {
   );
 }
 
+/** The campaign's case generator over the surfaces named in `only` (all when empty). */
+export function casesOf(ctx: Context, only: readonly string[] = []): fc.Arbitrary<Case> {
+  let list = surfaces(ctx);
+  const unknown = only.filter((name) => !list.some((s) => s.name === name));
+  if (unknown.length > 0) throw new Error(`unknown surface ${unknown.join(', ')}; the surfaces are ${list.map((s) => s.name).join(', ')}`);
+  if (only.length > 0) list = list.filter((s) => only.includes(s.name));
+  return fc.oneof(...list.map((s) => ({ weight: s.weight, arbitrary: s.arbitrary })));
+}
+
 /** Every surface of the campaign: one per route (weighted by how many paths it serves), and `paths`. */
 export function surfaces(ctx: Context): Surface[] {
   const list: Surface[] = ctx.routes.map((route) => {
