@@ -148,8 +148,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
               interrupted = true;
               break;
             }
-            // Sent again on a new connection: answered now?
-            const fresh = reused || outcome.kind === 'hang' ? await health.send(request) : undefined;
+            // Sent again on a new connection: answered now? (Not for a reset on a fresh connection: that one is the request's.)
+            const fresh = reused || outcome.kind === 'hang' || !connection ? await health.send(request) : undefined;
             if (fresh?.kind === 'response') {
               if (reused) {
                 // Answered on a new connection: it failed because of what came before it on this one.
@@ -160,7 +160,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
                   findings.record({ category: outcome.kind, surface: c.surface, detail: `${failed} when this request followed another (answered ${reused.status}) on one kept-alive connection; on a new connection it is answered ${fresh.response.status}`, request, after: reused.request, index });
                 }
               } else {
-                findings.note(`no answer in ${outcome.ms} ms to ${request.method} ${request.target.slice(0, 80)}; answered ${fresh.response.status} in ${fresh.ms} ms when sent again`);
+                findings.note(`${outcome.kind === 'hang' ? `no answer in ${outcome.ms} ms` : 'no connection'} to ${request.method} ${request.target.slice(0, 80)}; answered ${fresh.response.status} in ${fresh.ms} ms when sent again`);
               }
               outcome = fresh;
             }
