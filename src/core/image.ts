@@ -21,6 +21,22 @@ export const tagsTable = (collection: string) => `"${collection}:tags"`;
 /** Trigram full-text index over the `search` column, for `q`. */
 export const searchTable = (collection: string) => `"${collection}:fts"`;
 export const sortColumn = (field: string) => `"s:${field}"`;
+/** Where each published content record came from (file and place in it); read only by the compiler. */
+export const SOURCES_TABLE = '"source:files"';
+
+/**
+ * The distance between the rids a full build gives consecutive rows (rids follow the
+ * rows' order: canonicalId in a collection, rank in the search table). An incremental
+ * rebuild inserts a row between two neighbours by taking a rid between theirs, so the
+ * gap is room for several inserts at one spot before a few neighbours must move.
+ */
+export const RID_GAP = 16;
+/**
+ * The search table's first rid: new records usually rank first (they are the newest), and
+ * rids stay above 0 (a page reads `rid > 0` when it has no cursor), so the table leaves
+ * room for 2^28 inserts before its first row.
+ */
+export const SEARCH_RID_BASE = 2 ** 32;
 
 /**
  * The stored sort key of a field value. Text orders folded (case- and accent-blind);
