@@ -5,6 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 
+
 const dist = resolve(process.env.DIST_DIR ?? 'dist');
 
 export const paths = {
@@ -24,3 +25,23 @@ export const paths = {
   /** Precomputed response headers of every static file. */
   manifest: join(dist, 'headers.json'),
 };
+
+/**
+ * The files one build generation serves: `npm run build` writes them under `dist/`; a
+ * rebuild under the running server writes the next generation under
+ * `dist/generations/<n>/` with the same layout.
+ */
+export interface BuildLayout {
+  /** The runtime's read-only image. */
+  image: string;
+  /** The public SQL surface's image. */
+  sqlImage: string;
+  /** Precomputed response headers of every static file. */
+  manifest: string;
+  /** The static files. */
+  client: string;
+}
+
+export function buildLayout(dir: string): BuildLayout {
+  return { image: join(dir, 'image/site.db'), sqlImage: join(dir, 'image/sql.db'), manifest: join(dir, 'headers.json'), client: join(dir, 'client') };
+}
