@@ -22,14 +22,19 @@ import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
 import { clientAddress, trustedProxiesFromEnv } from '../http/client.ts';
-import { RateLimiter } from '../http/rate-limit.ts';
+import { RateLimiter, type CounterStore } from '../http/rate-limit.ts';
 import { RATE_LIMIT_POLICY_NAME } from '../http/headers.ts';
 import { LIMITS } from '../core/limits.ts';
+import { buildLayout, type BuildLayout } from '../paths.ts';
 import { StaticFiles } from './static.ts';
 
 export interface RuntimeOptions {
   /** The build output: `dist/` with `client/`, `server/`, `image/` and `headers.json`. */
   distDir: string;
+  /** The files this generation serves: `distDir`'s own unless a rebuild wrote a newer generation elsewhere. */
+  layout?: BuildLayout;
+  /** Quota counters shared by every generation of one process, so a rebuild does not reset them. */
+  counters?: RuntimeCounters;
   /** Byte budget of remembered REST answers (`ANSWER_CACHE_BYTES`); 0 turns it off. */
   answerCacheBytes?: number;
   /** Peers whose X-Forwarded-For is believed (`TRUSTED_PROXIES`). */
@@ -40,6 +45,13 @@ export interface RuntimeOptions {
   sqlQuota?: number;
   /** GraphQL cost points per client and window (`GRAPHQL_COST_BUDGET`). */
   graphqlBudget?: number;
+}
+
+/** Where each quota counts. */
+export interface RuntimeCounters {
+  rest: CounterStore;
+  sql: CounterStore;
+  graphql: CounterStore;
 }
 
 const envNumber = (env: NodeJS.ProcessEnv, name: string) => (env[name] === undefined ? undefined : Number(env[name]));
@@ -64,6 +76,8 @@ export interface PageLocals {
 }
 
 export class Runtime {
+  /** The files this generation serves. */
+  readonly layout: BuildLayout;
   readonly image: Image;
   readonly core: QueryCore;
   readonly files: StaticFiles;
@@ -84,15 +98,16 @@ export class Runtime {
   private constructor(options: RuntimeOptions, pages: PageHandler) {
     const trusted = options.trustedProxies ?? new Set<string>();
     this.clientOf = (request) => clientAddress(request.peer ?? '', request.header('X-Forwarded-For'), trusted);
-    this.image = new Image(join(options.distDir, 'image/site.db'));
+    this.layout = options.layout ?? buildLayout(options.distDir);
+    this.image = new Image(this.layout.image);
     // One query core for every surface: one statement cache, one count cache.
     this.core = new QueryCore(this.image);
-    this.files = new StaticFiles(join(options.distDir, 'headers.json'), join(options.distDir, 'client'));
-    this.quota = new RateLimiter({ limit: options.restQuota ?? LIMITS.restRequestsPerWindow, windowSeconds: LIMITS.restWindowSeconds, policy: RATE_LIMIT_POLICY_NAME });
+    this.files = new StaticFiles(this.layout.manifest, this.layout.client);
+    this.quota = new RateLimiter({ store: options.counters?.rest, limit: options.restQuota ?? LIMITS.restRequestsPerWindow, windowSeconds: LIMITS.restWindowSeconds, policy: RATE_LIMIT_POLICY_NAME });
     const clientOf = this.clientOf;
     this.rest = restAnswer(this.core, { cacheBytes: options.answerCacheBytes, quota: options.restQuota, limiter: this.quota, clientOf });
-    this.sql = sqlAnswer({ image: readFileSync(join(options.distDir, 'image/sql.db')), clientOf, quota: options.sqlQuota });
-    this.graphql = graphqlAnswer(this.core, { budget: options.graphqlBudget, clientOf });
+    this.sql = sqlAnswer({ image: readFileSync(this.layout.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
+    this.graphql = graphqlAnswer(this.core, { counters: options.counters?.graphql, budget: options.graphqlBudget, clientOf });
     this.status = statusAnswer(this.image);
     this.taste = tasteSummaryAnswer(this.core);
     this.withheld = withheldExport(this.image);
@@ -116,7 +131,10 @@ export class Runtime {
     return this.image.siteUrl;
   }
 
+  /** Releases the generation's resources; only once no request is using it. */
   close(): void {
+    // A surface holding resources of its own (a SQL worker pool) releases them with its generation.
+    (this.sql as { close?: () => void }).close?.();
     this.image.close();
   }
 }
