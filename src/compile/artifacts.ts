@@ -11,6 +11,7 @@ import { parseQuery } from '../core/params.ts';
 import type { QueryCore } from '../core/query.ts';
 import { collectionPath } from '../formats/json.ts';
 import { ATOM_FEED_PATH, JSON_FEED_PATH } from '../formats/feed.ts';
+import type { FragmentStore } from '../formats/fragments.ts';
 import { documentHeaders } from '../http/headers.ts';
 import { listAnswer } from '../http/list.ts';
 import { tasteProfile, TASTE_PROFILE_PATH } from '../taste/profile.ts';
@@ -31,6 +32,8 @@ export interface Artifact {
 export interface ArtifactOptions {
   /** The owner's name, as the feeds' author. */
   siteAuthor?: string;
+  /** Per-record fragments of the exports and calendars kept from earlier renders (a rebuild under a running server keeps one store). */
+  fragments?: FragmentStore;
 }
 
 interface ArtifactGroup {
@@ -73,12 +76,12 @@ export const ARTIFACT_GROUPS: readonly ArtifactGroup[] = [
       return [fromDocument(tasteProfileDocument(tasteProfile(core.records(collection('music')!), asOf), asOf))];
     },
   },
-  { name: 'exports', reads: [...new Set(EXPORTS.map((e) => e.collection))], paths: EXPORTS.map((e) => e.path), render: (core) => exportDocuments(core).map(fromDocument) },
+  { name: 'exports', reads: [...new Set(EXPORTS.map((e) => e.collection))], paths: EXPORTS.map((e) => e.path), render: (core, options) => exportDocuments(core, options.fragments).map(fromDocument) },
   {
     name: 'calendars',
     reads: [...new Set(CALENDARS.flatMap((c) => c.collections))],
     paths: CALENDARS.map((c) => c.path),
-    render: (core) => calendarDocuments(core).map(fromDocument),
+    render: (core, options) => calendarDocuments(core, options.fragments).map(fromDocument),
   },
   { name: 'feeds', reads: ['feed-items'], paths: [JSON_FEED_PATH, ATOM_FEED_PATH], render: (core, options) => feedDocuments(core, options.siteAuthor).map(fromDocument) },
   // Read no records, so an incremental rebuild never renders them again.
