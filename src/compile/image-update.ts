@@ -1,5 +1,5 @@
 /**
- * Applying planned changes to a copy of the image, in one transaction: each changed
+ * Applying planned changes to the image, in one transaction: each changed
  * record's row, filter values and full-text entry in its collection (composed lists
  * included), its row and full-text entry in the search index, where it came from, and
  * the collection's count, as-of time and provenance. Rows are written by the same
@@ -12,7 +12,7 @@
  * to the next free rid move up by one (full builds leave RID_GAP between rows, so that
  * is rare and short).
  */
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { collection, contentCollections } from '../collections/index.ts';
 import { RID_GAP, recordsTable, SEARCH_RID_BASE, searchTable, SOURCES_TABLE, tagsTable } from '../core/image.ts';
@@ -256,53 +256,43 @@ function provenanceAfter(sql: Statements, declaration: CollectionDeclaration, cu
   return 'complete';
 }
 
-/** Applies `changes` to the image at `path` (a copy nobody reads yet) in one transaction. */
-export function updateImage(path: string, changes: ContentChanges, siteUrl: string): void {
-  const db = new DatabaseSync(path);
-  try {
-    // The file is a fresh copy: if this fails half-way it is thrown away, never served.
-    db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF');
-    db.exec('BEGIN');
-    const sql = new Statements(db);
-    const meta = new Map((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
-    const setMeta = (key: string, value: string) => {
-      if (meta.get(key) !== value) sql.get('UPDATE meta SET value = ? WHERE key = ?').run(value, key);
-      meta.set(key, value);
-    };
-    for (const [name, recordChanges] of changes.records) {
-      if (recordChanges.size === 0) continue;
-      const declaration = collection(name)!;
-      const table = new CollectionTable(sql, declaration);
-      const list = ordered(recordChanges);
-      for (const change of list) {
-        if (change.after === undefined) table.remove(change.cid);
-        else table.put(change.cid, change.after, change.before !== undefined);
-      }
-      const delta = list.filter((c) => c.before === undefined).length - list.filter((c) => c.after === undefined).length;
-      setMeta(`count:${name}`, String(Number(meta.get(`count:${name}`) ?? 0) + delta));
-      setMeta(`asOf:${name}`, asOfAfter(sql, declaration, meta.get(`asOf:${name}`) ?? asOfText(''), list));
-      setMeta(`provenance:${name}`, provenanceAfter(sql, declaration, meta.get(`provenance:${name}`) ?? 'complete', list));
+/** Applies `changes` through `db`, a connection to the image inside a write transaction its caller commits or rolls back. */
+export function updateImage(db: DatabaseSync, changes: ContentChanges, siteUrl: string): void {
+  const sql = new Statements(db);
+  const meta = new Map((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+  const setMeta = (key: string, value: string) => {
+    if (meta.get(key) !== value) sql.get('UPDATE meta SET value = ? WHERE key = ?').run(value, key);
+    meta.set(key, value);
+  };
+  for (const [name, recordChanges] of changes.records) {
+    if (recordChanges.size === 0) continue;
+    const declaration = collection(name)!;
+    const table = new CollectionTable(sql, declaration);
+    const list = ordered(recordChanges);
+    for (const change of list) {
+      if (change.after === undefined) table.remove(change.cid);
+      else table.put(change.cid, change.after, change.before !== undefined);
     }
-    const search = new SearchTable(sql, siteUrl);
-    let searchDelta = 0;
-    for (const [name, searchChanges] of changes.searched) {
-      const declaration = collection(name)!;
-      for (const change of ordered(searchChanges)) {
-        if (change.after === undefined) search.remove(change.cid);
-        else search.put(declaration, change.cid, change.after, change.before !== undefined);
-        searchDelta += change.before === undefined ? 1 : change.after === undefined ? -1 : 0;
-      }
-    }
-    setMeta('count:search', String(Number(meta.get('count:search') ?? 0) + searchDelta));
-    // Composed records carry their source's dates, so the newest content collection is the index's as-of time.
-    setMeta('asOf:search', contentCollections.map((c) => meta.get(`asOf:${c.name}`) ?? asOfText('')).sort().at(-1) ?? asOfText(''));
-    const dropSources = sql.get(`DELETE FROM ${SOURCES_TABLE} WHERE file = ?`);
-    for (const file of changes.files) dropSources.run(file);
-    const addSource = sql.get(`INSERT INTO ${SOURCES_TABLE} VALUES (?, ?, ?, ?)`);
-    for (const row of changes.sources) addSource.run(row.file, row.entry, row.collection, row.cid);
-    db.exec('COMMIT');
-  } finally {
-    db.close();
+    const delta = list.filter((c) => c.before === undefined).length - list.filter((c) => c.after === undefined).length;
+    setMeta(`count:${name}`, String(Number(meta.get(`count:${name}`) ?? 0) + delta));
+    setMeta(`asOf:${name}`, asOfAfter(sql, declaration, meta.get(`asOf:${name}`) ?? asOfText(''), list));
+    setMeta(`provenance:${name}`, provenanceAfter(sql, declaration, meta.get(`provenance:${name}`) ?? 'complete', list));
   }
+  const search = new SearchTable(sql, siteUrl);
+  let searchDelta = 0;
+  for (const [name, searchChanges] of changes.searched) {
+    const declaration = collection(name)!;
+    for (const change of ordered(searchChanges)) {
+      if (change.after === undefined) search.remove(change.cid);
+      else search.put(declaration, change.cid, change.after, change.before !== undefined);
+      searchDelta += change.before === undefined ? 1 : change.after === undefined ? -1 : 0;
+    }
+  }
+  setMeta('count:search', String(Number(meta.get('count:search') ?? 0) + searchDelta));
+  // Composed records carry their source's dates, so the newest content collection is the index's as-of time.
+  setMeta('asOf:search', contentCollections.map((c) => meta.get(`asOf:${c.name}`) ?? asOfText('')).sort().at(-1) ?? asOfText(''));
+  const dropSources = sql.get(`DELETE FROM ${SOURCES_TABLE} WHERE file = ?`);
+  for (const file of changes.files) dropSources.run(file);
+  const addSource = sql.get(`INSERT INTO ${SOURCES_TABLE} VALUES (?, ?, ?, ?)`);
+  for (const row of changes.sources) addSource.run(row.file, row.entry, row.collection, row.cid);
 }
-

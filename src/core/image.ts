@@ -68,8 +68,16 @@ export class Image {
   private readonly metaValues = new Map<string, string>();
   private key: KeyObject | undefined;
 
-  constructor(path: string) {
-    this.db = new DatabaseSync(path, { readOnly: true });
+  /**
+   * Opens the image at `path` read-only, or reads through `db`, an open connection (a
+   * rebuild reads its own transaction's rows before it commits). An image in WAL mode is
+   * one a rebuild under the running server writes to (src/compile/incremental.ts): it is
+   * read in one read transaction for as long as it is open, so it answers from one
+   * snapshot whatever is committed meanwhile.
+   */
+  constructor(path: string, db?: DatabaseSync) {
+    this.db = db ?? new DatabaseSync(path, { readOnly: true });
+    if (db === undefined && (this.db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode === 'wal') this.db.exec('BEGIN');
     const rows = this.db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
     for (const row of rows) this.metaValues.set(row.key, row.value);
     if (this.metaValues.get('format') !== IMAGE_FORMAT) throw new Error(`${path}: not an image of format ${IMAGE_FORMAT}; rebuild`);

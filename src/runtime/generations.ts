@@ -2,9 +2,10 @@
  * The build generations one process serves, and rebuild-and-swap: the one way the data
  * under a running server changes (the dev loop's watcher, owner writes). A generation is
  * one `Runtime` over one folder of files: the build's own `dist/`, then
- * `dist/generations/<pid>/<n>/` for each rebuild. `rebuild(paths)` compiles what the changed
- * content files change into the next folder (src/compile/incremental.ts), opens a Runtime
- * on it and makes it current. Each request is answered wholly by the generation current
+ * `dist/generations/<pid>/<n>/` for each rebuild, all of these reading one image,
+ * `dist/generations/<pid>/site.db`, each in a snapshot of its own. `rebuild(paths)`
+ * compiles what the changed content files change (src/compile/incremental.ts), opens a
+ * Runtime on the result and makes it current. Each request is answered wholly by the generation current
  * when it arrived; a generation swapped out is closed — its image, its caches, its folder
  * — once its last request is done. Quota counters are shared by all generations, so a
  * rebuild does not reset them. Invalid content throws a ContentError and the current
@@ -14,10 +15,12 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { restCollections } from '../collections/index.ts';
 import type { Manifest } from '../compile/compile.ts';
 import { rebuildGeneration, type Generation } from '../compile/incremental.ts';
 import { LIMITS } from '../core/limits.ts';
+import { FragmentStore, type FragmentDump } from '../formats/fragments.ts';
 import { MemoryCounterStore } from '../http/rate-limit.ts';
 import { createDispatcher } from './dispatch.ts';
 import { renderPage } from './pages.ts';
@@ -44,6 +47,8 @@ export interface RebuildSummary {
   warnings: string[];
   /** Time from the call to the swap. */
   ms: number;
+  /** Milliseconds per step of the rebuild (src/compile/incremental.ts), and `open` for the new Runtime. */
+  timings: Record<string, number>;
 }
 
 /** Removes the generation folders of processes that no longer run (each process writes under its own pid). */
@@ -73,9 +78,13 @@ export class Generations {
   private readonly inFlight = new Map<Runtime, number>();
   /** Generations swapped out, closed with their folder once their last request is done. */
   private readonly retiring = new Map<Runtime, string | undefined>();
+  /** A generation whose image is committed but whose Runtime failed to open. */
+  private unopened: Generation | undefined;
   /** Paths of a rebuild that failed, read again by the next one. */
   private pending = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Per-record fragments of the exports and calendars, kept across rebuilds (src/formats/fragments.ts). */
+  private readonly fragments = new FragmentStore();
 
   private constructor(options: GenerationsOptions, runtime: Runtime, manifest: Manifest) {
     this.options = options;
@@ -148,35 +157,66 @@ export class Generations {
 
   private async rebuildNow(paths: readonly string[]): Promise<RebuildSummary> {
     const started = performance.now();
+    // A generation whose image was committed but whose Runtime did not open is served first (its files are complete).
+    if (this.unopened) await this.swap(this.unopened, this.number + 1);
     const all = [...new Set([...this.pending, ...paths])];
     const number = this.number + 1;
-    const dir = join(this.root, String(number));
-    rmSync(dir, { recursive: true, force: true });
+    const target = { dir: join(this.root, String(number)), image: join(this.root, 'site.db') };
+    rmSync(target.dir, { recursive: true, force: true });
     const previous = this.runtime;
     let result;
     try {
-      result = await rebuildGeneration({ ...this.generation, image: previous.image }, dir, all, this.options, (core, route) => renderPage(previous.pages, route, { core }));
+      const options = { ...this.options, fragments: this.fragments };
+      result = await rebuildGeneration({ ...this.generation, image: previous.image }, target, all, options, (core, route) => renderPage(previous.pages, route, { core }));
     } catch (error) {
-      rmSync(dir, { recursive: true, force: true });
       this.pending = new Set(all);
       throw error;
     }
     this.pending.clear();
-    if (result === undefined) return { swapped: false, generation: this.number, asOf: asOfOf(previous), changed: [], warnings: [], ms: performance.now() - started };
+    if (result === undefined) return { swapped: false, generation: this.number, asOf: asOfOf(previous), changed: [], warnings: [], ms: performance.now() - started, timings: {} };
+    const opening = performance.now();
+    const next = await this.swap(result.generation, number);
+    const timings = { ...result.timings, open: Math.round(performance.now() - opening) };
+    return { swapped: true, generation: number, asOf: asOfOf(next), changed: result.changed, warnings: result.warnings, ms: performance.now() - started, timings };
+  }
+
+  /** Opens a Runtime on `generation` and makes it current; the one it replaces closes after its last request. */
+  private async swap(generation: Generation, number: number): Promise<Runtime> {
     let next: Runtime;
     try {
-      next = await Runtime.open({ ...this.options, layout: result.generation.layout });
+      next = await Runtime.open({ ...this.options, layout: generation.layout });
     } catch (error) {
-      rmSync(dir, { recursive: true, force: true });
+      this.unopened = generation;
       throw error;
     }
+    this.unopened = undefined;
+    const previous = this.runtime;
     const previousDir = this.number === 0 ? undefined : join(this.root, String(this.number));
     this.runtime = next;
-    this.generation = result.generation;
+    this.generation = generation;
     this.number = number;
     this.retiring.set(previous, previousDir);
     if (!this.inFlight.has(previous)) this.close(previous);
-    return { swapped: true, generation: number, asOf: asOfOf(next), changed: result.changed, warnings: result.warnings, ms: performance.now() - started };
+    return next;
+  }
+
+  /**
+   * Renders the current generation's exports and calendars once in a worker thread and
+   * keeps their fragments, so the first rebuild that touches places or events renders
+   * only what changed rather than every record (at a million records, tens of seconds),
+   * without blocking requests meanwhile. Resolves when done; a failure only leaves the
+   * store cold.
+   */
+  warm(): Promise<void> {
+    const worker = new Worker(new URL('./warm.ts', import.meta.url), { workerData: { image: this.runtime.layout.image } });
+    return new Promise((resolve) => {
+      worker.once('message', (dump: FragmentDump) => {
+        this.fragments.load(dump);
+        resolve();
+      });
+      worker.once('error', () => resolve());
+      worker.once('exit', () => resolve());
+    });
   }
 
   /** Closes every generation and removes the folders rebuilds wrote; for the end of the process (requests still under way may fail). */

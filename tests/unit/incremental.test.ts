@@ -7,7 +7,7 @@
  * and names every problem.
  */
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
@@ -101,10 +101,11 @@ function assertEquivalent(generation: Generation, full: { dir: string; manifest:
   assert.ok(readFileSync(generation.layout.sqlImage).equals(readFileSync(fullLayout.sqlImage)), 'sql.db');
 }
 
+/** The next generation in `dir`, its image the live one beside the first generation's folder. */
 async function rebuild(previous: Generation, dir: string, content: string, paths: readonly string[]) {
   const image = new Image(previous.layout.image);
   try {
-    return await rebuildGeneration({ ...previous, image }, dir, paths, { contentDir: content }, renderPage);
+    return await rebuildGeneration({ ...previous, image }, { dir, image: join(dir, '..', 'live.db') }, paths, { contentDir: content }, renderPage);
   } finally {
     image.close();
   }
@@ -284,7 +285,6 @@ test('a deleted folder removes every record it held', async () => {
   const result = (await rebuild(generation, join(root, 'gen-1'), content, ['places']))!;
   assert.ok(result.changed.includes('/places.geojson'));
   assertEquivalent(result.generation, fullBuild(root, content, 'full'));
-  assert.equal(readdirSync(join(root, 'gen-1', 'image')).length, 2);
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -315,5 +315,30 @@ test('records added one by one at the same place move only their neighbours', as
   // Each addition past the gap moves the run of records right after it by one rid: here the
   // first original record, which after a gap's worth of moves reaches the second.
   assert.ok(moved <= 2, `${moved} of ${before.size} original records moved`);
+  rmSync(root, { recursive: true, force: true });
+});
+
+test('a generation keeps reading its snapshot of the shared image while later ones commit', async () => {
+  const { root, content, files, generation } = site();
+  const concerts = files.get('concerts/a.yaml') as Rec[];
+  const titles = (image: Image) => (image.db.prepare('SELECT json FROM "concerts"').all() as { json: string }[]).map((r) => String(JSON.parse(r.json).title)).sort();
+  concerts[0]!.title = 'First';
+  writeFiles(content, files, ['concerts/a.yaml']);
+  const first = (await rebuild(generation, join(root, 'gen-1'), content, ['concerts/a.yaml']))!.generation;
+  const old = new Image(first.layout.image);
+  const before = titles(old);
+  assert.ok(before.includes('First'));
+  concerts[0]!.title = 'Second';
+  concerts.pop();
+  writeFiles(content, files, ['concerts/a.yaml']);
+  const second = (await rebuild(first, join(root, 'gen-2'), content, ['concerts/a.yaml']))!.generation;
+  assert.equal(second.layout.image, first.layout.image);
+  assert.deepEqual(titles(old), before);
+  assert.equal(old.count('concerts'), before.length);
+  const current = new Image(second.layout.image);
+  assert.ok(titles(current).includes('Second'));
+  assert.equal(current.count('concerts'), before.length - 1);
+  old.close();
+  current.close();
   rmSync(root, { recursive: true, force: true });
 });
