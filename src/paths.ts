@@ -26,11 +26,7 @@ export const paths = {
   manifest: join(dist, 'headers.json'),
 };
 
-/**
- * The files one build generation serves: `npm run build` writes them under `dist/`; a
- * rebuild under the running server writes the next generation under
- * `dist/generations/<n>/` with the same layout.
- */
+/** Where `npm run build` writes what the runtime serves, under a dist folder. */
 export interface BuildLayout {
   /** The runtime's read-only image. */
   image: string;

@@ -1,32 +1,39 @@
 /**
  * A rebuild under a running server, from a list of changed content paths to a new build
  * generation: the edited files' changes (changes.ts) applied to the image in one
- * transaction (image-update.ts), then only what reads a changed collection
- * rendered again — page one of each changed list, the service metadata, the taste
- * profile, the exports, the calendars, the feeds, the SQL image, the pages — and kept only
- * where its bytes changed, so ETags change exactly for the documents that did. The new
- * generation's folder hard-links every unchanged file of the old one, so no file an older
- * generation reads is rewritten (the image is shared, see GenerationTarget). Nothing is
- * written when the edit changes nothing a reader sees.
+ * transaction (image-update.ts), then only what reads a changed collection rendered
+ * again — page one of each changed list, the service metadata, the taste profile, the
+ * exports, the calendars, the feeds, the SQL image, the pages — and kept only where its
+ * bytes changed, so ETags change exactly for the documents that did. Only those files
+ * are written, each under the new generation's own folder; its manifest names them there
+ * and every unchanged file where an older generation wrote it, so no file a generation
+ * reads is ever rewritten (the image is shared, see GenerationTarget). Nothing is written
+ * when the edit changes nothing a reader sees.
  */
-import { copyFileSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { SQL_PATH } from '../../functions/sql.ts';
 import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
-import { buildLayout, type BuildLayout } from '../paths.ts';
 import { groupsReading, type ArtifactOptions } from './artifacts.ts';
 import { changedFiles, planChanges, unchanged } from './changes.ts';
 import { sqlImageOf, type Manifest, type StaticFile } from './compile.ts';
 import { updateImage } from './image-update.ts';
-import { fileEntry, saveManifest, withSecurity } from './manifest.ts';
+import { fileEntry, withSecurity } from './manifest.ts';
 import { pagesToRender } from './pages.ts';
 
-/** The files of one build generation and its manifest. */
+/**
+ * What one build generation serves: its image, its SQL image, and its static files — the
+ * manifest, whose `file`s are relative to `root` (`dist/client` for the build's own;
+ * `dist` for rebuilt ones, whose files sit in several generations' folders).
+ */
 export interface Generation {
-  layout: BuildLayout;
+  image: string;
+  sqlImage: string;
   manifest: Manifest;
+  root: string;
 }
 
 export interface RebuildOptions extends ArtifactOptions {
@@ -40,53 +47,48 @@ export interface RebuildResult {
   changed: string[];
   /** Provenance warnings of the changed records. */
   warnings: string[];
-  /** Milliseconds per step: plan (read and diff), copy (the image), update (its rows), render (artifacts), pages, write (the folder). */
+  /** Milliseconds per step: plan (read and diff), update (the image's rows), render (artifacts, and the slower groups by name), pages, write. */
   timings: Record<string, number>;
 }
 
 /** Renders a page route over a generation's query core (the runtime's Astro handler), to its bytes. */
 export type PageRenderer = (core: QueryCore, route: string) => Promise<Buffer>;
 
-const sameEntry = (a: StaticFile | undefined, b: StaticFile) => a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+const posix = (path: string) => path.split(sep).join('/');
 
-/** The new client folder: changed files written, every other file of the manifest hard-linked from the old folder. */
-function writeClient(from: string, to: string, manifest: Manifest, written: ReadonlyMap<string, Buffer>): void {
-  const made = new Set<string>();
-  const place = (file: string) => {
-    const dir = dirname(join(to, file));
-    if (!made.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      made.add(dir);
-    }
-    return join(to, file);
-  };
-  mkdirSync(to, { recursive: true });
-  for (const { file } of Object.values(manifest)) {
-    const body = written.get(file);
-    if (body !== undefined) writeFileSync(place(file), body);
-    else linkSync(join(from, file), place(file));
-  }
+/** A manifest whose files are named relative to `to` instead of `from`. */
+function rebased(manifest: Manifest, from: string, to: string): Manifest {
+  if (from === to) return { ...manifest };
+  const prefix = posix(relative(to, from));
+  return Object.fromEntries(Object.entries(manifest).map(([path, entry]) => [path, { ...entry, file: `${prefix}/${entry.file}` }]));
 }
 
 /**
- * Where a new generation goes: its own folder (client files, manifest, SQL image) and
- * the image it serves. The image is not one file per generation — copying it would cost
+ * Where a new generation goes: its own folder `dir` (for the files it writes), the
+ * `root` its manifest names files from (a folder holding every generation's), and the
+ * image it serves. The image is not one file per generation — copying it would cost
  * seconds at a million records — but one file in WAL mode that every rebuild updates in
- * a transaction: the first rebuild copies the build's image there, and each generation
- * reads it in a read transaction of its own (src/core/image.ts), so it keeps answering
- * from its snapshot while newer ones are committed; SQLite never backfills a page a
- * snapshot still reads.
+ * a transaction: a copy of the build's image made once (prepareImage) before the first
+ * rebuild, and from then on the previous generation's own image. Each generation reads
+ * it in a read transaction of its own (src/core/image.ts), so it keeps answering from its
+ * snapshot while newer ones are committed; SQLite never backfills a page a snapshot still
+ * reads.
  */
 export interface GenerationTarget {
   dir: string;
+  root: string;
   image: string;
 }
 
-/** Copies the build's image to `path` and puts the copy in WAL mode, before anyone reads it. */
-function startImage(from: string, path: string): void {
+/**
+ * Copies the build's image to `path` and puts the copy in WAL mode, before anyone reads
+ * it: the image every rebuilt generation shares. Asynchronous, so a server can prepare
+ * it while it answers (at a million records the copy takes seconds).
+ */
+export async function prepareImage(from: string, path: string): Promise<void> {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
   mkdirSync(dirname(path), { recursive: true });
-  copyFileSync(from, path);
+  await copyFile(from, path);
   const db = new DatabaseSync(path);
   try {
     db.exec('PRAGMA journal_mode = WAL');
@@ -96,14 +98,15 @@ function startImage(from: string, path: string): void {
 }
 
 /**
- * Builds the generation that follows `previous` (whose image is open as `image`) after
+ * Builds the generation that follows `previous` (whose image is open as `reading`) after
  * the content `paths` changed; undefined when nothing a reader sees changed, and then
  * nothing is written. The image's transaction commits only once every file of the new
  * generation is written, so a failure anywhere leaves the image as it was. Invalid
  * content throws a ContentError listing every problem.
  */
 export async function rebuildGeneration(
-  previous: Generation & { image: Image },
+  previous: Generation,
+  reading: Image,
   target: GenerationTarget,
   paths: readonly string[],
   options: RebuildOptions,
@@ -116,15 +119,12 @@ export async function rebuildGeneration(
     timings[step] = Math.round(now - mark);
     mark = now;
   };
-  const files = changedFiles(previous.image, options.contentDir, paths);
+  const files = changedFiles(reading, options.contentDir, paths);
   if (files.length === 0) return undefined;
-  const siteUrl = previous.image.siteUrl;
-  const changes = planChanges(previous.image, { contentDir: options.contentDir, siteUrl }, files);
+  const siteUrl = reading.siteUrl;
+  const changes = planChanges(reading, { contentDir: options.contentDir, siteUrl }, files);
   if (unchanged(changes) && !changes.sourcesMoved) return undefined;
   lap('plan');
-  if (previous.layout.image !== target.image) startImage(previous.layout.image, target.image);
-  lap('copy');
-  const next: BuildLayout = { ...buildLayout(target.dir), image: target.image };
   const db = new DatabaseSync(target.image);
   let open = false;
   try {
@@ -137,13 +137,16 @@ export async function rebuildGeneration(
     const image = new Image(target.image, db);
     const core = new QueryCore(image);
     const affected = new Set([...changes.records].filter(([, c]) => c.size > 0).map(([name]) => name));
-    const manifest: Manifest = { ...previous.manifest };
+    const manifest = rebased(previous.manifest, previous.root, target.root);
     const written = new Map<string, Buffer>();
     const changed: string[] = [];
+    const own = posix(relative(target.root, target.dir));
     const put = (path: string, entry: StaticFile, body: Buffer) => {
-      if (sameEntry(manifest[path], entry)) return;
-      manifest[path] = entry;
-      written.set(entry.file, body);
+      // The same headers (so the same ETag) wherever the file is: unchanged.
+      if (manifest[path] !== undefined && JSON.stringify(manifest[path].headers) === JSON.stringify(entry.headers)) return;
+      const placed = { ...entry, file: `${own}/client/${entry.file}` };
+      manifest[path] = placed;
+      written.set(placed.file, body);
       changed.push(path);
     };
     const drop = (path: string) => {
@@ -152,35 +155,40 @@ export async function rebuildGeneration(
       changed.push(path);
     };
     for (const group of groupsReading(affected)) {
+      const started = performance.now();
       const produced = new Set<string>();
       for (const artifact of group.render(core, options)) {
         produced.add(artifact.path);
         put(artifact.path, withSecurity(artifact.path, { file: artifact.file, headers: artifact.headers }, siteUrl), artifact.body);
       }
       for (const path of group.paths) if (!produced.has(path)) drop(path);
+      const ms = Math.round(performance.now() - started);
+      if (ms >= 50) timings[group.name] = ms;
     }
     lap('render');
-    const pages = pagesToRender(changes, previous.image, image);
+    const pages = pagesToRender(changes, reading, image);
     for (const page of pages.render) {
       const body = await renderPage(core, page.route);
       put(page.path, withSecurity(page.path, fileEntry(page.path, page.file, body), siteUrl), body);
     }
     for (const path of pages.remove) drop(path);
     lap('pages');
+    let sqlImage = previous.sqlImage;
     const sql = affected.has('writing') ? Buffer.from(sqlImageOf(core)) : undefined;
-    mkdirSync(dirname(next.sqlImage), { recursive: true });
-    if (sql !== undefined && !sql.equals(readFileSync(previous.layout.sqlImage))) {
-      writeFileSync(next.sqlImage, sql);
+    if (sql !== undefined && !sql.equals(readFileSync(previous.sqlImage))) {
+      sqlImage = join(target.dir, 'sql.db');
+      mkdirSync(target.dir, { recursive: true });
+      writeFileSync(sqlImage, sql);
       changed.push(SQL_PATH);
-    } else {
-      linkSync(previous.layout.sqlImage, next.sqlImage);
     }
-    writeClient(previous.layout.client, next.client, manifest, written);
-    const saved = saveManifest(manifest, next.manifest, next.client);
+    for (const [file, body] of written) {
+      mkdirSync(dirname(join(target.root, file)), { recursive: true });
+      writeFileSync(join(target.root, file), body);
+    }
     lap('write');
     db.exec('COMMIT');
     open = false;
-    return { generation: { layout: next, manifest: saved }, changed: changed.sort(), warnings: changes.warnings, timings };
+    return { generation: { image: target.image, sqlImage, manifest, root: target.root }, changed: changed.sort(), warnings: changes.warnings, timings };
   } catch (error) {
     if (open) db.exec('ROLLBACK');
     rmSync(target.dir, { recursive: true, force: true });

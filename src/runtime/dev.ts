@@ -39,13 +39,18 @@ async function serve(): Promise<void> {
     const address = server.address();
     log(`listening on http://${host}:${typeof address === 'object' && address ? address.port : port}, watching ${relative(process.cwd(), paths.content) || '.'}`);
   });
-  // Astro loads its page modules on first use: load them now rather than during the first edit.
+  // Astro loads its page modules on first use, and the exports and calendars are kept as
+  // per-record fragments: load and render them now rather than during the first edit.
+  const warming = performance.now();
   await renderPage(generations.current().pages, '/rerender/home', { core: generations.current().core }).catch(() => undefined);
+  await generations.warm();
+  log(`ready for edits (warmed in ${((performance.now() - warming) / 1000).toFixed(1)} s)`);
   watchFolder(paths.content, contentName, (names) => {
     generations.rebuild(names).then(
       (result) => {
         if (!result.swapped) return log(`${names.join(', ')}: nothing changed`);
-        log(`generation ${result.generation} serving in ${Math.round(result.ms)} ms (data as of ${result.asOf}); changed: ${result.changed.join(' ') || 'records only'}`);
+        const steps = Object.entries(result.timings).map(([step, ms]) => `${step} ${ms}`).join(', ');
+        log(`generation ${result.generation} serving in ${Math.round(result.ms)} ms (${steps} ms; data as of ${result.asOf}); changed: ${result.changed.join(' ') || 'records only'}`);
         for (const warning of result.warnings) log(`warning: ${warning}`);
       },
       (error: unknown) => {

@@ -1,24 +1,24 @@
 /**
  * The build generations one process serves, and rebuild-and-swap: the one way the data
  * under a running server changes (the dev loop's watcher, owner writes). A generation is
- * one `Runtime` over one folder of files: the build's own `dist/`, then
- * `dist/generations/<pid>/<n>/` for each rebuild, all of these reading one image,
- * `dist/generations/<pid>/site.db`, each in a snapshot of its own. `rebuild(paths)`
+ * one `Runtime`: the build's own `dist/` first, then one per rebuild. `rebuild(paths)`
  * compiles what the changed content files change (src/compile/incremental.ts), opens a
- * Runtime on the result and makes it current. Each request is answered wholly by the generation current
- * when it arrived; a generation swapped out is closed — its image, its caches, its folder
- * — once its last request is done. Quota counters are shared by all generations, so a
- * rebuild does not reset them. Invalid content throws a ContentError and the current
- * generation keeps serving; the files of a failed rebuild are read again by the next one,
- * so fixing any file involved recovers.
+ * Runtime on the result and makes it current. Each request is answered wholly by the
+ * generation current when it arrived; a generation swapped out is closed — its image
+ * snapshot, its caches — once its last request is done, and the files only it used are
+ * removed. Rebuilt generations write under `dist/generations/<pid>/`: one image
+ * (`site.db`, each generation reading its own snapshot) and a folder per generation for
+ * the files it changed. Quota counters are shared by all generations, so a rebuild does
+ * not reset them. Invalid content throws a ContentError and the current generation keeps
+ * serving; the files of a failed rebuild are read again by the next one, so fixing any
+ * file involved recovers.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { restCollections } from '../collections/index.ts';
-import type { Manifest } from '../compile/compile.ts';
-import { rebuildGeneration, type Generation } from '../compile/incremental.ts';
+import { prepareImage, rebuildGeneration, type Generation } from '../compile/incremental.ts';
 import { LIMITS } from '../core/limits.ts';
 import { FragmentStore, type FragmentDump } from '../formats/fragments.ts';
 import { MemoryCounterStore } from '../http/rate-limit.ts';
@@ -70,14 +70,20 @@ const asOfOf = (runtime: Runtime) => restCollections.map((c) => runtime.image.as
 
 export class Generations {
   private readonly options: GenerationsOptions;
+  /** Where this process's rebuilt generations write. */
   private readonly root: string;
+  /** The image every rebuilt generation reads (a WAL copy of the build's, made once), and its making. */
+  private readonly liveImage: string;
+  private readonly buildImage: string;
+  private prepared: Promise<void> | undefined;
   private runtime: Runtime;
-  private generation: Generation;
   private number = 0;
   /** Requests under way per generation. */
   private readonly inFlight = new Map<Runtime, number>();
-  /** Generations swapped out, closed with their folder once their last request is done. */
-  private readonly retiring = new Map<Runtime, string | undefined>();
+  /** Generations swapped out, closed once their last request is done. */
+  private readonly retiring = new Set<Runtime>();
+  /** How many open generations use each file a rebuild wrote; a file no generation uses is removed. */
+  private readonly uses = new Map<string, number>();
   /** A generation whose image is committed but whose Runtime failed to open. */
   private unopened: Generation | undefined;
   /** Paths of a rebuild that failed, read again by the next one. */
@@ -86,11 +92,12 @@ export class Generations {
   /** Per-record fragments of the exports and calendars, kept across rebuilds (src/formats/fragments.ts). */
   private readonly fragments = new FragmentStore();
 
-  private constructor(options: GenerationsOptions, runtime: Runtime, manifest: Manifest) {
+  private constructor(options: GenerationsOptions, runtime: Runtime) {
     this.options = options;
-    this.root = join(options.distDir, 'generations', String(process.pid));
+    this.buildImage = runtime.generation.image;
+    this.root = resolve(options.distDir, 'generations', String(process.pid));
+    this.liveImage = join(this.root, 'site.db');
     this.runtime = runtime;
-    this.generation = { layout: runtime.layout, manifest };
   }
 
   static async open(options: GenerationsOptions): Promise<Generations> {
@@ -101,8 +108,7 @@ export class Generations {
     };
     const withCounters = { ...options, counters };
     removeOrphans(join(options.distDir, 'generations'));
-    const runtime = await Runtime.open(withCounters);
-    return new Generations(withCounters, runtime, JSON.parse(readFileSync(runtime.layout.manifest, 'utf8')) as Manifest);
+    return new Generations(withCounters, await Runtime.open(withCounters));
   }
 
   /** The generation a request arriving now is answered by. */
@@ -136,11 +142,36 @@ export class Generations {
     if (this.retiring.has(runtime)) this.close(runtime);
   }
 
+  /** The files of a generation that a rebuild wrote (the build's own files are never removed). */
+  private written(generation: Generation): string[] {
+    const files = [generation.sqlImage, ...Object.values(generation.manifest).map((entry) => resolve(generation.root, entry.file))];
+    return files.filter((file) => file.startsWith(`${this.root}/`) && file !== this.liveImage);
+  }
+
+  private use(generation: Generation, by: number): void {
+    for (const file of this.written(generation)) {
+      const uses = (this.uses.get(file) ?? 0) + by;
+      if (uses > 0) this.uses.set(file, uses);
+      else {
+        this.uses.delete(file);
+        rmSync(file, { force: true });
+      }
+    }
+  }
+
   private close(runtime: Runtime): void {
-    const dir = this.retiring.get(runtime);
     this.retiring.delete(runtime);
     runtime.close();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    this.use(runtime.generation, -1);
+  }
+
+  /** Copies the build's image for rebuilds to update, once, without blocking requests. */
+  private prepare(): Promise<void> {
+    this.prepared ??= prepareImage(this.buildImage, this.liveImage).catch((error: unknown) => {
+      this.prepared = undefined;
+      throw error;
+    });
+    return this.prepared;
   }
 
   /**
@@ -158,16 +189,16 @@ export class Generations {
   private async rebuildNow(paths: readonly string[]): Promise<RebuildSummary> {
     const started = performance.now();
     // A generation whose image was committed but whose Runtime did not open is served first (its files are complete).
-    if (this.unopened) await this.swap(this.unopened, this.number + 1);
+    if (this.unopened) await this.swap(this.unopened);
     const all = [...new Set([...this.pending, ...paths])];
-    const number = this.number + 1;
-    const target = { dir: join(this.root, String(number)), image: join(this.root, 'site.db') };
+    const target = { dir: join(this.root, String(this.number + 1)), root: resolve(this.options.distDir), image: this.liveImage };
     rmSync(target.dir, { recursive: true, force: true });
     const previous = this.runtime;
     let result;
     try {
+      await this.prepare();
       const options = { ...this.options, fragments: this.fragments };
-      result = await rebuildGeneration({ ...this.generation, image: previous.image }, target, all, options, (core, route) => renderPage(previous.pages, route, { core }));
+      result = await rebuildGeneration(previous.generation, previous.image, target, all, options, (core, route) => renderPage(previous.pages, route, { core }));
     } catch (error) {
       this.pending = new Set(all);
       throw error;
@@ -175,54 +206,60 @@ export class Generations {
     this.pending.clear();
     if (result === undefined) return { swapped: false, generation: this.number, asOf: asOfOf(previous), changed: [], warnings: [], ms: performance.now() - started, timings: {} };
     const opening = performance.now();
-    const next = await this.swap(result.generation, number);
+    const next = await this.swap(result.generation);
     const timings = { ...result.timings, open: Math.round(performance.now() - opening) };
-    return { swapped: true, generation: number, asOf: asOfOf(next), changed: result.changed, warnings: result.warnings, ms: performance.now() - started, timings };
+    return { swapped: true, generation: this.number, asOf: asOfOf(next), changed: result.changed, warnings: result.warnings, ms: performance.now() - started, timings };
   }
 
   /** Opens a Runtime on `generation` and makes it current; the one it replaces closes after its last request. */
-  private async swap(generation: Generation, number: number): Promise<Runtime> {
+  private async swap(generation: Generation): Promise<Runtime> {
     let next: Runtime;
     try {
-      next = await Runtime.open({ ...this.options, layout: generation.layout });
+      next = await Runtime.open({ ...this.options, generation });
     } catch (error) {
       this.unopened = generation;
       throw error;
     }
     this.unopened = undefined;
+    this.use(generation, +1);
     const previous = this.runtime;
-    const previousDir = this.number === 0 ? undefined : join(this.root, String(this.number));
     this.runtime = next;
-    this.generation = generation;
-    this.number = number;
-    this.retiring.set(previous, previousDir);
+    this.number += 1;
+    this.retiring.add(previous);
     if (!this.inFlight.has(previous)) this.close(previous);
     return next;
   }
 
   /**
-   * Renders the current generation's exports and calendars once in a worker thread and
-   * keeps their fragments, so the first rebuild that touches places or events renders
-   * only what changed rather than every record (at a million records, tens of seconds),
-   * without blocking requests meanwhile. Resolves when done; a failure only leaves the
-   * store cold.
+   * Prepares the first rebuild without blocking requests: copies the build's image for
+   * rebuilds to update, and renders the current exports and calendars once in a worker
+   * thread to keep their fragments, so the first rebuild that touches places or events
+   * renders only what changed rather than every record (at a million records, tens of
+   * seconds). Then renders them once here too, from the kept fragments, which loads
+   * what a first render in this thread loads (time zone rules, the writers' code).
+   * Resolves when done; a failure only leaves the first rebuild slower.
    */
-  warm(): Promise<void> {
-    const worker = new Worker(new URL('./warm.ts', import.meta.url), { workerData: { image: this.runtime.layout.image } });
-    return new Promise((resolve) => {
+  async warm(): Promise<void> {
+    const image = this.prepare().catch(() => undefined);
+    const worker = new Worker(new URL('./warm.ts', import.meta.url), { workerData: { image: this.runtime.generation.image } });
+    const fragments = new Promise<void>((done) => {
       worker.once('message', (dump: FragmentDump) => {
         this.fragments.load(dump);
-        resolve();
+        done();
       });
-      worker.once('error', () => resolve());
-      worker.once('exit', () => resolve());
+      worker.once('error', () => done());
+      worker.once('exit', () => done());
     });
+    await Promise.all([image, fragments]);
+    const { calendarDocuments, exportDocuments } = await import('../compile/exports.ts');
+    exportDocuments(this.runtime.core, this.fragments);
+    calendarDocuments(this.runtime.core, this.fragments);
   }
 
-  /** Closes every generation and removes the folders rebuilds wrote; for the end of the process (requests still under way may fail). */
+  /** Closes every generation and removes the files rebuilds wrote; for the end of the process (requests still under way may fail). */
   async shutdown(): Promise<void> {
     await this.queue;
-    for (const runtime of [...this.retiring.keys()]) this.close(runtime);
+    for (const runtime of [...this.retiring]) this.close(runtime);
     this.runtime.close();
     rmSync(this.root, { recursive: true, force: true });
   }

@@ -25,14 +25,16 @@ import { clientAddress, trustedProxiesFromEnv } from '../http/client.ts';
 import { RateLimiter, type CounterStore } from '../http/rate-limit.ts';
 import { RATE_LIMIT_POLICY_NAME } from '../http/headers.ts';
 import { LIMITS } from '../core/limits.ts';
-import { buildLayout, type BuildLayout } from '../paths.ts';
+import type { Manifest } from '../compile/compile.ts';
+import type { Generation } from '../compile/incremental.ts';
+import { buildLayout } from '../paths.ts';
 import { StaticFiles } from './static.ts';
 
 export interface RuntimeOptions {
   /** The build output: `dist/` with `client/`, `server/`, `image/` and `headers.json`. */
   distDir: string;
-  /** The files this generation serves: `distDir`'s own unless a rebuild wrote a newer generation elsewhere. */
-  layout?: BuildLayout;
+  /** What this generation serves: `distDir`'s own build unless a rebuild made a newer generation (src/compile/incremental.ts). */
+  generation?: Generation;
   /** Quota counters shared by every generation of one process, so a rebuild does not reset them. */
   counters?: RuntimeCounters;
   /** Byte budget of remembered REST answers (`ANSWER_CACHE_BYTES`); 0 turns it off. */
@@ -67,6 +69,12 @@ export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv, distDir: string): 
   };
 }
 
+/** What `npm run build` wrote under `distDir`: the first generation a server serves. */
+export function buildGeneration(distDir: string): Generation {
+  const layout = buildLayout(distDir);
+  return { image: layout.image, sqlImage: layout.sqlImage, manifest: JSON.parse(readFileSync(layout.manifest, 'utf8')) as Manifest, root: layout.client };
+}
+
 /** Astro's request handler for the pages it renders on request. */
 export type PageHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: PageLocals) => Promise<void>;
 
@@ -76,8 +84,8 @@ export interface PageLocals {
 }
 
 export class Runtime {
-  /** The files this generation serves. */
-  readonly layout: BuildLayout;
+  /** What this generation serves: its image, SQL image and static files. */
+  readonly generation: Generation;
   readonly image: Image;
   readonly core: QueryCore;
   readonly files: StaticFiles;
@@ -98,15 +106,15 @@ export class Runtime {
   private constructor(options: RuntimeOptions, pages: PageHandler) {
     const trusted = options.trustedProxies ?? new Set<string>();
     this.clientOf = (request) => clientAddress(request.peer ?? '', request.header('X-Forwarded-For'), trusted);
-    this.layout = options.layout ?? buildLayout(options.distDir);
-    this.image = new Image(this.layout.image);
+    this.generation = options.generation ?? buildGeneration(options.distDir);
+    this.image = new Image(this.generation.image);
     // One query core for every surface: one statement cache, one count cache.
     this.core = new QueryCore(this.image);
-    this.files = new StaticFiles(this.layout.manifest, this.layout.client);
+    this.files = new StaticFiles(this.generation.manifest, this.generation.root);
     this.quota = new RateLimiter({ store: options.counters?.rest, limit: options.restQuota ?? LIMITS.restRequestsPerWindow, windowSeconds: LIMITS.restWindowSeconds, policy: RATE_LIMIT_POLICY_NAME });
     const clientOf = this.clientOf;
     this.rest = restAnswer(this.core, { cacheBytes: options.answerCacheBytes, quota: options.restQuota, limiter: this.quota, clientOf });
-    this.sql = sqlAnswer({ image: readFileSync(this.layout.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
+    this.sql = sqlAnswer({ image: readFileSync(this.generation.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
     this.graphql = graphqlAnswer(this.core, { counters: options.counters?.graphql, budget: options.graphqlBudget, clientOf });
     this.status = statusAnswer(this.image);
     this.taste = tasteSummaryAnswer(this.core);

@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import yaml from 'js-yaml';
 import { compile, ContentError, type Manifest } from '../../src/compile/compile.ts';
-import { rebuildGeneration, type Generation, type PageRenderer } from '../../src/compile/incremental.ts';
+import { prepareImage, rebuildGeneration, type Generation, type PageRenderer } from '../../src/compile/incremental.ts';
 import { withSecurity, writeManifest } from '../../src/compile/manifest.ts';
 import { Image } from '../../src/core/image.ts';
 import { buildLayout } from '../../src/paths.ts';
@@ -81,31 +81,33 @@ function fullBuild(root: string, content: string, name: string): { dir: string; 
 function firstGeneration(root: string, content: string): Generation {
   const { dir, manifest } = fullBuild(root, content, 'gen-0');
   const layout = buildLayout(dir);
-  return { layout, manifest: writeManifest(layout.client, manifest, layout.manifest, undefined) };
+  return { image: layout.image, sqlImage: layout.sqlImage, manifest: writeManifest(layout.client, manifest, layout.manifest, undefined), root: layout.client };
 }
 
 /** The generation and a full build of the same content agree on rows, compiled files, manifest entries and the SQL image. */
 function assertEquivalent(generation: Generation, full: { dir: string; manifest: Manifest }): void {
   const fullLayout = buildLayout(full.dir);
-  const mine = imageRows(generation.layout.image);
+  const mine = imageRows(generation.image);
   const theirs = imageRows(fullLayout.image);
   assert.deepEqual(mine.meta, theirs.meta);
   for (const table of Object.keys(theirs.tables)) assert.deepEqual(mine.tables[table], theirs.tables[table], table);
   for (const [path, entry] of Object.entries(full.manifest)) {
-    assert.deepEqual(generation.manifest[path], withSecurity(path, entry, undefined), path);
-    assert.ok(readFileSync(join(generation.layout.client, entry.file)).equals(readFileSync(join(fullLayout.client, entry.file))), entry.file);
+    assert.deepEqual({ ...generation.manifest[path]!, file: entry.file }, withSecurity(path, entry, undefined), path);
+    assert.ok(readFileSync(join(generation.root, generation.manifest[path]!.file)).equals(readFileSync(join(fullLayout.client, entry.file))), entry.file);
   }
   for (const path of Object.keys(generation.manifest)) {
     assert.ok(full.manifest[path] !== undefined || path === '/' || path.startsWith('/blog/'), `${path} is in the generation only`);
   }
-  assert.ok(readFileSync(generation.layout.sqlImage).equals(readFileSync(fullLayout.sqlImage)), 'sql.db');
+  assert.ok(readFileSync(generation.sqlImage).equals(readFileSync(fullLayout.sqlImage)), 'sql.db');
 }
 
-/** The next generation in `dir`, its image the live one beside the first generation's folder. */
+/** The next generation in `dir`, its files named from the folder above, its image the live one there. */
 async function rebuild(previous: Generation, dir: string, content: string, paths: readonly string[]) {
-  const image = new Image(previous.layout.image);
+  const live = join(dir, '..', 'live.db');
+  if (previous.image !== live && !existsSync(live)) await prepareImage(previous.image, live);
+  const image = new Image(previous.image);
   try {
-    return await rebuildGeneration({ ...previous, image }, { dir, image: join(dir, '..', 'live.db') }, paths, { contentDir: content }, renderPage);
+    return await rebuildGeneration(previous, image, { dir, root: join(dir, '..'), image: live }, paths, { contentDir: content }, renderPage);
   } finally {
     image.close();
   }
@@ -292,7 +294,7 @@ test('records added one by one at the same place move only their neighbours', as
   const { root, content, files } = site();
   let generation = firstGeneration(root, content);
   const ridsOf = (g: Generation) => {
-    const image = new Image(g.layout.image);
+    const image = new Image(g.image);
     try {
       return new Map((image.db.prepare('SELECT cid, rid FROM "tweets"').all() as { cid: string; rid: number }[]).map((r) => [r.cid, r.rid]));
     } finally {
@@ -325,17 +327,17 @@ test('a generation keeps reading its snapshot of the shared image while later on
   concerts[0]!.title = 'First';
   writeFiles(content, files, ['concerts/a.yaml']);
   const first = (await rebuild(generation, join(root, 'gen-1'), content, ['concerts/a.yaml']))!.generation;
-  const old = new Image(first.layout.image);
+  const old = new Image(first.image);
   const before = titles(old);
   assert.ok(before.includes('First'));
   concerts[0]!.title = 'Second';
   concerts.pop();
   writeFiles(content, files, ['concerts/a.yaml']);
   const second = (await rebuild(first, join(root, 'gen-2'), content, ['concerts/a.yaml']))!.generation;
-  assert.equal(second.layout.image, first.layout.image);
+  assert.equal(second.image, first.image);
   assert.deepEqual(titles(old), before);
   assert.equal(old.count('concerts'), before.length);
-  const current = new Image(second.layout.image);
+  const current = new Image(second.image);
   assert.ok(titles(current).includes('Second'));
   assert.equal(current.count('concerts'), before.length - 1);
   old.close();
