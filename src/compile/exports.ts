@@ -76,11 +76,17 @@ const exportPath = (query: Query) => EXPORTS.find((e) => e.collection === query.
  * running server passes the same store each time); a fresh store renders everything.
  */
 export function exportDocuments(core: QueryCore, fragments: FragmentStore = new FragmentStore()): Document[] {
+  // Each collection's records are read once for all of its formats.
+  const read = new Map<string, string[]>();
   return EXPORTS.filter((spec) => core.image.provenanceComplete(spec.collection)).map((spec) => {
     const declaration = collection(spec.collection)!;
     const serializer = serializers.find((s) => s.mediaType === spec.mediaType)!;
     const query = parseQuery(declaration, new URLSearchParams());
-    const texts = [...core.all(query)];
+    let texts = read.get(spec.collection);
+    if (!texts) {
+      texts = [...core.all(query)];
+      read.set(spec.collection, texts);
+    }
     const asOf = core.image.asOf(spec.collection);
     const body = EXPORT_RENDERS[spec.mediaType]!({ ...query, limit: texts.length }, texts, asOf, core.image.siteUrl, fragments);
     return { path: spec.path, file: spec.path.slice(1), contentType: serializer.contentType, body, asOf };
