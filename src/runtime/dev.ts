@@ -95,8 +95,10 @@ async function supervise(): Promise<void> {
   let again = false;
   const stop = async () => {
     if (server === undefined || server.exitCode !== null) return;
-    server.kill('SIGTERM');
-    await once(server, 'exit');
+    const stopping = server;
+    server = undefined;
+    stopping.kill('SIGTERM');
+    await once(stopping, 'exit');
   };
   const cycle = async () => {
     if (busy) {
@@ -108,8 +110,9 @@ async function supervise(): Promise<void> {
       again = false;
       await stop();
       if (await build()) {
-        server = spawn(process.execPath, ['--max-semi-space-size=4', import.meta.filename, '--serve'], { stdio: 'inherit' });
-        server.once('exit', (code, signal) => signal === null && log(`the server stopped (${code}); save a file to build and start it again`));
+        const started = spawn(process.execPath, ['--max-semi-space-size=4', import.meta.filename, '--serve'], { stdio: 'inherit' });
+        server = started;
+        started.once('exit', (code) => server === started && log(`the server stopped (${code}); save a file to build and start it again`));
       }
     } while (again);
     busy = false;
