@@ -20,7 +20,7 @@ import { isContentFile } from '../compile/load.ts';
 import { paths } from '../paths.ts';
 import { Generations } from './generations.ts';
 import { createNodeServer } from './node.ts';
-import { renderPage } from './pages.ts';
+import { renderPage } from './render-page.ts';
 import { runtimeOptionsFromEnv } from './runtime.ts';
 import { watchFolder, type Watcher } from './watch.ts';
 

@@ -23,7 +23,7 @@ import { LIMITS } from '../core/limits.ts';
 import { FragmentStore, type FragmentDump } from '../formats/fragments.ts';
 import { MemoryCounterStore } from '../http/rate-limit.ts';
 import { createDispatcher } from './dispatch.ts';
-import { renderPage } from './pages.ts';
+import { renderPage } from './render-page.ts';
 import { ROUTES, type Route } from './routes.ts';
 import { Runtime, type RuntimeOptions } from './runtime.ts';
 
