@@ -2,7 +2,8 @@
  * Generations in one process: a request under way when a rebuild swaps keeps the
  * generation it started with, which stays open until that request is done and only then
  * closes; the files a rebuild wrote leave with the last generation using them; quota
- * counters carry over to the new generation; an unchanged rebuild swaps nothing. Runs on
+ * counters carry over to the new generation; an unchanged rebuild swaps nothing; pages
+ * rendered again for a generation are the prerendered bytes. Runs on
  * the built `dist/` and a copy of the content it was built from.
  */
 import assert from 'node:assert/strict';
@@ -14,6 +15,8 @@ import { after, before, test } from 'node:test';
 import type { Server } from 'node:http';
 import { Generations } from '../../src/runtime/generations.ts';
 import { createNodeServer } from '../../src/runtime/node.ts';
+import { renderPage } from '../../src/runtime/render-page.ts';
+import { Runtime } from '../../src/runtime/runtime.ts';
 import { paths } from '../../src/paths.ts';
 
 let content: string;
@@ -97,4 +100,23 @@ test('a rebuild that changes nothing swaps nothing', async () => {
   assert.equal(result.swapped, false);
   assert.deepEqual(result.changed, []);
   assert.equal(generations.current(), current);
+});
+
+test('pages rendered again for a generation are the bytes the build prerendered', async () => {
+  const fresh = await Runtime.open({ distDir: paths.dist });
+  try {
+    const [post] = (JSON.parse(readFileSync(join(paths.dist, 'client/api/blog.json'), 'utf8')) as { data: { canonicalId: string; slug: string }[] }).data;
+    const pages: [string, string][] = [
+      ['/rerender/home', 'index.html'],
+      ['/rerender/blog', 'blog/index.html'],
+      [`/rerender/blog/${post!.canonicalId}`, `blog/${post!.slug}/index.html`],
+    ];
+    for (const [route, file] of pages) {
+      const body = await renderPage(fresh.pages, route, { core: fresh.core });
+      assert.ok(body.equals(readFileSync(join(paths.dist, 'client', file))), `${route} differs from ${file}`);
+    }
+    await assert.rejects(renderPage(fresh.pages, '/rerender/nothing', { core: fresh.core }), /404/);
+  } finally {
+    fresh.close();
+  }
 });
