@@ -1,20 +1,22 @@
 /**
- * The Node entry: opens the runtime on `dist/` and listens; the route table
- * (src/runtime/routes.ts) and the dispatcher (src/runtime/dispatch.ts) do the rest.
+ * The Node entry: opens the runtime on `dist/` (its first generation) and listens; the
+ * route table (src/runtime/routes.ts) and the dispatcher (src/runtime/dispatch.ts) do the
+ * rest.
  * Configuration is by environment (README, "Configuration"): `PORT`, `HOST`,
  * `ANSWER_CACHE_BYTES`, `TRUSTED_PROXIES`, `RATE_LIMIT_REQUESTS`, `SQL_RATE_LIMIT_REQUESTS`,
  * `GRAPHQL_COST_BUDGET`.
  */
-import { createDispatcher } from './src/runtime/dispatch.ts';
+import { Generations } from './src/runtime/generations.ts';
 import { createNodeServer } from './src/runtime/node.ts';
-import { Runtime, runtimeOptionsFromEnv } from './src/runtime/runtime.ts';
+import { runtimeOptionsFromEnv } from './src/runtime/runtime.ts';
 import { paths } from './src/paths.ts';
 
 const port = process.env.PORT === undefined ? 4321 : Number(process.env.PORT);
 const host = process.env.HOST ?? 'localhost';
 
-const runtime = await Runtime.open(runtimeOptionsFromEnv(process.env, paths.dist));
-const server = createNodeServer(createDispatcher(() => runtime));
+// The build's generation, and later ones when content changes (`generations.rebuild`).
+const generations = await Generations.open({ ...runtimeOptionsFromEnv(process.env, paths.dist), contentDir: paths.content, siteAuthor: process.env.SITE_AUTHOR });
+const server = createNodeServer(generations.listener());
 
 server.listen(port, host, () => {
   const address = server.address();

@@ -7,7 +7,9 @@
  * repeated queries, and against one with the cache off, where every request runs the
  * query (cold). `--build-only` stops after the build figures (used for 1M records).
  * `--only <text>` loads only the scenarios whose label contains it (page one always runs,
- * as the reference of the deep-cursor ratio).
+ * as the reference of the deep-cursor ratio). `--only rebuild` measures the dev loop
+ * instead (bench/rebuild.ts): an edit, an addition and a deletion, each from the file's
+ * write to every surface answering the new data, beside the full build of the same run.
  * Usage: npm run bench [-- --records 100000 --seconds 8 --connections 16 --build-only --only search]
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -23,6 +25,7 @@ import { Image, recordsTable, sortColumn } from '../src/core/image.ts';
 import { parseQuery } from '../src/core/params.ts';
 import { queryBinding } from '../src/core/query.ts';
 import { bindings } from '../src/graphql/schema.ts';
+import { measureRebuild } from './rebuild.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -79,6 +82,22 @@ const buildTable = [
   `| image size | ${f1(imageMb)} MB |`,
 ];
 const header = `Benchmark: ${records.toLocaleString('en')} generated records, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
+if (args.only === 'rebuild') {
+  // The dev loop beside the full build of the same run (bench/rebuild.ts).
+  const figures = await measureRebuild(content, dist, log);
+  const text = [
+    header,
+    '',
+    ...buildTable,
+    '',
+    '| dev loop (`npm run dev`) | save → every surface answers | server: change seen → new generation | documents whose bytes changed |',
+    '| --- | ---: | ---: | --- |',
+    ...figures.map((f) => `| ${f.label} | ${(f.ms / 1000).toFixed(2)} s | ${(f.serverMs / 1000).toFixed(2)} s | ${f.changed.split(' ').map((p) => `\`${p}\``).join(' ')} |`),
+  ].join('\n');
+  console.log(text);
+  writeFileSync(join(root, `results-rebuild-${records}.md`), `${text}\n`);
+  process.exit(0);
+}
 if (args['build-only']) {
   const text = [header, '', ...buildTable].join('\n');
   console.log(text);

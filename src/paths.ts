@@ -5,6 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 
+
 const dist = resolve(process.env.DIST_DIR ?? 'dist');
 
 export const paths = {
@@ -24,3 +25,19 @@ export const paths = {
   /** Precomputed response headers of every static file. */
   manifest: join(dist, 'headers.json'),
 };
+
+/** Where `npm run build` writes what the runtime serves, under a dist folder. */
+export interface BuildLayout {
+  /** The runtime's read-only image. */
+  image: string;
+  /** The public SQL surface's image. */
+  sqlImage: string;
+  /** Precomputed response headers of every static file. */
+  manifest: string;
+  /** The static files. */
+  client: string;
+}
+
+export function buildLayout(dir: string): BuildLayout {
+  return { image: join(dir, 'image/site.db'), sqlImage: join(dir, 'image/sql.db'), manifest: join(dir, 'headers.json'), client: join(dir, 'client') };
+}

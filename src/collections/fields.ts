@@ -83,14 +83,22 @@ export const datedStatus = <const T extends readonly [string, ...string[]]>(valu
     .prefault('completed' as T[number])
     .meta({ description: 'When the record does not say: scheduled while the date is after the build date, else completed.' });
 
+/** Zone names already checked (building a formatter per record was most of the cost of checking a file of events). */
+const knownZones = new Map<string, boolean>();
+
 /** An IANA time zone name, checked against the zones this runtime knows. */
 export const timeZone = z.string().refine((tz) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
+  let known = knownZones.get(tz);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: tz });
+      known = true;
+    } catch {
+      known = false;
+    }
+    if (knownZones.size < 10_000) knownZones.set(tz, known);
   }
+  return known;
 }, 'expected an IANA time zone such as Europe/Paris');
 
 /** Fields every record may carry. Private records never leave the owner's files. */

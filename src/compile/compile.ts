@@ -6,23 +6,17 @@
  */
 import { createHmac } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { collection, collections, contentCollections } from '../collections/index.ts';
 import { sqlImageBytes } from '../sql/image.ts';
-import { tasteProfile } from '../taste/profile.ts';
-import { parseQuery } from '../core/params.ts';
 import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
-import { collectionPath } from '../formats/json.ts';
-import { documentHeaders } from '../http/headers.ts';
-import { listAnswer } from '../http/list.ts';
-import { documents } from './documents.ts';
-import { calendarDocuments, exportDocuments } from './exports.ts';
-import { feedDocuments } from './feeds.ts';
-import { missingProvenance, writeImage, type CollectionRecords } from './image.ts';
-import { loadCollection, type LoadProblem } from './load.ts';
+import { groupsReading, type Artifact } from './artifacts.ts';
+import { missingProvenance, writeImage, type CollectionRecords, type SourceRow } from './image.ts';
+import { contentFiles, loadFile, type LoadProblem, type SourceEntry } from './load.ts';
 import { buildNow } from './now.ts';
-import { buildRecords, sharedCanonicalIds } from './records.ts';
+import { buildRecords, sharedCanonicalIds, type BuildContext, type PublishedRecord } from './records.ts';
+import type { SearchSource } from './search-index.ts';
 
 export interface CompileOptions {
   contentDir: string;
@@ -70,60 +64,120 @@ export function cursorKey(secret: string): Buffer {
   return createHmac('sha256', secret).update('collections cursor key v1').digest();
 }
 
-export function compile(options: CompileOptions): CompileResult {
+/** The site URL of a build, without a trailing slash. */
+export const siteUrlOf = (options: Pick<CompileOptions, 'siteUrl'>) => (options.siteUrl ?? DEFAULT_SITE_URL).replace(/\/+$/, '');
+
+/** The options that decide what records a content folder gives (full and incremental builds alike). */
+export type ContentOptions = Pick<CompileOptions, 'contentDir' | 'siteUrl' | 'now'>;
+
+/** What a record's derived fields may read; one place, so full and incremental builds derive alike. */
+export const deriveContext = (options: ContentOptions): BuildContext => ({ siteUrl: siteUrlOf(options), now: options.now?.getTime() ?? buildNow() });
+
+/** The content folder as origins show it: relative to the working directory. */
+export const shownRootOf = (contentDir: string) => relative(process.cwd(), contentDir) || '.';
+
+/** A content file's name in the sources table: relative to the content folder, with `/`. */
+export const sourceFileOf = (contentDir: string, file: string) => relative(contentDir, file).split(sep).join('/');
+
+/**
+ * Where an entry of a loaded file sits: its index when the file holds a YAML sequence
+ * (its origin ends in `[i]`), NULL when the file is one record.
+ */
+export const entryIndexOf = (origin: string, index: number) => (origin.endsWith(']') ? index : null);
+
+export interface LoadedContent {
+  /** Every collection's records, the composed lists' included. */
+  compiled: CollectionRecords[];
+  /** The content collections' records as loaded (before composition), which search indexes. */
+  searched: SearchSource[];
+  /** Where each published content record came from. */
+  sources: SourceRow[];
+}
+
+/**
+ * Composes the cross-collection lists: each composing collection's records are followed
+ * by what its `compose` makes of the `loaded` records (content records as loaded, before
+ * any composition, so a blog post composed into writing is not fed to the feed twice).
+ */
+export function composeInto(compiled: CollectionRecords[], loaded: (name: string) => readonly PublishedRecord[], siteUrl: string): void {
+  const sources = { records: loaded, siteUrl };
+  for (const [i, entry] of compiled.entries()) {
+    if (entry.collection.compose) compiled[i] = { ...entry, records: [...entry.records, ...entry.collection.compose(sources)] };
+  }
+}
+
+/** Reads and checks every content file; a ContentError lists every problem of every collection. */
+export function loadContent(options: CompileOptions): LoadedContent {
   const problems: LoadProblem[] = [];
   const compiled: CollectionRecords[] = [];
-  const shownRoot = relative(process.cwd(), options.contentDir) || '.';
-  const siteUrl = (options.siteUrl ?? DEFAULT_SITE_URL).replace(/\/+$/, '');
-  const now = options.now?.getTime() ?? buildNow();
+  const sources: SourceRow[] = [];
+  const shownRoot = shownRootOf(options.contentDir);
+  // One present for the whole build, so every collection settles statuses against the same instant.
+  const context = deriveContext(options);
   for (const collection of collections) {
-    const loaded = loadCollection(options.contentDir, collection.name, shownRoot);
-    const built = buildRecords(collection, loaded.entries, { siteUrl, now });
-    problems.push(...loaded.problems, ...built.problems);
+    const entries: SourceEntry[] = [];
+    const loadProblems: LoadProblem[] = [];
+    const where = new Map<string, { file: string; entry: number | null }>();
+    for (const path of contentFiles(join(options.contentDir, collection.name))) {
+      const file = sourceFileOf(options.contentDir, path);
+      const read = loadFile(options.contentDir, path, shownRoot);
+      loadProblems.push(...read.problems);
+      read.entries.forEach((entry, i) => {
+        entries.push(entry);
+        where.set(entry.origin, { file, entry: entryIndexOf(entry.origin, i) });
+      });
+    }
+    const built = buildRecords(collection, entries, context);
+    problems.push(...loadProblems, ...built.problems);
+    for (const record of built.records) sources.push({ ...where.get(record.origin)!, collection: collection.name, cid: record.canonicalId });
     compiled.push({ collection, records: built.records });
   }
   problems.push(...sharedCanonicalIds(compiled));
   if (problems.length) throw new ContentError(problems);
-  // Composed lists read the content records as loaded (before any composition), so a
-  // blog post composed into writing is not fed to the feed a second time.
   const loaded = new Map(compiled.map((c) => [c.collection.name, c.records]));
   const searched = contentCollections.map((collection) => ({ collection, records: loaded.get(collection.name) ?? [] }));
-  const sources = { records: (name: string) => loaded.get(name) ?? [], siteUrl };
-  for (const [i, entry] of compiled.entries()) {
-    if (entry.collection.compose) compiled[i] = { ...entry, records: [...entry.records, ...entry.collection.compose(sources)] };
-  }
+  composeInto(compiled, (name) => loaded.get(name) ?? [], siteUrlOf(options));
+  return { compiled, searched, sources };
+}
 
-  writeImage(options.imagePath, compiled, cursorKey(options.secret), siteUrl, searched);
-  const counts = Object.fromEntries(compiled.map((c) => [c.collection.name, c.records.length]));
-  const warnings = compiled.flatMap((c) =>
-    missingProvenance(c).map((r) => `${r.origin}: coordinatesSource: coordinates without a source (or a geocoded source without coordinatesLicense); ${c.collection.name} geographic formats are off`),
-  );
+/** The warning of a located record whose coordinates lack provenance. */
+export const provenanceWarning = (collectionName: string, origin: string) =>
+  `${origin}: coordinatesSource: coordinates without a source (or a geocoded source without coordinatesLicense); ${collectionName} geographic formats are off`;
+
+/** `origin: reason` of every located record of `c` whose coordinates lack provenance. */
+export const provenanceWarnings = (c: CollectionRecords) => missingProvenance(c).map((r) => provenanceWarning(c.collection.name, r.origin));
+
+/** The SQL surface's image: the writing relation as the image holds it. */
+export const sqlImageOf = (core: QueryCore) => sqlImageBytes(core.records(collection('writing')!));
+
+export const sqlImagePathOf = (options: Pick<CompileOptions, 'imagePath' | 'sqlImagePath'>) => options.sqlImagePath ?? join(dirname(options.imagePath), 'sql.db');
+
+export function writeArtifact(clientDir: string, artifact: Artifact): void {
+  mkdirSync(dirname(join(clientDir, artifact.file)), { recursive: true });
+  writeFileSync(join(clientDir, artifact.file), artifact.body);
+}
+
+export function compile(options: CompileOptions): CompileResult {
+  const content = loadContent(options);
+  const siteUrl = siteUrlOf(options);
+  writeImage(options.imagePath, content.compiled, cursorKey(options.secret), siteUrl, content.searched, content.sources);
+  const counts = Object.fromEntries(content.compiled.map((c) => [c.collection.name, c.records.length]));
+  const warnings = content.compiled.flatMap(provenanceWarnings);
   // Everything below reads the image; let the in-memory records go before it renders.
-  compiled.length = 0;
-  searched.length = 0;
-  loaded.clear();
+  content.compiled.length = 0;
+  content.searched.length = 0;
+  content.sources.length = 0;
   const image = new Image(options.imagePath);
   try {
     const core = new QueryCore(image);
     const manifest: Manifest = {};
-    for (const collection of collections.filter((c) => c.rest)) {
-      const answer = listAnswer(core, parseQuery(collection, new URLSearchParams()));
-      const path = collectionPath(collection.name);
-      const file = path.slice(1);
-      mkdirSync(dirname(join(options.clientDir, file)), { recursive: true });
-      writeFileSync(join(options.clientDir, file), answer.body);
-      manifest[path] = { file, headers: answer.headers };
+    for (const group of groupsReading()) {
+      for (const artifact of group.render(core, options)) {
+        writeArtifact(options.clientDir, artifact);
+        manifest[artifact.path] = { file: artifact.file, headers: artifact.headers };
+      }
     }
-    const writing = core.records(collection('writing')!);
-    writeFileSync(options.sqlImagePath ?? join(dirname(options.imagePath), 'sql.db'), sqlImageBytes(writing));
-    const music = core.records(collection('music')!);
-    const profile = tasteProfile(music, image.asOf('music'));
-    for (const document of [...documents(image, profile), ...exportDocuments(core), ...calendarDocuments(core), ...feedDocuments(core, options.siteAuthor)]) {
-      const body = Buffer.from(document.body);
-      mkdirSync(dirname(join(options.clientDir, document.file)), { recursive: true });
-      writeFileSync(join(options.clientDir, document.file), body);
-      manifest[document.path] = { file: document.file, headers: documentHeaders(document.contentType, body, document.asOf) };
-    }
+    writeFileSync(sqlImagePathOf(options), sqlImageOf(core));
     return { counts, manifest, warnings };
   } finally {
     image.close();

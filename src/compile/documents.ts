@@ -83,15 +83,24 @@ export function apiCatalog(): Record<string, unknown> {
   };
 }
 
-export function documents(image: Image, profile: TasteProfile): Document[] {
+/** `/api/meta.json`: reads every REST collection's count and as-of time. */
+export function metaDocument(image: Image): Document {
+  return { path: LINKS.meta, file: 'api/meta.json', contentType: 'application/json', body: json(serviceMetadata(image)) };
+}
+
+/** The portable music taste profile: reads the music collection. */
+export function tasteProfileDocument(profile: TasteProfile, asOf: string): Document {
+  return { path: TASTE_PROFILE_PATH, file: TASTE_PROFILE_PATH.slice(1), contentType: TASTE_PROFILE_MEDIA_TYPE, body: json(profile), asOf };
+}
+
+/** The documents made of declarations alone (no record): the same for any content. */
+export function serviceDocuments(): Document[] {
   const slugs = Object.keys(PROBLEMS) as ProblemSlug[];
   return [
     { path: LINKS.openapi, file: 'openapi.json', contentType: 'application/openapi+json', body: json(openApiDocument()) },
     { path: LINKS.openapiYaml, file: 'openapi.yaml', contentType: 'application/openapi+yaml', body: openApiYaml() },
-    { path: LINKS.meta, file: 'api/meta.json', contentType: 'application/json', body: json(serviceMetadata(image)) },
     { path: LINKS.graphqlSchema, file: LINKS.graphqlSchema.slice(1), contentType: 'text/plain; charset=utf-8', body: graphqlSdl() },
     { path: LINKS.sqlProfile, file: 'api/sql/profile.json', contentType: 'application/json', body: json(sqlProfile()) },
-    { path: TASTE_PROFILE_PATH, file: TASTE_PROFILE_PATH.slice(1), contentType: TASTE_PROFILE_MEDIA_TYPE, body: json(profile), asOf: image.asOf('music') },
     { path: '/schemas/taste-profile-1.json', file: 'schemas/taste-profile-1.json', contentType: 'application/schema+json', body: json(TASTE_PROFILE_SCHEMA) },
     { path: '/schemas/taste-summary-1.json', file: 'schemas/taste-summary-1.json', contentType: 'application/schema+json', body: json(TASTE_SUMMARY_SCHEMA) },
     {

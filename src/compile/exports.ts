@@ -7,9 +7,14 @@
  */
 import { collection } from '../collections/index.ts';
 import { parseQuery } from '../core/params.ts';
-import type { QueryCore } from '../core/query.ts';
-import { renderCalendar, type CalendarItem } from '../formats/ical.ts';
+import type { Query, QueryCore } from '../core/query.ts';
+import { FragmentStore } from '../formats/fragments.ts';
+import { geoJsonCollection, geoJsonFeature } from '../formats/geojson.ts';
+import { gpxDocument, gpxWaypoint } from '../formats/gpx.ts';
+import { calendarDocument, calendarEvent, type CalendarEvent, type CalendarItem } from '../formats/ical.ts';
 import { serializers } from '../formats/index.ts';
+import { kmlDocument, kmlPlacemark } from '../formats/kml.ts';
+import { located, type LocatedItem } from '../formats/located.ts';
 import type { Document } from './documents.ts';
 
 export interface ExportSpec {
@@ -26,15 +31,64 @@ export const EXPORTS: readonly ExportSpec[] = [
 
 export const exportAt = (path: string) => EXPORTS.find((e) => e.path === path);
 
-export function exportDocuments(core: QueryCore): Document[] {
+/** The rendering of one export's items, given their JSON texts (in order) and the fragments remembered so far. */
+type ExportRender = (query: Query, texts: readonly string[], asOf: string, siteUrl: string, fragments: FragmentStore) => string;
+
+const parse = (text: string) => JSON.parse(text) as Record<string, unknown>;
+
+/** A published record's canonicalId, read off its JSON text (canonicalId is its first field) without parsing the rest. */
+const idOf = (text: string) => /^\{"canonicalId":"([^"]+)"/.exec(text)?.[1] ?? String(parse(text).canonicalId);
+
+/** Each whole-collection export, assembled from per-record fragments by the same functions the REST serializers use. */
+const EXPORT_RENDERS: Record<string, ExportRender> = {
+  'application/geo+json': (query, texts, asOf, siteUrl, store) => {
+    const name = query.collection.name;
+    const fragments = store.of(`geojson ${name} ${siteUrl}`);
+    const features = texts.map((text) => fragments.get(idOf(text), text, () => geoJsonFeature(parse(text), siteUrl, name)));
+    const path = exportPath(query);
+    return geoJsonCollection(features, { totalCount: texts.length, pageSize: texts.length, timestamp: asOf, links: { self: path, first: path } });
+  },
+  'application/vnd.google-earth.kml+xml': (query, texts, _asOf, siteUrl, store) => {
+    const name = query.collection.name;
+    const fragments = store.of(`kml ${name} ${siteUrl}`);
+    const placemarks = texts.map((text) => fragments.get(idOf(text), text, () => locatedOne(name, text, (item) => kmlPlacemark(item, siteUrl))));
+    return kmlDocument(query.collection.title, placemarks.filter((p) => p !== null));
+  },
+  'application/gpx+xml': (query, texts, asOf, siteUrl, store) => {
+    const name = query.collection.name;
+    const fragments = store.of(`gpx ${name} ${siteUrl}`);
+    const waypoints = texts.map((text) => fragments.get(idOf(text), text, () => locatedOne(name, text, (item) => gpxWaypoint(item, siteUrl))));
+    return gpxDocument(query.collection.title, siteUrl, asOf, waypoints.filter((w) => w !== null));
+  },
+};
+
+/** A located record's fragment; null for a record without coordinates (maps leave it out). */
+function locatedOne<T>(name: string, text: string, render: (item: LocatedItem) => T): T | null {
+  const [item] = located(name, [parse(text)]);
+  return item === undefined ? null : render(item);
+}
+
+const exportPath = (query: Query) => EXPORTS.find((e) => e.collection === query.collection.name)!.path;
+
+/**
+ * The exports, from every record in the collection's default order. `fragments` keeps
+ * each record's feature, placemark and waypoint for the next render (a rebuild under a
+ * running server passes the same store each time); a fresh store renders everything.
+ */
+export function exportDocuments(core: QueryCore, fragments: FragmentStore = new FragmentStore()): Document[] {
+  // Each collection's records are read once for all of its formats.
+  const read = new Map<string, string[]>();
   return EXPORTS.filter((spec) => core.image.provenanceComplete(spec.collection)).map((spec) => {
     const declaration = collection(spec.collection)!;
     const serializer = serializers.find((s) => s.mediaType === spec.mediaType)!;
     const query = parseQuery(declaration, new URLSearchParams());
-    const items = [...core.all(query)];
+    let texts = read.get(spec.collection);
+    if (!texts) {
+      texts = [...core.all(query)];
+      read.set(spec.collection, texts);
+    }
     const asOf = core.image.asOf(spec.collection);
-    const page = { items, canonicalIds: [], totalCount: items.length, next: undefined, facets: undefined, asOf };
-    const body = serializer.render({ ...query, limit: items.length }, page, { self: spec.path, first: spec.path }, { url: core.image.siteUrl });
+    const body = EXPORT_RENDERS[spec.mediaType]!({ ...query, limit: texts.length }, texts, asOf, core.image.siteUrl, fragments);
     return { path: spec.path, file: spec.path.slice(1), contentType: serializer.contentType, body, asOf };
   });
 }
@@ -54,13 +108,17 @@ export const CALENDARS: readonly CalendarSpec[] = [
 
 export const CALENDAR_MEDIA_TYPE = 'text/calendar; charset=utf-8';
 
-export function calendarDocuments(core: QueryCore): Document[] {
-  const items = new Map<string, CalendarItem[]>();
+/** The calendars; `fragments` keeps each record's event for the next render, as for the exports. */
+export function calendarDocuments(core: QueryCore, fragments: FragmentStore = new FragmentStore()): Document[] {
+  const siteUrl = core.image.siteUrl;
+  const kept = fragments.of(`ics ${siteUrl}`);
+  const events = new Map<string, CalendarEvent[]>();
   for (const name of ['concerts', 'sporting-events'] as const) {
-    items.set(name, core.records(collection(name)!).map((fields) => ({ collection: name, fields })));
+    const texts = [...core.all(parseQuery(collection(name)!, new URLSearchParams()))];
+    events.set(name, texts.map((text) => kept.get(`${name} ${idOf(text)}`, text, () => calendarEvent({ collection: name, fields: parse(text) }, siteUrl))));
   }
   return CALENDARS.map((spec) => {
-    const body = renderCalendar({ name: spec.name, description: spec.description, siteUrl: core.image.siteUrl, items: spec.collections.flatMap((c) => items.get(c)!) });
+    const body = calendarDocument({ name: spec.name, description: spec.description, siteUrl }, spec.collections.flatMap((c) => events.get(c)!));
     const asOf = spec.collections.map((c) => core.image.asOf(c)).sort().at(-1)!;
     return { path: spec.path, file: spec.path.slice(1), contentType: CALENDAR_MEDIA_TYPE, body, asOf };
   });

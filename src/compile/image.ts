@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { fold } from '../core/fold.ts';
-import { IMAGE_FORMAT, instantKey, recordsTable, searchTable, sortColumn, sortKey, tagsTable } from '../core/image.ts';
+import { IMAGE_FORMAT, instantKey, recordsTable, RID_GAP, searchTable, sortColumn, sortKey, SOURCES_TABLE, tagsTable } from '../core/image.ts';
 import type { PublishedRecord } from './records.ts';
 import { writeSearchIndex, type SearchSource } from './search-index.ts';
 
@@ -27,25 +27,64 @@ function searchText(collection: CollectionDeclaration, fields: Record<string, un
     .join('\n');
 }
 
-/** The newest source date of a collection as an RFC 3339 UTC date-time; the data's as-of time. */
-export function asOf(collection: CollectionDeclaration, records: readonly PublishedRecord[]): string {
+/** A record's newest source date (its `updated` or date field) as an instant key; '' when it has none. */
+export function recordDateKey(collection: CollectionDeclaration, fields: Record<string, unknown>): string {
   let newest = '';
-  for (const { fields } of records) {
-    for (const value of [fields.updated, fields[collection.dateField]]) {
-      if (typeof value === 'string') {
-        const key = instantKey(value);
-        if (key > newest) newest = key;
-      }
+  for (const value of [fields.updated, fields[collection.dateField]]) {
+    if (typeof value === 'string') {
+      const key = instantKey(value);
+      if (key > newest) newest = key;
     }
   }
-  if (newest === '') return '1970-01-01T00:00:00Z';
-  const full = newest.length === 10 ? `${newest}T00:00:00` : newest.length === 7 ? `${newest}-01T00:00:00` : newest;
+  return newest;
+}
+
+/** An instant key as an RFC 3339 UTC date-time, the form of as-of times ('' is the epoch). */
+export function asOfText(key: string): string {
+  if (key === '') return '1970-01-01T00:00:00Z';
+  const full = key.length === 10 ? `${key}T00:00:00` : key.length === 7 ? `${key}-01T00:00:00` : key;
   return `${full.slice(0, 19)}Z`;
 }
 
+/** The newest source date of a collection as an RFC 3339 UTC date-time; the data's as-of time. */
+export function asOf(collection: CollectionDeclaration, records: readonly { fields: Record<string, unknown> }[]): string {
+  let newest = '';
+  for (const { fields } of records) {
+    const key = recordDateKey(collection, fields);
+    if (key > newest) newest = key;
+  }
+  return asOfText(newest);
+}
+
+/** A record's row in its collection's table, without its rid: sort keys in declaration order, folded search text, published JSON. */
+export interface RecordRow {
+  cid: string;
+  keys: (string | number)[];
+  search: string;
+  json: string;
+}
+
+export function recordRow(collection: CollectionDeclaration, { canonicalId, fields }: { canonicalId: string; fields: Record<string, unknown> }): RecordRow {
+  const keys = Object.keys(collection.sort).map((f) => sortKey(collection.sort[f]!, fields[f]));
+  return { cid: canonicalId, keys, search: searchText(collection, fields), json: JSON.stringify(fields) };
+}
+
+/** A record's filter values: (dimension, folded key, label), one per distinct value. */
+export function tagRows(collection: CollectionDeclaration, fields: Record<string, unknown>): [string, string, string][] {
+  const tags: [string, string, string][] = [];
+  for (const [param, spec] of Object.entries(collection.filters)) {
+    // Range filters compare the sort-key column; they have no values to list.
+    if (spec.kind.type === 'since') continue;
+    const value = fields[spec.field];
+    for (const v of Array.isArray(value) ? new Set(value) : value === undefined ? [] : [value]) tags.push([param, fold(String(v)), String(v)]);
+  }
+  return tags;
+}
+
 /**
- * Rows are numbered in canonicalId order, so ordering ties by rid is ordering them by
- * canonicalId: the total order every surface promises, at the cost of an integer compare.
+ * Rows are numbered in canonicalId order, RID_GAP apart, so ordering ties by rid is
+ * ordering them by canonicalId: the total order every surface promises, at the cost of an
+ * integer compare; the gaps let the dev loop insert a record without renumbering the rest.
  * Sort-key columns come before the JSON so reading a key never walks the record's bytes.
  * The tags table repeats every sort key beside each filter value, so "filter, then sort"
  * is one index range scan instead of a gather and a sort.
@@ -60,19 +99,19 @@ function createCollection(db: DatabaseSync, { collection, records }: CollectionR
   const insertRecord = db.prepare(`INSERT INTO ${recordsTable(name)} VALUES (?, ?${marks}, ?, ?)`);
   const insertTag = db.prepare(`INSERT INTO ${tagsTable(name)} VALUES (?, ?, ?, ?${marks})`);
   const ordered = [...records].sort((a, b) => (a.canonicalId < b.canonicalId ? -1 : 1));
-  ordered.forEach(({ canonicalId, fields }, index) => {
-    const rid = index + 1;
-    const keys = sortFields.map((f) => sortKey(collection.sort[f]!, fields[f]));
-    insertRecord.run(rid, canonicalId, ...keys, searchText(collection, fields), JSON.stringify(fields));
-    for (const [param, spec] of Object.entries(collection.filters)) {
-      // Range filters compare the sort-key column; they have no values to list.
-      if (spec.kind.type === 'since') continue;
-      const value = fields[spec.field];
-      for (const v of Array.isArray(value) ? new Set(value) : value === undefined ? [] : [value]) {
-        insertTag.run(param, fold(String(v)), String(v), rid, ...keys);
-      }
-    }
+  ordered.forEach((record, index) => {
+    const rid = (index + 1) * RID_GAP;
+    const row = recordRow(collection, record);
+    insertRecord.run(rid, row.cid, ...row.keys, row.search, row.json);
+    for (const tag of tagRows(collection, record.fields)) insertTag.run(...tag, rid, ...row.keys);
   });
+  createCollectionIndexes(db, collection);
+}
+
+/** The indexes of a collection's tables, built once its rows are in. */
+function createCollectionIndexes(db: DatabaseSync, collection: CollectionDeclaration): void {
+  const name = collection.name;
+  const sortFields = Object.keys(collection.sort);
   db.exec(`CREATE UNIQUE INDEX "${name}:cid" ON ${recordsTable(name)} (cid)`);
   for (const f of sortFields) {
     db.exec(`CREATE INDEX "${name}:s:${f}" ON ${recordsTable(name)} (${sortColumn(f)})`);
@@ -84,20 +123,51 @@ function createCollection(db: DatabaseSync, { collection, records }: CollectionR
 }
 
 /**
- * Located records whose coordinates do not say where they came from (no source, or a
- * geocoded position without its licence). Any one of them turns the collection's
- * geographic formats off: a silently partial export would be worse than none.
+ * Where each published content record came from: its file (relative to the content
+ * folder) and its place in the file (the index in a YAML sequence, NULL for a file holding
+ * one record). Only the compiler reads it: the dev loop, to know which records an edited
+ * file held, and to report a duplicate identity at the origin a full build would name.
  */
-export function missingProvenance({ records }: CollectionRecords): PublishedRecord[] {
-  return records.filter(({ fields }) => {
-    if (fields.coordinates === undefined) return false;
-    const source = fields.coordinatesSource;
-    return typeof source !== 'string' || (source.startsWith('geocoded:') && fields.coordinatesLicense === undefined);
-  });
+export interface SourceRow {
+  file: string;
+  entry: number | null;
+  collection: string;
+  cid: string;
 }
 
-/** `search` lists the records the cross-collection search indexes (the content collections, as loaded). */
-export function writeImage(path: string, collections: readonly CollectionRecords[], cursorKey: Buffer, siteUrl: string, search: readonly SearchSource[] = []): void {
+function createSources(db: DatabaseSync, rows: readonly SourceRow[]): void {
+  db.exec(`CREATE TABLE ${SOURCES_TABLE} (file TEXT NOT NULL, entry INTEGER, collection TEXT NOT NULL, cid TEXT NOT NULL)`);
+  const insert = db.prepare(`INSERT INTO ${SOURCES_TABLE} VALUES (?, ?, ?, ?)`);
+  for (const row of rows) insert.run(row.file, row.entry, row.collection, row.cid);
+  db.exec(`CREATE INDEX "sources:file" ON ${SOURCES_TABLE} (file)`);
+  db.exec(`CREATE UNIQUE INDEX "sources:cid" ON ${SOURCES_TABLE} (collection, cid)`);
+}
+
+/**
+ * Whether a located record's coordinates do not say where they came from (no source, or
+ * a geocoded position without its licence). Any one such record turns its collection's
+ * geographic formats off: a silently partial export would be worse than none.
+ */
+export function lacksProvenance(fields: Record<string, unknown>): boolean {
+  if (fields.coordinates === undefined) return false;
+  const source = fields.coordinatesSource;
+  return typeof source !== 'string' || (source.startsWith('geocoded:') && fields.coordinatesLicense === undefined);
+}
+
+export const missingProvenance = ({ records }: CollectionRecords): PublishedRecord[] => records.filter(({ fields }) => lacksProvenance(fields));
+
+/**
+ * `search` lists the records the cross-collection search indexes (the content collections,
+ * as loaded); `sources` where each of them came from.
+ */
+export function writeImage(
+  path: string,
+  collections: readonly CollectionRecords[],
+  cursorKey: Buffer,
+  siteUrl: string,
+  search: readonly SearchSource[] = [],
+  sources: readonly SourceRow[] = [],
+): void {
   rmSync(path, { force: true });
   mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
@@ -118,6 +188,7 @@ export function writeImage(path: string, collections: readonly CollectionRecords
     meta.run('count:search', String(writeSearchIndex(db, search, siteUrl.replace(/\/+$/, ''))));
     const newest = search.map((s) => asOf(s.collection, s.records)).sort().at(-1);
     meta.run('asOf:search', newest ?? '1970-01-01T00:00:00Z');
+    createSources(db, sources);
     db.exec('COMMIT');
     db.exec('ANALYZE');
   } finally {

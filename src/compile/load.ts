@@ -25,10 +25,14 @@ export interface LoadProblem {
 
 const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
-function files(dir: string): string[] {
+/** Whether a path names a content file (by its extension). */
+export const isContentFile = (path: string) => /\.(md|ya?ml)$/.test(path);
+
+/** The content files under `dir` (recursively), as absolute paths in sorted order. */
+export function contentFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
-    .filter((d) => d.isFile() && /\.(md|ya?ml)$/.test(d.name))
+    .filter((d) => d.isFile() && isContentFile(d.name))
     .map((d) => join(d.parentPath, d.name))
     .sort();
 }
@@ -37,31 +41,37 @@ function parseYaml(text: string): unknown {
   return yaml.load(text, { schema: yaml.CORE_SCHEMA });
 }
 
+/** The entries of one content file (`file` absolute, under `contentDir`), or the problem that kept it from being read. */
+export function loadFile(contentDir: string, file: string, shownRoot: string): { entries: SourceEntry[]; problems: LoadProblem[] } {
+  const origin = join(shownRoot, relative(contentDir, file)).split(sep).join('/');
+  const entries: SourceEntry[] = [];
+  try {
+    const text = readFileSync(file, 'utf8');
+    if (file.endsWith('.md')) {
+      const match = FRONT_MATTER.exec(text);
+      if (!match) return { entries, problems: [{ origin, field: '(file)', reason: 'expected YAML front matter between --- lines at the top' }] };
+      const body = text.slice(match[0].length).trim();
+      entries.push({ origin, data: parseYaml(match[1]!), ...(body ? { body } : {}) });
+    } else {
+      const data = parseYaml(text);
+      if (Array.isArray(data)) data.forEach((item, i) => entries.push({ origin: `${origin}[${i}]`, data: item }));
+      else entries.push({ origin, data });
+    }
+  } catch (error) {
+    const reason = error instanceof yaml.YAMLException ? `invalid YAML: ${error.reason} (line ${error.mark.line + 1})` : 'could not be read';
+    return { entries: [], problems: [{ origin, field: '(file)', reason }] };
+  }
+  return { entries, problems: [] };
+}
+
 /** Every entry of one collection's folder, plus the files that could not be read as content. */
 export function loadCollection(contentDir: string, name: string, shownRoot: string): { entries: SourceEntry[]; problems: LoadProblem[] } {
   const entries: SourceEntry[] = [];
   const problems: LoadProblem[] = [];
-  for (const file of files(join(contentDir, name))) {
-    const origin = join(shownRoot, relative(contentDir, file)).split(sep).join('/');
-    const text = readFileSync(file, 'utf8');
-    try {
-      if (file.endsWith('.md')) {
-        const match = FRONT_MATTER.exec(text);
-        if (!match) {
-          problems.push({ origin, field: '(file)', reason: 'expected YAML front matter between --- lines at the top' });
-          continue;
-        }
-        const body = text.slice(match[0].length).trim();
-        entries.push({ origin, data: parseYaml(match[1]!), ...(body ? { body } : {}) });
-      } else {
-        const data = parseYaml(text);
-        if (Array.isArray(data)) data.forEach((item, i) => entries.push({ origin: `${origin}[${i}]`, data: item }));
-        else entries.push({ origin, data });
-      }
-    } catch (error) {
-      const reason = error instanceof yaml.YAMLException ? `invalid YAML: ${error.reason} (line ${error.mark.line + 1})` : 'could not be read';
-      problems.push({ origin, field: '(file)', reason });
-    }
+  for (const file of contentFiles(join(contentDir, name))) {
+    const loaded = loadFile(contentDir, file, shownRoot);
+    entries.push(...loaded.entries);
+    problems.push(...loaded.problems);
   }
   return { entries, problems };
 }

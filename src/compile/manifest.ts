@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { strongEtag } from '../http/etag.ts';
 import { securityHeaders } from '../http/security.ts';
-import type { Manifest } from './compile.ts';
+import type { Manifest, StaticFile } from './compile.ts';
 
 const MEDIA_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -37,7 +37,25 @@ export const mediaTypeOf = (file: string) => MEDIA_TYPES[extname(file).toLowerCa
 const cacheControlOf = (path: string) => (path.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=60, stale-while-revalidate=300');
 
 /** `/index.html` is served at `/`, and `/x/index.html` at `/x/`. */
-const urlPathOf = (file: string) => `/${file}`.replace(/(^|\/)index\.html$/, '$1');
+export const urlPathOf = (file: string) => `/${file}`.replace(/(^|\/)index\.html$/, '$1');
+
+/** The entry of a file the compiler did not write (a page, an asset): its media type, a strong ETag of its bytes, a cache policy. */
+export function fileEntry(path: string, file: string, body: Uint8Array): StaticFile {
+  return { file, headers: { 'Content-Type': mediaTypeOf(file), ETag: strongEtag(body), 'Cache-Control': cacheControlOf(path) } };
+}
+
+/** An entry with the security headers of its path and media type (src/http/security.ts), as both the runtime and a CDN send them. */
+export function withSecurity(path: string, entry: StaticFile, siteUrl: string | undefined): StaticFile {
+  return { ...entry, headers: { ...entry.headers, ...securityHeaders(path, entry.headers['Content-Type'], siteUrl) } };
+}
+
+/** Writes the manifest (sorted by path, so the same files give the same bytes) and the CDN's `_headers` file; returns the sorted manifest. */
+export function saveManifest(manifest: Manifest, manifestPath: string, clientDir: string): Manifest {
+  const sorted = Object.fromEntries(Object.entries(manifest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  writeFileSync(manifestPath, `${JSON.stringify(sorted, null, 1)}\n`);
+  writeFileSync(join(clientDir, CDN_HEADERS_FILE), cdnHeaders(sorted));
+  return sorted;
+}
 
 /**
  * Writes the manifest and the CDN's `_headers` file. Every entry, compiled or found on
@@ -53,18 +71,10 @@ export function writeManifest(clientDir: string, compiled: Manifest, manifestPat
     .filter((file) => !known.has(file) && file !== CDN_HEADERS_FILE);
   for (const file of files) {
     const path = urlPathOf(file);
-    manifest[path] = {
-      file,
-      headers: { 'Content-Type': mediaTypeOf(file), ETag: strongEtag(readFileSync(join(clientDir, file))), 'Cache-Control': cacheControlOf(path) },
-    };
+    manifest[path] = fileEntry(path, file, readFileSync(join(clientDir, file)));
   }
-  for (const [path, entry] of Object.entries(manifest)) {
-    manifest[path] = { ...entry, headers: { ...entry.headers, ...securityHeaders(path, entry.headers['Content-Type'], siteUrl) } };
-  }
-  const sorted = Object.fromEntries(Object.entries(manifest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  writeFileSync(manifestPath, `${JSON.stringify(sorted, null, 1)}\n`);
-  writeFileSync(join(clientDir, CDN_HEADERS_FILE), cdnHeaders(sorted));
-  return sorted;
+  for (const [path, entry] of Object.entries(manifest)) manifest[path] = withSecurity(path, entry, siteUrl);
+  return saveManifest(manifest, manifestPath, clientDir);
 }
 
 /** The `_headers` file static hosts (Netlify, Cloudflare Pages) read; not itself served. */

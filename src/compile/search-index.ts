@@ -6,14 +6,15 @@
  * field, U+001F between them), and the hit as published; then a trigram index over
  * `head` and `rest`. Rows are numbered in rank order within a tier — date descending
  * (undated last), then canonicalId — so the index returns matches already in the order a
- * page needs, and a page is read without sorting the match set.
+ * page needs, and a page is read without sorting the match set. Rids start at
+ * SEARCH_RID_BASE, RID_GAP apart, so the dev loop can insert rows without renumbering.
  */
 import type { DatabaseSync } from 'node:sqlite';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { yearOf } from '../collections/fields.ts';
 import { HAPPENED, headline, linkOf } from '../collections/headline.ts';
 import { fold } from '../core/fold.ts';
-import { sortKey } from '../core/image.ts';
+import { RID_GAP, SEARCH_RID_BASE, sortKey } from '../core/image.ts';
 import { FIELD_SEPARATOR, SEARCH_INDEX, SEARCH_TABLE } from '../core/search.ts';
 import type { PublishedRecord } from './records.ts';
 
@@ -27,22 +28,36 @@ const folded = (value: unknown): string =>
 
 const bytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** A record's row in the search table, without its rid. */
+export interface SearchRow {
+  cid: string;
+  /** The date key rows rank by (descending). */
+  d: string;
+  /** The columns after rid: cid, collection, year, d, head, rest, json. */
+  values: (string | number | null)[];
+}
+
+export function searchRow(collection: CollectionDeclaration, { canonicalId, fields }: Pick<PublishedRecord, 'canonicalId' | 'fields'>, siteUrl: string): SearchRow {
+  const [head = '', ...rest] = collection.search.map((f) => folded(fields[f]));
+  const date = HAPPENED[collection.name]?.(fields) ?? (typeof fields[collection.dateField] === 'string' ? String(fields[collection.dateField]) : undefined);
+  const hit: Record<string, unknown> = { canonicalId, collection: collection.name, title: headline(collection.name, fields), url: linkOf(collection.name, fields, siteUrl) };
+  if (date !== undefined) Object.assign(hit, { date, year: yearOf(date) });
+  const d = String(sortKey('date', date));
+  return { cid: canonicalId, d, values: [canonicalId, collection.name, yearOf(date) ?? null, d, head, rest.join(FIELD_SEPARATOR), JSON.stringify(hit)] };
+}
+
+/** Rank order: date key descending (undated last), then canonicalId. */
+export const byRank = (a: { d: string; cid: string }, b: { d: string; cid: string }) => -bytes(a.d, b.d) || bytes(a.cid, b.cid);
+
 export function writeSearchIndex(db: DatabaseSync, sources: readonly SearchSource[], siteUrl: string): number {
   db.exec(`CREATE TABLE ${SEARCH_TABLE} (rid INTEGER PRIMARY KEY, cid TEXT NOT NULL, collection TEXT NOT NULL, year INTEGER, d TEXT NOT NULL, head TEXT NOT NULL, rest TEXT NOT NULL, json TEXT NOT NULL)`);
-  const rows: { cid: string; d: string; values: (string | number | null)[] }[] = [];
+  const rows: SearchRow[] = [];
   for (const { collection, records } of sources) {
-    for (const { canonicalId, fields } of records) {
-      const [head = '', ...rest] = collection.search.map((f) => folded(fields[f]));
-      const date = HAPPENED[collection.name]?.(fields) ?? (typeof fields[collection.dateField] === 'string' ? String(fields[collection.dateField]) : undefined);
-      const hit: Record<string, unknown> = { canonicalId, collection: collection.name, title: headline(collection.name, fields), url: linkOf(collection.name, fields, siteUrl) };
-      if (date !== undefined) Object.assign(hit, { date, year: yearOf(date) });
-      const d = String(sortKey('date', date));
-      rows.push({ cid: canonicalId, d, values: [canonicalId, collection.name, yearOf(date) ?? null, d, head, rest.join(FIELD_SEPARATOR), JSON.stringify(hit)] });
-    }
+    for (const record of records) rows.push(searchRow(collection, record, siteUrl));
   }
-  rows.sort((a, b) => -bytes(a.d, b.d) || bytes(a.cid, b.cid));
+  rows.sort(byRank);
   const insert = db.prepare(`INSERT INTO ${SEARCH_TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-  rows.forEach((row, i) => insert.run(i + 1, ...row.values));
+  rows.forEach((row, i) => insert.run(SEARCH_RID_BASE + (i + 1) * RID_GAP, ...row.values));
   db.exec(`CREATE UNIQUE INDEX "search:cid" ON ${SEARCH_TABLE} (cid)`);
   db.exec(`CREATE VIRTUAL TABLE ${SEARCH_INDEX} USING fts5(head, rest, tokenize = 'trigram case_sensitive 1', content = ${SEARCH_TABLE}, content_rowid = 'rid')`);
   db.exec(`INSERT INTO ${SEARCH_INDEX} (${SEARCH_INDEX}) VALUES ('rebuild')`);

@@ -24,6 +24,22 @@ export const tagsTable = (collection: string) => `"${collection}:tags"`;
 /** Trigram full-text index over the `search` column, for `q`. */
 export const searchTable = (collection: string) => `"${collection}:fts"`;
 export const sortColumn = (field: string) => `"s:${field}"`;
+/** Where each published content record came from (file and place in it); read only by the compiler. */
+export const SOURCES_TABLE = '"source:files"';
+
+/**
+ * The distance between the rids a full build gives consecutive rows (rids follow the
+ * rows' order: canonicalId in a collection, rank in the search table). An incremental
+ * rebuild inserts a row between two neighbours by taking a rid between theirs, so the
+ * gap is room for several inserts at one spot before a few neighbours must move.
+ */
+export const RID_GAP = 16;
+/**
+ * The search table's first rid: new records usually rank first (they are the newest), and
+ * rids stay above 0 (a page reads `rid > 0` when it has no cursor), so the table leaves
+ * room for 2^28 inserts before its first row.
+ */
+export const SEARCH_RID_BASE = 2 ** 32;
 
 /**
  * The stored sort key of a field value. Text orders folded (case- and accent-blind);
@@ -63,8 +79,16 @@ export class Image {
   private readonly metaValues = new Map<string, string>();
   private key: KeyObject | undefined;
 
-  constructor(path: string) {
-    this.db = new DatabaseSync(path, { readOnly: true });
+  /**
+   * Opens the image at `path` read-only, or reads through `db`, an open connection (a
+   * rebuild reads its own transaction's rows before it commits). An image in WAL mode is
+   * one a rebuild under the running server writes to (src/compile/incremental.ts): it is
+   * read in one read transaction for as long as it is open, so it answers from one
+   * snapshot whatever is committed meanwhile.
+   */
+  constructor(path: string, db?: DatabaseSync) {
+    this.db = db ?? new DatabaseSync(path, { readOnly: true });
+    if (db === undefined && (this.db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode === 'wal') this.db.exec('BEGIN');
     this.statements = new BoundedCache({ bytes: LIMITS.statementCacheBytes, valueBytes: (statement) => STATEMENT_BYTES_PER_CHAR * statement.sourceSQL.length });
     const rows = this.db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
     for (const row of rows) this.metaValues.set(row.key, row.value);

@@ -14,6 +14,7 @@ import {
   ICalEvent,
   ICalEventStatus,
   escape,
+  foldLines,
   type ICalEventData,
   type ICalTemporalInstantStub,
   type ICalTemporalPlainDateTimeStub,
@@ -288,27 +289,81 @@ interface Coordinates {
   longitude: number;
 }
 
-export function renderCalendar(options: CalendarOptions): string {
-  const host = new URL(options.siteUrl).hostname;
-  const placed = options.items.map((item) => {
-    const zone = str(item.fields, 'timezone');
-    const start = parseWhen(String(item.fields.date), zone);
-    const end = str(item.fields, 'endDate');
-    return { item, start, end: end === undefined ? undefined : parseWhen(end, zone), at: utcOf(start), id: String(item.fields.canonicalId) };
-  });
-  placed.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+/**
+ * One event as a calendar needs it: its start instant and canonicalId (the calendar's
+ * order), the zones and years its wall-clock times fall in (the VTIMEZONEs it needs), and
+ * its content lines, folded and CRLF-ended (line folding works line by line, so folding
+ * each event alone gives the whole calendar's lines). Plain data, a pure function of the
+ * record and the site, so it can be kept for the next render.
+ */
+export interface CalendarEvent {
+  at: number;
+  id: string;
+  zones: [zone: string, year: number][];
+  lines: string;
+}
 
+/** Events are made beside a calendar with no properties that touch them (no calendar time zone). */
+const FRAME = new ICalCalendar();
+
+export function calendarEvent(item: CalendarItem, siteUrl: string): CalendarEvent {
+  const f = item.fields;
+  const zone = str(f, 'timezone');
+  const start = parseWhen(String(f.date), zone);
+  const endText = str(f, 'endDate');
+  const end = endText === undefined ? undefined : parseWhen(endText, zone);
+  const id = String(f.canonicalId);
+  const host = new URL(siteUrl).hostname;
+  const url = `${siteUrl}/${item.collection}/${encodeURIComponent(id)}`;
+  const updatedText = str(f, 'updated');
+  const updated = updatedText === undefined ? undefined : utcOf(parseWhen(updatedText, undefined));
+  const { summary, description, categories } = describe(item, url);
+  const place = [str(f, 'venue'), str(f, 'city'), str(f, 'country')].filter(Boolean).join(', ');
+  const coordinates = f.coordinates as Coordinates | undefined;
+  const flyer = item.collection === 'concerts' ? str(f, 'flyer') : undefined;
+
+  const event = new ImageEvent(
+    {
+      id: `${id}@${host}`,
+      sequence: sequenceOf(f, updated),
+      stamp: new Date(updated ?? utcOf(start)),
+      lastModified: updated === undefined ? null : new Date(updated),
+      // An exact end appears only when the record gives one; a day-long concert still ends with its day.
+      ...timing(start, end, item.collection === 'concerts'),
+      summary,
+      description,
+      categories: categories.map((name) => ({ name })),
+      url,
+      status: STATUS[String(f.status)] ?? ICalEventStatus.CONFIRMED,
+      location: coordinates
+        ? { title: place, geo: { lat: coordinates.latitude, lon: coordinates.longitude }, radius: VENUE_RADIUS_M }
+        : place || null,
+    },
+    FRAME,
+  );
+  // Site paths resolve under siteUrl (which may carry a base path); URL() percent-encodes.
+  event.image = flyer && new URL(flyer.startsWith('/') ? siteUrl + flyer : flyer).href;
+  const zones: [string, number][] = [];
+  for (const when of [start, end]) if (when?.kind === 'wall' && when.zone) zones.push([when.zone, when.wall.year]);
+  return { at: utcOf(start), id, zones, lines: foldLines(event.toString()) };
+}
+
+export function renderCalendar(options: CalendarOptions): string {
+  return calendarDocument(options, options.items.map((item) => calendarEvent(item, options.siteUrl)));
+}
+
+/** The calendar: its properties, the VTIMEZONEs its events need, and the events in start order. */
+export function calendarDocument(options: Omit<CalendarOptions, 'items'>, events: readonly CalendarEvent[]): string {
+  const ordered = [...events].sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   // Each zone's VTIMEZONE spans the years its events fall in, a day wider on each side so
   // the first observance precedes early-January times east of UTC.
   const spans = new Map<string, [number, number]>();
-  for (const { start, end } of placed) {
-    for (const when of [start, end]) {
-      if (when?.kind !== 'wall' || !when.zone) continue;
-      const [from, to] = spans.get(when.zone) ?? [Infinity, -Infinity];
-      spans.set(when.zone, [Math.min(from, Date.UTC(when.wall.year - 1, 11, 31)), Math.max(to, Date.UTC(when.wall.year + 1, 0, 2))]);
+  for (const { zones } of ordered) {
+    for (const [zone, year] of zones) {
+      const [from, to] = spans.get(zone) ?? [Infinity, -Infinity];
+      spans.set(zone, [Math.min(from, Date.UTC(year - 1, 11, 31)), Math.max(to, Date.UTC(year + 1, 0, 2))]);
     }
   }
-
   const calendar = new ICalCalendar({
     prodId: '//collections//calendar feed 1//EN',
     method: ICalCalendarMethod.PUBLISH,
@@ -317,46 +372,12 @@ export function renderCalendar(options: CalendarOptions): string {
     description: escape(options.description, false),
     ttl: REFRESH_SECONDS,
   });
-
-  for (const { item, start, end, id } of placed) {
-    const f = item.fields;
-    const url = `${options.siteUrl}/${item.collection}/${encodeURIComponent(id)}`;
-    const updatedText = str(f, 'updated');
-    const updated = updatedText === undefined ? undefined : utcOf(parseWhen(updatedText, undefined));
-    const { summary, description, categories } = describe(item, url);
-    const place = [str(f, 'venue'), str(f, 'city'), str(f, 'country')].filter(Boolean).join(', ');
-    const coordinates = f.coordinates as Coordinates | undefined;
-    const flyer = item.collection === 'concerts' ? str(f, 'flyer') : undefined;
-
-    const event = new ImageEvent(
-      {
-        id: `${id}@${host}`,
-        sequence: sequenceOf(f, updated),
-        stamp: new Date(updated ?? utcOf(start)),
-        lastModified: updated === undefined ? null : new Date(updated),
-        // An exact end appears only when the record gives one; a day-long concert still ends with its day.
-        ...timing(start, end, item.collection === 'concerts'),
-        summary,
-        description,
-        categories: categories.map((name) => ({ name })),
-        url,
-        status: STATUS[String(f.status)] ?? ICalEventStatus.CONFIRMED,
-        location: coordinates
-          ? { title: place, geo: { lat: coordinates.latitude, lon: coordinates.longitude }, radius: VENUE_RADIUS_M }
-          : place || null,
-      },
-      calendar,
-    );
-    // Site paths resolve under siteUrl (which may carry a base path); URL() percent-encodes.
-    event.image = flyer && new URL(flyer.startsWith('/') ? options.siteUrl + flyer : flyer).href;
-    calendar.createEvent(event);
-  }
   // ical-generator's timezone hook writes VTIMEZONEs before REFRESH-INTERVAL, but every
   // calendar property must precede the first component (RFC 5545 §3.4: "icalbody = calprops
   // component"), so the zones go in here, ahead of the first event. Its last line lacks the
   // CRLF that ends every content line (§3.1).
-  const text = calendar.toString();
+  const shell = calendar.toString();
+  const end = shell.lastIndexOf('END:VCALENDAR');
   const zones = [...spans].map(([zone, [from, to]]) => `${vtimezone(zone, from, to)}\r\n`).join('');
-  const first = text.indexOf('BEGIN:VEVENT\r\n');
-  return `${first < 0 ? text : text.slice(0, first) + zones + text.slice(first)}\r\n`;
+  return `${shell.slice(0, end)}${ordered.length ? zones + ordered.map((e) => e.lines).join('') : ''}${shell.slice(end)}\r\n`;
 }

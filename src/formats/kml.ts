@@ -5,8 +5,11 @@
  * atom:link to its detail page and the rest as ExtendedData. Element order follows the
  * OGC schema (Feature: name, atom:link, address, description, styleUrl, ExtendedData,
  * then the geometry), and altitude is kept with `altitudeMode absolute` where recorded.
+ * Placemarks are rendered one by one and set into the document's folders, so a
+ * whole-collection export can reuse the placemarks of unchanged records.
  */
 import { create } from 'xmlbuilder2';
+import { elementLines, fillSlots } from './fragments.ts';
 import type { LocatedItem } from './located.ts';
 import { detailUrl, placeLine } from './located.ts';
 
@@ -22,38 +25,71 @@ const COLORS: Record<string, string> = {
 };
 const styleId = (category: string) => `category-${category.replace(/[^a-z0-9-]/gi, '_')}`;
 
-export function renderKml(title: string, items: readonly LocatedItem[], siteUrl: string): string {
-  const doc = create({ version: '1.0', encoding: 'UTF-8' }).ele('http://www.opengis.net/kml/2.2', 'kml').att('xmlns:atom', 'http://www.w3.org/2005/Atom');
+type XMLBuilder = ReturnType<typeof create>;
+
+const KML_NS = 'http://www.opengis.net/kml/2.2';
+const ATOM_NS = 'http://www.w3.org/2005/Atom';
+/** Where a shell document takes a folder's placemarks; never a KML element. */
+const SLOT = 'collections-slot';
+
+function root(): XMLBuilder {
+  return create({ version: '1.0', encoding: 'UTF-8' }).ele(KML_NS, 'kml').att('xmlns:atom', ATOM_NS);
+}
+
+function addPlacemark(folder: XMLBuilder, item: LocatedItem, category: string, siteUrl: string): void {
+  const placemark = folder.ele('Placemark', { id: item.canonicalId });
+  placemark.ele('name').txt(item.name ?? item.title ?? item.canonicalId);
+  placemark.ele(ATOM_NS, 'atom:link', { href: detailUrl(siteUrl, item) });
+  const line = placeLine(item);
+  if (line) placemark.ele('address').txt(line);
+  if (item.notes) placemark.ele('description').txt(item.notes);
+  placemark.ele('styleUrl').txt(`#${styleId(category)}`);
+  const data = placemark.ele('ExtendedData');
+  const extended: Record<string, unknown> = { canonicalId: item.canonicalId, category, city: item.city, country: item.country, neighborhood: item.neighborhood, mapsUrl: item.mapsUrl, detailUrl: detailUrl(siteUrl, item), coordinatesSource: item.coordinatesSource, coordinatesLicense: item.coordinatesLicense };
+  for (const [name, value] of Object.entries(extended)) if (value !== undefined) data.ele('Data', { name }).ele('value').txt(String(value));
+  const { longitude, latitude, altitude } = item.coordinates;
+  const point = placemark.ele('Point');
+  if (altitude !== undefined) point.ele('altitudeMode').txt('absolute');
+  point.ele('coordinates').txt(altitude === undefined ? `${longitude},${latitude}` : `${longitude},${latitude},${altitude}`);
+}
+
+/** A placemark as the full document has it: its lines, and the category folder it goes in. */
+export interface KmlPlacemark {
+  category: string;
+  lines: string;
+}
+
+/** An item's Placemark (rendered in a document of the full one's shape, so its lines are the full document's). */
+export function kmlPlacemark(item: LocatedItem, siteUrl: string): KmlPlacemark {
+  const doc = root();
+  const category = item.category ?? 'other';
+  addPlacemark(doc.ele('Document').ele('Folder'), item, category, siteUrl);
+  return { category, lines: elementLines(doc.end({ prettyPrint: true }), '<Placemark ', '</Placemark>') };
+}
+
+/** The document: its title, a Style and a Folder per category (sorted), each folder's placemarks in the order given. */
+export function kmlDocument(title: string, placemarks: readonly KmlPlacemark[]): string {
+  const doc = root();
   const document = doc.ele('Document');
   document.ele('name').txt(title);
-  const groups = new Map<string, LocatedItem[]>();
-  for (const item of items) {
-    const category = item.category ?? 'other';
-    groups.set(category, [...(groups.get(category) ?? []), item]);
+  const groups = new Map<string, string[]>();
+  for (const { category, lines } of placemarks) {
+    const group = groups.get(category);
+    if (group) group.push(lines);
+    else groups.set(category, [lines]);
   }
   const categories = [...groups.keys()].sort();
   for (const category of categories) {
     document.ele('Style', { id: styleId(category) }).ele('IconStyle').ele('color').txt(COLORS[category] ?? COLORS.other!);
   }
-  for (const category of categories) {
+  categories.forEach((category, i) => {
     const folder = document.ele('Folder');
     folder.ele('name').txt(category);
-    for (const item of groups.get(category)!) {
-      const placemark = folder.ele('Placemark', { id: item.canonicalId });
-      placemark.ele('name').txt(item.name ?? item.title ?? item.canonicalId);
-      placemark.ele('http://www.w3.org/2005/Atom', 'atom:link', { href: detailUrl(siteUrl, item) });
-      const line = placeLine(item);
-      if (line) placemark.ele('address').txt(line);
-      if (item.notes) placemark.ele('description').txt(item.notes);
-      placemark.ele('styleUrl').txt(`#${styleId(category)}`);
-      const data = placemark.ele('ExtendedData');
-      const extended: Record<string, unknown> = { canonicalId: item.canonicalId, category, city: item.city, country: item.country, neighborhood: item.neighborhood, mapsUrl: item.mapsUrl, detailUrl: detailUrl(siteUrl, item), coordinatesSource: item.coordinatesSource, coordinatesLicense: item.coordinatesLicense };
-      for (const [name, value] of Object.entries(extended)) if (value !== undefined) data.ele('Data', { name }).ele('value').txt(String(value));
-      const { longitude, latitude, altitude } = item.coordinates;
-      const point = placemark.ele('Point');
-      if (altitude !== undefined) point.ele('altitudeMode').txt('absolute');
-      point.ele('coordinates').txt(altitude === undefined ? `${longitude},${latitude}` : `${longitude},${latitude},${altitude}`);
-    }
-  }
-  return doc.end({ prettyPrint: true });
+    folder.ele(SLOT).txt(String(i));
+  });
+  return fillSlots(doc.end({ prettyPrint: true }), SLOT, (i) => groups.get(categories[i]!)!.join('\n'));
+}
+
+export function renderKml(title: string, items: readonly LocatedItem[], siteUrl: string): string {
+  return kmlDocument(title, items.map((item) => kmlPlacemark(item, siteUrl)));
 }

@@ -22,14 +22,21 @@ import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
 import { clientAddress, trustedProxiesFromEnv } from '../http/client.ts';
-import { RateLimiter } from '../http/rate-limit.ts';
+import { RateLimiter, type CounterStore } from '../http/rate-limit.ts';
 import { RATE_LIMIT_POLICY_NAME } from '../http/headers.ts';
 import { LIMITS } from '../core/limits.ts';
+import type { Manifest } from '../compile/compile.ts';
+import type { Generation } from '../compile/incremental.ts';
+import { buildLayout } from '../paths.ts';
 import { StaticFiles } from './static.ts';
 
 export interface RuntimeOptions {
   /** The build output: `dist/` with `client/`, `server/`, `image/` and `headers.json`. */
   distDir: string;
+  /** What this generation serves: `distDir`'s own build unless a rebuild made a newer generation (src/compile/incremental.ts). */
+  generation?: Generation;
+  /** Quota counters shared by every generation of one process, so a rebuild does not reset them. */
+  counters?: RuntimeCounters;
   /** Byte budget of remembered REST answers (`ANSWER_CACHE_BYTES`); 0 turns it off. */
   answerCacheBytes?: number;
   /** Peers whose X-Forwarded-For is believed (`TRUSTED_PROXIES`). */
@@ -40,6 +47,13 @@ export interface RuntimeOptions {
   sqlQuota?: number;
   /** GraphQL cost points per client and window (`GRAPHQL_COST_BUDGET`). */
   graphqlBudget?: number;
+}
+
+/** Where each quota counts. */
+export interface RuntimeCounters {
+  rest: CounterStore;
+  sql: CounterStore;
+  graphql: CounterStore;
 }
 
 const envNumber = (env: NodeJS.ProcessEnv, name: string) => (env[name] === undefined ? undefined : Number(env[name]));
@@ -55,6 +69,12 @@ export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv, distDir: string): 
   };
 }
 
+/** What `npm run build` wrote under `distDir`: the first generation a server serves. */
+export function buildGeneration(distDir: string): Generation {
+  const layout = buildLayout(distDir);
+  return { image: layout.image, sqlImage: layout.sqlImage, manifest: JSON.parse(readFileSync(layout.manifest, 'utf8')) as Manifest, root: layout.client };
+}
+
 /** Astro's request handler for the pages it renders on request. */
 export type PageHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: PageLocals) => Promise<void>;
 
@@ -64,6 +84,8 @@ export interface PageLocals {
 }
 
 export class Runtime {
+  /** What this generation serves: its image, SQL image and static files. */
+  readonly generation: Generation;
   readonly image: Image;
   readonly core: QueryCore;
   readonly files: StaticFiles;
@@ -84,15 +106,16 @@ export class Runtime {
   private constructor(options: RuntimeOptions, pages: PageHandler) {
     const trusted = options.trustedProxies ?? new Set<string>();
     this.clientOf = (request) => clientAddress(request.peer ?? '', request.header('X-Forwarded-For'), trusted);
-    this.image = new Image(join(options.distDir, 'image/site.db'));
+    this.generation = options.generation ?? buildGeneration(options.distDir);
+    this.image = new Image(this.generation.image);
     // One query core for every surface: one statement cache, one count cache.
     this.core = new QueryCore(this.image);
-    this.files = new StaticFiles(join(options.distDir, 'headers.json'), join(options.distDir, 'client'));
-    this.quota = new RateLimiter({ limit: options.restQuota ?? LIMITS.restRequestsPerWindow, windowSeconds: LIMITS.restWindowSeconds, policy: RATE_LIMIT_POLICY_NAME });
+    this.files = new StaticFiles(this.generation.manifest, this.generation.root);
+    this.quota = new RateLimiter({ store: options.counters?.rest, limit: options.restQuota ?? LIMITS.restRequestsPerWindow, windowSeconds: LIMITS.restWindowSeconds, policy: RATE_LIMIT_POLICY_NAME });
     const clientOf = this.clientOf;
     this.rest = restAnswer(this.core, { cacheBytes: options.answerCacheBytes, quota: options.restQuota, limiter: this.quota, clientOf });
-    this.sql = sqlAnswer({ image: readFileSync(join(options.distDir, 'image/sql.db')), clientOf, quota: options.sqlQuota });
-    this.graphql = graphqlAnswer(this.core, { budget: options.graphqlBudget, clientOf });
+    this.sql = sqlAnswer({ image: readFileSync(this.generation.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
+    this.graphql = graphqlAnswer(this.core, { counters: options.counters?.graphql, budget: options.graphqlBudget, clientOf });
     this.status = statusAnswer(this.image);
     this.taste = tasteSummaryAnswer(this.core);
     this.withheld = withheldExport(this.image);
@@ -119,7 +142,7 @@ export class Runtime {
     return this.image.siteUrl;
   }
 
-  /** Ends the generation: its SQL workers, then its image. */
+  /** Ends the generation: its SQL workers, then its image; only once no request is using it. */
   async close(): Promise<void> {
     await this.sql.close();
     this.image.close();

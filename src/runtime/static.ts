@@ -2,7 +2,7 @@
  * Static files from the client directory, answered with the headers the build put in
  * the manifest (or 304 when the client's copy is current), choosing between an HTML and a
  * JSON variant where a document has both. Bodies are read on first
- * request and kept: the files never change under a running process.
+ * request and kept: a generation's files never change (a rebuild writes new ones).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,12 +13,13 @@ import { negotiate } from '../http/negotiate.ts';
 
 export class StaticFiles {
   private readonly manifest: Manifest;
-  private readonly clientDir: string;
+  private readonly root: string;
   private readonly bodies = new Map<string, Buffer>();
 
-  constructor(manifestPath: string, clientDir: string) {
-    this.manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
-    this.clientDir = clientDir;
+  /** `root`: the folder the manifest's files are named from. */
+  constructor(manifest: Manifest, root: string) {
+    this.manifest = manifest;
+    this.root = root;
   }
 
   /**
@@ -43,7 +44,7 @@ export class StaticFiles {
     const entry = this.manifest[pathname]!;
     let body = this.bodies.get(pathname);
     if (!body) {
-      body = readFileSync(join(this.clientDir, entry.file));
+      body = readFileSync(join(this.root, entry.file));
       this.bodies.set(pathname, body);
     }
     const preconditions = { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') };

@@ -1,0 +1,94 @@
+/**
+ * The static artifacts made of records, grouped by the collections each group reads:
+ * page one of every list, the service metadata, the taste profile, the place exports,
+ * the calendars, the feeds — and the documents made of declarations alone, which read no
+ * collection. A full build renders every group; an incremental rebuild renders only the
+ * groups that read a changed collection, so the table below is the whole dependency
+ * graph between records and files.
+ */
+import { collection, restCollections } from '../collections/index.ts';
+import { parseQuery } from '../core/params.ts';
+import type { QueryCore } from '../core/query.ts';
+import { collectionPath } from '../formats/json.ts';
+import { ATOM_FEED_PATH, JSON_FEED_PATH } from '../formats/feed.ts';
+import type { FragmentStore } from '../formats/fragments.ts';
+import { documentHeaders } from '../http/headers.ts';
+import { listAnswer } from '../http/list.ts';
+import { tasteProfile, TASTE_PROFILE_PATH } from '../taste/profile.ts';
+import { LINKS, metaDocument, serviceDocuments, tasteProfileDocument, type Document } from './documents.ts';
+import { CALENDARS, calendarDocuments, EXPORTS, exportDocuments } from './exports.ts';
+import { feedDocuments } from './feeds.ts';
+
+/** A file of the client directory with the headers it is served with (before the security headers, which the manifest adds). */
+export interface Artifact {
+  /** URL path. */
+  path: string;
+  /** File under the client directory. */
+  file: string;
+  body: Buffer;
+  headers: Record<string, string>;
+}
+
+export interface ArtifactOptions {
+  /** The owner's name, as the feeds' author. */
+  siteAuthor?: string;
+  /** Per-record fragments of the exports and calendars kept from earlier renders (a rebuild under a running server keeps one store). */
+  fragments?: FragmentStore;
+}
+
+interface ArtifactGroup {
+  name: string;
+  /** The collections whose records it reads; none: it is made of declarations alone. */
+  reads: readonly string[];
+  /**
+   * Every path it may produce from records; a path a new render no longer produces (an
+   * export withheld for missing provenance) leaves the manifest.
+   */
+  paths: readonly string[];
+  render(core: QueryCore, options: ArtifactOptions): Artifact[];
+}
+
+function fromDocument(document: Document): Artifact {
+  const body = Buffer.from(document.body);
+  return { path: document.path, file: document.file, body, headers: documentHeaders(document.contentType, body, document.asOf) };
+}
+
+const restNames = restCollections.map((c) => c.name);
+
+export const ARTIFACT_GROUPS: readonly ArtifactGroup[] = [
+  ...restCollections.map((declaration) => ({
+    name: `page one of ${declaration.name}`,
+    reads: [declaration.name],
+    paths: [collectionPath(declaration.name)],
+    render: (core: QueryCore) => {
+      const answer = listAnswer(core, parseQuery(declaration, new URLSearchParams()));
+      const path = collectionPath(declaration.name);
+      return [{ path, file: path.slice(1), body: answer.body, headers: answer.headers }];
+    },
+  })),
+  { name: 'service metadata', reads: restNames, paths: [LINKS.meta], render: (core) => [fromDocument(metaDocument(core.image))] },
+  {
+    name: 'taste profile',
+    reads: ['music'],
+    paths: [TASTE_PROFILE_PATH],
+    render: (core) => {
+      const asOf = core.image.asOf('music');
+      return [fromDocument(tasteProfileDocument(tasteProfile(core.records(collection('music')!), asOf), asOf))];
+    },
+  },
+  { name: 'exports', reads: [...new Set(EXPORTS.map((e) => e.collection))], paths: EXPORTS.map((e) => e.path), render: (core, options) => exportDocuments(core, options.fragments).map(fromDocument) },
+  {
+    name: 'calendars',
+    reads: [...new Set(CALENDARS.flatMap((c) => c.collections))],
+    paths: CALENDARS.map((c) => c.path),
+    render: (core, options) => calendarDocuments(core, options.fragments).map(fromDocument),
+  },
+  { name: 'feeds', reads: ['feed-items'], paths: [JSON_FEED_PATH, ATOM_FEED_PATH], render: (core, options) => feedDocuments(core, options.siteAuthor).map(fromDocument) },
+  // Read no records, so an incremental rebuild never renders them again.
+  { name: 'service documents', reads: [], paths: [], render: () => serviceDocuments().map(fromDocument) },
+];
+
+/** The groups that read any of `changed` (every group when `changed` is undefined). */
+export function groupsReading(changed?: ReadonlySet<string>): readonly ArtifactGroup[] {
+  return changed === undefined ? ARTIFACT_GROUPS : ARTIFACT_GROUPS.filter((g) => g.reads.some((c) => changed.has(c)));
+}

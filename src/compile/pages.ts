@@ -1,0 +1,46 @@
+/**
+ * The prerendered site pages made of records, as a rebuild under a running server sees
+ * them: the home page reads every list's count, the blog index and each post's page read
+ * the blog. A rebuild renders again only the pages whose records changed, through the
+ * `rerender` route (src/pages/rerender/), which uses the same components and data as
+ * the prerendered pages; a post that left the blog takes its page with it.
+ */
+import { blogPath } from '../collections/blog.ts';
+import { restCollections } from '../collections/index.ts';
+import type { Image } from '../core/image.ts';
+import type { ContentChanges } from './changes.ts';
+
+/** A page to render again: its URL path, its file under the client directory, and the route that renders it. */
+export interface PageRender {
+  path: string;
+  file: string;
+  route: string;
+}
+
+export const RERENDER_ROUTE = '/rerender';
+
+const page = (path: string, route: string): PageRender => ({ path, file: `${path.slice(1)}index.html`, route: `${RERENDER_ROUTE}/${route}` });
+
+/** The pages `changes` touch (`before` and `after` are the images on either side), and the paths of pages that no longer exist. */
+export function pagesToRender(changes: ContentChanges, before: Image, after: Image): { render: PageRender[]; remove: string[] } {
+  const render: PageRender[] = [];
+  const remove: string[] = [];
+  if (restCollections.some((c) => before.count(c.name) !== after.count(c.name))) render.push(page('/', 'home'));
+  const blog = changes.records.get('blog');
+  if (blog && blog.size > 0) {
+    render.push(page('/blog/', 'blog'));
+    const kept = new Set<string>();
+    for (const change of blog.values()) {
+      if (change.after === undefined) continue;
+      const path = blogPath(String(change.after.slug));
+      kept.add(path);
+      render.push(page(path, `blog/${change.cid}`));
+    }
+    for (const change of blog.values()) {
+      if (change.before === undefined) continue;
+      const path = blogPath(String(change.before.slug));
+      if (!kept.has(path)) remove.push(path);
+    }
+  }
+  return { render, remove };
+}

@@ -1,0 +1,76 @@
+/**
+ * Remembered fragments of the whole-collection documents — a GeoJSON feature, a KML
+ * placemark, a GPX waypoint, a calendar event (plain data: text, and what the document
+ * needs to place it) — by record. A fragment is a pure function
+ * of its record's published JSON (and the site URL, part of the kind), so it is kept with
+ * that JSON and used again while the JSON is the same: a rebuild that changes one place
+ * renders one placemark again, not the export's thousands. The documents are assembled
+ * from fragments by the same code whether or not a store is given, so they are the same
+ * bytes either way. A record's entry is replaced when its JSON changes; entries of
+ * deleted records stay until the store is dropped (one per record ever seen).
+ */
+export class Fragments {
+  readonly entries = new Map<string, { source: string; value: unknown }>();
+
+  /** The fragment of `key`, rendered from `source` unless the one kept came from the same source. */
+  get<T>(key: string, source: string, render: () => T): T {
+    const kept = this.entries.get(key);
+    if (kept !== undefined && kept.source === source) return kept.value as T;
+    const value = render();
+    this.entries.set(key, { source, value });
+    return value;
+  }
+}
+
+/** Every fragment of a store, by kind, as plain data (to move a store from a worker thread). */
+export type FragmentDump = [kind: string, entries: [key: string, source: string, value: unknown][]][];
+
+/** One set of fragments per kind (format and site). */
+export class FragmentStore {
+  private readonly kinds = new Map<string, Fragments>();
+
+  of(kind: string): Fragments {
+    let fragments = this.kinds.get(kind);
+    if (!fragments) {
+      fragments = new Fragments();
+      this.kinds.set(kind, fragments);
+    }
+    return fragments;
+  }
+
+  dump(): FragmentDump {
+    return [...this.kinds].map(([kind, fragments]) => [kind, [...fragments.entries].map(([key, { source, value }]) => [key, source, value])]);
+  }
+
+  /** Adds the fragments of `dump` this store does not hold yet. */
+  load(dump: FragmentDump): void {
+    for (const [kind, entries] of dump) {
+      const fragments = this.of(kind);
+      for (const [key, source, value] of entries) if (!fragments.entries.has(key)) fragments.entries.set(key, { source, value });
+    }
+  }
+}
+
+/**
+ * The lines of the element of a pretty-printed XML document whose start tag begins with
+ * `open` (`<Placemark `), through its end tag `close` at the same indentation. Rendered
+ * in a document shaped like the full one, the element's lines are the full document's.
+ */
+export function elementLines(xml: string, open: string, close: string): string {
+  const lines = xml.split('\n');
+  const first = lines.findIndex((line) => line.trimStart().startsWith(open));
+  const indent = lines[first]!.length - lines[first]!.trimStart().length;
+  const last = lines.findIndex((line, i) => i > first && line === `${' '.repeat(indent)}${close}`);
+  return lines.slice(first, last + 1).join('\n');
+}
+
+/**
+ * Replaces each slot line of a pretty-printed XML shell (`<tag>n</tag>` alone on its
+ * line) with the lines `fill(n)` gives; an empty fill removes the line.
+ */
+export function fillSlots(xml: string, tag: string, fill: (n: number) => string): string {
+  return xml.replace(new RegExp(`\\n *<${tag}>(\\d+)</${tag}>`, 'g'), (_line, n: string) => {
+    const lines = fill(Number(n));
+    return lines === '' ? '' : `\n${lines}`;
+  });
+}

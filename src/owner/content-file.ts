@@ -1,0 +1,49 @@
+/**
+ * Writing the owner's content files so that nothing — the content watcher, a rebuild
+ * reading the file, a crash or a power loss — ever sees one half-written: the bytes go to
+ * a temporary file beside it (named so the watcher and the compiler ignore it), which is
+ * flushed to disk, renamed over the file (atomic on POSIX file systems), and then the
+ * folder is flushed too, so the rename itself is durable. The files stay the single
+ * source of truth; a rebuild derives everything else from them.
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/** Flushes a folder's entries (a rename or an unlink in it) to disk. */
+function syncFolder(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Replaces (or creates) the file at `path` with `data`, atomically and durably. */
+export function writeContentFile(path: string, data: string | Uint8Array): void {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true });
+  const temporary = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const fd = openSync(temporary, 'wx', 0o644);
+    try {
+      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  syncFolder(dir);
+}
+
+/** Removes the file at `path`, durably. */
+export function removeContentFile(path: string): void {
+  unlinkSync(path);
+  syncFolder(dirname(path));
+}

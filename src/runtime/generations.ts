@@ -1,0 +1,266 @@
+/**
+ * The build generations one process serves, and rebuild-and-swap: the one way the data
+ * under a running server changes (the dev loop's watcher, owner writes). A generation is
+ * one `Runtime`: the build's own `dist/` first, then one per rebuild. `rebuild(paths)`
+ * compiles what the changed content files change (src/compile/incremental.ts), opens a
+ * Runtime on the result and makes it current. Each request is answered wholly by the
+ * generation current when it arrived; a generation swapped out is closed — its image
+ * snapshot, its caches — once its last request is done, and the files only it used are
+ * removed. Rebuilt generations write under `dist/generations/<pid>/`: one image
+ * (`site.db`, each generation reading its own snapshot) and a folder per generation for
+ * the files it changed. Quota counters are shared by all generations, so a rebuild does
+ * not reset them. Invalid content throws a ContentError and the current generation keeps
+ * serving; the files of a failed rebuild are read again by the next one, so fixing any
+ * file involved recovers.
+ */
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { restCollections } from '../collections/index.ts';
+import { prepareImage, rebuildGeneration, type Generation } from '../compile/incremental.ts';
+import { LIMITS } from '../core/limits.ts';
+import { FragmentStore, type FragmentDump } from '../formats/fragments.ts';
+import { MemoryCounterStore } from '../http/rate-limit.ts';
+import { createDispatcher } from './dispatch.ts';
+import { renderPage } from './render-page.ts';
+import { ROUTES, type Route } from './routes.ts';
+import { Runtime, type RuntimeOptions } from './runtime.ts';
+
+export interface GenerationsOptions extends RuntimeOptions {
+  /** The content folder rebuilds read (`CONTENT_DIR`). */
+  contentDir: string;
+  /** The owner's name, the feeds' author (`SITE_AUTHOR`), as the build had it. */
+  siteAuthor?: string;
+}
+
+export interface RebuildSummary {
+  /** Whether a new generation now serves (false: nothing a reader sees changed, nothing was written). */
+  swapped: boolean;
+  /** The serving generation: 0 is the build's own. */
+  generation: number;
+  /** The serving generation's as-of time: the newest record date of any list. */
+  asOf: string;
+  /** URL paths whose answer changed (or left), and the SQL endpoint when `public.writing` did. */
+  changed: string[];
+  /** Provenance warnings of the changed records. */
+  warnings: string[];
+  /** Time from the call to the swap. */
+  ms: number;
+  /** Milliseconds per step of the rebuild (src/compile/incremental.ts), and `open` for the new Runtime. */
+  timings: Record<string, number>;
+}
+
+/** Removes the generation folders of processes that no longer run (each process writes under its own pid). */
+function removeOrphans(root: string): void {
+  if (!existsSync(root)) return;
+  for (const pid of readdirSync(root)) {
+    let alive = Number(pid) === process.pid;
+    try {
+      if (!alive) alive = process.kill(Number(pid), 0);
+    } catch (error) {
+      alive = (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+    if (!alive) rmSync(join(root, pid), { recursive: true, force: true });
+  }
+}
+
+/** The newest as-of time of the lists a generation serves (the status document's `dataAsOf`). */
+const asOfOf = (runtime: Runtime) => restCollections.map((c) => runtime.image.asOf(c.name)).reduce((a, b) => (b > a ? b : a), '1970-01-01T00:00:00Z');
+
+export class Generations {
+  private readonly options: GenerationsOptions;
+  /** Where this process's rebuilt generations write. */
+  private readonly root: string;
+  /** The image every rebuilt generation reads (a WAL copy of the build's, made once), and its making. */
+  private readonly liveImage: string;
+  private readonly buildImage: string;
+  private prepared: Promise<void> | undefined;
+  private runtime: Runtime;
+  private number = 0;
+  /** Requests under way per generation. */
+  private readonly inFlight = new Map<Runtime, number>();
+  /** Generations swapped out, closed once their last request is done. */
+  private readonly retiring = new Set<Runtime>();
+  /** How many open generations use each file a rebuild wrote; a file no generation uses is removed. */
+  private readonly uses = new Map<string, number>();
+  /** A generation whose image is committed but whose Runtime failed to open. */
+  private unopened: Generation | undefined;
+  /** Paths of a rebuild that failed, read again by the next one. */
+  private pending = new Set<string>();
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Per-record fragments of the exports and calendars, kept across rebuilds (src/formats/fragments.ts). */
+  private readonly fragments = new FragmentStore();
+
+  private constructor(options: GenerationsOptions, runtime: Runtime) {
+    this.options = options;
+    this.buildImage = runtime.generation.image;
+    this.root = resolve(options.distDir, 'generations', String(process.pid));
+    this.liveImage = join(this.root, 'site.db');
+    this.runtime = runtime;
+  }
+
+  static async open(options: GenerationsOptions): Promise<Generations> {
+    const counters = options.counters ?? {
+      rest: new MemoryCounterStore(LIMITS.rateLimitClients),
+      sql: new MemoryCounterStore(LIMITS.rateLimitClients),
+      graphql: new MemoryCounterStore(LIMITS.rateLimitClients),
+    };
+    const withCounters = { ...options, counters };
+    removeOrphans(join(options.distDir, 'generations'));
+    return new Generations(withCounters, await Runtime.open(withCounters));
+  }
+
+  /** The generation a request arriving now is answered by. */
+  current(): Runtime {
+    return this.runtime;
+  }
+
+  /**
+   * The node:http request listener: the dispatcher reads `current()` once, synchronously,
+   * as the request arrives — the same tick in which the request is counted against that
+   * generation, so a swap can never fall between the two. The count drops when the
+   * response closes (finished or aborted).
+   */
+  listener(routes: readonly Route[] = ROUTES): (req: IncomingMessage, res: ServerResponse) => void {
+    const dispatch = createDispatcher(() => this.runtime, routes);
+    return (req, res) => {
+      const runtime = this.runtime;
+      this.inFlight.set(runtime, (this.inFlight.get(runtime) ?? 0) + 1);
+      res.once('close', () => this.done(runtime));
+      dispatch(req, res);
+    };
+  }
+
+  private done(runtime: Runtime): void {
+    const left = (this.inFlight.get(runtime) ?? 1) - 1;
+    if (left > 0) {
+      this.inFlight.set(runtime, left);
+      return;
+    }
+    this.inFlight.delete(runtime);
+    if (this.retiring.has(runtime)) this.close(runtime);
+  }
+
+  /** The files of a generation that a rebuild wrote (the build's own files are never removed). */
+  private written(generation: Generation): string[] {
+    const files = [generation.sqlImage, ...Object.values(generation.manifest).map((entry) => resolve(generation.root, entry.file))];
+    return files.filter((file) => file.startsWith(`${this.root}/`) && file !== this.liveImage);
+  }
+
+  private use(generation: Generation, by: number): void {
+    for (const file of this.written(generation)) {
+      const uses = (this.uses.get(file) ?? 0) + by;
+      if (uses > 0) this.uses.set(file, uses);
+      else {
+        this.uses.delete(file);
+        rmSync(file, { force: true });
+      }
+    }
+  }
+
+  private close(runtime: Runtime): void {
+    this.retiring.delete(runtime);
+    void runtime.close();
+    this.use(runtime.generation, -1);
+  }
+
+  /** Copies the build's image for rebuilds to update, once, without blocking requests. */
+  private prepare(): Promise<void> {
+    this.prepared ??= prepareImage(this.buildImage, this.liveImage).catch((error: unknown) => {
+      this.prepared = undefined;
+      throw error;
+    });
+    return this.prepared;
+  }
+
+  /**
+   * Compiles what the content files at `paths` (absolute, or relative to the content
+   * folder; files or folders; edited, new or deleted) change, and swaps the result in.
+   * Calls run one after another, in order. Throws a ContentError when the content is
+   * invalid; the current generation keeps serving.
+   */
+  rebuild(paths: readonly string[]): Promise<RebuildSummary> {
+    const run = this.queue.then(() => this.rebuildNow(paths));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async rebuildNow(paths: readonly string[]): Promise<RebuildSummary> {
+    const started = performance.now();
+    // A generation whose image was committed but whose Runtime did not open is served first (its files are complete).
+    if (this.unopened) await this.swap(this.unopened);
+    const all = [...new Set([...this.pending, ...paths])];
+    const target = { dir: join(this.root, String(this.number + 1)), root: resolve(this.options.distDir), image: this.liveImage };
+    rmSync(target.dir, { recursive: true, force: true });
+    const previous = this.runtime;
+    let result;
+    try {
+      await this.prepare();
+      const options = { ...this.options, fragments: this.fragments };
+      result = await rebuildGeneration(previous.generation, previous.image, target, all, options, (core, route) => renderPage(previous.pages, route, { core }));
+    } catch (error) {
+      this.pending = new Set(all);
+      throw error;
+    }
+    this.pending.clear();
+    if (result === undefined) return { swapped: false, generation: this.number, asOf: asOfOf(previous), changed: [], warnings: [], ms: performance.now() - started, timings: {} };
+    const opening = performance.now();
+    const next = await this.swap(result.generation);
+    const timings = { ...result.timings, open: Math.round(performance.now() - opening) };
+    return { swapped: true, generation: this.number, asOf: asOfOf(next), changed: result.changed, warnings: result.warnings, ms: performance.now() - started, timings };
+  }
+
+  /** Opens a Runtime on `generation` and makes it current; the one it replaces closes after its last request. */
+  private async swap(generation: Generation): Promise<Runtime> {
+    let next: Runtime;
+    try {
+      next = await Runtime.open({ ...this.options, generation });
+    } catch (error) {
+      this.unopened = generation;
+      throw error;
+    }
+    this.unopened = undefined;
+    this.use(generation, +1);
+    const previous = this.runtime;
+    this.runtime = next;
+    this.number += 1;
+    this.retiring.add(previous);
+    if (!this.inFlight.has(previous)) this.close(previous);
+    return next;
+  }
+
+  /**
+   * Prepares the first rebuild without blocking requests: copies the build's image for
+   * rebuilds to update, and renders the current exports and calendars once in a worker
+   * thread to keep their fragments, so the first rebuild that touches places or events
+   * renders only what changed rather than every record (at a million records, tens of
+   * seconds). Then renders them once here too, from the kept fragments, which loads
+   * what a first render in this thread loads (time zone rules, the writers' code).
+   * Resolves when done; a failure only leaves the first rebuild slower.
+   */
+  async warm(): Promise<void> {
+    const image = this.prepare().catch(() => undefined);
+    const worker = new Worker(new URL('./warm.ts', import.meta.url), { workerData: { image: this.runtime.generation.image } });
+    const fragments = new Promise<void>((done) => {
+      worker.once('message', (dump: FragmentDump) => {
+        this.fragments.load(dump);
+        done();
+      });
+      worker.once('error', () => done());
+      worker.once('exit', () => done());
+    });
+    await Promise.all([image, fragments]);
+    const { calendarDocuments, exportDocuments } = await import('../compile/exports.ts');
+    exportDocuments(this.runtime.core, this.fragments);
+    calendarDocuments(this.runtime.core, this.fragments);
+  }
+
+  /** Closes every generation and removes the files rebuilds wrote; for the end of the process (requests still under way may fail). */
+  async shutdown(): Promise<void> {
+    await this.queue;
+    for (const runtime of [...this.retiring]) this.close(runtime);
+    void this.runtime.close();
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
