@@ -17,7 +17,7 @@ import { recordsTable, SOURCES_TABLE, type Image } from '../core/image.ts';
 import { ContentError, deriveContext, entryIndexOf, provenanceWarning, shownRootOf, sourceFileOf, type ContentOptions } from './compile.ts';
 import { lacksProvenance, type SourceRow } from './image.ts';
 import { contentFiles, isContentFile, loadFile, type LoadProblem, type SourceEntry } from './load.ts';
-import { buildRecords, type PublishedRecord } from './records.ts';
+import { buildRecords, sameRecord, type PublishedRecord } from './records.ts';
 
 type Fields = Record<string, unknown>;
 
@@ -111,12 +111,11 @@ function duplicateProblem(
   other: SourceRow,
 ): LoadProblem {
   const shownRoot = shownRootOf(options.contentDir);
-  const field = (explicit: boolean) => (explicit ? 'id' : declaration.identity.join('+'));
-  if (laterThan(mine.row, other)) {
-    return { origin: originOf(shownRoot, mine.row), field: field(hasExplicitId(mine.entry)), reason: `same identity as ${originOf(shownRoot, other)}; give one of them a distinct id` };
-  }
   const theirs = loadFile(options.contentDir, join(options.contentDir, other.file), shownRoot).entries[other.entry ?? 0];
-  return { origin: originOf(shownRoot, other), field: field(hasExplicitId(theirs)), reason: `same identity as ${originOf(shownRoot, mine.row)}; give one of them a distinct id` };
+  const idOf = (entry: SourceEntry | undefined) => (hasExplicitId(entry) ? (entry!.data as Fields).id : undefined);
+  // The same words as a full build (records.ts), at the later of the two origins.
+  const [later, earlier] = laterThan(mine.row, other) ? [{ row: mine.row, entry: mine.entry }, { row: other, entry: theirs }] : [{ row: other, entry: theirs }, { row: mine.row, entry: mine.entry }];
+  return { origin: originOf(shownRoot, later.row), ...sameRecord(declaration, idOf(later.entry), { origin: originOf(shownRoot, earlier.row), id: idOf(earlier.entry) }) };
 }
 
 /** Adds to `into` the changes between `before` and `after` records (by canonicalId), skipping records whose fields are the same. */

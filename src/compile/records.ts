@@ -88,7 +88,7 @@ function applyRules(collection: CollectionDeclaration, parsed: Record<string, un
 }
 
 /** Why two entries cannot both be published: they would be one record. */
-function sameRecord(collection: CollectionDeclaration, id: unknown, other: { origin: string; id: unknown }): FieldProblem {
+export function sameRecord(collection: CollectionDeclaration, id: unknown, other: { origin: string; id: unknown }): FieldProblem {
   if (id !== undefined && id === other.id) return { field: 'id', reason: `${String(id)} is also the id of ${other.origin}; ids are unique in a collection, give one of them another id` };
   if (id !== undefined || other.id !== undefined) return { field: id !== undefined ? 'id' : collection.identity.join('+'), reason: `gives the same canonicalId as ${other.origin}; give one of them another id` };
   return {

@@ -95,6 +95,9 @@ export function createDispatcher(current: () => Runtime, routes: readonly Route[
   return (req, res) => {
     // The generation a request starts with answers all of it.
     const runtime = current();
+    // No route upgrades (yet): the request is answered as HTTP/1.1, then the connection closes,
+    // since Node's parser does not read further requests reliably after an Upgrade request.
+    if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
     const target = req.url ?? '';
     const url = target.length <= LIMITS.requestTargetBytesMax ? targetUrl(target) : undefined;
     const path = url?.pathname ?? '';

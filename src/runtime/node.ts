@@ -50,6 +50,11 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
     return;
   }
   const { slug, detail } = clientProblem(error.code);
+  endWithProblem(socket, slug, detail);
+}
+
+/** Writes a problem straight onto a socket Node has handed over, and closes it. */
+function endWithProblem(socket: Duplex, slug: ProblemSlug, detail: string, extra: readonly string[] = []): void {
   const problem = problemBody(slug, detail);
   const body = JSON.stringify(problem);
   const head = [
@@ -58,6 +63,7 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Cache-Control: no-store',
     'X-Content-Type-Options: nosniff',
+    ...extra,
     'Connection: close',
   ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
@@ -71,5 +77,7 @@ export function createNodeServer(listener: (req: IncomingMessage, res: ServerRes
   server.maxHeadersCount = LIMITS.headersCountMax;
   server.maxConnections = LIMITS.connectionsMax;
   server.on('clientError', answerClientError);
+  // Node hands CONNECT requests to this event, and without a listener drops the socket unanswered. No path is a tunnel.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => endWithProblem(socket, 'method-not-allowed', 'This server is not a proxy: CONNECT is not taken on any path.', ['Allow: GET, HEAD, POST, QUERY, OPTIONS']));
   return server;
 }

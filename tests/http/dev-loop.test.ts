@@ -179,7 +179,7 @@ test('an invalid edit leaves every answer unchanged and prints every problem; fi
   await server.waitFor(/still serving the last good build/, fixedOne);
   assert.deepEqual(await state(), before);
   await save('concerts/radiohead-uber-arena-2025.md', concert.replace('date: 2025-12-08T20:00', 'date: 2025-12-09T20:00'));
-  assert.ok(items((await get('/api/concerts.json?q=radiohead')).body).some((c) => c.date === '2025-12-09T20:00'));
+  assert.ok(items((await get('/api/concerts.json?q=radiohead')).body).some((c) => String(c.date).startsWith('2025-12-09T20:00')));
 });
 
 test('a loopback load across several swaps gets only 2xx answers', async () => {
@@ -191,7 +191,8 @@ test('a loopback load across several swaps gets only 2xx answers', async () => {
   assert.ok(existsSync(join(content, file)));
   const load = autocannon({
     url: server.base,
-    connections: 8,
+    // Four, the most statements one client may have in flight on the SQL surface (sqlClientStatementsMax): more would be sql-busy by design.
+    connections: 4,
     duration: 5,
     requests: [
       { method: 'GET', path: '/api/concerts.json' },

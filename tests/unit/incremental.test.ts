@@ -268,7 +268,7 @@ test('a duplicate identity in an edited file is reported at the origin a full bu
     } catch (error) {
       full = (error as Error).message;
     }
-    assert.match(full, /same identity as/);
+    assert.match(full, /same tweetId as/);
     await assert.rejects(rebuild(generation, join(root, 'gen-1'), content, [target]), (error: unknown) => {
       assert.equal((error as Error).message, full);
       return true;
