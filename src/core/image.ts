@@ -63,9 +63,11 @@ export class Image {
   private readonly metaValues = new Map<string, string>();
   private key: KeyObject | undefined;
 
-  constructor(path: string) {
+  /** `statementCacheBytes` exists for tests, which shrink the budget to watch statements come and go. */
+  constructor(path: string, options: { statementCacheBytes?: number } = {}) {
     this.db = new DatabaseSync(path, { readOnly: true });
-    this.statements = new BoundedCache({ bytes: LIMITS.statementCacheBytes, valueBytes: (statement) => STATEMENT_BYTES_PER_CHAR * statement.sourceSQL.length });
+    const bytes = options.statementCacheBytes ?? LIMITS.statementCacheBytes;
+    this.statements = new BoundedCache({ bytes, valueBytes: (statement) => STATEMENT_BYTES_PER_CHAR * statement.sourceSQL.length });
     const rows = this.db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
     for (const row of rows) this.metaValues.set(row.key, row.value);
     if (this.metaValues.get('format') !== IMAGE_FORMAT) throw new Error(`${path}: not an image of format ${IMAGE_FORMAT}; rebuild`);
@@ -78,6 +80,11 @@ export class Image {
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+
+  /** Bytes accounted to the prepared statements held now. */
+  get statementBytes(): number {
+    return this.statements.bytes;
   }
 
   meta(key: string): string | undefined {

@@ -12,11 +12,12 @@
  * Bytes one cache entry holds beyond its key's characters and its value's own bytes: the
  * Map's hash-table slot (up to twice its share just after the table grows), the entry
  * record `{key, value, bytes}`, a heap number, and the key string's header and slice
- * node (`ownedString`). Measured on Node 24 (x64, `node --expose-gc`, heap used + external after a full
- * GC, `process.memoryUsage()`): 65,536, 100,000 and 131,000 entries of a
- * `BoundedCache<number>` keyed like the answer cache (`application/json movies?q=…`,
- * 8 or 190 random characters, built per entry) hold 147–157 bytes each beyond the keys'
- * one-byte characters. `stringBytes` charges the key's header apart (24), so 160 here.
+ * node (`ownedString`). Measured on Node 24 (x64, `node --expose-gc`, heap used +
+ * external after a full GC, `process.memoryUsage()`): 65,536, 100,000 and 131,000
+ * entries of a `BoundedCache<number>` keyed like the answer cache
+ * (`application/json movies?q=…`, 8 or 190 random characters, built per entry) hold
+ * 147–157 bytes each beyond the keys' one-byte characters. `stringBytes` charges the
+ * key's header apart (24), so 160 here.
  */
 export const ENTRY_OVERHEAD_BYTES = 160;
 
