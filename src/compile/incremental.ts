@@ -134,7 +134,7 @@ export async function rebuildGeneration(
     updateImage(db, changes, siteUrl);
     lap('update');
     // Read through the writing connection: the new rows, before they are committed.
-    const image = new Image(target.image, db);
+    const image = new Image(target.image, { db });
     const core = new QueryCore(image);
     const affected = new Set([...changes.records].filter(([, c]) => c.size > 0).map(([name]) => name));
     const manifest = rebased(previous.manifest, previous.root, target.root);

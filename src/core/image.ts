@@ -80,16 +80,19 @@ export class Image {
   private key: KeyObject | undefined;
 
   /**
-   * Opens the image at `path` read-only, or reads through `db`, an open connection (a
-   * rebuild reads its own transaction's rows before it commits). An image in WAL mode is
+   * Opens the image at `path` read-only, or reads through `options.db`, an open connection
+   * (a rebuild reads its own transaction's rows before it commits). An image in WAL mode is
    * one a rebuild under the running server writes to (src/compile/incremental.ts): it is
    * read in one read transaction for as long as it is open, so it answers from one
-   * snapshot whatever is committed meanwhile.
+   * snapshot whatever is committed meanwhile. `statementCacheBytes` exists for tests,
+   * which shrink the budget to watch statements come and go.
    */
-  constructor(path: string, db?: DatabaseSync) {
+  constructor(path: string, options: { db?: DatabaseSync; statementCacheBytes?: number } = {}) {
+    const { db } = options;
     this.db = db ?? new DatabaseSync(path, { readOnly: true });
     if (db === undefined && (this.db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode === 'wal') this.db.exec('BEGIN');
-    this.statements = new BoundedCache({ bytes: LIMITS.statementCacheBytes, valueBytes: (statement) => STATEMENT_BYTES_PER_CHAR * statement.sourceSQL.length });
+    const bytes = options.statementCacheBytes ?? LIMITS.statementCacheBytes;
+    this.statements = new BoundedCache({ bytes, valueBytes: (statement) => STATEMENT_BYTES_PER_CHAR * statement.sourceSQL.length });
     const rows = this.db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
     for (const row of rows) this.metaValues.set(row.key, row.value);
     if (this.metaValues.get('format') !== IMAGE_FORMAT) throw new Error(`${path}: not an image of format ${IMAGE_FORMAT}; rebuild`);
@@ -102,6 +105,11 @@ export class Image {
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+
+  /** Bytes accounted to the prepared statements held now. */
+  get statementBytes(): number {
+    return this.statements.bytes;
   }
 
   meta(key: string): string | undefined {

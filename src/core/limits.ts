@@ -83,6 +83,7 @@ export const LIMIT_DEFINITIONS = {
   statementCacheBytes: { value: 16 * 1024 * 1024, unit: 'bytes', why: 'Prepared SQLite statements of the image, one per query shape (filters, sort keys, search plan, cursor): each is charged its SQL text and 32 bytes of native memory per character (measured: 27–31), so combinations of filters and sorts cannot grow it without bound.' },
   graphqlDocumentCacheBytes: { value: 16 * 1024 * 1024, unit: 'bytes', why: 'Checked GraphQL documents remembered: each is charged its text, 128 bytes of syntax tree per character and 4 KiB per validation error (measured: 63–119 and about 3 KiB), so a flood of distinct documents stays within it.' },
   rateLimitCounterBytes: { value: 16 * 1024 * 1024, unit: 'bytes', why: 'Quota counters of one in-process store (one per surface), charged per client key and entry overhead: keys may come from `X-Forwarded-For` behind a trusted proxy, so their count alone does not bound the memory.' },
+  answerCacheAdmissionSlots: { value: 65_536, unit: 'query hashes', why: 'A list answer is remembered from the second time its query is asked among about this many recent distinct queries (a fixed 256 KiB table): a flood of distinct queries is never admitted, so it neither evicts what real traffic repeats nor churns memory.' },
   tasteAnswerCacheBytes: { value: 1024 * 1024, unit: 'bytes', why: 'Taste summaries remembered per `exampleLimit` (13 values); bodies, headers and overhead charged as for list answers.' },
 } as const satisfies Record<string, Limit>;
 

@@ -11,12 +11,13 @@
 /**
  * Bytes one cache entry holds beyond its key's characters and its value's own bytes: the
  * Map's hash-table slot (up to twice its share just after the table grows), the entry
- * record `{value, bytes}`, a heap number, and the key string's header and concatenation
- * nodes. Measured on Node 24 (x64, `node --expose-gc`, heap used + external after a full
- * GC, `process.memoryUsage()`): 65,536, 100,000 and 131,000 entries of a
- * `BoundedCache<number>` keyed like the answer cache (`application/json movies?q=…`,
- * 8 or 190 random characters, built per entry) hold 107–166 bytes each beyond the keys'
- * one-byte characters. `stringBytes` charges the key's header apart (24), so 160 here.
+ * record `{key, value, bytes}`, a heap number, and the key string's header and slice
+ * node (`ownedString`). Measured on Node 24 (x64, `node --expose-gc`, heap used +
+ * external after a full GC, `process.memoryUsage()`): 65,536, 100,000 and 131,000
+ * entries of a `BoundedCache<number>` keyed like the answer cache
+ * (`application/json movies?q=…`, 8 or 190 random characters, built per entry) hold
+ * 147–157 bytes each beyond the keys' one-byte characters. `stringBytes` charges the
+ * key's header apart (24), so 160 here.
  */
 export const ENTRY_OVERHEAD_BYTES = 160;
 
@@ -28,6 +29,16 @@ export const OBJECT_BYTES = 48;
  * byte a character, so this is an upper bound), plus its header.
  */
 export const stringBytes = (text: string): number => 24 + 2 * text.length;
+
+/**
+ * The text as a string holding only its own characters, for keys a cache keeps. A string
+ * built piece by piece is a rope of one node per piece (Node's URLSearchParams serializer
+ * appends every percent-escape: a 1,300-character key of non-Latin text held 11 kB), and
+ * a slice keeps the whole string it was cut from (a client address cut from a long
+ * `X-Forwarded-For`); a Map keeps either as it is. Prefixing and slicing again makes V8
+ * copy the characters into one new string (measured: 11 kB → 1.4 kB, 8 kB → 75 bytes).
+ */
+export const ownedString = (text: string): string => ` ${text}`.slice(1);
 
 export interface CacheBudget<V> {
   /** Bytes the cache may hold, entries and overheads included; 0 remembers nothing. */
@@ -43,7 +54,8 @@ export interface CacheBudget<V> {
  * recently used first out. An entry larger than the whole budget is never stored.
  */
 export class BoundedCache<V> {
-  private readonly entries = new Map<string, { value: V; bytes: number }>();
+  /** Each entry keeps its own copy of its key, so refreshing its recency never stores the caller's string instead. */
+  private readonly entries = new Map<string, { key: string; value: V; bytes: number }>();
   private held = 0;
   private readonly budget: CacheBudget<V>;
 
@@ -56,7 +68,7 @@ export class BoundedCache<V> {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     this.entries.delete(key);
-    this.entries.set(key, entry);
+    this.entries.set(entry.key, entry);
     return entry.value;
   }
 
@@ -75,7 +87,8 @@ export class BoundedCache<V> {
       this.entries.delete(oldest);
       this.held -= old.bytes;
     }
-    this.entries.set(key, { value, bytes });
+    const owned = ownedString(key);
+    this.entries.set(owned, { key: owned, value, bytes });
     this.held += bytes;
   }
 

@@ -5,6 +5,12 @@
  * approximation. Least recently used entries go first once the byte budget is spent;
  * a budget of 0 turns the cache off (the benchmark measures both).
  *
+ * An answer is remembered from the second time its query is asked: a fixed table of key
+ * hashes (the doorkeeper of TinyLFU) notes first requests. A flood of distinct queries is
+ * then never admitted, so it neither evicts the answers real traffic repeats nor churns
+ * memory (each admitted-then-evicted answer is old-generation garbage, and its body
+ * native memory V8 collects late): measured, see bench/flood.ts.
+ *
  * An entry is charged everything it keeps alive: the key, the body's bytes, every header
  * name and value, and the objects around them (src/core/memo.ts). Bodies are kept as
  * rendered: a small one is a slice of Node's 8 KiB Buffer pool, which consecutive answers
@@ -12,6 +18,7 @@
  * malloc per body, freed out of order: 4–8 MB more RSS after 60,000 distinct searches at
  * the default 32 MiB).
  */
+import { LIMITS } from '../core/limits.ts';
 import { BoundedCache, stringBytes } from '../core/memo.ts';
 import type { ListAnswer } from './list.ts';
 
@@ -37,20 +44,41 @@ export function answerBytes(answer: ListAnswer): number {
   return bytes;
 }
 
+/** FNV-1a over the key's UTF-16 code units, never 0 (0 marks an empty slot). */
+function keyHash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0 || 1;
+}
+
 export class AnswerCache {
   private readonly entries: BoundedCache<ListAnswer>;
+  /** Hashes of keys asked for once, by slot; a power of two long, or empty to admit every answer at once. */
+  private readonly seen: Uint32Array;
 
-  constructor(budgetBytes: number) {
+  /** `admissionSlots` 0 remembers answers from their first request (tests of eviction use it). */
+  constructor(budgetBytes: number, admissionSlots: number = LIMITS.answerCacheAdmissionSlots) {
     this.entries = new BoundedCache({ bytes: budgetBytes, valueBytes: answerBytes });
+    this.seen = new Uint32Array(admissionSlots > 0 ? 2 ** Math.ceil(Math.log2(admissionSlots)) : 0);
+  }
+
+  /** Whether the key was asked for before (recently enough to still be in its slot); notes it if not. */
+  private admit(key: string): boolean {
+    if (this.seen.length === 0) return true;
+    const hash = keyHash(key);
+    const slot = hash & (this.seen.length - 1);
+    if (this.seen[slot] === hash) return true;
+    this.seen[slot] = hash;
+    return false;
   }
 
   get(key: string): ListAnswer | undefined {
     return this.entries.get(key);
   }
 
-  /** Remembers an answer unless it is already held or larger than the whole budget. */
+  /** Remembers an answer asked for the second time, unless it is already held or larger than the whole budget. */
   set(key: string, answer: ListAnswer): void {
-    if (this.entries.has(key)) return;
+    if (this.entries.has(key) || !this.admit(key)) return;
     this.entries.set(key, answer);
   }
 

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from '../helpers/fc.ts';
 import { BoundedCache, BoundedMemo, ENTRY_OVERHEAD_BYTES, stringBytes } from '../../src/core/memo.ts';
+import { collection } from '../../src/collections/index.ts';
+import { Image } from '../../src/core/image.ts';
+import { parseQuery } from '../../src/core/params.ts';
+import { QueryCore } from '../../src/core/query.ts';
 import { MemoryCounterStore } from '../../src/http/rate-limit.ts';
+import { paths } from '../../src/paths.ts';
 
 const size = (key: string, value: string) => ENTRY_OVERHEAD_BYTES + stringBytes(key) + stringBytes(value);
 
@@ -67,4 +72,26 @@ test('rate-limit counters: keys of any length stay within the store’s byte bud
   }
   assert.deepEqual(store.increment('198.51.100.1', 0, 0, 1), [{ start: 0, count: 1 }], 'a forgotten client starts again');
   assert.deepEqual(store.increment('198.51.100.1', 0, 0, 1), [{ start: 0, count: 2 }]);
+});
+
+test('prepared statements: many query shapes stay within the statement budget, and answers are unchanged', () => {
+  const budget = 64 * 1024;
+  const small = new Image(paths.image, { statementCacheBytes: budget });
+  const image = new Image(paths.image);
+  try {
+    const movies = collection('movies')!;
+    const fields = Object.keys(movies.sort);
+    let shapes = 0;
+    for (const a of fields) for (const b of fields) for (const da of ['asc', 'desc']) for (const db of ['asc', 'desc']) for (const filter of ['', 'genre=Drama', 'q=the', 'q=th']) {
+      if (a === b) continue;
+      const query = parseQuery(movies, new URLSearchParams(`sort=${a}:${da},${b}:${db}&limit=3&${filter}`));
+      assert.deepEqual(new QueryCore(small).run(query).canonicalIds, new QueryCore(image).run(query).canonicalIds);
+      assert.ok(small.statementBytes <= budget, `${small.statementBytes} bytes of statements`);
+      shapes++;
+    }
+    assert.ok(shapes > 100 && image.statementBytes > budget, 'the shapes need more than the small budget');
+  } finally {
+    small.close();
+    image.close();
+  }
 });
