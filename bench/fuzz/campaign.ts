@@ -104,7 +104,9 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   const sampler = setInterval(samplePeak, 250);
 
   try {
-    const sequence = cases(casesOf(await readContext(base), options.only), options.seed);
+    const ctx = await readContext(base);
+    const sequence = cases(casesOf(ctx, options.only), options.seed);
+    const routes = new Map(ctx.routes.map((r) => [r.name, r]));
     report.rssMb.before = target.rssMb();
     samplePeak();
     health.startHeartbeat();
@@ -166,7 +168,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
             }
           }
           outcomes.push(outcome);
-          for (const finding of checkExchange(c.surface, request, planted[i]!, outcome)) findings.record({ ...finding, index });
+          for (const finding of checkExchange(c.surface, request, planted[i]!, outcome, routes.get(c.surface))) findings.record({ ...finding, index });
         }
         if (c.headOfGet && outcomes.length === 2) for (const finding of checkHeadOfGet(c.surface, requests[0]!, outcomes[0]!, outcomes[1]!)) findings.record({ ...finding, index });
         incidents.end(id, !interrupted);

@@ -15,7 +15,8 @@ import { casesOf } from './surfaces.ts';
 export async function sendCase(options: { seed: number; index: number; base?: string; only?: readonly string[]; timeoutMs: number }): Promise<boolean> {
   const target = options.base ? attach(options.base) : await spawnServer();
   try {
-    const c = caseAt(casesOf(await readContext(`http://${target.host}:${target.port}`), options.only), options.seed, options.index);
+    const ctx = await readContext(`http://${target.host}:${target.port}`);
+    const c = caseAt(casesOf(ctx, options.only), options.seed, options.index);
     const { requests, planted } = finalize(c, options.seed, options.index, `${target.host}:${target.port}`);
     let clean = true;
     let connection: Connection | undefined;
@@ -28,7 +29,7 @@ export async function sendCase(options: { seed: number; index: number; base?: st
         console.log(`→ ${response.status} ${response.reason} in ${outcome.ms} ms`, response.headers.map(([n, v]) => `\n  ${n}: ${v}`).join(''));
         console.log(`  ${JSON.stringify(response.body.subarray(0, 600).toString('utf8'))}${response.body.length > 600 ? ` … (${response.body.length} bytes)` : ''}`);
       } else console.log(`→ ${outcome.kind}${'detail' in outcome ? `: ${outcome.detail}` : ''} after ${outcome.ms} ms`);
-      for (const finding of checkExchange(c.surface, request, planted[i]!, outcome)) {
+      for (const finding of checkExchange(c.surface, request, planted[i]!, outcome, ctx.routes.find((r) => r.name === c.surface))) {
         clean = false;
         console.log(`  [${finding.category}] ${finding.detail}`);
       }

@@ -14,7 +14,8 @@
  *   sql.js text, JavaScript error names and messages, database or system file contents.
  * - shape (fails the run only with --strict-shape): an error (4xx/5xx) that is not
  *   `application/problem+json` with a matching `status` (GraphQL: not a GraphQL response
- *   with `errors`), a 405 without `Allow`, a HEAD answering otherwise than its GET.
+ *   with `errors`), a 405 without `Allow`, a HEAD answering otherwise than its GET, a
+ *   method the route table does not list for a path answered with success.
  *
  * Echo policy, by where the canary was planted (its class):
  * - h (a request header, Host included) and s (SQL text) and v (a JSON value of a music
@@ -129,7 +130,13 @@ export interface Planted {
   cls: CanaryClass;
 }
 
-export function checkExchange(surface: string, request: RawRequest, planted: readonly Planted[], outcome: Outcome): Finding[] {
+/** The methods and paths a route lists, for the method check. */
+export interface RouteMethods {
+  methods: readonly string[];
+  examples: readonly string[];
+}
+
+export function checkExchange(surface: string, request: RawRequest, planted: readonly Planted[], outcome: Outcome, route?: RouteMethods): Finding[] {
   const finding = (category: Category, detail: string, status?: number): Finding => ({ category, surface, detail, request, status });
   if (outcome.kind === 'hang') return [finding('hang', `no complete response in ${outcome.ms} ms (${outcome.receivedBytes} bytes received)`)];
   if (outcome.kind === 'reset') return request.brokenFraming ? [] : [finding('reset', `${outcome.detail} after ${outcome.ms} ms (${outcome.receivedBytes} bytes received)`)];
@@ -163,6 +170,11 @@ export function checkExchange(surface: string, request: RawRequest, planted: rea
   if (leaks.length > 0) findings.push(finding('leak', leaks.join('; '), response.status));
 
   if (response.status >= 400) findings.push(...shape(response, request, graphql).map((detail) => finding('shape', detail, response.status)));
+  // A method the route does not list must not succeed on one of its paths (HEAD goes with GET, RFC 9110 §9.3.2).
+  const takes = route && (route.methods.includes(request.method) || (request.method === 'HEAD' && route.methods.includes('GET')));
+  if (route && !takes && response.status < 300 && route.examples.includes(pathOf(request.target))) {
+    findings.push(finding('shape', `${request.method} answered ${response.status} on a route that takes ${route.methods.join(', ')}`, response.status));
+  }
   return findings;
 }
 

@@ -47,7 +47,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'QUERY', 'DELETE']);
 
 function generic(route: RouteDescription, ctx: Context): fc.Arbitrary<Case> {
   return fc
-    .tuple(method(route.methods), oneOf(...route.examples), version, host(), headers(), fc.boolean())
+    .tuple(method(route.methods), oneOf(...route.examples), version, host(), fc.oneof({ weight: 3, arbitrary: fc.constant<[string, string][]>([]) }, { weight: 2, arbitrary: headers() }), fc.boolean())
     .chain(([m, path, v, h, hs, withBody]) =>
       fc.tuple(queryPairs(path, ctx.cursors), BODY_METHODS.has(m.toUpperCase()) && withBody ? body(anyBody) : fc.constant(undefined)).chain(([pairs, b]) =>
         target(path, queryString(pairs)).map((t): Case => ({ surface: route.name, requests: [finish({ method: m, target: t, version: v, host: h, headers: hs, body: b })] })),

@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { collection, contentCollections } from '../../../src/collections/index.ts';
 import type { FilterKind } from '../../../src/collections/define.ts';
-import { BAD_ESCAPES, bytes, canary, hostileText, mutate, oneOf, percentEncode } from './common.ts';
+import { BAD_ESCAPES, bytes, canary, hostileText, mutate, oneOf, percentEncode, PLAUSIBLE, spliced } from './common.ts';
 import { anyParameter } from './http.ts';
 
 type Kind = FilterKind | { type: 'limit' } | { type: 'cursor' } | { type: 'sort'; fields: readonly string[] } | { type: 'facets' } | { type: 'q' };
@@ -48,48 +48,63 @@ export function parametersOf(path: string): Parameter[] | undefined {
   return [...Object.entries(declaration.filters).map(([name, spec]) => ({ name, kind: spec.kind })), ...common(Object.keys(declaration.sort))];
 }
 
-const PLAUSIBLE = ['Drama', 'drama', 'Lisbon', 'Zürich', 'zurich', 'Björk', 'Radiohead', 'Fado', 'node.js', 'Run', 'movie', 'tv', 'the', 'e', 'an', 'ing', 'Mann', 'Al Pacino'];
 const DATES = ['2024-01-01', '2024-02-29', '2023-02-29', '2024-13-01', '2024-01-01T00:00:00Z', '2024-01-01T25:00:00Z', '2024-06-30T23:59:60Z', '2024-01-01t00:00:00z', '2024-01-01T00:00:00', '2024-01-01T00:00:00.123456789+14:00', '0000-01-01', '9999-12-31', '+275760-09-13', '2024-1-1', '2024', ''];
 
-/** Raw values (text, before encoding) for one parameter kind. */
+/** A value the parameter accepts, so that what else the request carries reaches the query itself. */
+function validValue(kind: Kind, cursors: readonly string[]): fc.Arbitrary<string> {
+  switch (kind.type) {
+    case 'integer':
+      return fc.integer({ min: kind.min, max: kind.max }).map(String);
+    case 'enum':
+      return oneOf(...kind.values);
+    case 'since':
+      return oneOf('2020-01-01', '2024-02-29', '2024-06-30T23:59:60Z', '2025-01-01T00:00:00.123456789+14:00');
+    case 'string':
+    case 'q':
+      return oneOf(...PLAUSIBLE);
+    case 'limit':
+      return fc.integer({ min: 1, max: 100 }).map(String);
+    case 'facets':
+      return oneOf('1', 'true', 'yes', ' Yes ');
+    case 'sort':
+      return fc.subarray([...kind.fields], { minLength: 1, maxLength: Math.min(4, kind.fields.length) }).chain((fields) => fc.tuple(...fields.map((f) => oneOf(f, `${f}:asc`, `${f}:desc`))).map((keys) => keys.join(',')));
+    case 'cursor':
+      return cursors.length > 0 ? oneOf(...cursors) : fc.constant('');
+  }
+}
+
+/** Raw values (text, before encoding) for one parameter kind: valid, near-valid, hostile. */
 function values(kind: Kind, cursors: readonly string[]): fc.Arbitrary<string> {
   const hostile = { weight: 3, arbitrary: hostileText() };
   const planted = { weight: 1, arbitrary: fc.constant(canary('q')) };
+  const valid = { weight: 3, arbitrary: validValue(kind, cursors) };
   switch (kind.type) {
     case 'integer':
       return fc.oneof(
-        { weight: 4, arbitrary: fc.integer({ min: kind.min, max: kind.max }).map(String) },
+        valid,
         { weight: 3, arbitrary: oneOf(kind.min - 1, kind.max + 1, 0, -1, 2 ** 53, -(2 ** 53)).map(String) },
         { weight: 3, arbitrary: oneOf('+2024', ' 2024 ', '2024.0', '2e3', '0x7E8', '٢٠٢٤', '２０２４', '9'.repeat(30), '2024abc', '-0', '0002024', '1_000') },
         hostile,
         planted,
       );
     case 'enum':
-      return fc.oneof(
-        { weight: 5, arbitrary: oneOf(...kind.values) },
-        { weight: 2, arbitrary: oneOf(...kind.values).chain((v) => oneOf(v.toUpperCase(), ` ${v} `, `${v}\u0000`, `${v},${v}`, v.slice(0, -1), `${v}x`)) },
-        hostile,
-        planted,
-      );
+      return fc.oneof(valid, { weight: 2, arbitrary: oneOf(...kind.values).chain((v) => oneOf(v.toUpperCase(), ` ${v} `, `${v}\u0000`, `${v},${v}`, v.slice(0, -1), `${v}x`)) }, hostile, planted);
     case 'since':
-      return fc.oneof({ weight: 5, arbitrary: oneOf(...DATES) }, hostile, planted);
+      return fc.oneof(valid, { weight: 3, arbitrary: oneOf(...DATES) }, hostile, planted);
     case 'string':
     case 'q':
-      return fc.oneof({ weight: 4, arbitrary: oneOf(...PLAUSIBLE) }, { weight: 4, arbitrary: hostileText() }, planted);
+      return fc.oneof(valid, { weight: 3, arbitrary: spliced }, hostile, planted);
     case 'limit':
-      return fc.oneof({ weight: 3, arbitrary: fc.integer({ min: -5, max: 150 }).map(String) }, { weight: 2, arbitrary: oneOf('1.5', '1e2', '1e309', 'Infinity', '-Infinity', 'NaN', '0x10', ' 5 ', '', '9'.repeat(400)) }, hostile);
+      return fc.oneof(valid, { weight: 2, arbitrary: oneOf('0', '101', '-1', '1.5', '1e2', '1e309', 'Infinity', '-Infinity', 'NaN', '0x10', ' 5 ', '', '9'.repeat(400)) }, hostile);
     case 'facets':
-      return fc.oneof({ weight: 4, arbitrary: oneOf('1', 'true', 'yes', 'TRUE', ' Yes ', '0', 'no', '') }, hostile);
+      return fc.oneof(valid, { weight: 2, arbitrary: oneOf('TRUE', '0', 'no', '') }, hostile);
     case 'sort': {
       const key = fc.tuple(oneOf(...kind.fields, 'canonicalId', 'TITLE', '', canary('q')), oneOf('', ':asc', ':desc', ':ASC', ':up', '::', ':asc:desc', ' : desc '));
-      return fc.oneof(
-        { weight: 5, arbitrary: fc.array(key, { minLength: 1, maxLength: 6 }).map((keys) => keys.map(([f, d]) => f + d).join(',')) },
-        hostile,
-      );
+      return fc.oneof(valid, { weight: 3, arbitrary: fc.array(key, { minLength: 1, maxLength: 6 }).map((keys) => keys.map(([f, d]) => f + d).join(',')) }, hostile);
     }
     case 'cursor': {
-      const real = cursors.length > 0 ? [{ weight: 3, arbitrary: oneOf(...cursors) }, { weight: 5, arbitrary: oneOf(...cursors).chain((c) => mutate(c, ['=', '.', '-', '_', 'A', '/', '+', '%', '\u0000', 'é', c])) }] : [];
-      return fc.oneof(...real, { weight: 2, arbitrary: fc.base64String({ maxLength: 120 }) }, hostile, planted);
+      const mutated = cursors.length > 0 ? [{ weight: 5, arbitrary: oneOf(...cursors).chain((c) => mutate(c, ['=', '.', '-', '_', 'A', '/', '+', '%', '\u0000', 'é', c])) }] : [];
+      return fc.oneof(valid, ...mutated, { weight: 2, arbitrary: fc.base64String({ maxLength: 120 }) }, hostile, planted);
     }
   }
 }
@@ -124,9 +139,16 @@ function buildPairs(path: string, cursors: Record<string, string[]>): fc.Arbitra
       encoded(p.kind.type === 'cursor' ? fc.oneof({ weight: 4, arbitrary: values(p.kind, own) }, { weight: 1, arbitrary: values(p.kind, all) }) : values(p.kind, own)).map((v): [string, string] => [p.name, v]),
     ),
   );
+  // Valid values only, each parameter at most once: the query reaches the core.
+  const valid = fc.subarray(parameters, { maxLength: Math.min(4, parameters.length) }).chain((chosen) =>
+    chosen.length === 0 ? fc.constant<[string, string][]>([]) : fc.tuple(...chosen.map((p) => validValue(p.kind, own).map((v): [string, string] => [p.name, percentEncode(bytes(v))]))),
+  );
   const odd = oneOf<[string, string]>(['q', '\u0000novalue'], ['', 'x'], ['', ''], ['&', ''], ['limit', ''], [`${canary('q')}`, '1'], ['Limit', '5'], ['q%00', 'a'], ['%71', 'a'], ['q[]', 'a'], ['__proto__', 'x'], ['constructor', 'x']);
   return fc.oneof(
-    { weight: 8, arbitrary: fc.array(fc.oneof({ weight: 8, arbitrary: known }, { weight: 1, arbitrary: odd }, { weight: 1, arbitrary: anyParameter }), { maxLength: 5 }) },
+    { weight: 3, arbitrary: valid },
+    // Valid but for one parameter: whatever that one breaks is not hidden by another's refusal.
+    { weight: 5, arbitrary: fc.tuple(valid, known, fc.nat()).map(([pairs, bad, at]): [string, string][] => [...pairs.filter(([n]) => n !== bad[0]).slice(0, at % (pairs.length + 1)), bad, ...pairs.filter(([n]) => n !== bad[0]).slice(at % (pairs.length + 1))]) },
+    { weight: 4, arbitrary: fc.array(fc.oneof({ weight: 8, arbitrary: known }, { weight: 1, arbitrary: odd }, { weight: 1, arbitrary: anyParameter }), { maxLength: 5 }) },
     // The same parameter many times (short values only: a long one repeated is just a huge target, which other cases send).
     { weight: 1, arbitrary: fc.tuple(known, fc.integer({ min: 2, max: 300 })).map(([pair, n]) => Array.from({ length: pair[1].length > 64 ? 2 : n }, () => pair)) },
   );
