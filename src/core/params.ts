@@ -65,7 +65,7 @@ function parseSort(collection: CollectionDeclaration, raw: string | null): SortK
   const keys: SortKey[] = [];
   for (const part of parts) {
     const [field = '', direction = 'asc', extra] = part.trim().split(':').map((s) => s.trim());
-    if (extra !== undefined || !(field in collection.sort)) {
+    if (extra !== undefined || !Object.hasOwn(collection.sort, field)) {
       throw bad('sort', `sort must be a comma-separated list of <field>:<asc|desc>; ${collection.name} sorts by ${allowed}.`);
     }
     if (direction !== 'asc' && direction !== 'desc') throw bad('sort', 'sort direction must be asc or desc.');
@@ -128,7 +128,7 @@ export function parseQuery(collection: CollectionDeclaration, search: URLSearchP
   for (const name of search.keys()) {
     if (seen.has(name) && collection.filters[name]?.repeatable !== true) throw bad(name, `${name} is given more than once; give each parameter once.`);
     seen.add(name);
-    if (!(COMMON as readonly string[]).includes(name) && !(name in collection.filters)) {
+    if (!(COMMON as readonly string[]).includes(name) && !Object.hasOwn(collection.filters, name)) {
       const known = [...COMMON, ...Object.keys(collection.filters)].join(', ');
       throw new PublicError('unknown-parameter', `${collection.name} does not take the parameter ${JSON.stringify(name.slice(0, 40))}; it takes ${known}.`, name);
     }

@@ -143,3 +143,13 @@ test("D5: the CDN's _headers file gives static pages the same security headers a
   }
   assert.match(block('/openapi.json'), /X-Content-Type-Options: nosniff/);
 });
+
+test('parameter names and sort fields that name Object.prototype members are refused, not a 500 (found by the 1M-request fuzz run)', async () => {
+  for (const query of ['sort=hasOwnProperty', 'sort=constructor:desc', 'sort=toString', 'constructor=x', '__proto__=x', 'hasOwnProperty=1']) {
+    for (const method of ['GET', 'HEAD']) {
+      const response = await fetch(`${server.base}/api/concerts.json?${query}`, { method });
+      assert.equal(response.status, 400, `${method} ${query}`);
+      await response.body?.cancel();
+    }
+  }
+});
