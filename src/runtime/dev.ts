@@ -18,10 +18,8 @@ import { relative } from 'node:path';
 import { ContentError } from '../compile/compile.ts';
 import { isContentFile } from '../compile/load.ts';
 import { paths } from '../paths.ts';
-import { Generations } from './generations.ts';
-import { createNodeServer } from './node.ts';
 import { renderPage } from './render-page.ts';
-import { runtimeOptionsFromEnv } from './runtime.ts';
+import { serve } from './serve.ts';
 import { watchFolder, type Watcher } from './watch.ts';
 
 const CODE = ['src', 'functions', 'server.ts', 'astro.config.mjs'];
@@ -30,15 +28,9 @@ const log = (line: string) => console.log(`[dev] ${line}`);
 const contentName = (name: string) => isContentFile(name) || !/[.~]/.test(name.split('/').pop() ?? '');
 
 /** The server process: serve the build, rebuild and swap on every content change. */
-async function serve(): Promise<void> {
-  const port = process.env.PORT === undefined ? 4321 : Number(process.env.PORT);
-  const host = process.env.HOST ?? 'localhost';
-  const generations = await Generations.open({ ...runtimeOptionsFromEnv(process.env, paths.dist), contentDir: paths.content, siteAuthor: process.env.SITE_AUTHOR });
-  const server = createNodeServer(generations.listener());
-  server.listen(port, host, () => {
-    const address = server.address();
-    log(`listening on http://${host}:${typeof address === 'object' && address ? address.port : port}, watching ${relative(process.cwd(), paths.content) || '.'}`);
-  });
+async function serveAndWatch(): Promise<void> {
+  const { generations, url } = await serve();
+  log(`listening on ${url}, watching ${relative(process.cwd(), paths.content) || '.'}`);
   // Astro loads its page modules on first use, and the exports and calendars are kept as
   // per-record fragments: load and render them now rather than during the first edit.
   const warming = performance.now();
@@ -59,14 +51,6 @@ async function serve(): Promise<void> {
       },
     );
   });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      server.close();
-      server.closeIdleConnections();
-      generations.shutdown().finally(() => process.exit(0));
-      setTimeout(() => process.exit(0), 2000).unref();
-    });
-  }
 }
 
 /** `astro build` into `DIST_DIR`, its output shown only when it fails (at scale it lists every page). */
@@ -134,5 +118,5 @@ async function supervise(): Promise<void> {
   await cycle();
 }
 
-if (process.argv.includes('--serve')) await serve();
+if (process.argv.includes('--serve')) await serveAndWatch();
 else await supervise();

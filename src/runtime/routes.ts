@@ -59,48 +59,46 @@ const RECORD_PAGE = /^\/([a-z][a-z-]*)\/(itm_[0-9a-f]{24})$/;
 const wantsExplorer = (request: RequestFacts) =>
   request.method === 'GET' && negotiate(request.header('Accept'), ['application/graphql-response+json', 'application/json', 'text/html']) === 'text/html';
 
+/** A route at one fixed path: its pattern is the path, and it matches only that. */
+const exactly = (path: string) => ({ path, matches: (pathname: string) => pathname === path });
+
 export const ROUTES: readonly Route[] = [
   {
     name: 'sql',
-    path: SQL_PATH,
+    ...exactly(SQL_PATH),
     methods: ['QUERY', 'OPTIONS'],
-    matches: (pathname) => pathname === SQL_PATH,
     kind: 'answer',
     bodyMax: LIMITS.sqlRequestBytesMax,
     answer: (rt, request, body) => rt.sql(request, body),
   },
   {
     name: 'graphql',
-    path: GRAPHQL_PATH,
+    ...exactly(GRAPHQL_PATH),
     methods: ['GET', 'POST', 'OPTIONS'],
-    matches: (pathname) => pathname === GRAPHQL_PATH,
     kind: 'answer',
     bodyMax: LIMITS.graphqlDocumentBytesMax,
     answer: (rt, request, body) => (rt.explorer && wantsExplorer(request) ? rt.files.answer(request, rt.explorer) : rt.graphql(request, body)),
   },
   {
     name: 'status',
-    path: META_PATHS.status,
+    ...exactly(META_PATHS.status),
     methods: ['GET'],
-    matches: (pathname) => pathname === META_PATHS.status,
     kind: 'answer',
     answer: (rt, request) => rt.status(request),
   },
   {
     name: 'taste-summary',
     metered: true,
-    path: TASTE_SUMMARY_PATH,
+    ...exactly(TASTE_SUMMARY_PATH),
     methods: ['GET'],
-    matches: (pathname) => pathname === TASTE_SUMMARY_PATH,
     kind: 'answer',
     answer: (rt, request) => rt.taste(request),
   },
   {
     name: 'music-intersections',
     metered: true,
-    path: MUSIC_INTERSECTIONS_PATH,
+    ...exactly(MUSIC_INTERSECTIONS_PATH),
     methods: ['POST', 'OPTIONS'],
-    matches: (pathname) => pathname === MUSIC_INTERSECTIONS_PATH,
     kind: 'answer',
     bodyMax: LIMITS.musicIntersectionBytesMax,
     answer: (rt, request, body) => rt.music.intersections(request, body),
@@ -108,9 +106,8 @@ export const ROUTES: readonly Route[] = [
   {
     name: 'music-station',
     metered: true,
-    path: MUSIC_STATION_PATH,
+    ...exactly(MUSIC_STATION_PATH),
     methods: ['POST', 'OPTIONS'],
-    matches: (pathname) => pathname === MUSIC_STATION_PATH,
     kind: 'answer',
     bodyMax: LIMITS.musicStationBytesMax,
     answer: (rt, request, body) => rt.music.station(request, body),
