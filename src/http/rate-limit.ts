@@ -126,10 +126,16 @@ export class RateLimiter {
  * that matches costs almost nothing and should be rewarded (as GitHub's API does) — and
  * the answer carries the `RateLimit` fields of the policy in force.
  */
-export function metered(limiter: RateLimiter, key: string, answer: () => Answer): Answer {
+export function metered(limiter: RateLimiter, key: string, answer: () => Answer): Answer;
+/** A refusal is answered at once, without running `answer`: so the result is a Promise only when one is run. */
+export function metered(limiter: RateLimiter, key: string, answer: () => Promise<Answer>): Answer | Promise<Answer>;
+export function metered(limiter: RateLimiter, key: string, answer: () => Answer | Promise<Answer>): Answer | Promise<Answer> {
   const before = limiter.peek(key);
   if (!before.allowed) return limiter.refusal(before);
+  const charge = (result: Answer): Answer => {
+    const after = result.status === 304 ? before : limiter.take(key);
+    return { ...result, headers: { ...result.headers, ...limiter.policyHeaders, RateLimit: after.header } };
+  };
   const result = answer();
-  const after = result.status === 304 ? before : limiter.take(key);
-  return { ...result, headers: { ...result.headers, ...limiter.policyHeaders, RateLimit: after.header } };
+  return result instanceof Promise ? result.then(charge) : charge(result);
 }

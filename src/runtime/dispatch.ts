@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LIMITS } from '../core/limits.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
 import { errorAnswer, problemAnswer } from '../http/problem.ts';
+import { metered } from '../http/rate-limit.ts';
 import { securityHeaders } from '../http/security.ts';
 import { readBody, write } from './node.ts';
 import { allowedMethods, routeFor, ROUTES, type Route } from './routes.ts';
@@ -80,14 +81,9 @@ async function run(route: Route & { kind: 'answer' }, runtime: Runtime, req: Inc
   return route.answer(runtime, request, body);
 }
 
-/** As `metered` (src/http/rate-limit.ts), for answers that may arrive later. */
+/** `run` under the collections quota (src/http/rate-limit.ts: a 304 spends nothing). */
 async function runMetered(route: Route & { kind: 'answer' }, runtime: Runtime, req: IncomingMessage, request: RequestFacts): Promise<Answer> {
-  const client = runtime.clientOf(request);
-  const before = runtime.quota.peek(client);
-  if (!before.allowed) return runtime.quota.refusal(before);
-  const answer = await run(route, runtime, req, request);
-  const after = answer.status === 304 ? before : runtime.quota.take(client);
-  return { ...answer, headers: { ...answer.headers, ...runtime.quota.policyHeaders, RateLimit: after.header } };
+  return await metered(runtime.quota, runtime.clientOf(request), () => run(route, runtime, req, request));
 }
 
 /** A node:http request listener serving the runtime `current()` returns when the request arrives. */

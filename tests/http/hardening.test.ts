@@ -71,7 +71,7 @@ test("D8: Node's own parser errors are problems: garbage 400, a 20 KB header 431
 test('D4: a record page takes GET and HEAD only; every other method is a 405 problem with Allow', async () => {
   const page = example('record-page');
   for (const method of ['TRACE', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'QUERY']) {
-    const response = await fetch(`${server.base}${page}`, { method: method === 'TRACE' ? 'TRACE' : method }).catch(() => undefined);
+    const response = await fetch(`${server.base}${page}`, { method }).catch(() => undefined);
     // fetch refuses to send TRACE; the raw request below covers it.
     if (!response) continue;
     assert.equal(response.status, 405, method);
