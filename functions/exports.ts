@@ -4,7 +4,7 @@
  * is not written, and its path answers a 503 problem rather than a 404 or a partial file.
  */
 import type { Image } from '../src/core/image.ts';
-import { exportAt } from '../src/compile/exports.ts';
+import { exportAt } from '../src/urls.ts';
 import type { Answer, RequestFacts } from '../src/http/answer.ts';
 import { problemAnswer } from '../src/http/problem.ts';
 

@@ -23,8 +23,6 @@ import { preflight } from '../src/http/cors.ts';
 import { CONTENT_SIGNAL, CONTENT_USAGE } from '../src/http/headers.ts';
 import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
 
-export const GRAPHQL_PATH = '/graphql';
-export const GRAPHQL_SCHEMA_PATH = '/graphql/schema.graphql';
 const ALLOW = 'GET, POST, OPTIONS';
 const POLICY_NAME = 'graphql';
 const JSON_ERRORS_TYPE = 'application/graphql-response+json; charset=utf-8';

@@ -17,9 +17,8 @@ import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
 import { intersect } from '../src/taste/intersect.ts';
 import { parseIntersectionRequest, parseStationRequest } from '../src/taste/music-request.ts';
 import { buildSimilarityIndex, station, type StationDeps } from '../src/taste/station.ts';
+import { URLS } from '../src/urls.ts';
 
-export const MUSIC_INTERSECTIONS_PATH = '/api/music/intersections.json';
-export const MUSIC_STATION_PATH = '/api/music/station.json';
 const ALLOW = 'POST, OPTIONS';
 const JSON_MEDIA_TYPE = 'application/json';
 
@@ -68,8 +67,8 @@ function operation(path: string, maxBytes: number, run: (input: unknown) => unkn
 export function musicAnswer(catalog: readonly Record<string, unknown>[], deps: StationDeps = {}): MusicAnswers {
   const stationDeps: StationDeps = { similar: deps.similar ?? buildSimilarityIndex(catalog) };
   return {
-    intersections: operation(MUSIC_INTERSECTIONS_PATH, LIMITS.musicIntersectionBytesMax, (input) => intersect(catalog, parseIntersectionRequest(input).profile)),
-    station: operation(MUSIC_STATION_PATH, LIMITS.musicStationBytesMax, (input) => station(catalog, parseStationRequest(input), stationDeps)),
+    intersections: operation(URLS.musicIntersections, LIMITS.musicIntersectionBytesMax, (input) => intersect(catalog, parseIntersectionRequest(input).profile)),
+    station: operation(URLS.musicStation, LIMITS.musicStationBytesMax, (input) => station(catalog, parseStationRequest(input), stationDeps)),
   };
 }
 
@@ -78,8 +77,8 @@ export function createMusicHandler(catalog: readonly Record<string, unknown>[], 
   const answers = musicAnswer(catalog, deps);
   return async (request) => {
     const facts = factsOf(request);
-    if (facts.url.pathname === MUSIC_INTERSECTIONS_PATH) return toResponse(answers.intersections(facts, await readBoundedBody(request, LIMITS.musicIntersectionBytesMax)));
-    if (facts.url.pathname === MUSIC_STATION_PATH) return toResponse(answers.station(facts, await readBoundedBody(request, LIMITS.musicStationBytesMax)));
-    return toResponse(problemAnswer('not-found', `Music operations are served at ${MUSIC_INTERSECTIONS_PATH} and ${MUSIC_STATION_PATH}.`, { headers: MUSIC_HEADERS }));
+    if (facts.url.pathname === URLS.musicIntersections) return toResponse(answers.intersections(facts, await readBoundedBody(request, LIMITS.musicIntersectionBytesMax)));
+    if (facts.url.pathname === URLS.musicStation) return toResponse(answers.station(facts, await readBoundedBody(request, LIMITS.musicStationBytesMax)));
+    return toResponse(problemAnswer('not-found', `Music operations are served at ${URLS.musicIntersections} and ${URLS.musicStation}.`, { headers: MUSIC_HEADERS }));
   };
 }

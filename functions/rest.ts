@@ -13,7 +13,7 @@ import { PublicError } from '../src/core/errors.ts';
 import { LIMITS } from '../src/core/limits.ts';
 import { canonicalSearch, parseQuery } from '../src/core/params.ts';
 import type { QueryCore } from '../src/core/query.ts';
-import { parseSearch, searchCanonical, SearchCore, SEARCH_PATH } from '../src/core/search.ts';
+import { parseSearch, searchCanonical, SearchCore } from '../src/core/search.ts';
 import { serializersFor } from '../src/formats/index.ts';
 import { AnswerCache } from '../src/http/answer-cache.ts';
 import { webHandler, type Answer, type RequestFacts } from '../src/http/answer.ts';
@@ -26,6 +26,7 @@ import { negotiate } from '../src/http/negotiate.ts';
 import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
 import { metered, RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
 import { checkApiVersion } from '../src/http/version.ts';
+import { URLS } from '../src/urls.ts';
 
 const COLLECTION_PATH = /^\/api\/([a-z][a-z-]*)\.json$/;
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -33,7 +34,7 @@ const GEOGRAPHIC = new Set(['application/geo+json', 'application/vnd.google-eart
 
 /** Whether a path is one of the collection lists. */
 export function isCollectionPath(pathname: string): boolean {
-  return pathname === SEARCH_PATH || collection(COLLECTION_PATH.exec(pathname)?.[1] ?? '')?.rest === true;
+  return pathname === URLS.search || collection(COLLECTION_PATH.exec(pathname)?.[1] ?? '')?.rest === true;
 }
 
 export interface RestOptions {
@@ -75,7 +76,7 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
     try {
       const { url } = request;
       const declaration = collection(COLLECTION_PATH.exec(url.pathname)?.[1] ?? '');
-      const searching = url.pathname === SEARCH_PATH;
+      const searching = url.pathname === URLS.search;
       checkApiVersion(request.header('API-Version'));
       if (Buffer.byteLength(url.search) > LIMITS.queryStringBytesMax) {
         throw new PublicError('query-too-long', `The query string is longer than ${LIMITS.queryStringBytesMax} bytes.`);

@@ -26,9 +26,8 @@ import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
 import { checkLexicalBounds } from '../src/sql/lexical.ts';
 import { SqlPool, type Encoded, type SqlPoolOptions } from '../src/sql/pool.ts';
 import { SQL_API_VERSION, sqlProfile } from '../src/sql/profile.ts';
+import { URLS } from '../src/urls.ts';
 
-export const SQL_PATH = '/api/sql';
-export const SQL_PROFILE_PATH = '/api/sql/profile.json';
 const ALLOW = 'QUERY, OPTIONS';
 const SQL_MEDIA_TYPE = 'application/sql';
 const OFFERED = ['application/json', 'text/csv'];
@@ -75,7 +74,7 @@ export function sqlAnswer(options: SqlOptions): SqlAnswer {
   const answer = async (request: RequestFacts, body: Uint8Array | null): Promise<Answer> => {
     let headers: Record<string, string> = { ...SQL_HEADERS };
     try {
-      if (request.url.pathname !== SQL_PATH) throw new PublicError('not-found', 'Public SQL is served at /api/sql.');
+      if (request.url.pathname !== URLS.sql) throw new PublicError('not-found', 'Public SQL is served at /api/sql.');
       if (request.method === 'OPTIONS') return preflight(ALLOW, { headers: { ...SQL_HEADERS, 'Accept-Query': SQL_MEDIA_TYPE }, allowHeaders: 'Accept, Content-Type, SQL-API-Version' });
       if (request.method !== 'QUERY') {
         return problemAnswer('method-not-allowed', `Send SQL with the QUERY method; this resource takes ${ALLOW}.`, { headers: { ...headers, Allow: ALLOW } });
@@ -140,7 +139,7 @@ export async function createSqlHandler(options: SqlOptions): Promise<(request: R
   return async (request) => toResponse(await answer(factsOf(request), await readBoundedBody(request, LIMITS.sqlRequestBytesMax)));
 }
 
-/** The SQL profile as a JSON document (serve it at SQL_PROFILE_PATH, or write it there at build time). */
+/** The SQL profile as a JSON document (serve it at URLS.sqlProfile, or write it there at build time). */
 export function sqlProfileBytes(): Uint8Array {
   return Buffer.from(`${JSON.stringify(sqlProfile(), null, 2)}\n`);
 }

@@ -13,9 +13,8 @@ import { conditionalAnswer } from '../src/http/conditional.ts';
 import { documentHeaders } from '../src/http/headers.ts';
 import type { ListAnswer } from '../src/http/list.ts';
 import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
-import { parseSummaryParams, tasteSummary, TASTE_SUMMARY_CANONICAL_URL } from '../src/taste/summary.ts';
+import { parseSummaryParams, tasteSummary } from '../src/taste/summary.ts';
 
-export const TASTE_SUMMARY_PATH = TASTE_SUMMARY_CANONICAL_URL;
 
 export function tasteSummaryAnswer(core: QueryCore): (request: RequestFacts) => Answer {
   const movies = collection('movies')!;

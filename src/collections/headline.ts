@@ -5,6 +5,7 @@
  * has an entry, so a new collection cannot be left out of the feed by accident.
  */
 import type { SourceRecord } from './define.ts';
+import { recordUrl } from '../urls.ts';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const clip = (text: string, max = 100) => {
@@ -33,7 +34,7 @@ export function headline(collection: string, r: SourceRecord): string {
 /** Where a record is read: the piece itself for writing and blog posts, else its detail page. */
 export function linkOf(collection: string, r: SourceRecord, siteUrl: string): string {
   if ((collection === 'blog' || collection === 'writing') && str(r.url)) return String(r.url);
-  return `${siteUrl}/${collection}/${String(r.canonicalId)}`;
+  return `${siteUrl}${recordUrl(collection, String(r.canonicalId))}`;
 }
 
 /** Events, matches and concerts always publish a status (`statusFromDate` settles one left out): only a completed one happened. */

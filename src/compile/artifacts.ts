@@ -9,15 +9,14 @@
 import { collection, restCollections } from '../collections/index.ts';
 import { parseQuery } from '../core/params.ts';
 import type { QueryCore } from '../core/query.ts';
-import { collectionPath } from '../formats/json.ts';
-import { ATOM_FEED_PATH, JSON_FEED_PATH } from '../formats/feed.ts';
 import type { FragmentStore } from '../formats/fragments.ts';
 import { documentHeaders } from '../http/headers.ts';
 import { listAnswer } from '../http/list.ts';
-import { tasteProfile, TASTE_PROFILE_PATH } from '../taste/profile.ts';
-import { LINKS, metaDocument, serviceDocuments, tasteProfileDocument, type Document } from './documents.ts';
-import { CALENDARS, calendarDocuments, EXPORTS, exportDocuments } from './exports.ts';
+import { tasteProfile } from '../taste/profile.ts';
+import { metaDocument, serviceDocuments, tasteProfileDocument, type Document } from './documents.ts';
+import { calendarDocuments, exportDocuments } from './exports.ts';
 import { feedDocuments } from './feeds.ts';
+import { CALENDARS, collectionUrl, EXPORTS, LINKS, URLS } from '../urls.ts';
 
 /** A file of the client directory with the headers it is served with (before the security headers, which the manifest adds). */
 export interface Artifact {
@@ -59,10 +58,10 @@ export const ARTIFACT_GROUPS: readonly ArtifactGroup[] = [
   ...restCollections.map((declaration) => ({
     name: `page one of ${declaration.name}`,
     reads: [declaration.name],
-    paths: [collectionPath(declaration.name)],
+    paths: [collectionUrl(declaration.name)],
     render: (core: QueryCore) => {
       const answer = listAnswer(core, parseQuery(declaration, new URLSearchParams()));
-      const path = collectionPath(declaration.name);
+      const path = collectionUrl(declaration.name);
       return [{ path, file: path.slice(1), body: answer.body, headers: answer.headers }];
     },
   })),
@@ -70,7 +69,7 @@ export const ARTIFACT_GROUPS: readonly ArtifactGroup[] = [
   {
     name: 'taste profile',
     reads: ['music'],
-    paths: [TASTE_PROFILE_PATH],
+    paths: [URLS.tasteProfile],
     render: (core) => {
       const asOf = core.image.asOf('music');
       return [fromDocument(tasteProfileDocument(tasteProfile(core.records(collection('music')!), asOf), asOf))];
@@ -83,7 +82,7 @@ export const ARTIFACT_GROUPS: readonly ArtifactGroup[] = [
     paths: CALENDARS.map((c) => c.path),
     render: (core, options) => calendarDocuments(core, options.fragments).map(fromDocument),
   },
-  { name: 'feeds', reads: ['feed-items'], paths: [JSON_FEED_PATH, ATOM_FEED_PATH], render: (core, options) => feedDocuments(core, options.siteAuthor).map(fromDocument) },
+  { name: 'feeds', reads: ['feed-items'], paths: [URLS.jsonFeed, URLS.atomFeed], render: (core, options) => feedDocuments(core, options.siteAuthor).map(fromDocument) },
   // Read no records, so an incremental rebuild never renders them again.
   { name: 'service documents', reads: [], paths: [], render: () => serviceDocuments().map(fromDocument) },
 ];

@@ -17,7 +17,7 @@ import { recordsTable, SOURCES_TABLE, type Image } from '../core/image.ts';
 import { ContentError, deriveContext, entryIndexOf, provenanceWarning, shownRootOf, sourceFileOf, type ContentOptions } from './compile.ts';
 import { lacksProvenance, type SourceRow } from './image.ts';
 import { contentFiles, isContentFile, loadFile, type LoadProblem, type SourceEntry } from './load.ts';
-import { buildRecords, sameRecord, type PublishedRecord } from './records.ts';
+import { buildRecords, sameRecord, sharedCanonicalIds, sharedIdReason, type PublishedRecord } from './records.ts';
 
 type Fields = Record<string, unknown>;
 
@@ -118,6 +118,26 @@ function duplicateProblem(
   return { origin: originOf(shownRoot, later.row), ...sameRecord(declaration, idOf(later.entry), { origin: originOf(shownRoot, earlier.row), id: idOf(earlier.entry) }) };
 }
 
+/**
+ * The edited records whose canonicalId a record of another collection, in a file not
+ * edited now, already has (records of edited files are checked against each other by
+ * `sharedCanonicalIds`, as a full build checks all of them).
+ */
+function idsOfOtherCollections(image: Image, shownRoot: string, files: readonly string[], planned: readonly { collection: CollectionDeclaration; records: readonly PublishedRecord[] }[]): LoadProblem[] {
+  const edited = new Set(files);
+  const names = contentCollections.map((c) => c.name);
+  const others = image.db.prepare(`SELECT file, entry, collection, cid FROM ${SOURCES_TABLE} WHERE collection IN (${names.map(() => '?').join(', ')}) AND cid = ?`);
+  const problems: LoadProblem[] = [];
+  for (const { collection, records } of planned) {
+    for (const { canonicalId, origin } of records) {
+      const rows = others.all(...names, canonicalId) as unknown as SourceRow[];
+      const other = rows.find((row) => row.collection !== collection.name && !edited.has(row.file));
+      if (other !== undefined) problems.push({ origin, field: 'id', reason: sharedIdReason(canonicalId, originOf(shownRoot, other)) });
+    }
+  }
+  return problems;
+}
+
 /** Adds to `into` the changes between `before` and `after` records (by canonicalId), skipping records whose fields are the same. */
 function diff(into: Map<string, RecordChange>, before: ReadonlyMap<string, Fields>, after: ReadonlyMap<string, Fields>): void {
   for (const [cid, fields] of after) {
@@ -145,6 +165,7 @@ export function planChanges(image: Image, options: ContentOptions, files: readon
   const warnings: string[] = [];
   const before = new Map<string, Map<string, Fields>>();
   const after = new Map<string, Map<string, Fields>>();
+  const planned: { collection: CollectionDeclaration; records: readonly PublishedRecord[] }[] = [];
   let sourcesMoved = false;
   const sourceKey = (row: SourceRow) => `${row.file}\u0000${row.entry}\u0000${row.cid}`;
   for (const declaration of collections) {
@@ -165,6 +186,7 @@ export function planChanges(image: Image, options: ContentOptions, files: readon
     }
     const built = buildRecords(declaration, entries, deriveContext(options));
     problems.push(...loadProblems, ...built.problems);
+    planned.push({ collection: declaration, records: built.records });
     const previous = previousRecords(image, declaration.name, mine);
     const lookup = image.db.prepare(`SELECT file, entry, collection, cid FROM ${SOURCES_TABLE} WHERE collection = ? AND cid = ?`);
     for (const record of built.records) {
@@ -185,6 +207,7 @@ export function planChanges(image: Image, options: ContentOptions, files: readon
     before.set(declaration.name, new Map([...previous].map(([cid, p]) => [cid, p.fields])));
     after.set(declaration.name, new Map(built.records.map((r) => [r.canonicalId, r.fields])));
   }
+  problems.push(...sharedCanonicalIds(planned), ...idsOfOtherCollections(image, shownRoot, files, planned));
   if (problems.length) throw new ContentError(problems);
   for (const [name, old] of before) {
     const changes = new Map<string, RecordChange>();

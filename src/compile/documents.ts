@@ -12,13 +12,13 @@ import { PROBLEMS, type ProblemSlug } from '../core/errors.ts';
 import type { Image } from '../core/image.ts';
 import { API_VERSION } from '../http/headers.ts';
 import { openApiDocument } from '../openapi/document.ts';
-import { META_PATHS } from '../openapi/meta-schemas.ts';
 import { openApiYaml } from '../openapi/yaml.ts';
 import { graphqlSdl } from '../graphql/schema.ts';
 import { sqlProfile } from '../sql/profile.ts';
-import { TASTE_PROFILE_MEDIA_TYPE, TASTE_PROFILE_PATH, type TasteProfile } from '../taste/profile.ts';
+import { TASTE_PROFILE_MEDIA_TYPE, type TasteProfile } from '../taste/profile.ts';
 import { TASTE_PROFILE_SCHEMA } from '../taste/profile-schema.ts';
 import { TASTE_SUMMARY_SCHEMA } from '../taste/summary.ts';
+import { collectionUrl, LINKS, problemJsonUrl, problemUrl, URLS } from '../urls.ts';
 
 export interface Document {
   /** URL path. */
@@ -31,14 +31,11 @@ export interface Document {
   asOf?: string;
 }
 
-/** Where the service documents live (one list, shared with the OpenAPI description). */
-export const LINKS = META_PATHS;
-
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 export function problemDocument(slug: ProblemSlug): Record<string, unknown> {
   const { status, title, when } = PROBLEMS[slug];
-  return { type: `/problems/${slug}`, slug, status, title, description: when, registry: LINKS.problems };
+  return { type: problemUrl(slug), slug, status, title, description: when, registry: LINKS.problems };
 }
 
 export function serviceMetadata(image: Image): Record<string, unknown> {
@@ -51,7 +48,7 @@ export function serviceMetadata(image: Image): Record<string, unknown> {
       name: c.name,
       title: c.title,
       description: c.description,
-      path: `/api/${c.name}.json`,
+      path: collectionUrl(c.name),
       count: image.count(c.name),
       asOf: image.asOf(c.name),
     })),
@@ -90,7 +87,7 @@ export function metaDocument(image: Image): Document {
 
 /** The portable music taste profile: reads the music collection. */
 export function tasteProfileDocument(profile: TasteProfile, asOf: string): Document {
-  return { path: TASTE_PROFILE_PATH, file: TASTE_PROFILE_PATH.slice(1), contentType: TASTE_PROFILE_MEDIA_TYPE, body: json(profile), asOf };
+  return { path: URLS.tasteProfile, file: URLS.tasteProfile.slice(1), contentType: TASTE_PROFILE_MEDIA_TYPE, body: json(profile), asOf };
 }
 
 /** The documents made of declarations alone (no record): the same for any content. */
@@ -109,7 +106,7 @@ export function serviceDocuments(): Document[] {
       contentType: 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
       body: json(apiCatalog()),
     },
-    { path: '/problems/index.json', file: 'problems/index.json', contentType: 'application/json', body: json({ problems: slugs.map(problemDocument), links: LINKS }) },
-    ...slugs.map((slug) => ({ path: `/problems/${slug}.json`, file: `problems/${slug}.json`, contentType: 'application/json', body: json(problemDocument(slug)) })),
+    { path: URLS.problemsIndex, file: URLS.problemsIndex.slice(1), contentType: 'application/json', body: json({ problems: slugs.map(problemDocument), links: LINKS }) },
+    ...slugs.map((slug) => ({ path: problemJsonUrl(slug), file: problemJsonUrl(slug).slice(1), contentType: 'application/json', body: json(problemDocument(slug)) })),
   ];
 }

@@ -7,29 +7,17 @@
  */
 import { collection } from '../collections/index.ts';
 import { parseQuery } from '../core/params.ts';
-import type { Query, QueryCore } from '../core/query.ts';
+import type { Query } from '../core/params.ts';
+import type { QueryCore } from '../core/query.ts';
 import { FragmentStore } from '../formats/fragments.ts';
 import { geoJsonCollection, geoJsonFeature } from '../formats/geojson.ts';
 import { gpxDocument, gpxWaypoint } from '../formats/gpx.ts';
-import { calendarDocument, calendarEvent, type CalendarEvent, type CalendarItem } from '../formats/ical.ts';
+import { calendarDocument, calendarEvent, type CalendarEvent } from '../formats/ical.ts';
 import { serializers } from '../formats/index.ts';
 import { kmlDocument, kmlPlacemark } from '../formats/kml.ts';
 import { located, type LocatedItem } from '../formats/located.ts';
 import type { Document } from './documents.ts';
-
-export interface ExportSpec {
-  path: string;
-  collection: string;
-  mediaType: string;
-}
-
-export const EXPORTS: readonly ExportSpec[] = [
-  { path: '/places.geojson', collection: 'places', mediaType: 'application/geo+json' },
-  { path: '/places.kml', collection: 'places', mediaType: 'application/vnd.google-earth.kml+xml' },
-  { path: '/places.gpx', collection: 'places', mediaType: 'application/gpx+xml' },
-];
-
-export const exportAt = (path: string) => EXPORTS.find((e) => e.path === path);
+import { CALENDARS, EXPORTS } from '../urls.ts';
 
 /** The rendering of one export's items, given their JSON texts (in order) and the fragments remembered so far. */
 type ExportRender = (query: Query, texts: readonly string[], asOf: string, siteUrl: string, fragments: FragmentStore) => string;
@@ -92,19 +80,6 @@ export function exportDocuments(core: QueryCore, fragments: FragmentStore = new 
     return { path: spec.path, file: spec.path.slice(1), contentType: serializer.contentType, body, asOf };
   });
 }
-
-export interface CalendarSpec {
-  path: string;
-  name: string;
-  description: string;
-  collections: readonly CalendarItem['collection'][];
-}
-
-export const CALENDARS: readonly CalendarSpec[] = [
-  { path: '/calendar.ics', name: 'Concerts and sporting events', description: 'Every concert and sporting event in the collections.', collections: ['concerts', 'sporting-events'] },
-  { path: '/concerts.ics', name: 'Concerts', description: 'Every concert in the collections.', collections: ['concerts'] },
-  { path: '/sports.ics', name: 'Sporting events', description: 'Every sporting event in the collections.', collections: ['sporting-events'] },
-];
 
 export const CALENDAR_MEDIA_TYPE = 'text/calendar; charset=utf-8';
 

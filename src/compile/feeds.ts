@@ -7,8 +7,9 @@ import { collection, contentCollections } from '../collections/index.ts';
 import { LIMITS } from '../core/limits.ts';
 import { parseQuery } from '../core/params.ts';
 import type { QueryCore } from '../core/query.ts';
-import { ATOM_FEED_PATH, ATOM_MEDIA_TYPE, JSON_FEED_MEDIA_TYPE, JSON_FEED_PATH, renderAtom, renderJsonFeed, type FeedItem, type FeedSite } from '../formats/feed.ts';
+import { ATOM_MEDIA_TYPE, JSON_FEED_MEDIA_TYPE, renderAtom, renderJsonFeed, type FeedItem, type FeedSite } from '../formats/feed.ts';
 import type { Document } from './documents.ts';
+import { URLS } from '../urls.ts';
 
 /** The site's owner, named as the feeds' author (the demo content's owner unless SITE_AUTHOR says otherwise). */
 export const DEFAULT_SITE_AUTHOR = 'Inês Carvalho';
@@ -25,7 +26,7 @@ export function feedDocuments(core: QueryCore, author = DEFAULT_SITE_AUTHOR): Do
     collectionTitles: Object.fromEntries(contentCollections.map((c) => [c.name, c.title])),
   };
   return [
-    { path: JSON_FEED_PATH, file: JSON_FEED_PATH.slice(1), contentType: JSON_FEED_MEDIA_TYPE, body: renderJsonFeed(items, site), asOf: page.asOf },
-    { path: ATOM_FEED_PATH, file: ATOM_FEED_PATH.slice(1), contentType: ATOM_MEDIA_TYPE, body: renderAtom(items, site), asOf: page.asOf },
+    { path: URLS.jsonFeed, file: URLS.jsonFeed.slice(1), contentType: JSON_FEED_MEDIA_TYPE, body: renderJsonFeed(items, site), asOf: page.asOf },
+    { path: URLS.atomFeed, file: URLS.atomFeed.slice(1), contentType: ATOM_MEDIA_TYPE, body: renderAtom(items, site), asOf: page.asOf },
   ];
 }

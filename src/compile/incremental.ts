@@ -14,7 +14,6 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { SQL_PATH } from '../../functions/sql.ts';
 import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
 import { groupsReading, type ArtifactOptions } from './artifacts.ts';
@@ -23,6 +22,7 @@ import { sqlImageOf, type Manifest, type StaticFile } from './compile.ts';
 import { updateImage } from './image-update.ts';
 import { fileEntry, withSecurity } from './manifest.ts';
 import { pagesToRender } from './pages.ts';
+import { URLS } from '../urls.ts';
 
 /**
  * What one build generation serves: its image, its SQL image, and its static files — the
@@ -179,13 +179,16 @@ export async function rebuildGeneration(
       sqlImage = join(target.dir, 'sql.db');
       mkdirSync(target.dir, { recursive: true });
       writeFileSync(sqlImage, sql);
-      changed.push(SQL_PATH);
+      changed.push(URLS.sql);
     }
     for (const [file, body] of written) {
       mkdirSync(dirname(join(target.root, file)), { recursive: true });
       writeFileSync(join(target.root, file), body);
     }
     lap('write');
+    // Statistics where an edit changed a table's size enough to mislead the planner (a
+    // collection that grew from a few rows to many); a no-op for ordinary edits.
+    db.exec('PRAGMA optimize');
     db.exec('COMMIT');
     open = false;
     return { generation: { image: target.image, sqlImage, manifest, root: target.root }, changed: changed.sort(), warnings: changes.warnings, timings };

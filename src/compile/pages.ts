@@ -9,6 +9,7 @@ import { blogPath } from '../collections/blog.ts';
 import { restCollections } from '../collections/index.ts';
 import type { Image } from '../core/image.ts';
 import type { ContentChanges } from './changes.ts';
+import { URLS } from '../urls.ts';
 
 /** A page to render again: its URL path, its file under the client directory, and the route that renders it. */
 export interface PageRender {
@@ -28,7 +29,7 @@ export function pagesToRender(changes: ContentChanges, before: Image, after: Ima
   if (restCollections.some((c) => before.count(c.name) !== after.count(c.name))) render.push(page('/', 'home'));
   const blog = changes.records.get('blog');
   if (blog && blog.size > 0) {
-    render.push(page('/blog/', 'blog'));
+    render.push(page(URLS.blog, 'blog'));
     const kept = new Set<string>();
     for (const change of blog.values()) {
       if (change.after === undefined) continue;

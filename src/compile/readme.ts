@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { contentCollections, restCollections } from '../collections/index.ts';
 import { PROBLEMS } from '../core/errors.ts';
 import { LIMIT_DEFINITIONS } from '../core/limits.ts';
+import { collectionUrl, problemUrl } from '../urls.ts';
 
 const code = (s: string) => `\`${s}\``;
 
@@ -28,13 +29,13 @@ export function tables(): Record<string, string> {
         const d = c.defaultSort.find((k) => k.field === f);
         return d ? `${code(f)} (${d.direction})` : code(f);
       });
-      return `| ${code(`/api/${c.name}.json`)} | ${filters.join(', ')} | ${c.search.join(', ')} | ${sort.join(', ')} |`;
+      return `| ${code(collectionUrl(c.name))} | ${filters.join(', ')} | ${c.search.join(', ')} | ${sort.join(', ')} |`;
     }),
   ];
   const problems = [
     '| type | status | when |',
     '| --- | --- | --- |',
-    ...Object.entries(PROBLEMS).map(([slug, p]) => `| ${code(`/problems/${slug}`)} | ${p.status} | ${p.when} |`),
+    ...Object.entries(PROBLEMS).map(([slug, p]) => `| ${code(problemUrl(slug))} | ${p.status} | ${p.when} |`),
   ];
   const limits = ['| limit | value | why |', '| --- | --- | --- |', ...Object.entries(LIMIT_DEFINITIONS).map(([name, l]) => `| ${code(name)} | ${l.value} ${l.unit} | ${l.why} |`)];
   const rules = [

@@ -147,6 +147,10 @@ export function buildRecords(
   return { records, problems };
 }
 
+/** Why a record may not take a canonicalId another record (at `other`) has. */
+export const sharedIdReason = (canonicalId: string, other: string) =>
+  `${canonicalId} is already the canonicalId of ${other}; canonicalIds are unique across the site, give this record another id`;
+
 /**
  * A canonicalId names one record on every surface, and the cross-collection lists (the
  * feed, writing with the blog's posts) hold records of several collections side by side:
@@ -160,7 +164,7 @@ export function sharedCanonicalIds(collections: readonly { collection: Collectio
     for (const { canonicalId, origin } of records) {
       const other = owner.get(canonicalId);
       if (other === undefined) owner.set(canonicalId, origin);
-      else problems.push({ origin, field: 'id', reason: `${canonicalId} is already the canonicalId of ${other}; canonicalIds are unique across the site, give this record another id` });
+      else problems.push({ origin, field: 'id', reason: sharedIdReason(canonicalId, other) });
     }
   }
   return problems;

@@ -10,7 +10,32 @@ import { PublicError } from './errors.ts';
 import { fold } from './fold.ts';
 import { instantKey } from './image.ts';
 import { LIMITS } from './limits.ts';
-import type { Filter, Query } from './query.ts';
+
+/** One validated filter parameter. */
+export interface Filter {
+  param: string;
+  spec: FilterSpec;
+  /** The value as given (trimmed), for links; the first of `values`. */
+  value: string;
+  /** The folded value compared against folded record values (for `since`, the instant key); the first of `keys`. */
+  key: string;
+  /** Every value given (a repeatable filter matches any), in key order, one per key. */
+  values: readonly string[];
+  keys: readonly string[];
+}
+
+/** A parsed, validated query: what the core runs and what links are made from. */
+export interface Query {
+  collection: CollectionDeclaration;
+  /** In the collection's declared parameter order. */
+  filters: readonly Filter[];
+  /** The search text as given (trimmed), and folded. */
+  q: { value: string; key: string } | undefined;
+  sort: readonly SortKey[];
+  limit: number;
+  cursor: string | undefined;
+  facets: boolean;
+}
 
 const COMMON = ['limit', 'cursor', 'sort', 'facets', 'q'] as const;
 const TRUE_VALUES = new Set(['1', 'true', 'yes']);

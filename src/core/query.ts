@@ -5,39 +5,19 @@
  * read with `limit + 1` rows so the next cursor exists only when there is a next page;
  * counts and facets depend only on the filters, so they are remembered per filter set.
  */
-import { facetable, type CollectionDeclaration, type FilterSpec, type SortDirection, type SortKey } from '../collections/define.ts';
+import { facetable, type CollectionDeclaration, type SortDirection, type SortKey } from '../collections/define.ts';
+import { contentCollections, restCollections } from '../collections/index.ts';
 import { binding, decodeCursor, encodeCursor, type Position } from './cursor.ts';
 import { ftsPhrase, indexable } from './fts.ts';
 import { Image, missingSortKey, recordsTable, searchTable, sortColumn, tagsTable } from './image.ts';
 import { LIMITS } from './limits.ts';
 import { BoundedCache, OBJECT_BYTES, stringBytes } from './memo.ts';
-import { parseQuery } from './params.ts';
+import { parseQuery, type Filter, type Query } from './params.ts';
 
-export interface Filter {
-  param: string;
-  spec: FilterSpec;
-  /** The value as given (trimmed), for links; the first of `values`. */
-  value: string;
-  /** The folded value compared against folded record values (for `since`, the instant key); the first of `keys`. */
-  key: string;
-  /** Every value given (a repeatable filter matches any), in key order, one per key. */
-  values: readonly string[];
-  keys: readonly string[];
-}
+/** The collections whose records a canonical ID can name: every REST collection but the composed feed. */
+const RECORD_COLLECTIONS = restCollections.filter((c) => contentCollections.includes(c));
 
 const isRange = (filter: Filter) => filter.spec.kind.type === 'since';
-
-export interface Query {
-  collection: CollectionDeclaration;
-  /** In the collection's declared parameter order. */
-  filters: readonly Filter[];
-  /** The search text as given (trimmed), and folded. */
-  q: { value: string; key: string } | undefined;
-  sort: readonly SortKey[];
-  limit: number;
-  cursor: string | undefined;
-  facets: boolean;
-}
 
 export interface FacetValue {
   value: string;
@@ -231,6 +211,20 @@ export class QueryCore {
   get(collection: CollectionDeclaration, canonicalId: string): string | undefined {
     const row = this.image.statement(`SELECT json FROM ${recordsTable(collection.name)} WHERE cid = ?`).get(canonicalId) as { json: string } | undefined;
     return row?.json;
+  }
+
+  /**
+   * The record a canonical ID names, whichever collection holds it: canonicalIds are
+   * unique across the content collections (the build refuses a shared one), so the first
+   * found is the only one. The composed lists (feed items) keep their records' IDs and
+   * are not searched.
+   */
+  lookup(canonicalId: string): { collection: CollectionDeclaration; json: string } | undefined {
+    for (const collection of RECORD_COLLECTIONS) {
+      const json = this.get(collection, canonicalId);
+      if (json !== undefined) return { collection, json };
+    }
+    return undefined;
   }
 
   /** Every record of a query's filtered set, in its order: page after page through the same path as any client. */

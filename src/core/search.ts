@@ -20,7 +20,6 @@ import { BoundedCache } from './memo.ts';
 import { refuseControlCharacters } from './params.ts';
 import type { Page } from './query.ts';
 
-export const SEARCH_PATH = '/api/search.json';
 export const SEARCH_TABLE = '"search"';
 export const SEARCH_INDEX = '"search:fts"';
 /** Separates the searched fields in the stored `rest` text (folded values never hold it). */

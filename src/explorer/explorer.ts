@@ -9,10 +9,11 @@ import 'graphiql/setup-workers/vite';
 import { GraphiQL } from 'graphiql';
 import { createElement, type ComponentProps } from 'react';
 import { createRoot } from 'react-dom/client';
+import { URLS } from '../urls.ts';
 
 type Fetcher = ComponentProps<typeof GraphiQL>['fetcher'];
 
-const ENDPOINT = '/graphql';
+const ENDPOINT = URLS.graphql;
 
 const DEFAULT_QUERY = `# The first five films and series; run with Ctrl+Enter.
 # Pass pageInfo.endCursor as \`after\` for the next page.

@@ -8,6 +8,7 @@
  * local times published with the zone's offset; one without has nothing better).
  */
 import { create } from 'xmlbuilder2';
+import { recordUrl, URLS } from '../urls.ts';
 
 export interface FeedItem {
   canonicalId: string;
@@ -27,8 +28,6 @@ export interface FeedSite {
   collectionTitles: Readonly<Record<string, string>>;
 }
 
-export const JSON_FEED_PATH = '/feed.json';
-export const ATOM_FEED_PATH = '/feed.xml';
 export const JSON_FEED_MEDIA_TYPE = 'application/feed+json';
 export const ATOM_MEDIA_TYPE = 'application/atom+xml';
 
@@ -43,14 +42,14 @@ export function rfc3339(date: string): string {
 /** The detail text of an item: which collection it came from, and what. */
 const text = (item: FeedItem, site: FeedSite) => `${site.collectionTitles[item.collection] ?? item.collection}: ${item.title}`;
 /** A stable, unique entry ID that survives a change of title: the record's canonicalId under the site's URL. */
-const entryId = (item: FeedItem, site: FeedSite) => `${site.url}/${item.collection}/${item.canonicalId}`;
+const entryId = (item: FeedItem, site: FeedSite) => `${site.url}${recordUrl(item.collection, item.canonicalId)}`;
 
 export function renderJsonFeed(items: readonly FeedItem[], site: FeedSite): string {
   const feed = {
     version: 'https://jsonfeed.org/version/1.1',
     title: site.title,
     home_page_url: `${site.url}/`,
-    feed_url: `${site.url}${JSON_FEED_PATH}`,
+    feed_url: `${site.url}${URLS.jsonFeed}`,
     description: site.description,
     language: 'en',
     authors: [{ name: site.author }],
@@ -69,12 +68,12 @@ export function renderJsonFeed(items: readonly FeedItem[], site: FeedSite): stri
 
 export function renderAtom(items: readonly FeedItem[], site: FeedSite): string {
   const feed = create({ version: '1.0', encoding: 'UTF-8' }).ele('http://www.w3.org/2005/Atom', 'feed', { 'xml:lang': 'en' });
-  feed.ele('id').txt(`${site.url}${ATOM_FEED_PATH}`);
+  feed.ele('id').txt(`${site.url}${URLS.atomFeed}`);
   feed.ele('title').txt(site.title);
   feed.ele('subtitle').txt(site.description);
   feed.ele('updated').txt(items[0] ? rfc3339(items[0].date) : '1970-01-01T00:00:00Z');
   feed.ele('author').ele('name').txt(site.author);
-  feed.ele('link', { rel: 'self', type: ATOM_MEDIA_TYPE, href: `${site.url}${ATOM_FEED_PATH}` });
+  feed.ele('link', { rel: 'self', type: ATOM_MEDIA_TYPE, href: `${site.url}${URLS.atomFeed}` });
   feed.ele('link', { rel: 'alternate', type: 'text/html', href: `${site.url}/` });
   feed.ele('generator').txt('Collections');
   for (const item of items) {

@@ -21,6 +21,7 @@ import {
   type ICalTemporalZonedDateTimeStub,
 } from 'ical-generator';
 import { offsetAt, wallAt, wallUtc, zonedUtc, type Wall } from '../core/zone.ts';
+import { recordUrl } from '../urls.ts';
 
 export interface CalendarItem {
   collection: 'concerts' | 'sporting-events';
@@ -314,7 +315,7 @@ export function calendarEvent(item: CalendarItem, siteUrl: string): CalendarEven
   const end = endText === undefined ? undefined : parseWhen(endText, zone);
   const id = String(f.canonicalId);
   const host = new URL(siteUrl).hostname;
-  const url = `${siteUrl}/${item.collection}/${encodeURIComponent(id)}`;
+  const url = `${siteUrl}${recordUrl(item.collection, encodeURIComponent(id))}`;
   const updatedText = str(f, 'updated');
   const updated = updatedText === undefined ? undefined : utcOf(parseWhen(updatedText, undefined));
   const { summary, description, categories } = describe(item, url);

@@ -5,7 +5,8 @@
  * never query).
  */
 import { UNPUBLISHED, type CollectionDeclaration } from '../collections/define.ts';
-import type { Page, Query } from '../core/query.ts';
+import type { Query } from '../core/params.ts';
+import type { Page } from '../core/query.ts';
 import { renderCsv } from './csv.ts';
 import { renderGeoJson } from './geojson.ts';
 import { renderGpx } from './gpx.ts';

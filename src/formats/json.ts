@@ -5,7 +5,9 @@
  * independent of the host that serves them.
  */
 import { canonicalSearch } from '../core/params.ts';
-import type { Page, Query } from '../core/query.ts';
+import type { Query } from '../core/params.ts';
+import type { Page } from '../core/query.ts';
+import { collectionUrl } from '../urls.ts';
 
 export interface PageLinks {
   self: string;
@@ -13,10 +15,9 @@ export interface PageLinks {
   next?: string;
 }
 
-export const collectionPath = (name: string) => `/api/${name}.json`;
 
 export function pageLinks(query: Query, page: Page): PageLinks {
-  const path = collectionPath(query.collection.name);
+  const path = collectionUrl(query.collection.name);
   const links: PageLinks = { self: path + canonicalSearch(query, query.cursor), first: path + canonicalSearch(query) };
   if (page.next !== undefined) links.next = path + canonicalSearch(query, page.next);
   return links;

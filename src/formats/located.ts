@@ -1,3 +1,4 @@
+import { recordUrl } from '../urls.ts';
 /**
  * What the map formats (KML, GPX) read of a located record, and the small helpers they
  * share: the detail-page URL and a one-line address.
@@ -25,7 +26,7 @@ export function located(collection: string, items: readonly Record<string, unkno
   return items.filter((i) => i.coordinates !== undefined).map((i) => ({ ...(i as Omit<LocatedItem, 'collection'>), collection }));
 }
 
-export const detailUrl = (siteUrl: string, item: { collection: string; canonicalId: string }) => `${siteUrl}/${item.collection}/${item.canonicalId}`;
+export const detailUrl = (siteUrl: string, item: { collection: string; canonicalId: string }) => `${siteUrl}${recordUrl(item.collection, item.canonicalId)}`;
 
 /** A street address already names its city; without one, the neighbourhood and city do. */
 export function placeLine(item: LocatedItem): string {

@@ -7,6 +7,7 @@
  */
 import { GraphQLError } from 'graphql';
 import { isPublicError } from '../core/errors.ts';
+import { problemUrl } from '../urls.ts';
 
 /** `invalid-cursor` → `INVALID_CURSOR`. */
 const codeOf = (slug: string) => slug.replace(/-/g, '_').toUpperCase();
@@ -17,7 +18,7 @@ export function publicError(error: Readonly<GraphQLError | Error>): GraphQLError
   if (!original || original instanceof GraphQLError) return error;
   const where = { nodes: error.nodes, path: error.path };
   if (isPublicError(original)) {
-    const extensions = { code: codeOf(original.slug), type: `/problems/${original.slug}`, ...(original.parameter ? { argument: original.parameter } : {}) };
+    const extensions = { code: codeOf(original.slug), type: problemUrl(original.slug), ...(original.parameter ? { argument: original.parameter } : {}) };
     return new GraphQLError(original.detail, { ...where, extensions });
   }
   return new GraphQLError('The server failed to resolve this field; retry the same request with bounded exponential backoff.', {

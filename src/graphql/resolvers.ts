@@ -11,6 +11,7 @@ import { parseQuery } from '../core/params.ts';
 import type { QueryCore } from '../core/query.ts';
 import { bindings, type ConnectionBinding } from './schema.ts';
 import { CANONICAL_ID } from '../core/image.ts';
+import { problemUrl, recordUrl } from '../urls.ts';
 
 interface OrderArgument {
   field: string;
@@ -63,16 +64,15 @@ function connection(core: QueryCore, binding: ConnectionBinding, args: Connectio
 
 function lookup(core: QueryCore, canonicalId: string) {
   if (!CANONICAL_ID.test(canonicalId)) {
-    return { __typename: 'PublicGraphQLError', code: 'INVALID_ID', message: 'A canonical ID is itm_ followed by 24 lowercase hexadecimal characters.', type: '/problems/invalid-query' };
+    return { __typename: 'PublicGraphQLError', code: 'INVALID_ID', message: 'A canonical ID is itm_ followed by 24 lowercase hexadecimal characters.', type: problemUrl('invalid-query') };
   }
-  for (const binding of bindings) {
-    const item = core.get(binding.collection, canonicalId);
-    if (item !== undefined) {
-      const record = { ...(JSON.parse(item) as Record<string, unknown>), __typename: binding.typeName };
-      return { __typename: 'ContentLookupSuccess', collection: binding.collection.name, canonicalId, url: `/${binding.collection.name}/${canonicalId}`, item: record };
-    }
+  const found = core.lookup(canonicalId);
+  if (found !== undefined) {
+    const binding = bindings.find((b) => b.collection === found.collection)!;
+    const record = { ...(JSON.parse(found.json) as Record<string, unknown>), __typename: binding.typeName };
+    return { __typename: 'ContentLookupSuccess', collection: found.collection.name, canonicalId, url: recordUrl(found.collection.name, canonicalId), item: record };
   }
-  return { __typename: 'PublicGraphQLError', code: 'NOT_FOUND', message: 'No public record has this canonical ID.', type: '/problems/not-found' };
+  return { __typename: 'PublicGraphQLError', code: 'NOT_FOUND', message: 'No public record has this canonical ID.', type: problemUrl('not-found') };
 }
 
 /** Resolvers of the Query fields, over one query core. */

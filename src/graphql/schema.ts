@@ -12,7 +12,7 @@ import { buildSchema, type GraphQLSchema } from 'graphql';
 import { restCollections } from '../collections/index.ts';
 import { facetable, type CollectionDeclaration } from '../collections/define.ts';
 import { LIMIT_DEFINITIONS, LIMITS } from '../core/limits.ts';
-import { itemSchema, schemaStem } from '../openapi/item-schemas.ts';
+import { itemSchema, schemaStem } from '../collections/item-schema.ts';
 import type { JsonObject, JsonSchema } from '../openapi/types.ts';
 
 /** The major version this schema is (`GraphQL-API-Version`); v1 evolves additively. */

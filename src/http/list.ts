@@ -4,11 +4,13 @@
  * and the REST handler for every other query, so both produce the same bytes and headers
  * for the same query.
  */
-import type { Query, QueryCore } from '../core/query.ts';
+import type { Query } from '../core/params.ts';
+import type { QueryCore } from '../core/query.ts';
 import { serializers, type Serializer } from '../formats/index.ts';
-import { collectionPath, pageLinks } from '../formats/json.ts';
+import { pageLinks } from '../formats/json.ts';
 import { strongEtag } from './etag.ts';
 import { linkTemplate, listHeaders } from './headers.ts';
+import { collectionUrl } from '../urls.ts';
 
 export interface ListAnswer {
   body: Buffer;
@@ -20,7 +22,7 @@ export function listAnswer(core: QueryCore, query: Query, serializer: Serializer
   const links = pageLinks(query, page);
   const body = Buffer.from(serializer.render(query, page, links, { url: core.image.siteUrl }));
   const headers = listHeaders({
-    path: collectionPath(query.collection.name),
+    path: collectionUrl(query.collection.name),
     template: linkTemplate(query.collection),
     contentType: serializer.contentType,
     etag: strongEtag(body),

@@ -7,6 +7,7 @@
 import { isPublicError, PROBLEMS, type ProblemSlug } from '../core/errors.ts';
 import type { Answer } from './answer.ts';
 import { COMMON_HEADERS } from './headers.ts';
+import { problemUrl } from '../urls.ts';
 
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
@@ -20,7 +21,7 @@ export interface ProblemBody {
 
 export function problemBody(slug: ProblemSlug, detail: string, parameter?: string): ProblemBody {
   const { status, title } = PROBLEMS[slug];
-  const body: ProblemBody = { type: `/problems/${slug}`, title, status, detail };
+  const body: ProblemBody = { type: problemUrl(slug), title, status, detail };
   if (parameter !== undefined) body.parameter = parameter;
   return body;
 }

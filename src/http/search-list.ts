@@ -5,15 +5,16 @@
  * other list to caches and clients.
  */
 import { LIMITS } from '../core/limits.ts';
-import { SEARCH_PARAMETERS, SEARCH_PATH, searchCanonical, type SearchCore, type SearchQuery } from '../core/search.ts';
+import { SEARCH_PARAMETERS, searchCanonical, type SearchCore, type SearchQuery } from '../core/search.ts';
 import { renderCsv } from '../formats/csv.ts';
 import { renderEnvelope, type PageLinks } from '../formats/json.ts';
 import { strongEtag } from './etag.ts';
 import { listHeaders } from './headers.ts';
 import type { ListAnswer } from './list.ts';
+import { URLS } from '../urls.ts';
 
 /** RFC 9652 query template of search (RFC 6570 `*`: collection is given once per value). */
-export const SEARCH_LINK_TEMPLATE = `"${SEARCH_PATH}{?${SEARCH_PARAMETERS.map((p) => (p === 'collection' ? `${p}*` : p)).join(',')}}"; rel="search"`;
+export const SEARCH_LINK_TEMPLATE = `"${URLS.search}{?${SEARCH_PARAMETERS.map((p) => (p === 'collection' ? `${p}*` : p)).join(',')}}"; rel="search"`;
 
 /** A hit's fields, in order: the CSV columns. */
 export const SEARCH_COLUMNS = ['canonicalId', 'collection', 'title', 'field', 'url', 'date', 'year'] as const;
@@ -24,15 +25,15 @@ export const SEARCH_MEDIA_TYPES = [
 
 export function searchAnswer(core: SearchCore, query: SearchQuery, mediaType: string): ListAnswer {
   const page = core.run(query);
-  const links: PageLinks = { self: SEARCH_PATH + searchCanonical(query, query.cursor), first: SEARCH_PATH + searchCanonical(query) };
-  if (page.next !== undefined) links.next = SEARCH_PATH + searchCanonical(query, page.next);
+  const links: PageLinks = { self: URLS.search + searchCanonical(query, query.cursor), first: URLS.search + searchCanonical(query) };
+  if (page.next !== undefined) links.next = URLS.search + searchCanonical(query, page.next);
   const format = SEARCH_MEDIA_TYPES.find((m) => m.mediaType === mediaType) ?? SEARCH_MEDIA_TYPES[0];
   const text =
     format.mediaType === 'text/csv'
       ? renderCsv(SEARCH_COLUMNS, page.items.map((i) => JSON.parse(i) as Record<string, unknown>))
       : renderEnvelope(page.items, { totalCount: page.totalCount, pageSize: Math.min(query.limit, LIMITS.pageSizeMax), timestamp: page.asOf }, links);
   const body = Buffer.from(text);
-  const headers = listHeaders({ path: SEARCH_PATH, template: SEARCH_LINK_TEMPLATE, contentType: format.contentType, etag: strongEtag(body), totalCount: page.totalCount, links, asOf: page.asOf });
+  const headers = listHeaders({ path: URLS.search, template: SEARCH_LINK_TEMPLATE, contentType: format.contentType, etag: strongEtag(body), totalCount: page.totalCount, links, asOf: page.asOf });
   headers['Content-Length'] = String(body.length);
   return { body, headers };
 }

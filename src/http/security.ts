@@ -1,3 +1,4 @@
+import { URLS } from '../urls.ts';
 /**
  * Security response headers, one rule for every answer: the runtime adds them to what it
  * computes, and the build writes the same ones into the header manifest and the CDN's
@@ -33,7 +34,7 @@ const PAGE_POLICY = [
 const EXPLORER_POLICY = PAGE_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'").replace("font-src 'self'", "font-src 'self' data:");
 
 /** Pages whose policy differs from PAGE_POLICY, by path. */
-const POLICY_BY_PATH: Readonly<Record<string, string>> = { '/graphql/': EXPLORER_POLICY, '/graphql': EXPLORER_POLICY };
+const POLICY_BY_PATH: Readonly<Record<string, string>> = { [`${URLS.graphql}/`]: EXPLORER_POLICY, [URLS.graphql]: EXPLORER_POLICY };
 
 /** Features no page of the site uses (W3C Permissions Policy). */
 const PERMISSIONS_POLICY = 'accelerometer=(), browsing-topics=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()';

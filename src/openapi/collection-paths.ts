@@ -7,13 +7,13 @@
  */
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { serializersFor } from '../formats/index.ts';
-import { collectionPath } from '../formats/json.ts';
-import { schemaStem } from './item-schemas.ts';
+import { schemaStem } from '../collections/item-schema.ts';
 import { FORMATS, GEOGRAPHIC_MEDIA_TYPES, listContent } from './media.ts';
 import { collectionParameters } from './parameters.ts';
 import { PROBLEM_RESPONSES, problemRef, slugsWithStatus, type ProblemStatus } from './problems.ts';
 import { headerRefs, LIST, PREFLIGHT, PROBLEM } from './response-headers.ts';
 import type { JsonSchema, Operation, PathItem, Response } from './types.ts';
+import { collectionUrl } from '../urls.ts';
 
 /** The media types the server offers for a collection, in its order of preference. */
 export const offeredMediaTypes = (c: CollectionDeclaration): string[] => serializersFor(c).map((s) => s.mediaType);
@@ -92,5 +92,5 @@ export function collectionPathItem(c: CollectionDeclaration, itemSchema: JsonSch
     head: headOperation(c, itemSchema),
     options: preflightOperation(c),
   };
-  return [collectionPath(c.name), item];
+  return [collectionUrl(c.name), item];
 }

@@ -9,7 +9,7 @@ import { restCollections } from '../collections/index.ts';
 import { LIMIT_DEFINITIONS } from '../core/limits.ts';
 import { API_VERSION } from '../http/headers.ts';
 import { collectionPathItem, isGeographic } from './collection-paths.ts';
-import { itemSchema } from './item-schemas.ts';
+import { itemSchema } from '../collections/item-schema.ts';
 import { exportPaths } from './export-paths.ts';
 import { metaPaths } from './meta-paths.ts';
 import { searchPaths, SEARCH_SCHEMAS } from './search-paths.ts';

@@ -4,7 +4,7 @@
  * hand-written entry. A map export is 503 while any located record of its collection
  * lacks provenance.
  */
-import { CALENDARS, EXPORTS } from '../compile/exports.ts';
+import { CALENDARS, EXPORTS } from '../urls.ts';
 import { problemRef } from './problems.ts';
 import { headerRefs, type HeaderName } from './response-headers.ts';
 import { ref, type PathItem } from './types.ts';

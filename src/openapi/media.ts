@@ -10,10 +10,10 @@ import type { CollectionDeclaration } from '../collections/define.ts';
 import { renderCsv } from '../formats/csv.ts';
 import { renderGeoJson } from '../formats/geojson.ts';
 import { csvColumns } from '../formats/index.ts';
-import { collectionPath } from '../formats/json.ts';
 import { sampleWith } from './examples.ts';
-import { schemaStem } from './item-schemas.ts';
+import { schemaStem } from '../collections/item-schema.ts';
 import { ref, type JsonObject, type JsonSchema, type JsonValue, type MediaType } from './types.ts';
+import { collectionUrl } from '../urls.ts';
 
 /** Media types that draw items on a map: a collection offering one may answer 503 (provenance). */
 export const GEOGRAPHIC_MEDIA_TYPES: ReadonlySet<string> = new Set(['application/geo+json', 'application/vnd.google-earth.kml+xml', 'application/gpx+xml']);
@@ -26,7 +26,7 @@ interface Format {
 }
 
 const exampleMeta = () => ({ totalCount: 1, pageSize: 50, timestamp: EXAMPLE_TIMESTAMP });
-const exampleLinks = (c: CollectionDeclaration) => ({ self: collectionPath(c.name), first: collectionPath(c.name) });
+const exampleLinks = (c: CollectionDeclaration) => ({ self: collectionUrl(c.name), first: collectionUrl(c.name) });
 
 export const FORMATS: Readonly<Record<string, Format>> = {
   'application/json': {

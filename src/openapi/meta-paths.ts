@@ -6,10 +6,10 @@
  * and answer preconditions with 304.
  */
 import { PROBLEMS } from '../core/errors.ts';
-import { META_PATHS } from './meta-schemas.ts';
 import { problemRef } from './problems.ts';
 import { headerRefs, COMMON, type HeaderName } from './response-headers.ts';
 import { ref, type MediaType, type Operation, type PathItem, type Response } from './types.ts';
+import { LINKS } from '../urls.ts';
 
 /** Static files: tagged and cacheable. */
 const STATIC: readonly HeaderName[] = ['ETag', 'CacheControl'];
@@ -38,7 +38,7 @@ export function metaPaths(): Record<string, PathItem> {
   };
   const negotiated: readonly HeaderName[] = [...STATIC, 'Vary'];
   return {
-    [META_PATHS.openapi]: {
+    [LINKS.openapi]: {
       get: operation(
         'getOpenApiJson',
         'This OpenAPI description (JSON)',
@@ -47,7 +47,7 @@ export function metaPaths(): Record<string, PathItem> {
         { 304: notModified(STATIC) },
       ),
     },
-    [META_PATHS.openapiYaml]: {
+    [LINKS.openapiYaml]: {
       get: operation(
         'getOpenApiYaml',
         'This OpenAPI description (YAML)',
@@ -56,7 +56,7 @@ export function metaPaths(): Record<string, PathItem> {
         { 304: notModified(STATIC) },
       ),
     },
-    [META_PATHS.meta]: {
+    [LINKS.meta]: {
       get: operation(
         'getServiceMetadata',
         'Service metadata',
@@ -65,7 +65,7 @@ export function metaPaths(): Record<string, PathItem> {
         { 304: notModified(API_STATIC) },
       ),
     },
-    [META_PATHS.status]: {
+    [LINKS.status]: {
       get: operation(
         'getServiceStatus',
         'Service status',
@@ -73,7 +73,7 @@ export function metaPaths(): Record<string, PathItem> {
         { description: 'The process is serving.', headers: headerRefs([...COMMON, 'CacheControl']), content: { 'application/json': schemaOf('ServiceStatus') } },
       ),
     },
-    [META_PATHS.apiCatalog]: {
+    [LINKS.apiCatalog]: {
       get: operation(
         'getApiCatalog',
         'API catalog (RFC 9727)',
@@ -86,7 +86,7 @@ export function metaPaths(): Record<string, PathItem> {
         { 304: notModified(STATIC) },
       ),
     },
-    [META_PATHS.problems]: {
+    [LINKS.problems]: {
       get: operation(
         'listProblemTypes',
         'Problem type registry',
@@ -95,7 +95,7 @@ export function metaPaths(): Record<string, PathItem> {
         { 304: notModified(negotiated) },
       ),
     },
-    [`${META_PATHS.problems}{slug}`]: {
+    [`${LINKS.problems}{slug}`]: {
       parameters: [slugParameter],
       get: operation(
         'getProblemType',

@@ -3,30 +3,13 @@
  * the OpenAPI document describes them with these, and the implementation (and its tests)
  * can be checked against the same objects. Small and closed (`additionalProperties:
  * false`) on purpose: a field added to an endpoint must be added here, so the published
- * description never lags behind. `META_PATHS` names where each is served.
+ * description never lags behind. `LINKS` names where each is served.
  */
 import { restCollections } from '../collections/index.ts';
 import { PROBLEMS } from '../core/errors.ts';
 import { API_VERSION } from '../http/headers.ts';
 import type { JsonSchema } from './types.ts';
-
-/** Where the service documents live; the same names as `links` in the metadata. */
-export const META_PATHS = {
-  home: '/',
-  openapi: '/openapi.json',
-  openapiYaml: '/openapi.yaml',
-  meta: '/api/meta.json',
-  status: '/api/status.json',
-  apiCatalog: '/.well-known/api-catalog',
-  problems: '/problems/',
-  sql: '/api/sql',
-  sqlProfile: '/api/sql/profile.json',
-  graphql: '/graphql',
-  graphqlSchema: '/graphql/schema.graphql',
-  search: '/api/search.json',
-  jsonFeed: '/feed.json',
-  atomFeed: '/feed.xml',
-} as const;
+import { LINKS } from '../urls.ts';
 
 const REST_NAMES = restCollections.map((c) => c.name);
 const SLUGS = Object.keys(PROBLEMS);
@@ -37,8 +20,8 @@ const dateTime = { type: 'string', format: 'date-time' };
 const LINKS_SCHEMA: JsonSchema = {
   type: 'object',
   description: 'Root-relative links to the home page, the OpenAPI description (JSON and YAML), metadata, status, API catalog, problem registry, public SQL, search and the feeds.',
-  properties: Object.fromEntries(Object.entries(META_PATHS).map(([name, path]) => [name, { type: 'string', const: path }])),
-  required: Object.keys(META_PATHS),
+  properties: Object.fromEntries(Object.entries(LINKS).map(([name, path]) => [name, { type: 'string', const: path }])),
+  required: Object.keys(LINKS),
   additionalProperties: false,
 };
 
@@ -151,7 +134,7 @@ export const PROBLEM_TYPE_SCHEMA: JsonSchema = {
     status: { type: 'integer', minimum: 400, maximum: 599 },
     title: { type: 'string' },
     description: { type: 'string', description: 'When it happens and what to do.' },
-    registry: { type: 'string', const: META_PATHS.problems, description: 'The registry of every problem type.' },
+    registry: { type: 'string', const: LINKS.problems, description: 'The registry of every problem type.' },
   },
   required: ['type', 'slug', 'status', 'title', 'description', 'registry'],
   additionalProperties: false,

@@ -6,7 +6,7 @@
  */
 import { facetable, type CollectionDeclaration } from '../collections/define.ts';
 import { LIMITS } from '../core/limits.ts';
-import { CANONICAL_ID_PATTERN, schemaStem } from './item-schemas.ts';
+import { CANONICAL_ID_PATTERN, schemaStem } from '../collections/item-schema.ts';
 import { ref, type JsonObject, type JsonSchema } from './types.ts';
 
 const rootRelative = { type: 'string', format: 'uri-reference', pattern: '^/' };

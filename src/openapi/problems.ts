@@ -8,6 +8,7 @@ import { PROBLEMS, type ProblemSlug } from '../core/errors.ts';
 import { PROBLEM_MEDIA_TYPE } from '../http/problem.ts';
 import { headerRefs, PROBLEM, type HeaderName } from './response-headers.ts';
 import { ref, type Example, type Header, type JsonSchema, type Reference, type Response } from './types.ts';
+import { problemUrl } from '../urls.ts';
 
 export const PROBLEM_SCHEMA: JsonSchema = {
   title: 'Problem',
@@ -53,7 +54,7 @@ function problemResponse(status: ProblemStatus, headers: Record<string, Header |
   const examples: Record<string, Example> = {};
   for (const slug of slugs) {
     const { title, when } = PROBLEMS[slug];
-    examples[slug] = { summary: when, value: { type: `/problems/${slug}`, title, status, detail: when } };
+    examples[slug] = { summary: when, value: { type: problemUrl(slug), title, status, detail: when } };
   }
   const listed = slugs.length > 0 ? slugs.map((s) => `\`${s}\``).join(', ') : 'none registered yet';
   return {

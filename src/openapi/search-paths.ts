@@ -7,15 +7,15 @@
  */
 import { contentCollections } from '../collections/index.ts';
 import { LIMITS } from '../core/limits.ts';
-import { SEARCH_PATH } from '../core/search.ts';
 import { renderCsv } from '../formats/csv.ts';
-import { ATOM_FEED_PATH, ATOM_MEDIA_TYPE, JSON_FEED_MEDIA_TYPE, JSON_FEED_PATH } from '../formats/feed.ts';
+import { ATOM_MEDIA_TYPE, JSON_FEED_MEDIA_TYPE } from '../formats/feed.ts';
 import { SEARCH_COLUMNS } from '../http/search-list.ts';
-import { CANONICAL_ID_PATTERN } from './item-schemas.ts';
+import { CANONICAL_ID_PATTERN } from '../collections/item-schema.ts';
 import { commonParameterRefs } from './parameters.ts';
 import { PROBLEM_RESPONSES, problemRef, slugsWithStatus, type ProblemStatus } from './problems.ts';
 import { headerRefs, LIST, PREFLIGHT, PROBLEM, type HeaderName } from './response-headers.ts';
 import { ref, type JsonSchema, type Operation, type Parameter, type PathItem, type Reference } from './types.ts';
+import { URLS } from '../urls.ts';
 
 const NAMES = contentCollections.map((c) => c.name);
 const ERRORS: ProblemStatus[] = [400, 406, 414, 429, 500];
@@ -154,7 +154,7 @@ function searchPath(): PathItem {
           content: {
             'application/json': {
               schema: ref('schemas', 'SearchPage'),
-              examples: { page: { summary: 'A one-hit page', value: { data: [EXAMPLE_HIT], meta: { totalCount: 1, pageSize: 50, timestamp: '2024-05-01T18:30:00Z' }, links: { self: `${SEARCH_PATH}?q=spree`, first: `${SEARCH_PATH}?q=spree` } } } },
+              examples: { page: { summary: 'A one-hit page', value: { data: [EXAMPLE_HIT], meta: { totalCount: 1, pageSize: 50, timestamp: '2024-05-01T18:30:00Z' }, links: { self: `${URLS.search}?q=spree`, first: `${URLS.search}?q=spree` } } } },
             },
             'text/csv': { schema: { type: 'string' }, examples: { page: { summary: 'A one-hit page', value: csv } } },
           },
@@ -204,8 +204,8 @@ function feedPath(operationId: string, summary: string, description: string, med
 
 export function searchPaths(): Record<string, PathItem> {
   return {
-    [SEARCH_PATH]: searchPath(),
-    [JSON_FEED_PATH]: feedPath('jsonFeed', 'The feed as JSON Feed 1.1', 'What happened across the collections, as JSON Feed 1.1 (`application/feed+json`).', JSON_FEED_MEDIA_TYPE),
-    [ATOM_FEED_PATH]: feedPath('atomFeed', 'The feed as Atom', 'What happened across the collections, as an Atom 1.0 feed (RFC 4287, `application/atom+xml`).', ATOM_MEDIA_TYPE),
+    [URLS.search]: searchPath(),
+    [URLS.jsonFeed]: feedPath('jsonFeed', 'The feed as JSON Feed 1.1', 'What happened across the collections, as JSON Feed 1.1 (`application/feed+json`).', JSON_FEED_MEDIA_TYPE),
+    [URLS.atomFeed]: feedPath('atomFeed', 'The feed as Atom', 'What happened across the collections, as an Atom 1.0 feed (RFC 4287, `application/atom+xml`).', ATOM_MEDIA_TYPE),
   };
 }

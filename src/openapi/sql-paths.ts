@@ -5,9 +5,9 @@
  * columns, grammar, budgets) is a plain GET document.
  */
 import { LIMITS } from '../core/limits.ts';
-import { META_PATHS } from './meta-schemas.ts';
 import { problemRef } from './problems.ts';
 import type { PathItem } from './types.ts';
+import { LINKS } from '../urls.ts';
 
 const SQL_RESULT = {
   type: 'object',
@@ -21,8 +21,8 @@ const SQL_RESULT = {
 
 export function sqlPaths(): Record<string, PathItem> {
   return {
-    [META_PATHS.sql]: {
-      description: `Public SQL over \`public.writing\`, \`information_schema.tables\` and \`information_schema.columns\`, sent with the HTTP QUERY method (safe, idempotent; the operation is under \`x-query\`, as OpenAPI 3.1 has no QUERY). Other methods answer 405 with \`Allow: QUERY, OPTIONS\`. The accepted grammar and budgets are in the [SQL profile](${META_PATHS.sqlProfile}).`,
+    [LINKS.sql]: {
+      description: `Public SQL over \`public.writing\`, \`information_schema.tables\` and \`information_schema.columns\`, sent with the HTTP QUERY method (safe, idempotent; the operation is under \`x-query\`, as OpenAPI 3.1 has no QUERY). Other methods answer 405 with \`Allow: QUERY, OPTIONS\`. The accepted grammar and budgets are in the [SQL profile](${LINKS.sqlProfile}).`,
       options: {
         operationId: 'preflightSql',
         summary: 'CORS preflight for QUERY',
@@ -49,7 +49,7 @@ export function sqlPaths(): Record<string, PathItem> {
         },
       },
     },
-    [META_PATHS.sqlProfile]: {
+    [LINKS.sqlProfile]: {
       get: {
         operationId: 'getSqlProfile',
         summary: 'The SQL profile (version 1)',

@@ -9,11 +9,12 @@ import { intersect } from '../taste/intersect.ts';
 import { intersectionRequestSchema, parseIntersectionRequest, parseStationRequest, stationRequestSchema } from '../taste/music-request.ts';
 import { station } from '../taste/station.ts';
 import { TASTE_PROFILE_SCHEMA } from '../taste/profile-schema.ts';
-import { tasteProfile, TASTE_PROFILE_MEDIA_TYPE, TASTE_PROFILE_PATH } from '../taste/profile.ts';
-import { tasteSummary, TASTE_SUMMARY_CANONICAL_URL, TASTE_SUMMARY_SCHEMA } from '../taste/summary.ts';
+import { tasteProfile, TASTE_PROFILE_MEDIA_TYPE } from '../taste/profile.ts';
+import { tasteSummary, TASTE_SUMMARY_SCHEMA } from '../taste/summary.ts';
 import { problemRef } from './problems.ts';
 import { headerRefs } from './response-headers.ts';
 import { ref, type JsonSchema, type PathItem } from './types.ts';
+import { URLS } from '../urls.ts';
 
 /** A schema embedded in components: its own `$id`/`$schema` would re-base references, so they go. */
 function embedded(schema: object): JsonSchema {
@@ -100,7 +101,7 @@ export function tastePaths(): Record<string, PathItem> {
   const stationExample = { schemaVersion: '1', stationSeed: 'monday', affinities: [{ kind: 'genre', value: 'Fado', weight: 1 }], votes: [], hardExclusions: [], recentCanonicalIds: [], limit: 3 };
   const summaryExample = tasteSummary(EXAMPLE_MOVIES, new URLSearchParams('exampleLimit=1'), '2024-02-01T00:00:00Z');
   return {
-    [TASTE_SUMMARY_CANONICAL_URL]: {
+    [URLS.tasteSummary]: {
       get: {
         operationId: 'getTasteSummary',
         summary: 'Movie taste summary',
@@ -114,7 +115,7 @@ export function tastePaths(): Record<string, PathItem> {
         responses: { 200: { description: 'The summary.', headers: headerRefs(['ETag', 'CacheControl', 'LastModified']), content: { 'application/json': { schema: ref('schemas', 'TasteSummary'), example: summaryExample } } }, 304: notModified, 400: problemRef(400) },
       },
     },
-    [TASTE_PROFILE_PATH]: {
+    [URLS.tasteProfile]: {
       get: {
         operationId: 'getTasteProfile',
         summary: 'Portable music taste profile',
@@ -130,7 +131,7 @@ export function tastePaths(): Record<string, PathItem> {
     '/schemas/taste-summary-1.json': {
       get: { operationId: 'getTasteSummarySchema', summary: 'JSON Schema of the taste summary', tags: ['movies'], security: [], responses: { 200: { description: 'The schema.', content: { 'application/schema+json': { schema: { type: 'object' } } } }, 304: notModified } },
     },
-    '/api/music/intersections.json': musicPost(
+    [URLS.musicIntersections]: musicPost(
       'intersectMusic',
       'Intersect a listener profile with this collection',
       `A structured query that changes nothing: body ≤ ${LIMITS.musicIntersectionBytesMax} bytes; unknown fields and bound overflows are 422 naming the path; unknown external-ID schemes are ignored. Confirm the listener's profile before sending it.`,
@@ -139,7 +140,7 @@ export function tastePaths(): Record<string, PathItem> {
       { profile: profileExample },
       intersect(EXAMPLE_MUSIC, parseIntersectionRequest({ profile: profileExample }).profile),
     ),
-    '/api/music/station.json': musicPost(
+    [URLS.musicStation]: musicPost(
       'musicStation',
       'A short, deterministic station',
       `Stateless: body ≤ ${LIMITS.musicStationBytesMax} bytes, at most ${LIMITS.musicStationTracksMax} tracks, the same input and seed give the same tracks, hard exclusions and recent IDs never return; if the similarity index fails the answer is \`degraded\` and still keeps every exclusion.`,

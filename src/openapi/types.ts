@@ -5,13 +5,9 @@
  * JSON data: the document is serialised as is to `/openapi.json` and `/openapi.yaml`.
  */
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
-export interface JsonObject {
-  [key: string]: JsonValue;
-}
-
-/** A JSON Schema 2020-12 schema (the document's `jsonSchemaDialect`). */
-export type JsonSchema = JsonObject;
+/** JSON values and JSON Schema 2020-12 (the document's `jsonSchemaDialect`) are the records' own. */
+import type { JsonObject, JsonSchema, JsonValue } from '../collections/item-schema.ts';
+export type { JsonObject, JsonSchema, JsonValue };
 
 /** A type alias, not an interface, so a reference is also a JSON object (a schema `$ref`). */
 export type Reference = { $ref: string };

@@ -5,15 +5,19 @@
  * `Allow`; HEAD is served as GET without a body), the body read up to the route's bound,
  * the handler run, and any throw or rejection turned into one logged 500 problem that
  * says nothing of the cause. Every answer leaves with the security headers of its media
- * type (src/http/security.ts).
+ * type (src/http/security.ts). Web-standard routes get a `Request` and have their
+ * `Response` streamed back; a WebSocket handshake to a path that takes upgrades passes
+ * the same checks, then its route takes the socket.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable, type Duplex } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { LIMITS } from '../core/limits.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
 import { errorAnswer, problemAnswer } from '../http/problem.ts';
 import { metered } from '../http/rate-limit.ts';
 import { securityHeaders } from '../http/security.ts';
-import { readBody, write } from './node.ts';
+import { endWithAnswer, readBody, write, type Dispatcher } from './node.ts';
 import { allowedMethods, routeFor, ROUTES, type Route } from './routes.ts';
 import type { Runtime } from './runtime.ts';
 
@@ -86,25 +90,62 @@ async function runMetered(route: Route & { kind: 'answer' }, runtime: Runtime, r
   return await metered(runtime.quota, runtime.clientOf(request), () => run(route, runtime, req, request));
 }
 
-/** A node:http request listener serving the runtime `current()` returns when the request arrives. */
-export function createDispatcher(current: () => Runtime, routes: readonly Route[] = ROUTES): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => {
+/** The checks every request passes before its route is asked: target length and form, Host, a route for the path. */
+function admit(req: IncomingMessage, runtime: Runtime, routes: readonly Route[]): { url: URL; route: Route } | Answer {
+  const target = req.url ?? '';
+  if (target.length > LIMITS.requestTargetBytesMax) {
+    return problemAnswer('target-too-long', `The request target is longer than ${LIMITS.requestTargetBytesMax} bytes.`);
+  }
+  const url = targetUrl(target);
+  if (!url) return problemAnswer('bad-request', 'The request target is not an origin-form path (/path?query) or an absolute http(s) URL.');
+  if (!validHost(req)) return problemAnswer('bad-request', 'An HTTP/1.1 request carries exactly one Host header, a valid host[:port].');
+  const route = routeFor(url.pathname, runtime, routes);
+  if (!route) return problemAnswer('not-found', 'Nothing is published at this path.');
+  return { url, route };
+}
+
+const isWebSocketHandshake = (req: IncomingMessage) => req.method === 'GET' && (req.headers.upgrade ?? '').toLowerCase() === 'websocket';
+
+/** A Web request from node:http's, with the target resolved against the fixed origin and the body already read (bounded). */
+function webRequest(req: IncomingMessage, url: URL, body: Uint8Array | null, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+  return new Request(url, { method, headers, body: method === 'GET' || body === null ? null : new Uint8Array(body), signal });
+}
+
+/** Writes a Web response, streaming its body with backpressure; a client that leaves cancels the stream. */
+async function writeResponse(res: ServerResponse, response: Response, extra: Record<string, string>, head: boolean): Promise<void> {
+  const headers: Record<string, string | string[]> = { ...extra };
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, headers);
+  if (head || response.body === null) {
+    await response.body?.cancel();
+    res.end();
+    return;
+  }
+  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>), res).catch(() => {
+    // The client left (or the stream failed after the head was sent): the socket is closed, nothing more to say.
+  });
+}
+
+/** A dispatcher serving the runtime `current()` returns when each request arrives. */
+export function createDispatcher(current: () => Runtime, routes: readonly Route[] = ROUTES): Dispatcher {
+  const request = (req: IncomingMessage, res: ServerResponse) => {
     // The generation a request starts with answers all of it.
     const runtime = current();
-    // No route upgrades (yet): the request is answered as HTTP/1.1, then the connection closes,
-    // since Node's parser does not read further requests reliably after an Upgrade request.
+    // An Upgrade this server does not take is answered as HTTP/1.1, then the connection
+    // closes, since Node's parser does not read further requests reliably after one.
     if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
-    const target = req.url ?? '';
-    const url = target.length <= LIMITS.requestTargetBytesMax ? targetUrl(target) : undefined;
-    const path = url?.pathname ?? '';
+    const admitted = admit(req, runtime, routes);
+    const path = 'route' in admitted ? admitted.url.pathname : '';
     const send = (answer: Answer) => write(res, withSecurity(answer, path, runtime.siteUrl), req.method === 'HEAD');
-    if (target.length > LIMITS.requestTargetBytesMax) {
-      return send(problemAnswer('target-too-long', `The request target is longer than ${LIMITS.requestTargetBytesMax} bytes.`));
-    }
-    if (!url) return send(problemAnswer('bad-request', 'The request target is not an origin-form path (/path?query) or an absolute http(s) URL.'));
-    if (!validHost(req)) return send(problemAnswer('bad-request', 'An HTTP/1.1 request carries exactly one Host header, a valid host[:port].'));
-    const route = routeFor(url.pathname, runtime, routes);
-    if (!route) return send(problemAnswer('not-found', 'Nothing is published at this path.'));
+    if (!('route' in admitted)) return send(admitted);
+    const { url, route } = admitted;
     const method = req.method ?? '';
     const allow = allowedMethods(route);
     if (!allow.includes(method)) {
@@ -125,9 +166,44 @@ export function createDispatcher(current: () => Runtime, routes: readonly Route[
         runtime.pages(req, res, notFound, { core: runtime.core }).catch(failed);
         return;
       }
+      if (route.kind === 'fetch') {
+        const aborted = new AbortController();
+        res.once('close', () => aborted.abort());
+        const answer = async () => {
+          const body = route.bodyMax === undefined ? null : await readBody(req, route.bodyMax + 1);
+          const response = await route.fetch(runtime, webRequest(req, url, body, aborted.signal), request);
+          await writeResponse(res, response, securityHeaders(path, response.headers.get('Content-Type') ?? undefined, runtime.siteUrl), req.method === 'HEAD');
+        };
+        answer().catch(failed);
+        return;
+      }
       (metered ? runMetered : run)(route, runtime, req, request).then(send, failed);
     } catch (error) {
       failed(error);
     }
   };
+
+  const upgrades = (req: IncomingMessage) => {
+    if (!isWebSocketHandshake(req) || (req.url ?? '').length > LIMITS.requestTargetBytesMax) return false;
+    const url = targetUrl(req.url ?? '');
+    return url !== undefined && routeFor(url.pathname, current(), routes)?.upgrade !== undefined;
+  };
+
+  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const runtime = current();
+    const admitted = admit(req, runtime, routes);
+    if (!('route' in admitted)) return endWithAnswer(socket, admitted);
+    const { url, route } = admitted;
+    try {
+      if (route.metered === true) {
+        const quota = runtime.quota.take(runtime.clientOf(facts(req, url, 'GET')));
+        if (!quota.allowed) return endWithAnswer(socket, runtime.quota.refusal(quota));
+      }
+      route.upgrade!(runtime, req, socket, head);
+    } catch (error) {
+      endWithAnswer(socket, errorAnswer(error));
+    }
+  };
+
+  return { request, upgrades, upgrade };
 }

@@ -14,7 +14,6 @@
  * file involved recovers.
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { restCollections } from '../collections/index.ts';
@@ -23,6 +22,7 @@ import { LIMITS } from '../core/limits.ts';
 import { FragmentStore, type FragmentDump } from '../formats/fragments.ts';
 import { MemoryCounterStore } from '../http/rate-limit.ts';
 import { createDispatcher } from './dispatch.ts';
+import type { Dispatcher } from './node.ts';
 import { renderPage } from './render-page.ts';
 import { ROUTES, type Route } from './routes.ts';
 import { Runtime, type RuntimeOptions } from './runtime.ts';
@@ -117,18 +117,29 @@ export class Generations {
   }
 
   /**
-   * The node:http request listener: the dispatcher reads `current()` once, synchronously,
-   * as the request arrives — the same tick in which the request is counted against that
+   * The dispatcher of the generations: it reads `current()` once, synchronously, as a
+   * request arrives — the same tick in which the request is counted against that
    * generation, so a swap can never fall between the two. The count drops when the
-   * response closes (finished or aborted).
+   * response closes (finished or aborted), or for an upgraded connection when its socket
+   * closes: a WebSocket session keeps the generation it started on.
    */
-  listener(routes: readonly Route[] = ROUTES): (req: IncomingMessage, res: ServerResponse) => void {
+  dispatcher(routes: readonly Route[] = ROUTES): Dispatcher {
     const dispatch = createDispatcher(() => this.runtime, routes);
-    return (req, res) => {
+    const hold = (closing: { once(event: 'close', listener: () => void): unknown }) => {
       const runtime = this.runtime;
       this.inFlight.set(runtime, (this.inFlight.get(runtime) ?? 0) + 1);
-      res.once('close', () => this.done(runtime));
-      dispatch(req, res);
+      closing.once('close', () => this.done(runtime));
+    };
+    return {
+      request: (req, res) => {
+        hold(res);
+        dispatch.request(req, res);
+      },
+      upgrades: (req) => dispatch.upgrades(req),
+      upgrade: (req, socket, head) => {
+        hold(socket);
+        dispatch.upgrade(req, socket, head);
+      },
     };
   }
 

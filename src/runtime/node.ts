@@ -6,12 +6,12 @@
  * Node's bare text. No Web Request/Response is built on this path; they cost more than
  * the query.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ProblemSlug } from '../core/errors.ts';
 import { LIMITS } from '../core/limits.ts';
 import type { Answer } from '../http/answer.ts';
-import { problemBody, PROBLEM_MEDIA_TYPE } from '../http/problem.ts';
+import { problemAnswer } from '../http/problem.ts';
 
 export function write(res: ServerResponse, answer: Answer, head = false): void {
   res.writeHead(answer.status, answer.headers);
@@ -54,30 +54,50 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
 }
 
 /** Writes a problem straight onto a socket Node has handed over, and closes it. */
-function endWithProblem(socket: Duplex, slug: ProblemSlug, detail: string, extra: readonly string[] = []): void {
-  const problem = problemBody(slug, detail);
-  const body = JSON.stringify(problem);
-  const head = [
-    `HTTP/1.1 ${problem.status} ${problem.title}`,
-    `Content-Type: ${PROBLEM_MEDIA_TYPE}`,
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Cache-Control: no-store',
-    'X-Content-Type-Options: nosniff',
-    ...extra,
-    'Connection: close',
-  ];
-  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+function endWithProblem(socket: Duplex, slug: ProblemSlug, detail: string, extra: Record<string, string> = {}): void {
+  endWithAnswer(socket, problemAnswer(slug, detail, { headers: extra }));
 }
 
-/** A node:http server for a request listener, with the runtime's limits on time, size and connections. */
-export function createNodeServer(listener: (req: IncomingMessage, res: ServerResponse) => void): Server {
+/** Writes an answer onto a socket Node has handed over (a refused upgrade, a request it could not parse), and closes it. */
+export function endWithAnswer(socket: Duplex, answer: Answer): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = answer.body ?? new Uint8Array();
+  const headers = { ...answer.headers, 'Content-Length': String(body.byteLength), 'X-Content-Type-Options': 'nosniff', Connection: 'close' };
+  const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body]));
+}
+
+/** What node:http needs from the dispatcher: requests, and which requests are upgrades and their sockets. */
+export interface Dispatcher {
+  request(req: IncomingMessage, res: ServerResponse): void;
+  /** Whether Node should hand the request over as an upgrade: a WebSocket handshake to a path whose route takes upgrades. */
+  upgrades(req: IncomingMessage): boolean;
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+}
+
+/** A node:http server for a dispatcher, with the runtime's limits on time, size and connections. */
+export function createNodeServer(dispatcher: Dispatcher): Server {
   // The dispatcher checks Host itself, so a missing one is answered as a problem too.
-  const server = createServer({ requireHostHeader: false, maxHeaderSize: LIMITS.headerBytesMax, requestTimeout: LIMITS.requestTimeoutMs, keepAliveTimeout: LIMITS.keepAliveTimeoutMs }, listener);
+  const server = createServer(
+    {
+      requireHostHeader: false,
+      maxHeaderSize: LIMITS.headerBytesMax,
+      requestTimeout: LIMITS.requestTimeoutMs,
+      keepAliveTimeout: LIMITS.keepAliveTimeoutMs,
+      // Only a handshake to a path that takes upgrades becomes one; any other Upgrade is an ordinary request.
+      shouldUpgradeCallback: dispatcher.upgrades,
+    },
+    dispatcher.request,
+  );
   server.headersTimeout = LIMITS.headersTimeoutMs;
   server.maxHeadersCount = LIMITS.headersCountMax;
   server.maxConnections = LIMITS.connectionsMax;
   server.on('clientError', answerClientError);
+  server.on('upgrade', dispatcher.upgrade);
   // Node hands CONNECT requests to this event, and without a listener drops the socket unanswered. No path is a tunnel.
-  server.on('connect', (_req: IncomingMessage, socket: Duplex) => endWithProblem(socket, 'method-not-allowed', 'This server is not a proxy: CONNECT is not taken on any path.', ['Allow: GET, HEAD, POST, QUERY, OPTIONS']));
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => endWithProblem(socket, 'method-not-allowed', 'This server is not a proxy: CONNECT is not taken on any path.', { Allow: 'GET, HEAD, POST, QUERY, OPTIONS' }));
   return server;
 }

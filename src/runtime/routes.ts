@@ -6,23 +6,19 @@
  * data and one function. `describeRoutes` lists the table for tests and the fuzz campaign.
  */
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { GRAPHQL_PATH } from '../../functions/graphql.ts';
-import { MUSIC_INTERSECTIONS_PATH, MUSIC_STATION_PATH } from '../../functions/music.ts';
+import type { Duplex } from 'node:stream';
 import { isCollectionPath } from '../../functions/rest.ts';
-import { SQL_PATH } from '../../functions/sql.ts';
-import { TASTE_SUMMARY_PATH } from '../../functions/taste.ts';
 import { collection, restCollections } from '../collections/index.ts';
-import { exportAt, EXPORTS } from '../compile/exports.ts';
 import { CANONICAL_ID } from '../core/image.ts';
 import { LIMITS } from '../core/limits.ts';
-import { SEARCH_PATH } from '../core/search.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
 import { negotiate } from '../http/negotiate.ts';
 import { problemAnswer } from '../http/problem.ts';
-import { META_PATHS } from '../openapi/meta-schemas.ts';
 import { paths } from '../paths.ts';
 import type { Runtime } from './runtime.ts';
+import { collectionUrl, exportAt, EXPORTS, LINKS, recordUrl, URLS } from '../urls.ts';
 
 /** A handler that turns request facts (and a body, where the route takes one) into an answer. */
 export interface AnswerRoute {
@@ -37,7 +33,28 @@ export interface PageRoute {
   kind: 'page';
 }
 
-export type Route = (AnswerRoute | PageRoute) & {
+/**
+ * A Web-standard handler, for libraries that speak `Request`/`Response` (MCP's Streamable
+ * HTTP transport, capnweb's batches): the response body is streamed to the client as it
+ * is produced, and the request's signal aborts when the client goes away.
+ */
+export interface FetchRoute {
+  kind: 'fetch';
+  /** Largest body read, in bytes; the request carries one byte more when the body was larger. Absent: no body is read. */
+  bodyMax?: number;
+  fetch(runtime: Runtime, request: Request, facts: RequestFacts): Response | Promise<Response>;
+}
+
+/**
+ * Takes over a connection a GET with `Upgrade: websocket` asks to switch (RPC sessions),
+ * after the dispatcher has checked its target, Host and quota. It answers the handshake
+ * itself, or refuses it on the socket.
+ */
+export type UpgradeHandler = (runtime: Runtime, req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export type Route = (AnswerRoute | PageRoute | FetchRoute) & {
+  /** Present where the path also accepts WebSocket upgrades. */
+  upgrade?: UpgradeHandler;
   /** A short name, for logs, tests and the fuzz campaign. */
   name: string;
   /** The path as a pattern people read: `/api/{collection}.json`. */
@@ -65,7 +82,7 @@ const exactly = (path: string) => ({ path, matches: (pathname: string) => pathna
 export const ROUTES: readonly Route[] = [
   {
     name: 'sql',
-    ...exactly(SQL_PATH),
+    ...exactly(URLS.sql),
     methods: ['QUERY', 'OPTIONS'],
     kind: 'answer',
     bodyMax: LIMITS.sqlRequestBytesMax,
@@ -73,7 +90,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     name: 'graphql',
-    ...exactly(GRAPHQL_PATH),
+    ...exactly(URLS.graphql),
     methods: ['GET', 'POST', 'OPTIONS'],
     kind: 'answer',
     bodyMax: LIMITS.graphqlDocumentBytesMax,
@@ -81,7 +98,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     name: 'status',
-    ...exactly(META_PATHS.status),
+    ...exactly(LINKS.status),
     methods: ['GET'],
     kind: 'answer',
     answer: (rt, request) => rt.status(request),
@@ -89,7 +106,7 @@ export const ROUTES: readonly Route[] = [
   {
     name: 'taste-summary',
     metered: true,
-    ...exactly(TASTE_SUMMARY_PATH),
+    ...exactly(URLS.tasteSummary),
     methods: ['GET'],
     kind: 'answer',
     answer: (rt, request) => rt.taste(request),
@@ -97,7 +114,7 @@ export const ROUTES: readonly Route[] = [
   {
     name: 'music-intersections',
     metered: true,
-    ...exactly(MUSIC_INTERSECTIONS_PATH),
+    ...exactly(URLS.musicIntersections),
     methods: ['POST', 'OPTIONS'],
     kind: 'answer',
     bodyMax: LIMITS.musicIntersectionBytesMax,
@@ -106,7 +123,7 @@ export const ROUTES: readonly Route[] = [
   {
     name: 'music-station',
     metered: true,
-    ...exactly(MUSIC_STATION_PATH),
+    ...exactly(URLS.musicStation),
     methods: ['POST', 'OPTIONS'],
     kind: 'answer',
     bodyMax: LIMITS.musicStationBytesMax,
@@ -181,13 +198,13 @@ export function describeRoutes(distDir: string = paths.dist): RouteDescription[]
     const file = join(distDir, 'client/api', `${c.name}.json`);
     try {
       const page = JSON.parse(readFileSync(file, 'utf8')) as { data: { canonicalId: string }[] };
-      return page.data.slice(0, 1).map((item) => `/${c.name}/${item.canonicalId}`);
+      return page.data.slice(0, 1).map((item) => recordUrl(c.name, item.canonicalId));
     } catch {
       return [];
     }
   });
   const examples: Record<string, readonly string[]> = {
-    rest: [...restCollections.map((c) => `/api/${c.name}.json`), SEARCH_PATH],
+    rest: [...restCollections.map((c) => collectionUrl(c.name)), URLS.search],
     static: Object.keys(manifest).filter((path) => !isCollectionPath(path)),
     'withheld-export': EXPORTS.map((e) => e.path),
     'record-page': recordPages,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { withheldExport } from '../../functions/exports.ts';
-import { graphqlAnswer, GRAPHQL_PATH } from '../../functions/graphql.ts';
+import { graphqlAnswer } from '../../functions/graphql.ts';
 import { musicAnswer, type MusicAnswers } from '../../functions/music.ts';
 import { restAnswer } from '../../functions/rest.ts';
 import { sqlAnswer, type SqlAnswer } from '../../functions/sql.ts';
@@ -29,6 +29,7 @@ import type { Manifest } from '../compile/compile.ts';
 import type { Generation } from '../compile/incremental.ts';
 import { buildLayout } from '../paths.ts';
 import { StaticFiles } from './static.ts';
+import { URLS } from '../urls.ts';
 
 export interface RuntimeOptions {
   /** The build output: `dist/` with `client/`, `server/`, `image/` and `headers.json`. */
@@ -119,7 +120,7 @@ export class Runtime {
     this.status = statusAnswer(this.image);
     this.taste = tasteSummaryAnswer(this.core);
     this.withheld = withheldExport(this.image);
-    this.explorer = this.files.resolve(`${GRAPHQL_PATH}/`, null);
+    this.explorer = this.files.resolve(`${URLS.graphql}/`, null);
     this.pages = pages;
   }
 

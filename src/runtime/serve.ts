@@ -14,7 +14,7 @@ export async function serve(): Promise<{ generations: Generations; url: string }
   const port = process.env.PORT === undefined ? 4321 : Number(process.env.PORT);
   const host = process.env.HOST ?? 'localhost';
   const generations = await Generations.open({ ...runtimeOptionsFromEnv(process.env, paths.dist), contentDir: paths.content, siteAuthor: process.env.SITE_AUTHOR });
-  const server = createNodeServer(generations.listener());
+  const server = createNodeServer(generations.dispatcher());
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

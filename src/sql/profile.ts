@@ -6,6 +6,7 @@
  */
 import { LIMIT_DEFINITIONS } from '../core/limits.ts';
 import { RELATIONS } from './relations.ts';
+import { problemUrl, URLS } from '../urls.ts';
 
 export const SQL_API_VERSION = '1.1.0';
 export const SQL_PROFILE_VERSION = 1;
@@ -32,7 +33,7 @@ export function sqlProfile(): object {
   return {
     profileVersion: SQL_PROFILE_VERSION,
     apiVersion: SQL_API_VERSION,
-    endpoint: { method: 'QUERY', path: '/api/sql', contentType: 'application/sql; charset=utf-8', accept: ['application/json', 'text/csv'] },
+    endpoint: { method: 'QUERY', path: URLS.sql, contentType: 'application/sql; charset=utf-8', accept: ['application/json', 'text/csv'] },
     dialect: 'A subset of PostgreSQL syntax, executed by SQLite: text compares by code point, LIKE is case-sensitive, NULL orders first ascending.',
     relations: RELATIONS.map((r) => ({
       name: `${r.schema}.${r.name}`,
@@ -77,6 +78,6 @@ export function sqlProfile(): object {
       ],
     },
     budgets: Object.fromEntries(Object.entries(BUDGETS).map(([name, key]) => [name, { ...LIMIT_DEFINITIONS[key] }])),
-    problems: ['sql-syntax', 'sql-unsupported', 'sql-unknown-name', 'sql-limit', 'sql-too-large', 'sql-media-type', 'unsupported-sql-api-version', 'not-acceptable', 'method-not-allowed', 'rate-limited', 'sql-busy'].map((slug) => `/problems/${slug}`),
+    problems: ['sql-syntax', 'sql-unsupported', 'sql-unknown-name', 'sql-limit', 'sql-too-large', 'sql-media-type', 'unsupported-sql-api-version', 'not-acceptable', 'method-not-allowed', 'rate-limited', 'sql-busy'].map(problemUrl),
   };
 }

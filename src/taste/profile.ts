@@ -10,7 +10,6 @@ import { fold } from '../core/fold.ts';
 import { LIMITS } from '../core/limits.ts';
 
 export const TASTE_PROFILE_MEDIA_TYPE = 'application/taste-profile+json; version=1';
-export const TASTE_PROFILE_PATH = '/.well-known/taste-profile.json';
 
 export type Stance = 'love' | 'like' | 'neutral' | 'dislike';
 

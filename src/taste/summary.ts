@@ -9,10 +9,10 @@
 import { PublicError } from '../core/errors.ts';
 import { LIMITS } from '../core/limits.ts';
 import { refuseControlCharacters } from '../core/params.ts';
+import { URLS } from '../urls.ts';
 
 type MovieRecord = Readonly<Record<string, unknown>>;
 
-export const TASTE_SUMMARY_CANONICAL_URL = '/api/taste/summary.json';
 export const TASTE_SUMMARY_CORPUS_ID = 'movies-recommended';
 /** Values listed per distribution dimension, most frequent first. */
 export const DISTRIBUTION_VALUES_MAX = LIMITS.tasteDistributionValuesMax;
@@ -226,7 +226,7 @@ export function tasteSummary(movies: readonly Record<string, unknown>[], params:
       ],
       exclusionMeaning:
         'A title missing from this corpus establishes nothing: it may be private, saved, seen but not marked recommended, or unpublished.',
-      canonicalUrl: TASTE_SUMMARY_CANONICAL_URL,
+      canonicalUrl: URLS.tasteSummary,
     },
     counts: { returnedCount: examples.length, collectionCount: corpus.length },
     coverage: { dataAsOf: asOf, dimensions: coverage },
@@ -274,7 +274,7 @@ export const TASTE_SUMMARY_SCHEMA = {
         definition: nonEmpty,
         inclusionRules: { type: 'array', minItems: 1, items: nonEmpty },
         exclusionMeaning: nonEmpty,
-        canonicalUrl: { const: TASTE_SUMMARY_CANONICAL_URL },
+        canonicalUrl: { const: URLS.tasteSummary },
       },
     },
     counts: {

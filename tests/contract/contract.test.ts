@@ -11,9 +11,9 @@ import { restCollections } from '../../src/collections/index.ts';
 import { PROBLEMS } from '../../src/core/errors.ts';
 import { LIMITS } from '../../src/core/limits.ts';
 import { offeredMediaTypes } from '../../src/openapi/collection-paths.ts';
-import { META_PATHS } from '../../src/openapi/meta-schemas.ts';
 import { fetchAndCheck } from '../helpers/contract.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
+import { LINKS } from '../../src/urls.ts';
 
 let server: RunningServer;
 before(async () => {
@@ -78,17 +78,17 @@ test('the problems a collection answers with', async () => {
 });
 
 test('the service documents', async () => {
-  for (const path of [META_PATHS.meta, META_PATHS.status, META_PATHS.apiCatalog, META_PATHS.problems]) {
+  for (const path of [LINKS.meta, LINKS.status, LINKS.apiCatalog, LINKS.problems]) {
     assert.equal((await check(path)).status, 200, path);
   }
-  assert.equal((await check(META_PATHS.problems, { headers: { Accept: 'text/html' } })).status, 200);
+  assert.equal((await check(LINKS.problems, { headers: { Accept: 'text/html' } })).status, 200);
   for (const slug of Object.keys(PROBLEMS)) assert.equal((await check(`/problems/${slug}`)).status, 200, slug);
   assert.equal((await check('/problems/invalid-cursor', { headers: { Accept: 'text/html' } })).status, 200);
   assert.equal((await check('/problems/no-such-problem')).status, 404);
 });
 
 test('the OpenAPI description is served as JSON and YAML', async (t) => {
-  for (const path of [META_PATHS.openapi, META_PATHS.openapiYaml]) {
+  for (const path of [LINKS.openapi, LINKS.openapiYaml]) {
     const probe = await fetch(server.base + path, { method: 'HEAD' });
     if (probe.status === 404) {
       t.todo(`${path} is not served yet`);

@@ -28,7 +28,7 @@ before(async () => {
   content = join(mkdtempSync(join(tmpdir(), 'generations-')), 'content');
   cpSync('content', content, { recursive: true });
   generations = await Generations.open({ distDir: paths.dist, contentDir: content, restQuota: 5 });
-  server = createNodeServer(generations.listener());
+  server = createNodeServer(generations.dispatcher());
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   port = (server.address() as { port: number }).port;
 });

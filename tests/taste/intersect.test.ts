@@ -5,10 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMusicHandler, MUSIC_INTERSECTIONS_PATH } from '../../functions/music.ts';
+import { createMusicHandler } from '../../functions/music.ts';
 import { intersect, normalizeName, type IntersectResult } from '../../src/taste/intersect.ts';
 import { parseIntersectionRequest, type Profile } from '../../src/taste/music-request.ts';
 import fc from '../helpers/fc.ts';
+import { URLS } from '../../src/urls.ts';
 
 export const CATALOG: Record<string, unknown>[] = [
   { canonicalId: 'music-001', type: 'track', title: 'Come Together', artist: 'The Beatles', album: 'Abbey Road', genres: ['rock'], stance: 'love', externalIds: { isrc: 'GBAYE6900520' } },
@@ -29,7 +30,7 @@ export const profile = (music: Entries): Profile => ({
 
 const handler = createMusicHandler(CATALOG);
 const post = (body: string, headers: Record<string, string> = {}) =>
-  handler(new Request(`http://localhost${MUSIC_INTERSECTIONS_PATH}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body }));
+  handler(new Request(`http://localhost${URLS.musicIntersections}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body }));
 
 const ids = (r: IntersectResult) => r.matches.map((m) => m.canonicalId);
 
@@ -202,10 +203,10 @@ test('transport: 32 KiB + 1 → 413, wrong media type → 415, bad JSON → 400,
   await problem(await post(`{}${pad}`, { 'Content-Type': 'text/plain' }), 415, 'music-media-type');
   await problem(await post('{"profile": '), 400, 'music-malformed');
   await problem(await post(''), 400, 'music-malformed');
-  const get = await handler(new Request(`http://localhost${MUSIC_INTERSECTIONS_PATH}`));
+  const get = await handler(new Request(`http://localhost${URLS.musicIntersections}`));
   await problem(get, 405, 'method-not-allowed');
   assert.equal(get.headers.get('allow'), 'POST, OPTIONS');
-  const options = await handler(new Request(`http://localhost${MUSIC_INTERSECTIONS_PATH}`, { method: 'OPTIONS' }));
+  const options = await handler(new Request(`http://localhost${URLS.musicIntersections}`, { method: 'OPTIONS' }));
   assert.equal(options.status, 204);
   assert.match(options.headers.get('access-control-allow-methods')!, /POST/);
   assert.equal(options.headers.get('cache-control'), 'no-store');

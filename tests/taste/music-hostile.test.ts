@@ -7,8 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMusicHandler, MUSIC_INTERSECTIONS_PATH, MUSIC_STATION_PATH } from '../../functions/music.ts';
+import { createMusicHandler } from '../../functions/music.ts';
 import { LIMITS } from '../../src/core/limits.ts';
+import { URLS } from '../../src/urls.ts';
 
 const handler = createMusicHandler([]);
 const post = (path: string, body: string) => handler(new Request(`http://x${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body }));
@@ -18,7 +19,7 @@ const deep = (bytes: number) => '['.repeat(bytes / 2) + ']'.repeat(bytes / 2);
 const objects = (n: number) => '{"zqkey":'.repeat(n) + '1' + '}'.repeat(n);
 
 test('deep, unclosed and wide bodies within the byte bounds are 4xx, never 5xx, and echo nothing', async () => {
-  for (const [path, max] of [[MUSIC_INTERSECTIONS_PATH, LIMITS.musicIntersectionBytesMax], [MUSIC_STATION_PATH, LIMITS.musicStationBytesMax]] as const) {
+  for (const [path, max] of [[URLS.musicIntersections, LIMITS.musicIntersectionBytesMax], [URLS.musicStation, LIMITS.musicStationBytesMax]] as const) {
     const bodies = [
       deep(max),
       '['.repeat(max),

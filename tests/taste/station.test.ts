@@ -5,11 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMusicHandler, MUSIC_STATION_PATH } from '../../functions/music.ts';
+import { createMusicHandler } from '../../functions/music.ts';
 import { normalizeName } from '../../src/taste/intersect.ts';
 import type { StationRequest } from '../../src/taste/music-request.ts';
 import { buildSimilarityIndex, station, type StationResult } from '../../src/taste/station.ts';
 import fc from '../helpers/fc.ts';
+import { URLS } from '../../src/urls.ts';
 
 const ARTISTS = ['The Beatles', 'Björk', 'Massive Attack', 'Portishead', 'Nina Simone', 'Daft Punk'];
 const GENRES = ['rock', 'electronic', 'trip hop', 'jazz', 'soul', 'house'];
@@ -141,7 +142,7 @@ test('scoring: affinities, votes and similarity shape the pick; the seed only br
 
 const handler = createMusicHandler(CATALOG);
 const post = (body: string, headers: Record<string, string> = {}) =>
-  handler(new Request(`http://localhost${MUSIC_STATION_PATH}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body }));
+  handler(new Request(`http://localhost${URLS.musicStation}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body }));
 
 test('handler: 200, degraded through an injected failing dependency, transport errors', async () => {
   const ok = await post(JSON.stringify(request({ limit: 3, intent: 'late jazz', context: 'dinner' })));
@@ -152,13 +153,13 @@ test('handler: 200, degraded through an injected failing dependency, transport e
   assert.equal(body.tracks.length, 3);
   const broken = createMusicHandler(CATALOG, { similar: failing });
   const req = request({ votes: [{ canonicalId: 'music-002', vote: 'up' }], recentCanonicalIds: ['music-008'], hardExclusions: [{ kind: 'artist', value: 'beatles' }] });
-  const degraded = (await (await broken(new Request(`http://localhost${MUSIC_STATION_PATH}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(req) }))).json()) as StationResult;
+  const degraded = (await (await broken(new Request(`http://localhost${URLS.musicStation}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(req) }))).json()) as StationResult;
   assert.equal(degraded.status, 'degraded');
   assertHonours(req, degraded);
   assert.equal((await post('{}'.padEnd(24 * 1024 + 1, ' '))).status, 413);
   assert.equal((await post(JSON.stringify(request()), { 'Content-Type': 'application/x-www-form-urlencoded' })).status, 415);
   assert.equal((await post('{')).status, 400);
-  const put = await handler(new Request(`http://localhost${MUSIC_STATION_PATH}`, { method: 'PUT', body: '{}' }));
+  const put = await handler(new Request(`http://localhost${URLS.musicStation}`, { method: 'PUT', body: '{}' }));
   assert.equal(put.status, 405);
   assert.equal(put.headers.get('allow'), 'POST, OPTIONS');
   for (const [over, path] of [

@@ -280,6 +280,33 @@ test('a duplicate identity in an edited file is reported at the origin a full bu
   rmSync(root, { recursive: true, force: true });
 });
 
+test('a canonicalId another collection holds, in an unedited file or in another edited one, is refused as a full build refuses it', async () => {
+  const { root, content, files, generation } = site();
+  const concerts = JSON.parse(readFileSync(join(generation.root, generation.manifest['/api/concerts.json']!.file), 'utf8')) as { data: { canonicalId: string }[] };
+  const taken = concerts.data[0]!.canonicalId;
+  const tweets = files.get('tweets/b.yaml') as Rec[];
+  tweets.push({ ...tweets[0]!, id: taken, text: 'A tweet that borrows a concert’s id' });
+  writeFiles(content, files, ['tweets/b.yaml']);
+  await assert.rejects(rebuild(generation, join(root, 'gen-1'), content, ['tweets/b.yaml']), (error: unknown) => {
+    assert.ok(error instanceof ContentError);
+    assert.match(error.message, new RegExp(`tweets/b\\.yaml\\[\\d+\\]: id: ${taken} is already the canonicalId of \\S*concerts/[ab]\\.yaml\\[\\d+\\]`));
+    return true;
+  });
+  assert.equal(existsSync(join(root, 'gen-1')), false);
+  // Two edited files of two collections giving the same new id.
+  const fresh = 'itm_0123456789abcdef01234567';
+  tweets[tweets.length - 1]!.id = fresh;
+  const places = files.get('places/a.yaml') as Rec[];
+  places.push({ ...places[0]!, id: fresh, name: 'A place with the same id' });
+  writeFiles(content, files, ['tweets/b.yaml', 'places/a.yaml']);
+  await assert.rejects(rebuild(generation, join(root, 'gen-1'), content, ['tweets/b.yaml', 'places/a.yaml']), (error: unknown) => {
+    assert.ok(error instanceof ContentError);
+    assert.match(error.message, new RegExp(`: id: ${fresh} is already the canonicalId of `));
+    return true;
+  });
+  rmSync(root, { recursive: true, force: true });
+});
+
 test('a deleted folder removes every record it held', async () => {
   const { root, content, generation } = site();
   cpSync(join(content, 'places'), join(root, 'places-backup'), { recursive: true });

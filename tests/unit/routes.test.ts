@@ -4,8 +4,9 @@
  * nothing of the cause, and the server goes on answering.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { paths } from '../../src/paths.ts';
 import { createDispatcher } from '../../src/runtime/dispatch.ts';
@@ -35,10 +36,60 @@ test('the route table lists every path once, with its methods and handler kind, 
 });
 
 const SECRET = 'SECRET-internal-detail /work/main/src/x.ts:12';
+/** The WebSocket handshake's accept value (RFC 6455 §4.2.2). */
+const acceptOf = (key: string) => createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+
 const failing: Route[] = [
+  { name: 'fetch-rejects', path: '/fetch-rejects', methods: ['GET'], matches: (p) => p === '/fetch-rejects', kind: 'fetch', fetch: async () => Promise.reject(new Error(SECRET)) },
   { name: 'throws', path: '/throws', methods: ['GET'], matches: (p) => p === '/throws', kind: 'answer', answer: () => { throw new Error(SECRET); } },
   { name: 'rejects', path: '/rejects', methods: ['POST'], matches: (p) => p === '/rejects', kind: 'answer', bodyMax: 10, answer: async () => Promise.reject(new TypeError(SECRET)) },
   { name: 'throws-value', path: '/value', methods: ['GET'], matches: (p) => p === '/value', kind: 'answer', answer: () => { throw SECRET; } },
+];
+
+/** Routes that show the Web-standard path: a streamed body, a bounded request body, and a path that takes WebSocket upgrades. */
+let release: () => void = () => {};
+const webRoutes: Route[] = [
+  {
+    name: 'stream',
+    path: '/stream',
+    methods: ['GET'],
+    matches: (p) => p === '/stream',
+    kind: 'fetch',
+    fetch: () => {
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(new TextEncoder().encode('event: one\n\n'));
+          await gate;
+          controller.enqueue(new TextEncoder().encode('event: two\n\n'));
+          controller.close();
+        },
+      });
+      return new Response(body, { headers: { 'Content-Type': 'text/event-stream' } });
+    },
+  },
+  {
+    name: 'echo-size',
+    path: '/echo',
+    methods: ['POST'],
+    matches: (p) => p === '/echo',
+    kind: 'fetch',
+    bodyMax: 4,
+    fetch: async (_rt, request) => Response.json({ bytes: (await request.arrayBuffer()).byteLength, host: request.headers.get('host'), url: request.url }),
+  },
+  {
+    name: 'socket',
+    path: '/socket',
+    methods: ['POST'],
+    matches: (p) => p === '/socket' || p === '/socket-throws',
+    kind: 'answer',
+    answer: () => ({ status: 200, headers: { 'Content-Type': 'text/plain' }, body: Buffer.from('batch') }),
+    upgrade: (_rt, req, socket) => {
+      if (req.url === '/socket-throws') throw new Error(SECRET);
+      const key = String(req.headers['sec-websocket-key']);
+      socket.end(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${acceptOf(key)}\r\n\r\n`);
+    },
+  },
 ];
 
 let base = '';
@@ -46,7 +97,7 @@ let runtime: Runtime;
 let close: () => void;
 before(async () => {
   runtime = await Runtime.open({ distDir: paths.dist });
-  const server = createNodeServer(createDispatcher(() => runtime, [...failing, ...ROUTES]));
+  const server = createNodeServer(createDispatcher(() => runtime, [...failing, ...webRoutes, ...ROUTES]));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -62,7 +113,7 @@ test('a thrown error, a rejection or a thrown non-error becomes the same 500 pro
   const original = console.error;
   console.error = (...args: unknown[]) => logged.push(args);
   try {
-    for (const [path, init] of [['/throws', {}], ['/rejects', { method: 'POST', body: 'x' }], ['/value', {}]] as const) {
+    for (const [path, init] of [['/throws', {}], ['/rejects', { method: 'POST', body: 'x' }], ['/value', {}], ['/fetch-rejects', {}]] as const) {
       const response = await fetch(`${base}${path}`, init);
       assert.equal(response.status, 500, path);
       assert.equal(response.headers.get('content-type'), 'application/problem+json');
@@ -74,6 +125,63 @@ test('a thrown error, a rejection or a thrown non-error becomes the same 500 pro
   } finally {
     console.error = original;
   }
-  assert.equal(logged.length, 3, 'each failure is logged once, in the process');
+  assert.equal(logged.length, 4, 'each failure is logged once, in the process');
   assert.equal((await fetch(`${base}/api/status.json`)).status, 200, 'and the server goes on');
+});
+
+test('a Web-standard route streams its body as it is produced, with the security headers', async () => {
+  const response = await fetch(`${base}/stream`);
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get('content-type'), 'text/event-stream');
+  assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+  const reader = response.body!.getReader();
+  // The first event arrives while the handler still holds the second back.
+  assert.equal(new TextDecoder().decode((await reader.read()).value), 'event: one\n\n');
+  release();
+  assert.equal(new TextDecoder().decode((await reader.read()).value), 'event: two\n\n');
+  assert.equal((await reader.read()).done, true);
+});
+
+test('a Web-standard route sees its body bounded and its URL on the fixed origin, with the client’s Host among the headers', async () => {
+  const small = (await (await fetch(`${base}/echo`, { method: 'POST', body: 'abc' })).json()) as { bytes: number; host: string; url: string };
+  assert.equal(small.bytes, 3);
+  assert.equal(small.host, new URL(base).host);
+  assert.equal(new URL(small.url).pathname, '/echo');
+  const large = (await (await fetch(`${base}/echo`, { method: 'POST', body: 'x'.repeat(100_000) })).json()) as { bytes: number };
+  assert.equal(large.bytes, 5, 'one byte past the bound: enough to refuse, never the whole body');
+});
+
+/** A raw handshake, so refusals written on the socket can be read as HTTP. */
+async function handshake(path: string, headers: Record<string, string> = {}): Promise<string> {
+  const socket = connect({ host: '127.0.0.1', port: Number(new URL(base).port) });
+  await once(socket, 'connect');
+  const lines = [`GET ${path} HTTP/1.1`, `Host: ${new URL(base).host}`, 'Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n`);
+  let text = '';
+  for await (const chunk of socket) text += String(chunk);
+  return text;
+}
+
+test('a WebSocket handshake reaches the route that takes upgrades; elsewhere Upgrade is an ordinary request; a throwing upgrade is a 500 problem', async () => {
+  const opened = new WebSocket(`${base.replace('http', 'ws')}/socket`);
+  await new Promise((resolve, reject) => {
+    opened.onopen = resolve;
+    opened.onerror = reject;
+  });
+  opened.close();
+  assert.match(await handshake('/socket'), /^HTTP\/1\.1 101 /);
+  assert.equal((await fetch(`${base}/socket`, { method: 'POST' })).status, 200, 'the same path answers HTTP too');
+  const ordinary = await handshake('/api/status.json');
+  assert.match(ordinary, /^HTTP\/1\.1 200 /, 'a path without upgrades answers the GET');
+  const duplicateHost = await handshake('/socket', { Host: 'second.example' });
+  assert.match(duplicateHost, /^HTTP\/1\.1 400 [\s\S]*"type":"\/problems\/bad-request"/);
+  const original = console.error;
+  console.error = () => {};
+  try {
+    const thrown = await handshake('/socket-throws');
+    assert.match(thrown, /^HTTP\/1\.1 500 [\s\S]*"type":"\/problems\/internal-error"/);
+    assert.doesNotMatch(thrown, /SECRET/);
+  } finally {
+    console.error = original;
+  }
 });

@@ -1,5 +1,6 @@
 /**
- * Item schemas of the OpenAPI description, generated from each collection's zod schema
+ * The JSON Schema of a published record, shared by the OpenAPI description, the GraphQL
+ * schema and the MCP tools' output schemas. Generated from each collection's zod schema
  * (`z.toJSONSchema`, output side: what a record looks like once published, with its
  * defaults filled in). Three things are added that the zod schema cannot say: the
  * `canonicalId` every item carries first, the derived fields each declaration lists
@@ -9,10 +10,17 @@
  * bookkeeping field `visibility` is left out, as the compiler leaves it out of records.
  */
 import { z } from 'zod';
-import { UNPUBLISHED, type CollectionDeclaration } from '../collections/define.ts';
-import * as fields from '../collections/fields.ts';
-import type { JsonObject, JsonSchema } from './types.ts';
 import { CANONICAL_ID } from '../core/image.ts';
+import { UNPUBLISHED, type CollectionDeclaration } from './define.ts';
+import * as fields from './fields.ts';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+/** A JSON Schema 2020-12 schema. */
+export type JsonSchema = JsonObject;
 
 export const CANONICAL_ID_PATTERN = CANONICAL_ID.source;
 
@@ -99,7 +107,7 @@ export function itemSchema(c: CollectionDeclaration): JsonSchema {
   if (c.derive && !c.derived) throw new Error(`${c.name}: declares derive but not the names it returns (derived)`);
   for (const name of c.derived ?? []) {
     const schema = DERIVED_FIELDS[name];
-    if (!schema) throw new Error(`${c.name}: derived field ${name} has no entry in DERIVED_FIELDS (src/openapi/item-schemas.ts)`);
+    if (!schema) throw new Error(`${c.name}: derived field ${name} has no entry in DERIVED_FIELDS (src/collections/item-schema.ts)`);
     properties[name] = schema;
   }
   const required = ((source.required ?? []) as string[]).filter((name) => !UNPUBLISHED.has(name));

@@ -1,0 +1,78 @@
+/**
+ * Every public path of the site and its APIs, spelled once. The route table, the OpenAPI
+ * description, the discovery documents, the feeds and the pages import their paths from
+ * here, so a path cannot drift between the place that serves it and the places that
+ * announce it. Paths are root-relative; `SITE_URL` makes them absolute where a format
+ * needs that. Only data lives here: no module of the project is imported.
+ */
+
+/** The service documents, as the `links` object of the metadata and the problem registry names them. */
+export const LINKS = {
+  home: '/',
+  openapi: '/openapi.json',
+  openapiYaml: '/openapi.yaml',
+  meta: '/api/meta.json',
+  status: '/api/status.json',
+  apiCatalog: '/.well-known/api-catalog',
+  problems: '/problems/',
+  sql: '/api/sql',
+  sqlProfile: '/api/sql/profile.json',
+  graphql: '/graphql',
+  graphqlSchema: '/graphql/schema.graphql',
+  search: '/api/search.json',
+  jsonFeed: '/feed.json',
+  atomFeed: '/feed.xml',
+} as const;
+
+/** Every fixed public path: the service documents and the endpoints and pages beside them. */
+export const URLS = {
+  ...LINKS,
+  problemsIndex: '/problems/index.json',
+  tasteSummary: '/api/taste/summary.json',
+  tasteProfile: '/.well-known/taste-profile.json',
+  musicIntersections: '/api/music/intersections.json',
+  musicStation: '/api/music/station.json',
+  blog: '/blog/',
+  subscribe: '/subscribe',
+} as const;
+
+/** The REST list of a collection (and, for its static page one, the file a CDN serves). */
+export const collectionUrl = (name: string) => `/api/${name}.json`;
+
+/** A record's page on the site. */
+export const recordUrl = (collection: string, canonicalId: string) => `/${collection}/${canonicalId}`;
+
+/** A problem type's URI (and its page): the `type` member of a problem. */
+export const problemUrl = (slug: string) => `${LINKS.problems}${slug}`;
+
+/** A problem type's registry entry as JSON. */
+export const problemJsonUrl = (slug: string) => `${LINKS.problems}${slug}.json`;
+
+/** A whole-collection map export: where it is served, from which collection, as what. */
+export interface ExportSpec {
+  path: string;
+  collection: string;
+  mediaType: string;
+}
+
+export const EXPORTS: readonly ExportSpec[] = [
+  { path: '/places.geojson', collection: 'places', mediaType: 'application/geo+json' },
+  { path: '/places.kml', collection: 'places', mediaType: 'application/vnd.google-earth.kml+xml' },
+  { path: '/places.gpx', collection: 'places', mediaType: 'application/gpx+xml' },
+];
+
+export const exportAt = (path: string) => EXPORTS.find((e) => e.path === path);
+
+/** A calendar feed: where it is served, its name and description, and the collections whose events it holds. */
+export interface CalendarSpec {
+  path: string;
+  name: string;
+  description: string;
+  collections: readonly string[];
+}
+
+export const CALENDARS: readonly CalendarSpec[] = [
+  { path: '/calendar.ics', name: 'Concerts and sporting events', description: 'Every concert and sporting event in the collections.', collections: ['concerts', 'sporting-events'] },
+  { path: '/concerts.ics', name: 'Concerts', description: 'Every concert in the collections.', collections: ['concerts'] },
+  { path: '/sports.ics', name: 'Sporting events', description: 'Every sporting event in the collections.', collections: ['sporting-events'] },
+];
