@@ -33,11 +33,9 @@ const SQL_MEDIA_TYPE = 'application/sql';
 const OFFERED = ['application/json', 'text/csv'];
 const POLICY_NAME = 'sql';
 
-/** Headers of every SQL answer: the common ones, the SQL quota policy, the version, never cached. */
+/** Headers of every SQL answer: the common ones, the version, never cached (the quota policy is the limiter's, as configured). */
 const SQL_HEADERS: Readonly<Record<string, string>> = {
   ...COMMON_HEADERS,
-  'RateLimit-Policy': `"${POLICY_NAME}";q=${LIMITS.sqlRequestsPerWindow};w=${LIMITS.sqlWindowSeconds}`,
-  'RateLimit-Limit': String(LIMITS.sqlRequestsPerWindow),
   'Access-Control-Expose-Headers': `${EXPOSED_HEADERS}, SQL-API-Version, SQL-Truncated, Accept-Query`,
   'Cache-Control': 'no-store',
   'SQL-API-Version': SQL_API_VERSION,
@@ -45,7 +43,7 @@ const SQL_HEADERS: Readonly<Record<string, string>> = {
 
 export interface SqlOptions extends SqlPoolOptions {
   counters?: CounterStore;
-  /** Requests per client per window, for operators and the benchmark; the SPEC's 120 otherwise (the policy header still advertises the SPEC's). */
+  /** Requests per client per window, for operators and the benchmark; the SPEC's 120 otherwise. The policy headers advertise the quota in force. */
   quota?: number;
   now?: () => number;
   clientOf?: (request: RequestFacts) => string;
@@ -69,24 +67,21 @@ export function sqlAnswer(options: SqlOptions): SqlAnswer {
   // An overrun is charged as sqlOverrunCost requests: the one already taken, and the rest.
   const pool = new SqlPool({ ...options, onOverrun: (client) => void limiter.take(client, LIMITS.sqlOverrunCost - 1) });
   const clientOf = options.clientOf ?? (() => 'anonymous');
+  const baseHeaders: Readonly<Record<string, string>> = { ...SQL_HEADERS, ...limiter.policyHeaders };
   const decoder = new TextDecoder('utf-8', { fatal: true });
 
   const answer = async (request: RequestFacts, body: Uint8Array | null): Promise<Answer> => {
-    let headers: Record<string, string> = { ...SQL_HEADERS };
+    let headers: Record<string, string> = { ...baseHeaders };
     try {
       if (request.url.pathname !== URLS.sql) throw new PublicError('not-found', 'Public SQL is served at /api/sql.');
-      if (request.method === 'OPTIONS') return preflight(ALLOW, { headers: { ...SQL_HEADERS, 'Accept-Query': SQL_MEDIA_TYPE }, allowHeaders: 'Accept, Content-Type, SQL-API-Version' });
+      if (request.method === 'OPTIONS') return preflight(ALLOW, { headers: { ...baseHeaders, 'Accept-Query': SQL_MEDIA_TYPE }, allowHeaders: 'Accept, Content-Type, SQL-API-Version' });
       if (request.method !== 'QUERY') {
         return problemAnswer('method-not-allowed', `Send SQL with the QUERY method; this resource takes ${ALLOW}.`, { headers: { ...headers, Allow: ALLOW } });
       }
       const client = clientOf(request);
       const quota = limiter.take(client);
       headers = { ...headers, RateLimit: quota.header };
-      if (!quota.allowed) {
-        return problemAnswer('rate-limited', `This client made more than ${LIMITS.sqlRequestsPerWindow} SQL requests in ${LIMITS.sqlWindowSeconds} seconds; retry after the time in Retry-After.`, {
-          headers: { ...headers, 'Retry-After': String(LIMITS.sqlWindowSeconds) },
-        });
-      }
+      if (!quota.allowed) return limiter.refusal(quota, headers);
       const version = request.header('SQL-API-Version')?.trim() ?? '';
       if (version !== '' && version !== SQL_API_VERSION) {
         throw new PublicError('unsupported-sql-api-version', `The SQL endpoint serves version ${SQL_API_VERSION}; send SQL-API-Version: ${SQL_API_VERSION} or leave the header out.`);

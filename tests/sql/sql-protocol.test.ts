@@ -208,6 +208,16 @@ test('120 requests per 60 s per client: the 121st is 429 with Retry-After and Ra
   assert.equal((await answer(facts, sql)).status, 200);
 });
 
+test('a quota the operator raises (SQL_RATE_LIMIT_REQUESTS) is the one the RateLimit fields advertise', async () => {
+  const answer = sqlAnswer({ image, quota: 500, clientOf: () => 'two' });
+  const facts = { method: 'QUERY', url: new URL('http://x/api/sql'), header: (n: string) => (n.toLowerCase() === 'content-type' ? 'application/sql' : null) };
+  const ok = await answer(facts, Buffer.from('SELECT title FROM public.writing LIMIT 1'));
+  assert.equal(ok.status, 200);
+  assert.equal(ok.headers['RateLimit-Policy'], '"sql";q=500;w=60');
+  assert.equal(ok.headers['RateLimit-Limit'], '500');
+  assert.match(ok.headers.RateLimit!, /^"sql";r=499;t=\d+$/);
+});
+
 test('the profile is version 1 and states the budgets the checks use', () => {
   const profile = JSON.parse(Buffer.from(sqlProfileBytes()).toString());
   assert.equal(profile.profileVersion, 1);
