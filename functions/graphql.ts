@@ -19,6 +19,7 @@ import { publicError } from '../src/graphql/errors.ts';
 import { rootValue } from '../src/graphql/resolvers.ts';
 import { GRAPHQL_API_VERSION, graphqlSchema } from '../src/graphql/schema.ts';
 import type { Answer, RequestFacts } from '../src/http/answer.ts';
+import { AnswerCache } from '../src/http/answer-cache.ts';
 import { preflight } from '../src/http/cors.ts';
 import { CONTENT_SIGNAL, CONTENT_USAGE } from '../src/http/headers.ts';
 import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
@@ -31,15 +32,32 @@ export interface GraphqlOptions {
   counters?: CounterStore;
   /** Cost points per client per window; the limit's value unless an operator sets another. */
   budget?: number;
+  /** Byte budget of remembered results (`ANSWER_CACHE_BYTES`); 0 turns it off. */
+  cacheBytes?: number;
   now?: () => number;
   clientOf?: (request: RequestFacts) => string;
 }
 
-/** What one request's checks learned, for its response headers. */
+/** What one request's checks learned, for its response headers and the result cache. */
 interface Demand {
   cost: number;
   rateLimit?: string;
+  /** The result cache's key, once the operation is admitted to run. */
+  key?: string;
+  /** Whether the answer came from the cache (it is not stored again). */
+  replayed?: boolean;
+  /** Whether execution finished without errors: only such results are remembered. */
+  clean?: boolean;
 }
+
+/** A remembered result as graphql-http serialised it for one `Accept`: the body, its content type, and the operation's cost. */
+interface Remembered {
+  body: string;
+  contentType: string;
+  cost: number;
+}
+
+const rememberedBytes = (value: Remembered) => 2 * (value.body.length + value.contentType.length) + 96;
 
 /** A document as parsed and validated: its syntax tree, unless parsing failed, and its errors. */
 interface CheckedDocument {
@@ -92,6 +110,10 @@ export function graphqlAnswer(core: QueryCore, options: GraphqlOptions = {}): (r
   };
   const documents = new BoundedMemo<CheckedDocument>(LIMITS.graphqlDocumentCacheEntries, check, { bytes: LIMITS.graphqlDocumentCacheBytes, valueBytes: checkedDocumentBytes });
   const demands = new WeakMap<GraphQLHttpRequest<RequestFacts, undefined>, Demand>();
+  // The image never changes under a runtime and resolvers read nothing else, so a query's
+  // result is a pure function of its text, operation name, variables and the media type
+  // Accept negotiates: replaying it is exact. Cost and quota are still charged each time.
+  const results = new AnswerCache<Remembered>(options.cacheBytes ?? LIMITS.graphqlAnswerCacheBytes, LIMITS.answerCacheAdmissionSlots, rememberedBytes);
 
   const handler = createHandler<RequestFacts, undefined>({
     schema,
@@ -108,6 +130,14 @@ export function graphqlAnswer(core: QueryCore, options: GraphqlOptions = {}): (r
         const error = limitError('RATE_LIMITED', `This client spent its ${budget} cost points for the ${LIMITS.graphqlWindowSeconds}-second window; retry after the time in Retry-After.`);
         return [JSON.stringify({ errors: [error] }), { status: 429, statusText: 'Too Many Requests', headers: { 'content-type': JSON_ERRORS_TYPE, 'retry-after': String(quota.reset) } }];
       };
+      record.key = `${req.raw.header('Accept') ?? ''}\u0000${params.operationName ?? ''}\u0000${JSON.stringify(params.variables ?? {})}\u0000${params.query}`;
+      const hit = results.get(record.key);
+      if (hit) {
+        // Remembered with the cost it was charged, which the same text and variables always have.
+        record.cost = hit.cost;
+        record.replayed = true;
+        return spend(hit.cost) ?? [hit.body, { status: 200, statusText: 'OK', headers: { 'content-type': hit.contentType } }];
+      }
       const checked = params.query.length <= LIMITS.graphqlDocumentCacheCharsMax ? documents.get(params.query) : check(params.query);
       if (!checked.document) return spend(1) ?? checked.errors;
       const { document } = checked;
@@ -128,6 +158,10 @@ export function graphqlAnswer(core: QueryCore, options: GraphqlOptions = {}): (r
       const refused = spend(demand.cost);
       if (refused) return refused;
       return { schema, document, operationName: params.operationName, variableValues: params.variables, rootValue: root, contextValue: undefined };
+    },
+    onOperation: (req, _args, result) => {
+      const record = demands.get(req);
+      if (record) record.clean = !('errors' in result) || result.errors === undefined;
     },
   });
 
@@ -154,6 +188,10 @@ export function graphqlAnswer(core: QueryCore, options: GraphqlOptions = {}): (r
     };
     const [responseBody, init] = await handler(req);
     const demand = demands.get(req);
+    const contentType = (init.headers as Record<string, string> | undefined)?.['content-type'];
+    if (demand?.key !== undefined && demand.clean && !demand.replayed && init.status === 200 && responseBody !== null && contentType !== undefined) {
+      results.set(demand.key, { body: responseBody, contentType, cost: demand.cost });
+    }
     const headers: Record<string, string> = { ...baseHeaders };
     for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.replace(/(^|-)([a-z])/g, (_, dash: string, ch: string) => dash + ch.toUpperCase())] = String(value);
     if (demand) headers['GraphQL-Cost'] = String(demand.cost);

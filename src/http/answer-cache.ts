@@ -51,14 +51,15 @@ function keyHash(key: string): number {
   return h >>> 0 || 1;
 }
 
-export class AnswerCache {
-  private readonly entries: BoundedCache<ListAnswer>;
+/** Remembered answers of one kind: list answers by default, or any value with a function that says what it holds. */
+export class AnswerCache<V = ListAnswer> {
+  private readonly entries: BoundedCache<V>;
   /** Hashes of keys asked for once, by slot; a power of two long, or empty to admit every answer at once. */
   private readonly seen: Uint32Array;
 
   /** `admissionSlots` 0 remembers answers from their first request (tests of eviction use it). */
-  constructor(budgetBytes: number, admissionSlots: number = LIMITS.answerCacheAdmissionSlots) {
-    this.entries = new BoundedCache({ bytes: budgetBytes, valueBytes: answerBytes });
+  constructor(budgetBytes: number, admissionSlots: number = LIMITS.answerCacheAdmissionSlots, valueBytes: (value: V) => number = answerBytes as unknown as (value: V) => number) {
+    this.entries = new BoundedCache({ bytes: budgetBytes, valueBytes });
     this.seen = new Uint32Array(admissionSlots > 0 ? 2 ** Math.ceil(Math.log2(admissionSlots)) : 0);
   }
 
@@ -72,12 +73,12 @@ export class AnswerCache {
     return false;
   }
 
-  get(key: string): ListAnswer | undefined {
+  get(key: string): V | undefined {
     return this.entries.get(key);
   }
 
   /** Remembers an answer asked for the second time, unless it is already held or larger than the whole budget. */
-  set(key: string, answer: ListAnswer): void {
+  set(key: string, answer: V): void {
     if (this.entries.has(key) || !this.admit(key)) return;
     this.entries.set(key, answer);
   }

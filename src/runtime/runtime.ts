@@ -38,7 +38,7 @@ export interface RuntimeOptions {
   generation?: Generation;
   /** Quota counters shared by every generation of one process, so a rebuild does not reset them. */
   counters?: RuntimeCounters;
-  /** Byte budget of remembered REST answers (`ANSWER_CACHE_BYTES`); 0 turns it off. */
+  /** Byte budget of remembered REST answers and of GraphQL results (`ANSWER_CACHE_BYTES`), each; 0 turns them off. */
   answerCacheBytes?: number;
   /** Peers whose X-Forwarded-For is believed (`TRUSTED_PROXIES`). */
   trustedProxies?: ReadonlySet<string>;
@@ -116,7 +116,7 @@ export class Runtime {
     const clientOf = this.clientOf;
     this.rest = restAnswer(this.core, { cacheBytes: options.answerCacheBytes, quota: options.restQuota, limiter: this.quota, clientOf });
     this.sql = sqlAnswer({ image: readFileSync(this.generation.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
-    this.graphql = graphqlAnswer(this.core, { counters: options.counters?.graphql, budget: options.graphqlBudget, clientOf });
+    this.graphql = graphqlAnswer(this.core, { counters: options.counters?.graphql, budget: options.graphqlBudget, cacheBytes: options.answerCacheBytes, clientOf });
     this.status = statusAnswer(this.image);
     this.taste = tasteSummaryAnswer(this.core);
     this.withheld = withheldExport(this.image);

@@ -141,3 +141,28 @@ test('introspection is on: the served schema has no mutation or subscription roo
   assert.ok(printSchema(buildSchema(sdl)) === printSchema(schema), 'introspection and schema.graphql differ');
   assert.ok(readFileSync('src/graphql/schema.graphql', 'utf8').length > 0);
 });
+
+test('a repeated query is answered the same, byte for byte and per media type, and is charged its cost every time', async () => {
+  const query = '{ movies(first: 3, orderBy: [{ field: YEAR, direction: DESC }]) { nodes { canonicalId title year } totalCount } }';
+  const costs: number[] = [];
+  const remaining: number[] = [];
+  const bodies = new Map<string, string[]>();
+  for (let i = 0; i < 4; i++) {
+    for (const accept of ['application/graphql-response+json', 'application/json']) {
+      const r = await post(query, { headers: { Accept: accept } });
+      assert.equal(r.status, 200);
+      assert.ok(r.headers.get('content-type')!.startsWith(accept), accept);
+      costs.push(Number(r.headers.get('graphql-cost')));
+      remaining.push(Number(/r=(\d+)/.exec(r.headers.get('ratelimit')!)![1]));
+      bodies.set(accept, [...(bodies.get(accept) ?? []), await r.text()]);
+    }
+  }
+  for (const [accept, seen] of bodies) assert.equal(new Set(seen).size, 1, `${accept}: one body whether computed or remembered`);
+  assert.ok(costs.every((c) => c === costs[0] && c > 0));
+  for (let i = 1; i < remaining.length; i++) assert.equal(remaining[i], remaining[i - 1]! - costs[0]!, 'each answer spends the cost, remembered or not');
+  // Different variables are a different result.
+  const one = await (await post('query($n: Int) { movies(first: $n) { nodes { title } } }', { variables: { n: 1 } })).json();
+  const two = await (await post('query($n: Int) { movies(first: $n) { nodes { title } } }', { variables: { n: 2 } })).json();
+  assert.equal(((one as GraphQLBody).data!.movies as { nodes: unknown[] }).nodes.length, 1);
+  assert.equal(((two as GraphQLBody).data!.movies as { nodes: unknown[] }).nodes.length, 2);
+});
