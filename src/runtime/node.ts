@@ -77,6 +77,16 @@ export function createNodeServer(listener: (req: IncomingMessage, res: ServerRes
   server.maxHeadersCount = LIMITS.headersCountMax;
   server.maxConnections = LIMITS.connectionsMax;
   server.on('clientError', answerClientError);
+  // Node answers an `Expect` other than 100-continue with a 417 itself, before the request
+  // listener runs, and keeps the connection; after an Upgrade request its parser then
+  // answers nothing more on it (a malformed request there got neither an answer nor a
+  // close: the fuzz campaign's one hang). The same 417, closing the connection after an
+  // Upgrade request, as the dispatcher does for the requests it answers.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
+    res.writeHead(417);
+    res.end();
+  });
   // Node hands CONNECT requests to this event, and without a listener drops the socket unanswered. No path is a tunnel.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => endWithProblem(socket, 'method-not-allowed', 'This server is not a proxy: CONNECT is not taken on any path.', ['Allow: GET, HEAD, POST, QUERY, OPTIONS']));
   return server;
