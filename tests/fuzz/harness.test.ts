@@ -8,13 +8,18 @@
  * bounds that make a condition true, never limits on how fast anything must be).
  */
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { intersectionBody } from '../../bench/fuzz/gen/music.ts';
+import { Connection } from '../../bench/fuzz/http.ts';
 import { ROOT } from '../../bench/fuzz/spawn.ts';
 
+/** Holds this thread's event loop for at least `ms`. */
+const hold = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 test('music bodies stay bounded: grown arrays are capped and no longer share what a later change edits (seed 61 built a 26 MB body, the campaign 317 MB)', () => {
   const profile = JSON.parse(readFileSync(join(ROOT, 'dist/client/.well-known/taste-profile.json'), 'utf8')) as unknown;
@@ -23,4 +28,30 @@ test('music bodies stay bounded: grown arrays are capped and no longer share wha
   const bodies = fc.sample(intersectionBody(profile), { seed: 61, numRuns: 256 });
   const largest = Math.max(...bodies.map((b) => b.length));
   assert.ok(largest <= bound, `the largest body of seed 61 has ${largest} bytes`);
+});
+
+test('an answer that arrived while the fuzzer’s own event loop was held past the timeout is a response, not a hang', async () => {
+  // A server on another thread answers at once and says when its answer is written.
+  const written = new Int32Array(new SharedArrayBuffer(4));
+  const server = new Worker(
+    `const { createServer } = require('node:net');
+     const { parentPort, workerData } = require('node:worker_threads');
+     const server = createServer((socket) => socket.on('data', () => socket.write('HTTP/1.1 200 OK\\r\\nContent-Length: 2\\r\\n\\r\\nok', () => { Atomics.store(workerData, 0, 1); Atomics.notify(workerData, 0); })));
+     server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));`,
+    { eval: true, workerData: written },
+  );
+  try {
+    const [port] = (await once(server, 'message')) as [number];
+    const connection = await Connection.open('127.0.0.1', port, 60_000);
+    const timeoutMs = 50;
+    const exchange = connection.exchange({ method: 'GET', target: '/', version: 'HTTP/1.1', headers: [['Host', 'x']] }, timeoutMs);
+    // The answer is on its way while this thread is held; the hold lasts past the timeout.
+    assert.notEqual(Atomics.wait(written, 0, 0, 60_000), 'timed-out');
+    hold(timeoutMs * 2);
+    const outcome = await exchange;
+    assert.equal(outcome.kind, 'response');
+    connection.destroy();
+  } finally {
+    await server.terminate();
+  }
 });
