@@ -8,6 +8,7 @@
  * bounds that make a condition true, never limits on how fast anything must be).
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,11 +16,14 @@ import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { intersectionBody } from '../../bench/fuzz/gen/music.ts';
+import { STALL_MS } from '../../bench/fuzz/health.ts';
 import { Connection } from '../../bench/fuzz/http.ts';
+import { LOOP_MONITOR, loopDelayOf } from '../../bench/fuzz/loop-delay.ts';
 import { ROOT } from '../../bench/fuzz/spawn.ts';
 
 /** Holds this thread's event loop for at least `ms`. */
 const hold = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+const epochNow = () => performance.timeOrigin + performance.now();
 
 test('music bodies stay bounded: grown arrays are capped and no longer share what a later change edits (seed 61 built a 26 MB body, the campaign 317 MB)', () => {
   const profile = JSON.parse(readFileSync(join(ROOT, 'dist/client/.well-known/taste-profile.json'), 'utf8')) as unknown;
@@ -53,5 +57,28 @@ test('an answer that arrived while the fuzzer’s own event loop was held past t
     connection.destroy();
   } finally {
     await server.terminate();
+  }
+});
+
+test('event-loop delay is measured inside the watched process: its own hold is seen, the fuzzer’s is not', async () => {
+  const script = `process.on('message', (m) => { if (m === 'hold') { const end = Date.now() + ${STALL_MS + 200}; while (Date.now() < end); process.send('held'); } }); setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ['--import', LOOP_MONITOR, '-e', script], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    const ask = loopDelayOf(child);
+    assert.ok(await ask(epochNow(), 60_000), 'the watched process answers');
+    // The fuzzer's own event loop held (as when it generated a huge case): not the watched process's.
+    const before = epochNow();
+    hold(STALL_MS + 200);
+    const calm = await ask(before, 60_000);
+    assert.ok(calm && calm.maxMs < STALL_MS, `the watched process reported ${calm?.maxMs} ms`);
+    // The watched process's own event loop held: seen.
+    const since = epochNow();
+    const held = new Promise((resolve) => child.on('message', (m) => m === 'held' && resolve(m)));
+    child.send('hold');
+    await held;
+    const delay = await ask(since, 60_000);
+    assert.ok(delay && delay.maxMs >= STALL_MS, `the watched process reported ${delay?.maxMs} ms`);
+  } finally {
+    child.kill('SIGKILL');
   }
 });
