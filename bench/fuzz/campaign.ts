@@ -59,6 +59,12 @@ export interface CampaignReport {
   unreproduced: number;
   aborted?: string;
   rssMb: { before?: number; peak?: number; after?: number };
+  /**
+   * Event-loop delay in ms: the server's as it measured it (loop-monitor.ts; the last
+   * process's whole life, when the fuzzer started it), and the longest hold of the
+   * fuzzer's own (which a freeze verdict discounts).
+   */
+  eventLoop: { server?: { maxMs: number; p99Ms: number; meanMs: number }; fuzzerMaxMs?: number };
   restarts: number;
   serverStderrLines: number;
   failed: boolean;
@@ -96,6 +102,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     notes: findings.notes,
     unreproduced: 0,
     rssMb: {},
+    eventLoop: {},
     restarts: 0,
     serverStderrLines: 0,
     failed: false,
@@ -109,7 +116,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     const routes = new Map(ctx.routes.map((r) => [r.name, r]));
     report.rssMb.before = target.rssMb();
     samplePeak();
-    health.startHeartbeat();
+    health.startWatching();
 
     let next = 0;
     const take = (): { c: Case; index: number } | undefined => {
@@ -143,7 +150,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
           if (outcome.kind === 'hang' || outcome.kind === 'reset') {
             // The whole server's failure? Down, or its event loop held while this request waited.
             const now = performance.now();
-            const state = incidents.active ? 'joined' : ((await health.down()) ?? (outcome.kind === 'hang' && health.stalled(now - outcome.ms, now) ? 'freeze' : undefined));
+            const state = incidents.active ? 'joined' : ((await health.down()) ?? (outcome.kind === 'hang' && (await health.stalled(now - outcome.ms, now)) ? 'freeze' : undefined));
             if (state) {
               // The incident takes its suspects when it starts: this case is still among them.
               if (state !== 'joined') void incidents.handle(state);
@@ -179,12 +186,14 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     };
     await Promise.all(Array.from({ length: options.connections }, (_, id) => worker(id)));
     await incidents.settled();
-    await health.stopHeartbeat();
+    report.eventLoop.server = (await target.loopDelay?.(0, 2000))?.run;
+    await health.stopWatching();
     incidents.report(findings, health.probeRequest());
     samplePeak();
     report.rssMb.after = target.rssMb();
   } finally {
-    await health.stopHeartbeat();
+    await health.stopWatching();
+    report.eventLoop.fuzzerMaxMs = health.own.maxMs;
     clearInterval(sampler);
     report.groups = findings.sorted();
     report.unreproduced = findings.unreproduced;

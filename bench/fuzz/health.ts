@@ -1,9 +1,15 @@
 /**
  * Is the server well? Single requests and pairs on new connections, a probe (the status
- * document), whether the server is down (exited, refusing, or not answering the probe), a
- * heartbeat whose gaps show when the event loop was held, and bringing the server back
+ * document), whether the server is down (exited, refusing, or not answering the probe),
+ * whether its event loop was held while a request waited, and bringing the server back
  * (a restart when the fuzzer owns it, else waiting).
+ *
+ * Whether the event loop was held is measured inside the server when the fuzzer started
+ * it (loop-monitor.ts, asked over IPC). A server at `--base` can only be watched from
+ * outside: a heartbeat (the status document every 200 ms on its own connection) whose
+ * gaps, less the times the fuzzer's own event loop was held, are the server's.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Connection, type Outcome, type RawRequest } from './http.ts';
 import type { Target } from './spawn.ts';
 
@@ -12,16 +18,54 @@ export const IDLE_REUSE_MS = 3000;
 const PROBE_MS = 2000;
 const HEARTBEAT_MS = 200;
 /** The event loop held this long means some request blocks every other. */
-const STALL_MS = 1000;
+export const STALL_MS = 1000;
+/** The fuzzer's own event loop, checked this often; a tick this much late is a hold of it. */
+const OWN_TICK_MS = 20;
+const OWN_HOLD_MS = 50;
 /** How long a server at --base may take to answer again after a freeze. */
 const RECOVERY_MS = 60_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The times the fuzzer's own event loop was held (generating or checking a large case, its own GC), so they are not counted as the server's. */
+class OwnLoop {
+  private readonly histogram = monitorEventLoopDelay({ resolution: 10 });
+  private holds: { from: number; to: number }[] = [];
+  private ticker: NodeJS.Timeout | undefined;
+
+  start(): void {
+    this.histogram.enable();
+    let last = performance.now();
+    this.ticker = setInterval(() => {
+      const now = performance.now();
+      if (now - last - OWN_TICK_MS >= OWN_HOLD_MS) this.holds.push({ from: last + OWN_TICK_MS, to: now });
+      if (this.holds.length > 2000) this.holds.splice(0, 1000);
+      last = now;
+    }, OWN_TICK_MS);
+    this.ticker.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.ticker);
+    this.histogram.disable();
+  }
+
+  /** Milliseconds of [from, to] (performance.now() times) during which the fuzzer's event loop was held. */
+  heldWithin(from: number, to: number): number {
+    return this.holds.reduce((sum, h) => sum + Math.max(0, Math.min(to, h.to) - Math.max(from, h.from)), 0);
+  }
+
+  /** The longest the fuzzer's event loop was held, in ms. */
+  get maxMs(): number {
+    return this.histogram.max / 1e6;
+  }
+}
+
 export class Health {
   private beats: number[] = [];
   private beating = false;
   private heartbeat: Promise<void> | undefined;
+  readonly own = new OwnLoop();
 
   private readonly target: Target;
   private readonly timeoutMs: number;
@@ -76,8 +120,19 @@ export class Health {
     return probe.kind === 'hang' ? 'freeze' : 'crash';
   }
 
-  /** The status document every 200 ms on its own connection; a gap between its answers is a time the event loop was held, whichever request held it. */
-  startHeartbeat(): void {
+  /** Starts watching the event loops: the fuzzer's own and, for a server the fuzzer cannot ask (one at --base), the heartbeat. */
+  startWatching(): void {
+    this.own.start();
+    if (!this.target.loopDelay) this.startHeartbeat();
+  }
+
+  async stopWatching(): Promise<void> {
+    this.own.stop();
+    await this.stopHeartbeat();
+  }
+
+  /** The status document every 200 ms on its own connection; a gap between its answers, less the fuzzer's own holds, is a time the server's event loop was held, whichever request held it. */
+  private startHeartbeat(): void {
     this.beating = true;
     this.heartbeat = (async () => {
       let connection: Connection | undefined;
@@ -99,15 +154,24 @@ export class Health {
     })();
   }
 
-  async stopHeartbeat(): Promise<void> {
+  private async stopHeartbeat(): Promise<void> {
     this.beating = false;
     await this.heartbeat;
   }
 
-  /** Whether the event loop went STALL_MS or more without answering the heartbeat between `from` and `to` (performance.now() times). */
-  stalled(from: number, to: number): boolean {
+  /**
+   * Whether the server's event loop was held STALL_MS or more between `from` and `to`
+   * (performance.now() times): as the server measured it, or else as the heartbeat's gaps
+   * less the fuzzer's own holds show it.
+   */
+  async stalled(from: number, to: number): Promise<boolean> {
+    if (this.target.loopDelay) {
+      // No answer within the probe's time: the server's event loop is held right now.
+      const delay = await this.target.loopDelay(performance.timeOrigin + from, PROBE_MS);
+      return delay === undefined || delay.maxMs >= STALL_MS;
+    }
     const edges = [from, ...this.beats.filter((t) => t >= from && t <= to), to];
-    return edges.some((t, i) => i > 0 && t - edges[i - 1]! >= STALL_MS);
+    return edges.some((t, i) => i > 0 && t - edges[i - 1]! - this.own.heldWithin(edges[i - 1]!, t) >= STALL_MS);
   }
 
   /** Brings the server back: restarts it when the fuzzer owns it; else waits for a freeze to pass (a crash cannot be undone from here). */

@@ -57,6 +57,19 @@ export function header(response: RawResponse, name: string): string | undefined 
   return response.headers.find(([n]) => n === name)?.[1];
 }
 
+/**
+ * Calls `expire` once `ms` have passed and whatever had arrived by then has been read: the
+ * timer's callback waits for the next check phase (setImmediate), which comes after the
+ * event loop has polled for I/O. After the fuzzer's own event loop was held (a large case
+ * to generate or check), Node runs expired timers before it reads the sockets; without
+ * this, an answer already waiting in the socket would be taken for a hang.
+ * `clearTimeout` on the result cancels it before it fires; `expire` must tolerate being
+ * called after its exchange settled.
+ */
+export function deadline(ms: number, expire: () => void): NodeJS.Timeout {
+  return setTimeout(() => setImmediate(expire), ms);
+}
+
 /** Past this many bytes without the end of a head, the answer is not HTTP. */
 const HEAD_BYTES_MAX = 256 * 1024;
 const STATUS_LINE = /^HTTP\/(\d\.\d) (\d{3})(?: (.*))?$/;
@@ -160,6 +173,8 @@ export class Connection {
   private buffer: Buffer = Buffer.alloc(0);
   private ended = false;
   private failure: string | undefined;
+  /** Bytes read on this connection so far. */
+  private received = 0;
   private onChange: (() => void) | undefined;
   /** When the connection last finished an exchange (the server closes idle ones after its keep-alive timeout). */
   idleSince = Date.now();
@@ -171,6 +186,7 @@ export class Connection {
   private constructor(socket: Socket) {
     this.socket = socket;
     socket.on('data', (chunk: Buffer) => {
+      this.received += chunk.length;
       this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
       this.onChange?.();
     });
@@ -192,11 +208,14 @@ export class Connection {
   static open(host: string, port: number, timeoutMs: number): Promise<Connection> {
     return new Promise((resolve, reject) => {
       const socket = connect({ host, port, noDelay: true });
-      const timer = setTimeout(() => {
+      let connected = false;
+      const timer = deadline(timeoutMs, () => {
+        if (connected) return;
         socket.destroy();
         reject(new Error('connect timeout'));
-      }, timeoutMs);
+      });
       socket.once('connect', () => {
+        connected = true;
         clearTimeout(timer);
         socket.removeAllListeners('error');
         resolve(new Connection(socket));
@@ -248,7 +267,18 @@ export class Connection {
           finish({ kind: 'reset', detail: this.failure ?? (this.buffer.length > 0 ? 'closed inside the response' : 'closed without a response'), receivedBytes: this.buffer.length, ms: ms() }, false);
         }
       };
-      const timer = setTimeout(() => finish({ kind: 'hang', receivedBytes: this.buffer.length, ms: ms() }, false), timeoutMs);
+      // Bytes still arriving when the deadline passes (read in the same turn as it) are read on before the verdict.
+      let seen = -1;
+      const expire = () => {
+        if (settled) return;
+        if (this.received !== seen) {
+          seen = this.received;
+          setImmediate(expire);
+          return;
+        }
+        finish({ kind: 'hang', receivedBytes: this.buffer.length, ms: ms() }, false);
+      };
+      const timer = deadline(timeoutMs, expire);
       this.onChange = check;
       this.sent++;
       this.buffer = Buffer.alloc(0);

@@ -1,14 +1,16 @@
 /**
  * The server under attack. Either one the fuzzer starts itself — the built server
  * (`node --max-semi-space-size=4 server.ts`, as `npm run serve` runs it) on a free port,
- * with the quotas lifted so the campaign is not answered by 429s — which it can watch
- * (a crash is the process exiting; RSS is read from /proc/<pid>/status) and restart after
- * a crash or a freeze; or one already running at `--base`, which it can only probe.
+ * with the quotas lifted so the campaign is not answered by 429s, and loop-monitor.ts
+ * loaded into it — which it can watch (a crash is the process exiting; RSS is read from
+ * /proc/<pid>/status; the server's own event-loop delay is asked over IPC) and restart
+ * after a crash or a freeze; or one already running at `--base`, which it can only probe.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { LOOP_MONITOR, loopDelayOf, type LoopDelay } from './loop-delay.ts';
 
 /** The project root: the built server reads dist/ relative to it. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -45,6 +47,12 @@ export interface Target {
   rssMb(): number | undefined;
   /** The highest RSS the process reached (VmHWM), in MB. */
   peakRssMb(): number | undefined;
+  /**
+   * The server's own event-loop delay (loop-monitor.ts), when the fuzzer started it: the
+   * longest since `since` (epoch ms) and the run's figures; undefined when the server does
+   * not answer within `timeoutMs` (its event loop is held now), or cannot be asked.
+   */
+  loopDelay?(since: number, timeoutMs: number): Promise<LoopDelay | undefined>;
 }
 
 function readStatus(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number | undefined {
@@ -76,6 +84,7 @@ export function attach(base: string, pid?: number): Target {
 
 export async function spawnServer(env: Record<string, string> = {}): Promise<Target> {
   let child: ChildProcess;
+  let askLoopDelay: ReturnType<typeof loopDelayOf> | undefined;
   const target: Target = {
     host: '127.0.0.1',
     port: 0,
@@ -97,16 +106,18 @@ export async function spawnServer(env: Record<string, string> = {}): Promise<Tar
     },
     rssMb: () => readStatus(target.pid, 'VmRSS'),
     peakRssMb: () => readStatus(target.pid, 'VmHWM'),
+    loopDelay: (since, timeoutMs) => askLoopDelay?.(since, timeoutMs) ?? Promise.resolve(undefined),
   };
   const start = async () => {
     // Each process has its own lines: a crashed one may still be flushing stderr after its exit event, and after the next one started.
     const stderr: string[] = [];
     target.exited = undefined;
-    child = spawn(process.execPath, ['--max-semi-space-size=4', 'server.ts'], {
+    child = spawn(process.execPath, ['--max-semi-space-size=4', '--import', LOOP_MONITOR, 'server.ts'], {
       cwd: ROOT,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...SERVER_ENV, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
+    askLoopDelay = loopDelayOf(child);
     const current = child;
     let partial = '';
     current.stderr!.on('data', (chunk: Buffer) => {

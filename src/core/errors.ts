@@ -14,6 +14,7 @@ export const PROBLEMS = {
   'method-not-allowed': { status: 405, title: 'Method Not Allowed', when: 'The resource is read-only; `Allow` lists the methods it takes.' },
   'not-acceptable': { status: 406, title: 'Not Acceptable', when: 'None of the media types in `Accept` is available for the resource; the detail lists those that are.' },
   'request-timeout': { status: 408, title: 'Request Timeout', when: 'The request\'s header or body did not arrive in time; send it again, whole.' },
+  'expectation-failed': { status: 417, title: 'Expectation Failed', when: 'The request carries an `Expect` other than `100-continue`, which is the only expectation this server meets; send it without.' },
   'target-too-long': { status: 414, title: 'URI Too Long', when: 'The request target (path and query) is longer than the limit.' },
   'headers-too-large': { status: 431, title: 'Request Header Fields Too Large', when: 'The request\'s header section is larger than the limit, or has too many fields.' },
   'query-too-long': { status: 414, title: 'URI Too Long', when: 'The query string is longer than the limit.' },

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { paths } from '../../src/paths.ts';
@@ -152,4 +153,38 @@ test('parameter names and sort fields that name Object.prototype members are ref
       await response.body?.cancel();
     }
   }
+});
+
+/** Writes `first` on a new connection and, once its head has arrived, `second`; resolves with everything read until the server closes the connection. */
+function twoOnOneConnection(first: string, second: string): Promise<string> {
+  const { hostname, port } = new URL(server.base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    let sent = false;
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      if (!sent && text.includes('\r\n\r\n')) {
+        sent = true;
+        // The server may already be closing the connection; that is the point.
+        socket.write(second, () => undefined);
+      }
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    socket.on('close', () => resolve(text));
+    socket.write(first);
+  });
+}
+
+test('a 417 to an Upgrade request closes the connection: a malformed request after it got neither an answer nor a close (found by the fuzz campaign)', async () => {
+  const upgrade = 'HEAD /api/status.json HTTP/1.1\r\nHost: localhost\r\nExpect: nothing\r\nConnection: Upgrade\r\nUpgrade: HTTP/2.0\r\n\r\n';
+  const text = await twoOnOneConnection(upgrade, 'GET /api/status.json HTTP/1.1\r\nHost: localhost\r\nX-Fold: a\r\n b\r\n\r\n');
+  const [head] = text.split('\r\n\r\n');
+  assert.match(head!, /^HTTP\/1\.1 417 /);
+  assert.match(head!, /\r\nConnection: close(\r\n|$)/i);
+  // Without an Upgrade the connection stays usable: the next request is answered on it.
+  const plain = await twoOnOneConnection('GET /api/status.json HTTP/1.1\r\nHost: localhost\r\nExpect: nothing\r\n\r\n', 'GET /api/status.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+  assert.match(plain, /^HTTP\/1\.1 417 /);
+  assert.match(plain, /\r\n\r\nHTTP\/1\.1 200 /);
+  await stillServing();
 });

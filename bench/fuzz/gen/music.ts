@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { bytes, canary, EDGE_LENGTHS, hostileText, mutate, oneOf } from './common.ts';
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Path = (string | number)[];
 
 const JSON_TOKENS = ['{', '}', '[', ']', ',', ':', '"', '\\', 'null', 'true', '1e999', '-', '\u0000', '\uFEFF', '\uD800', '"__proto__":', `"${canary('k')}":`, `"${canary('v')}"`];
@@ -29,7 +29,10 @@ function getAt(value: Json, path: Path): Json {
 
 function setAt(value: Json, path: Path, replacement: Json | undefined): Json {
   if (path.length === 0) return replacement ?? null;
-  const copy = structuredClone(value);
+  // A copy that shares nothing: a grown array repeats its elements by reference, and a
+  // change made through one repetition must not reach them all (structuredClone keeps the
+  // sharing).
+  const copy = JSON.parse(JSON.stringify(value)) as Json;
   const parent = getAt(copy, path.slice(0, -1)) as Record<string | number, Json>;
   const key = path[path.length - 1]!;
   if (replacement === undefined) {
@@ -40,6 +43,23 @@ function setAt(value: Json, path: Path, replacement: Json | undefined): Json {
 }
 
 const nestedArrays = (depth: number): Json => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`) as Json;
+
+/**
+ * The most characters an array grown by `change` may serialize to. A huge array is about
+ * its count, and every body past a few times the 32 KiB bound is refused alike (413).
+ * Growth used to compound over the rounds (3,000 copies of a 20,000-character string, or
+ * of a 500-deep nest of arrays, then a change inside one copy that, the copies being one
+ * shared value, reached all of them): seed 7 built bodies of 10 to 317 MB, each holding
+ * the fuzzer's event loop for seconds (48 s for the largest), long enough for its own
+ * clock to call the server frozen.
+ */
+export const GROWN_ARRAY_BYTES_MAX = 256 * 1024;
+
+/** `len`, or fewer when `len` elements of `array` (repeated in order) would serialize past GROWN_ARRAY_BYTES_MAX. */
+export function grownLength(array: readonly Json[], len: number): number {
+  const perElement = Math.max(1, JSON.stringify(array).length / array.length);
+  return Math.max(1, Math.min(len, Math.floor(GROWN_ARRAY_BYTES_MAX / perElement)));
+}
 
 /** One structural change at a random place of `value`. */
 function change(value: Json): fc.Arbitrary<Json> {
@@ -54,7 +74,7 @@ function change(value: Json): fc.Arbitrary<Json> {
       oneOf(...EDGE_LENGTHS).map((len): Json => 'é'.repeat(len)),
       oneOf(10, 500).map(nestedArrays),
     ];
-    if (Array.isArray(node) && node.length > 0) replacements.push(oneOf(20, 21, 50, 51, 100, 101, 200, 201, 500, 501, 3000).map((len): Json => Array.from({ length: len }, (_, i) => node[i % node.length]!)));
+    if (Array.isArray(node) && node.length > 0) replacements.push(oneOf(20, 21, 50, 51, 100, 101, 200, 201, 500, 501, 3000).map((len): Json => Array.from({ length: grownLength(node, len) }, (_, i) => node[i % node.length]!)));
     if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
       replacements.push(oneOf(canary('k'), '__proto__', 'constructor', 'prototype', '', 'schemaVersion', 'a'.repeat(300)).map((key): Json => ({ ...node, [key]: canary('v') })));
     }
