@@ -31,6 +31,7 @@ export const LIMIT_DEFINITIONS = {
   rateLimitClients: { value: 100_000, unit: 'client addresses', why: 'Counters kept per window in the in-process store; beyond it the oldest are dropped, bounding memory under address-spraying.' },
   countCacheEntries: { value: 5000, unit: 'filter sets', why: 'Counts and facets remembered per filter set; bounds the memory they take.' },
   answerCacheBytes: { value: 32 * 1024 * 1024, unit: 'bytes', why: 'List answers remembered per canonical query (exact: the image is immutable); bounds their memory: keys, bodies, headers and per-entry overhead are charged (src/http/answer-cache.ts). `ANSWER_CACHE_BYTES` overrides, 0 turns it off.' },
+  pageCacheBytes: { value: 16 * 1024 * 1024, unit: 'bytes', why: 'Site pages rendered on request (a collection page with a query string, a record page, their Markdown twins) remembered per path, query and representation, admitted from the second request like list answers; bounds their memory.' },
   sqlRequestBytesMax: { value: 16 * 1024, unit: 'bytes', why: 'SQL request body (SPEC §8): one statement over three small relations never needs more; bounds parsing work before any is done (413).' },
   sqlRowsMax: { value: 100, unit: 'rows', why: 'Rows per SQL answer and largest `LIMIT` (SPEC §8); without `LIMIT` the first 100 are returned with `truncated: true` when more exist.' },
   sqlColumnsMax: { value: 24, unit: 'columns', why: 'Returned columns per SQL answer, `*` expanded (SPEC §8): bounds encoding work per row.' },

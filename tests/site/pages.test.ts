@@ -1,0 +1,172 @@
+/**
+ * The site's collection and record pages against the real built server: a collection
+ * page lists the REST list's canonical IDs in the REST list's order (page one, a later
+ * page through the cursor, with a filter); a query string is validated as the REST list
+ * validates it, with the same problems; every page answers `Accept: text/markdown` with
+ * its twin (own strong ETag, `Vary: Accept`, 304), browsers and `*∕*` get HTML; every
+ * twin parses with remark and lists the same records as its HTML page.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import type { Link, Root } from 'mdast';
+import { pageCollections } from '../../src/site/view.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+
+let server: RunningServer;
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  await server?.stop();
+});
+
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+const get = (path: string, accept = BROWSER_ACCEPT, headers: Record<string, string> = {}) => fetch(`${server.base}${path}`, { headers: { Accept: accept, ...headers } });
+
+/** The canonical IDs a collection page lists, in order. */
+const htmlIds = (html: string) => [...html.matchAll(/data-canonical-id="(itm_[0-9a-f]{24})"/g)].map((m) => m[1]!);
+
+/** The REST list's canonical IDs and next cursor for the same query. */
+async function restPage(name: string, search: string): Promise<{ ids: string[]; next: string | undefined }> {
+  const res = await fetch(`${server.base}/api/${name}.json${search}`);
+  assert.equal(res.status, 200, `/api/${name}.json${search}`);
+  const body = (await res.json()) as { data: { canonicalId: string }[]; links: { next?: string } };
+  const next = body.links.next === undefined ? undefined : (new URL(body.links.next, server.base).searchParams.get('cursor') ?? undefined);
+  return { ids: body.data.map((d) => d.canonicalId), next };
+}
+
+/** The records section of a twin: the links listed under `## Records`, in order. */
+function twinRecordLinks(markdown: string): string[] {
+  const tree: Root = fromMarkdown(markdown);
+  const start = tree.children.findIndex((n) => n.type === 'heading' && n.depth === 2 && n.children.some((c) => c.type === 'text' && c.value === 'Records'));
+  assert.ok(start >= 0, 'the twin has a Records section');
+  const list = tree.children[start + 1];
+  if (list?.type !== 'list') return [];
+  return list.children.map((item) => {
+    const paragraph = item.children[0];
+    const link = paragraph?.type === 'paragraph' ? paragraph.children.find((c): c is Link => c.type === 'link') : undefined;
+    assert.ok(link, 'each record line starts with its link');
+    return link.url;
+  });
+}
+
+/** The record links of an HTML collection page, in order. */
+const htmlRecordLinks = (html: string) => [...html.matchAll(/<li class="h-entry" data-canonical-id="[^"]+"[^>]*>\s*<a class="title u-url p-name" href="([^"]+)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+
+test('every collection has a page whose items are the REST list’s page one, and a Markdown twin listing the same records', async () => {
+  for (const c of pageCollections) {
+    const res = await get(`/${c.name}/`);
+    assert.equal(res.status, 200, c.name);
+    assert.match(res.headers.get('content-type')!, /^text\/html/);
+    assert.equal(res.headers.get('vary'), 'Accept');
+    const html = await res.text();
+    const rest = await restPage(c.name, '');
+    assert.deepEqual(htmlIds(html), rest.ids, `${c.name}: same canonical IDs, same order`);
+    assert.match(html, new RegExp(`<link rel="alternate" type="text/markdown" href="/${c.name}/index.md"`));
+    const twin = await get(`/${c.name}/`, 'text/markdown');
+    assert.equal(twin.status, 200);
+    assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
+    assert.equal(twin.headers.get('vary'), 'Accept');
+    assert.ok(twin.headers.get('content-signal'), 'the twin states the owner’s preferences');
+    assert.notEqual(twin.headers.get('etag'), res.headers.get('etag'), 'each representation has its own ETag');
+    assert.match(twin.headers.get('etag')!, /^"/, 'strong ETag');
+    assert.deepEqual(twinRecordLinks(await twin.text()), htmlRecordLinks(html), `${c.name}: the twin lists the same records`);
+  }
+});
+
+test('a filtered page and a later page list the REST list’s canonical IDs in the same order', async () => {
+  const filtered = await get('/movies/?facets=1');
+  assert.equal(filtered.status, 200);
+  const facet = await (await fetch(`${server.base}/api/movies.json?facets=1`)).json() as { meta: { facets: Record<string, { value: string }[]> } };
+  const genre = facet.meta.facets.genre![0]!.value;
+  for (const search of [`?genre=${encodeURIComponent(genre)}&limit=3`, `?genre=${encodeURIComponent(genre)}&sort=year:desc&limit=2`, '?sort=title:asc&limit=3']) {
+    const rest = await restPage('movies', search);
+    const html = await (await get(`/movies/${search}`)).text();
+    assert.deepEqual(htmlIds(html), rest.ids, search);
+    assert.ok(rest.next, `${search} has a next page`);
+    const nextSearch = `${search}&cursor=${encodeURIComponent(rest.next)}`;
+    const later = await restPage('movies', nextSearch);
+    const page = await get(`/movies/${nextSearch}`);
+    assert.equal(page.status, 200);
+    const laterHtml = await page.text();
+    assert.deepEqual(htmlIds(laterHtml), later.ids, `${search}: the later page`);
+    assert.match(laterHtml, /rel="first"/);
+    const twin = await get(`/movies/${nextSearch}`, 'text/markdown');
+    assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
+    assert.deepEqual(twinRecordLinks(await twin.text()), htmlRecordLinks(laterHtml));
+  }
+});
+
+test('the next-page link of a collection page is the REST cursor, and following it gives the REST list’s next page', async () => {
+  const html = await (await get('/movies/?limit=2')).text();
+  const next = /<a href="([^"]+)" rel="next">/.exec(html)?.[1]?.replaceAll('&amp;', '&');
+  assert.ok(next, 'a next link');
+  const rest = await restPage('movies', '?limit=2');
+  assert.equal(new URL(next, server.base).searchParams.get('cursor'), rest.next);
+});
+
+test('a query string is validated as the REST list validates it: the same problems', async () => {
+  for (const search of ['?gnere=Drama', '?sort=nope:asc', '?year=abc', '?cursor=garbage', '?genre=a&genre=b']) {
+    const page = await get(`/movies/${search}`);
+    const rest = await fetch(`${server.base}/api/movies.json${search}`);
+    assert.equal(page.status, rest.status, search);
+    assert.equal(page.headers.get('content-type'), 'application/problem+json', search);
+    const [a, b] = [(await page.json()) as Record<string, unknown>, (await rest.json()) as Record<string, unknown>];
+    assert.equal(a.type, b.type, search);
+    assert.equal(a.parameter, b.parameter, search);
+  }
+});
+
+test('negotiation: Markdown only when preferred; q-values honoured; 304 on If-None-Match per representation', async () => {
+  const cases: [string, RegExp][] = [
+    ['text/markdown', /^text\/markdown/],
+    ['*/*', /^text\/html/],
+    [BROWSER_ACCEPT, /^text\/html/],
+    ['text/html;q=0.5, text/markdown', /^text\/markdown/],
+    ['text/markdown;q=0.4, text/html;q=0.9', /^text\/html/],
+    ['text/markdown, text/html;q=0', /^text\/markdown/],
+  ];
+  for (const path of ['/', '/movies/', '/movies/?sort=title:asc']) {
+    for (const [accept, type] of cases) {
+      const res = await get(path, accept);
+      assert.equal(res.status, 200, `${path} ${accept}`);
+      assert.match(res.headers.get('content-type')!, type, `${path} ${accept}`);
+      assert.equal(res.headers.get('vary'), 'Accept');
+      const again = await get(path, accept, { 'If-None-Match': res.headers.get('etag')! });
+      assert.equal(again.status, 304, `${path} ${accept}: 304`);
+    }
+  }
+});
+
+test('a record page answers HTML to browsers and its Markdown twin to agents, with every field', async () => {
+  const rest = (await (await fetch(`${server.base}/api/movies.json?limit=1`)).json()) as { data: { canonicalId: string; title: string }[] };
+  const movie = rest.data[0]!;
+  const path = `/movies/${movie.canonicalId}`;
+  const html = await get(path);
+  assert.equal(html.status, 200);
+  assert.match(html.headers.get('content-type')!, /^text\/html/);
+  assert.equal(html.headers.get('vary'), 'Accept');
+  const page = await html.text();
+  assert.ok(page.includes(movie.title.replaceAll('&', '&amp;')));
+  assert.match(page, /<link rel="alternate" type="text\/markdown"/);
+  const md = await get(path, 'text/markdown');
+  assert.equal(md.headers.get('content-type'), 'text/markdown; charset=utf-8');
+  const text = await md.text();
+  const tree = fromMarkdown(text);
+  assert.equal(tree.children[0]?.type, 'heading');
+  assert.notEqual(md.headers.get('etag'), html.headers.get('etag'));
+  assert.equal((await get(path, 'text/markdown', { 'If-None-Match': md.headers.get('etag')! })).status, 304);
+  assert.equal((await get('/movies/itm_000000000000000000000000')).status, 404);
+});
+
+test('llms.txt, robots.txt (with Content-Signal) and the sitemap are served', async () => {
+  const llms = await (await get('/llms.txt', '*/*')).text();
+  assert.match(llms, /^# /);
+  for (const c of pageCollections) assert.ok(llms.includes(`/${c.name}/index.md`), c.name);
+  const robots = await (await get('/robots.txt', '*/*')).text();
+  assert.match(robots, /^Content-Signal: search=yes,ai-input=yes,ai-train=no$/m);
+  const sitemap = await (await get('/sitemap.xml', '*/*')).text();
+  assert.match(sitemap, /<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/);
+  assert.ok(sitemap.includes('/movies/</loc>'));
+});
