@@ -40,18 +40,18 @@ export function pagesToRender(changes: ContentChanges, before: Image, after: Ima
   }
   const blog = changes.records.get('blog');
   if (blog && blog.size > 0) {
-    render.push(page(URLS.blog, 'blog'));
+    render.push(page(URLS.blog, 'blog'), file(markdownTwinUrl(URLS.blog), 'blog.md'));
     const kept = new Set<string>();
     for (const change of blog.values()) {
       if (change.after === undefined) continue;
       const path = blogPath(String(change.after.slug));
       kept.add(path);
-      render.push(page(path, `blog/${change.cid}`));
+      render.push(page(path, `blog/${change.cid}`), file(markdownTwinUrl(path), `blog.md/${change.cid}`));
     }
     for (const change of blog.values()) {
       if (change.before === undefined) continue;
       const path = blogPath(String(change.before.slug));
-      if (!kept.has(path)) remove.push(path);
+      if (!kept.has(path)) remove.push(path, markdownTwinUrl(path));
     }
   }
   return { render, remove };

@@ -5,6 +5,7 @@
  * them for Markdown again); text from records is escaped so it cannot forge links or
  * headings.
  */
+import { blogPath } from '../collections/blog.ts';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { collectionPageUrl, collectionUrl, LINKS, PAGES, URLS } from '../urls.ts';
 import type { FieldView } from './format.ts';
@@ -128,5 +129,32 @@ export function apiGuideMarkdown(): string {
     '## Collections as JSON',
     '',
     ...pageCollections.map((c) => `- ${link(collectionUrl(c.name), collectionUrl(c.name))}`),
+  );
+}
+
+/** The blog index's twin: every post, newest first. */
+export function blogIndexMarkdown(posts: readonly Record<string, unknown>[]): string {
+  return lines(
+    '# Blog',
+    '',
+    `Also as JSON: ${link(collectionUrl('blog'), collectionUrl('blog'))}; with everything else that happens here in the ${link('Atom', LINKS.atomFeed)} and ${link('JSON', LINKS.jsonFeed)} feeds.`,
+    '',
+    '## Posts',
+    '',
+    ...posts.map((p) => `- ${link(String(p.title), blogPath(String(p.slug)))} (${escapeMarkdown(String(p.publishedAt))}): ${escapeMarkdown(String(p.summary))}`),
+  );
+}
+
+/** A post's twin: its front matter as a line, then the owner's Markdown as written. */
+export function blogPostMarkdown(post: Record<string, unknown>): string {
+  const tags = Array.isArray(post.tags) ? post.tags.map(String) : [];
+  return lines(
+    `# ${escapeMarkdown(String(post.title))}`,
+    '',
+    `Published ${escapeMarkdown(String(post.publishedAt))}${tags.length ? ` · ${escapeMarkdown(tags.join(', '))}` : ''} · in the ${link('Blog', URLS.blog)}`,
+    '',
+    `*${escapeMarkdown(String(post.summary))}*`,
+    '',
+    String(post.body ?? '').trim(),
   );
 }
