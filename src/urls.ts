@@ -33,7 +33,7 @@ export const URLS = {
   musicIntersections: '/api/music/intersections.json',
   musicStation: '/api/music/station.json',
   blog: '/blog/',
-  subscribe: '/subscribe',
+  subscribe: '/subscribe/',
 } as const;
 
 /** The REST list of a collection (and, for its static page one, the file a CDN serves). */

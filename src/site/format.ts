@@ -51,6 +51,10 @@ export interface FieldView {
   values: ValueView[];
 }
 
+/** A field's label: the unit a value's formatting already shows is left out (`runtimeMinutes` → Runtime). */
+const LABELS: Readonly<Record<string, string>> = { mapsUrl: 'Map', imdbId: 'IMDb', tmdbId: 'TMDB', isbn: 'ISBN', url: 'Link' };
+const labelOf = (key: string) => LABELS[key] ?? humanize(key.replace(/(.)(Minutes|Seconds|Meters)$/, '$1'));
+
 /** Fields a page shows elsewhere (the title, the body) or never (bookkeeping links the page itself is). */
 const SHOWN_ELSEWHERE = new Set(['canonicalId', 'title', 'name']);
 
@@ -103,7 +107,7 @@ export function recordFields(c: CollectionDeclaration, r: Record<string, unknown
     } else {
       values = [link(scalar(key, value, zone), value)];
     }
-    fields.push({ key, label: key === 'mapsUrl' ? 'Map' : humanize(key), values });
+    fields.push({ key, label: labelOf(key), values });
   }
   return fields;
 }

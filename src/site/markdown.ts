@@ -51,6 +51,10 @@ export function collectionMarkdown(view: CollectionView): string {
     '## Sort',
     '',
     ...view.sorts.map((s) => `- ${s.active ? `**${escapeMarkdown(s.label)}**` : link(s.label, s.href)}`),
+    '',
+    '## Per page',
+    '',
+    ...view.sizes.map((s) => `- ${s.active ? `**${s.label}**` : link(s.label, s.href)}`),
     ...view.facets.flatMap((f) => ['', `## ${escapeMarkdown(f.label)}`, '', ...f.values.map((v) => `- ${link(v.label, v.href)} (${v.count})${v.active ? ' — selected' : ''}`)]),
   );
 }

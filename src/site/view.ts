@@ -11,6 +11,7 @@ import { facetable, type CollectionDeclaration } from '../collections/define.ts'
 import { HAPPENED, headline } from '../collections/headline.ts';
 import { restCollections } from '../collections/index.ts';
 import { canonicalSearch, parseQuery, type Query } from '../core/params.ts';
+import { LIMITS } from '../core/limits.ts';
 import type { QueryCore } from '../core/query.ts';
 import { collectionPageUrl, collectionUrl, recordUrl } from '../urls.ts';
 import { formatDate, humanize } from './format.ts';
@@ -58,6 +59,8 @@ export interface CollectionView {
   q: string | undefined;
   facets: FacetView[];
   sorts: LinkView[];
+  /** Page sizes (`limit`), each from the first page. */
+  sizes: LinkView[];
   /** The first page of the same query, when this page is a later one. */
   first: string | undefined;
   next: string | undefined;
@@ -98,6 +101,9 @@ function linkTo(query: Query, change: (params: URLSearchParams) => void): string
   return `${collectionPageUrl(query.collection.name)}${text ? `?${text}` : ''}`;
 }
 
+/** The page sizes offered as links: the REST list's default and maximum among them. */
+const PAGE_SIZES = [10, 25, LIMITS.pageSizeDefault, LIMITS.pageSizeMax];
+
 const sortText = (query: Query) => query.sort.map((k) => `${k.field}:${k.direction}`).join(',');
 
 /** The view of one page of a collection for a validated query. */
@@ -124,7 +130,7 @@ export function collectionView(core: QueryCore, query: Query): CollectionView {
       const chosen = new Set(query.filters.find((f) => f.param === param)?.values ?? []);
       return {
         param,
-        label: c.filters[param]!.description,
+        label: humanize(param),
         values: counted.map(({ value, count }) => ({
           label: value,
           count,
@@ -145,6 +151,11 @@ export function collectionView(core: QueryCore, query: Query): CollectionView {
       };
     }),
   );
+  const sizes: LinkView[] = PAGE_SIZES.map((size) => ({
+    label: String(size),
+    active: query.limit === size,
+    href: linkTo(query, (p) => (size === LIMITS.pageSizeDefault ? p.delete('limit') : p.set('limit', String(size)))),
+  }));
   const path = `${collectionPageUrl(c.name)}${canonicalSearch(plain, query.cursor)}`;
   return {
     name: c.name,
@@ -158,6 +169,7 @@ export function collectionView(core: QueryCore, query: Query): CollectionView {
     q: query.q?.value,
     facets,
     sorts,
+    sizes,
     first: query.cursor === undefined ? undefined : `${collectionPageUrl(c.name)}${canonicalSearch(plain)}`,
     next: page.next === undefined ? undefined : `${collectionPageUrl(c.name)}${canonicalSearch(plain, page.next)}`,
   };
