@@ -11,11 +11,12 @@
  * without a query string is the prerendered file and its prerendered twin.
  */
 import type { CollectionDeclaration } from '../src/collections/define.ts';
-import { collection } from '../src/collections/index.ts';
+import { collection, contentCollections } from '../src/collections/index.ts';
 import { PublicError } from '../src/core/errors.ts';
 import { CANONICAL_ID } from '../src/core/image.ts';
 import { LIMITS } from '../src/core/limits.ts';
 import { canonicalSearch, parseQuery } from '../src/core/params.ts';
+import { parseSearch, searchCanonical, SearchCore } from '../src/core/search.ts';
 import { PAGE_PREFERENCES } from '../src/compile/manifest.ts';
 import { RERENDER_ROUTE } from '../src/compile/pages.ts';
 import { AnswerCache } from '../src/http/answer-cache.ts';
@@ -28,7 +29,8 @@ import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
 import { metered } from '../src/http/rate-limit.ts';
 import { renderPage } from '../src/runtime/render-page.ts';
 import type { Runtime } from '../src/runtime/runtime.ts';
-import { collectionMarkdown } from '../src/site/markdown.ts';
+import { collectionMarkdown, searchMarkdown } from '../src/site/markdown.ts';
+import { searchView } from '../src/site/search-view.ts';
 import { recordPage, recordPageMarkdown } from '../src/site/record.ts';
 import { collectionView, pageCollection } from '../src/site/view.ts';
 
@@ -97,6 +99,39 @@ export function collectionPageAnswer(rt: Runtime, request: RequestFacts): Answer
         if (markdown) return { type: MARKDOWN, body: Buffer.from(collectionMarkdown(view)) };
         const body = await renderPage(rt.pages, `${RERENDER_ROUTE}/collection/${declaration.name}${search}`, { core: rt.core });
         return { type: HTML, body };
+      });
+    } catch (error) {
+      return errorAnswer(error);
+    }
+  });
+}
+
+const searchCores = new WeakMap<Runtime, SearchCore>();
+const searchCoreOf = (rt: Runtime) => {
+  let core = searchCores.get(rt);
+  if (!core) searchCores.set(rt, (core = new SearchCore(rt.image)));
+  return core;
+};
+
+/** `GET /search/[?q=…]`: the prerendered form (or twin) without a query string; hits rendered on request, with the search list's validation and problems. */
+export function searchPageAnswer(rt: Runtime, request: RequestFacts): Answer | Promise<Answer> {
+  const { url } = request;
+  if (url.search === '') {
+    const file = rt.files.resolve(url.pathname, request.header('Accept'));
+    return file ? rt.files.answer(request, file) : problemAnswer('not-found', 'Nothing is published at this path.');
+  }
+  return metered(rt.quota, rt.clientOf(request), async () => {
+    try {
+      if (Buffer.byteLength(url.search) > LIMITS.queryStringBytesMax) {
+        throw new PublicError('query-too-long', `The query string is longer than ${LIMITS.queryStringBytesMax} bytes.`);
+      }
+      const query = parseSearch(contentCollections.map((c) => c.name), url.searchParams);
+      const search = searchCanonical(query, query.cursor);
+      const markdown = wantsMarkdown(request);
+      return await remembered(rt, request, `${markdown ? 'md' : 'html'} search${search}`, async () => {
+        const view = searchView(searchCoreOf(rt), query);
+        if (markdown) return { type: MARKDOWN, body: Buffer.from(searchMarkdown(view)) };
+        return { type: HTML, body: await renderPage(rt.pages, `${RERENDER_ROUTE}/search${search}`, { core: rt.core }) };
       });
     } catch (error) {
       return errorAnswer(error);

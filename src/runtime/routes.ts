@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { collectionPageAnswer, collectionPageOf, isRecordPage, recordPageAnswer } from '../../functions/pages.ts';
+import { collectionPageAnswer, collectionPageOf, isRecordPage, recordPageAnswer, searchPageAnswer } from '../../functions/pages.ts';
 import { isCollectionPath } from '../../functions/rest.ts';
 import { restCollections } from '../collections/index.ts';
 import { LIMITS } from '../core/limits.ts';
@@ -19,7 +19,7 @@ import { problemAnswer } from '../http/problem.ts';
 import { paths } from '../paths.ts';
 import type { Runtime } from './runtime.ts';
 import { pageCollections } from '../site/view.ts';
-import { collectionPageUrl, collectionUrl, exportAt, EXPORTS, LINKS, recordUrl, URLS } from '../urls.ts';
+import { collectionPageUrl, collectionUrl, exportAt, EXPORTS, LINKS, PAGES, recordUrl, URLS } from '../urls.ts';
 
 /** A handler that turns request facts (and a body, where the route takes one) into an answer. */
 export interface AnswerRoute {
@@ -147,6 +147,13 @@ export const ROUTES: readonly Route[] = [
     matches: (pathname) => collectionPageOf(pathname) !== undefined,
     kind: 'answer',
     answer: (rt, request) => collectionPageAnswer(rt, request),
+  },
+  {
+    name: 'search-page',
+    ...exactly(PAGES.search),
+    methods: ['GET'],
+    kind: 'answer',
+    answer: (rt, request) => searchPageAnswer(rt, request),
   },
   {
     name: 'static',

@@ -11,6 +11,7 @@ import { collectionPageUrl, collectionUrl, LINKS, PAGES, URLS } from '../urls.ts
 import type { FieldView } from './format.ts';
 import type { HomeView } from './home.ts';
 import { apiGuide } from './api-guide.ts';
+import type { SearchView } from './search-view.ts';
 import { pageCollections, type CollectionView, type ItemView } from './view.ts';
 
 /**
@@ -160,5 +161,24 @@ export function blogPostMarkdown(post: Record<string, unknown>): string {
     `*${escapeMarkdown(String(post.summary))}*`,
     '',
     String(post.body ?? '').trim(),
+  );
+}
+
+/** The search page's twin: the hits, or how to search when no query is given. */
+export function searchMarkdown(view: SearchView | undefined): string {
+  if (!view) {
+    return lines('# Search', '', `Search every collection at once: ${link(`${PAGES.search}?q=jazz`, `${PAGES.search}?q=jazz`)} (this page), or ${link(`${LINKS.search}?q=jazz`, `${LINKS.search}?q=jazz`)} for JSON.`);
+  }
+  return lines(
+    `# Search: ${escapeMarkdown(view.q)}`,
+    '',
+    `${view.totalCount} hits. The same list as JSON: ${link(view.apiPath, view.apiPath)}.`,
+    '',
+    '## Records',
+    '',
+    ...(view.items.length > 0 ? view.items.map((i) => `- ${link(i.title, i.href)} — ${escapeMarkdown(i.collection)}${i.date ? ` (${escapeMarkdown(i.date.text)})` : ''}`) : ['Nothing matches.']),
+    ...(view.first !== undefined || view.next !== undefined ? ['', '## Pages', ''] : []),
+    view.first !== undefined && `- ${link('First page', view.first)}`,
+    view.next !== undefined && `- ${link('Next page', view.next)}`,
   );
 }

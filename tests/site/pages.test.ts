@@ -170,3 +170,23 @@ test('llms.txt, robots.txt (with Content-Signal) and the sitemap are served', as
   assert.match(sitemap, /<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/);
   assert.ok(sitemap.includes('/movies/</loc>'));
 });
+
+test('the search page lists the search list’s hits in its order, validates as it does, and has a twin', async () => {
+  for (const search of ['?q=the', '?q=the&limit=5', '?q=jazz&collection=concerts']) {
+    const api = (await (await fetch(`${server.base}/api/search.json${search}`)).json()) as { data: { canonicalId: string }[]; links: { next?: string } };
+    const page = await get(`/search/${search}`);
+    assert.equal(page.status, 200, search);
+    const html = await page.text();
+    assert.deepEqual(htmlIds(html), api.data.map((d) => d.canonicalId), search);
+    const twin = await get(`/search/${search}`, 'text/markdown');
+    assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
+    assert.equal(twinRecordLinks(await twin.text()).length, api.data.length);
+  }
+  for (const search of ['?q=', '?nope=1', '?q=a&cursor=x']) {
+    const [page, api] = await Promise.all([get(`/search/${search}`), fetch(`${server.base}/api/search.json${search}`)]);
+    assert.equal(page.status, api.status, search);
+    assert.equal(((await page.json()) as { type: string }).type, ((await api.json()) as { type: string }).type, search);
+  }
+  const form = await get('/search/');
+  assert.match(await form.text(), /<form action="\/search\/" method="get" role="search"/);
+});
