@@ -80,6 +80,7 @@ export const CALENDARS: readonly CalendarSpec[] = [
 /** The site's pages beside the APIs: search, the API guide, the files for crawlers and agents. */
 export const PAGES = {
   search: '/search/',
+  map: '/map/',
   api: '/api/',
   llms: '/llms.txt',
   robots: '/robots.txt',

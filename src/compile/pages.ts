@@ -1,13 +1,15 @@
 /**
  * The prerendered site pages made of records, as a rebuild under a running server sees
  * them: the home page (and its twin, and `/llms.txt`) reads every list's count and newest
- * records, each collection's page one (and its twin) reads that collection, the blog
+ * records, each collection's page one (and its twin) reads that collection, the map reads
+ * the located collections, the blog
  * index and each post's page read the blog. A rebuild renders again only the pages whose records changed, through the
  * `rerender` route (src/pages/rerender/), which uses the same components and data as
  * the prerendered pages; a post that left the blog takes its page with it.
  */
 import { blogPath } from '../collections/blog.ts';
 import { restCollections } from '../collections/index.ts';
+import { MAPPED } from '../site/map.ts';
 import { pageCollections } from '../site/view.ts';
 import type { Image } from '../core/image.ts';
 import type { ContentChanges } from './changes.ts';
@@ -34,6 +36,7 @@ export function pagesToRender(changes: ContentChanges, before: Image, after: Ima
   if (restCollections.some((c) => before.count(c.name) !== after.count(c.name) || changed(c.name))) {
     render.push(page('/', 'home'), file(markdownTwinUrl('/'), 'home.md'), file(PAGES.llms, 'llms'));
   }
+  if (MAPPED().some((c) => changed(c.name))) render.push(page(PAGES.map, 'map'), file(markdownTwinUrl(PAGES.map), 'map.md'));
   for (const c of pageCollections.filter((c) => changed(c.name))) {
     const path = collectionPageUrl(c.name);
     render.push(page(path, `collection/${c.name}`), file(markdownTwinUrl(path), `collection.md/${c.name}`));

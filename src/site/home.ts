@@ -57,6 +57,7 @@ export function homeView(core: QueryCore): HomeView {
     { label: 'API guide', href: PAGES.api, about: 'REST, GraphQL, SQL, problem types' },
     { label: 'OpenAPI', href: LINKS.openapi, about: 'the REST description' },
     { label: 'GraphQL', href: LINKS.graphql, about: 'explorer and endpoint' },
+    { label: 'Map', href: PAGES.map, about: 'places, concerts and photos on a map of the world' },
     { label: 'Search', href: PAGES.search, about: 'every collection at once' },
     { label: 'Subscribe', href: URLS.subscribe, about: 'calendars and exports explained' },
     { label: 'llms.txt', href: PAGES.llms, about: 'this site for language models' },

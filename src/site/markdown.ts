@@ -7,10 +7,11 @@
  */
 import { blogPath } from '../collections/blog.ts';
 import type { CollectionDeclaration } from '../collections/define.ts';
-import { collectionPageUrl, collectionUrl, LINKS, PAGES, URLS } from '../urls.ts';
+import { collectionPageUrl, collectionUrl, EXPORTS, LINKS, PAGES, URLS } from '../urls.ts';
 import type { FieldView } from './format.ts';
 import type { HomeView } from './home.ts';
 import { apiGuide } from './api-guide.ts';
+import type { MapView } from './map.ts';
 import type { SearchView } from './search-view.ts';
 import { pageCollections, type CollectionView, type ItemView } from './view.ts';
 
@@ -180,5 +181,16 @@ export function searchMarkdown(view: SearchView | undefined): string {
     ...(view.first !== undefined || view.next !== undefined ? ['', '## Pages', ''] : []),
     view.first !== undefined && `- ${link('First page', view.first)}`,
     view.next !== undefined && `- ${link('Next page', view.next)}`,
+  );
+}
+
+/** The map's twin: every located record with its coordinates, by collection. */
+export function mapMarkdown(view: MapView): string {
+  const groups = Object.entries(Object.groupBy(view.points, (p) => p.collection));
+  return lines(
+    '# Map',
+    '',
+    `${view.points.length} places, concerts and photos with coordinates (latitude, longitude). Exports for map apps: ${EXPORTS.map((e) => link(e.path, e.path)).join(', ')}.`,
+    ...groups.flatMap(([name, points]) => ['', `## ${escapeMarkdown(name)}`, '', ...points!.map((p) => `- ${link(p.title, p.href)} (${p.latitude}, ${p.longitude})`)]),
   );
 }

@@ -111,7 +111,7 @@ test('axe-core finds no violations and html-validate no errors on every page typ
   const movie = ((await (await fetch(`${server.base}/api/movies.json?limit=1`)).json()) as { data: { canonicalId: string }[] }).data[0]!.canonicalId;
   const place = ((await (await fetch(`${server.base}/api/places.json?limit=1`)).json()) as { data: { canonicalId: string }[] }).data[0]!.canonicalId;
   const post = ((await (await fetch(`${server.base}/api/blog.json?limit=1`)).json()) as { data: { slug: string }[] }).data[0]!.slug;
-  const pages = ['/', '/movies/', '/movies/?type=movie&limit=10', `/movies/${movie}`, `/places/${place}`, '/blog/', `/blog/${post}/`, '/api/', '/subscribe/'];
+  const pages = ['/', '/movies/', '/movies/?type=movie&limit=10', '/map/', '/search/', '/search/?q=jazz', `/movies/${movie}`, `/places/${place}`, '/blog/', `/blog/${post}/`, '/api/', '/subscribe/'];
   const validator = new HtmlValidate({ extends: ['html-validate:recommended'], rules: { 'no-inline-style': 'error', 'long-title': 'off' } });
   for (const scheme of ['light', 'dark'] as const) {
     const { context, page } = await guarded();
@@ -129,4 +129,32 @@ test('axe-core finds no violations and html-validate no errors on every page typ
     const messages = report.results.flatMap((r) => r.messages.map((m) => `${m.ruleId} ${m.line}:${m.column} ${m.message}`));
     assert.ok(report.valid, `${path}:\n${messages.join('\n')}`);
   }
+});
+
+test('the map draws the land and links every located record; the search form finds records; nothing leaves the site', { timeout: 60_000 }, async () => {
+  const { context, page, external, errors } = await guarded();
+  await page.goto(`${server.base}/`);
+  await page.locator('.site-header a', { hasText: 'Map' }).click();
+  await page.waitForURL(`${server.base}/map/`);
+  await shot(page, 'map');
+  const places = ((await (await fetch(`${server.base}/api/places.json?limit=100`)).json()) as { data: { canonicalId: string; coordinates?: unknown }[] }).data;
+  const located = places.filter((p) => p.coordinates).map((p) => `/places/${p.canonicalId}`);
+  const links = await page.locator('svg a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+  for (const href of located) assert.ok(links.includes(href), `${href} is on the map`);
+  assert.ok((await page.locator('svg path.land').getAttribute('d'))!.length > 1000, 'the land is drawn');
+  // Points in one city overlap; a keyboard reaches each of them.
+  await page.locator('svg a').first().focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/(places|concerts|photos)\/itm_[0-9a-f]{24}$/);
+
+  await page.locator('.site-header a', { hasText: 'Search' }).click();
+  await page.locator('input[name="q"]').fill('jazz');
+  await page.locator('form[role="search"] button').click();
+  await page.waitForURL(/\/search\/\?q=jazz$/);
+  const hits = await page.locator('li.h-entry').count();
+  const api = (await (await fetch(`${server.base}/api/search.json?q=jazz`)).json()) as { data: unknown[] };
+  assert.equal(hits, api.data.length);
+  assert.deepEqual(external, []);
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -234,8 +234,8 @@ test('an edit changes exactly the documents that read its records, and their ETa
   writeFiles(content, files, ['concerts/a.yaml']);
   const result = (await rebuild(generation, join(root, 'gen-1'), content, [join(content, 'concerts/a.yaml')]))!;
   // Concerts and their calendars; the feed too, since in a site this small the concert is among its newest items;
-  // the concerts page and the home page (newest items), with their Markdown twins and /llms.txt.
-  assert.deepEqual(result.changed, ['/', '/api/concerts.json', '/api/feed-items.json', '/calendar.ics', '/concerts.ics', '/concerts/', '/concerts/index.md', '/feed.json', '/feed.xml', '/index.md', '/llms.txt']);
+  // the concerts page, the home page (newest items) and the map (concerts are located), with their Markdown twins and /llms.txt.
+  assert.deepEqual(result.changed, ['/', '/api/concerts.json', '/api/feed-items.json', '/calendar.ics', '/concerts.ics', '/concerts/', '/concerts/index.md', '/feed.json', '/feed.xml', '/index.md', '/llms.txt', '/map/', '/map/index.md']);
   for (const [path, entry] of Object.entries(generation.manifest)) {
     const after = result.generation.manifest[path]!;
     assert.equal(after.headers.ETag !== entry.headers.ETag, result.changed.includes(path), path);
