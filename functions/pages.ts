@@ -25,7 +25,7 @@ import { conditionalAnswer } from '../src/http/conditional.ts';
 import { strongEtag } from '../src/http/etag.ts';
 import type { ListAnswer } from '../src/http/list.ts';
 import { negotiate } from '../src/http/negotiate.ts';
-import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
+import { errorAnswer, PROBLEM_MEDIA_TYPE, problemAnswer } from '../src/http/problem.ts';
 import { metered } from '../src/http/rate-limit.ts';
 import { renderPage } from '../src/runtime/render-page.ts';
 import type { Runtime } from '../src/runtime/runtime.ts';
@@ -150,4 +150,20 @@ export function recordPageAnswer(rt: Runtime, request: RequestFacts): Promise<An
     if (markdown) return { type: MARKDOWN, body: Buffer.from(recordPageMarkdown(declaration, recordPage(declaration, JSON.parse(json) as Record<string, unknown>, rt.image.siteUrl))) };
     return { type: HTML, body: await renderPage(rt.pages, request.url.pathname, { core: rt.core }) };
   });
+}
+
+const NOT_FOUND_PAGE = '/404.html';
+
+/**
+ * A 404 problem, as a browser sees it: the site's not-found page (still with status 404)
+ * when `Accept` prefers HTML to the problem's JSON; programs (no Accept, `*∕*`, JSON) get
+ * the problem unchanged.
+ */
+export function humaneNotFound(rt: Runtime, accept: string | null, answer: Answer): Answer {
+  if (answer.status !== 404 || answer.headers['Content-Type'] !== PROBLEM_MEDIA_TYPE) return answer;
+  if (negotiate(accept, [PROBLEM_MEDIA_TYPE, 'application/json', 'text/html']) !== 'text/html') return answer;
+  const file = rt.files.resolve(NOT_FOUND_PAGE, null);
+  if (!file) return answer;
+  const page = rt.files.answer({ method: 'GET', url: new URL(`http://runtime.invalid${NOT_FOUND_PAGE}`), header: () => null }, file);
+  return { status: 404, headers: { ...page.headers, 'Cache-Control': 'no-store' }, body: answer.body === null ? null : page.body };
 }

@@ -190,3 +190,17 @@ test('the search page lists the search list’s hits in its order, validates as 
   const form = await get('/search/');
   assert.match(await form.text(), /<form action="\/search\/" method="get" role="search"/);
 });
+
+test('a browser asking for a missing page gets a humane 404 page; programs still get the problem', async () => {
+  for (const path of ['/nothing-here', '/movies/itm_000000000000000000000000', '/api/nope.json']) {
+    const browser = await get(path);
+    assert.equal(browser.status, 404, path);
+    assert.match(browser.headers.get('content-type')!, /^text\/html/, path);
+    assert.match(await browser.text(), /<h1>Nothing here<\/h1>/);
+    for (const accept of ['*/*', 'application/json', '']) {
+      const program = await get(path, accept);
+      assert.equal(program.status, 404);
+      assert.equal(program.headers.get('content-type'), 'application/problem+json', `${path} ${accept}`);
+    }
+  }
+});
