@@ -53,10 +53,11 @@ export function isRecordPage(pathname: string): boolean {
 /** Markdown when the client prefers it to HTML; HTML otherwise (no Accept, `*∕*`, browsers, or neither acceptable). */
 export const wantsMarkdown = (request: RequestFacts) => negotiate(request.header('Accept'), ['text/html', 'text/markdown']) === 'text/markdown';
 
+const PAGE_CACHE_BYTES = process.env.PAGE_CACHE_BYTES === undefined ? LIMITS.pageCacheBytes : Number(process.env.PAGE_CACHE_BYTES);
 const caches = new WeakMap<Runtime, AnswerCache>();
 const cacheOf = (rt: Runtime) => {
   let cache = caches.get(rt);
-  if (!cache) caches.set(rt, (cache = new AnswerCache(LIMITS.pageCacheBytes)));
+  if (!cache) caches.set(rt, (cache = new AnswerCache(PAGE_CACHE_BYTES)));
   return cache;
 };
 

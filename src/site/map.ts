@@ -13,6 +13,8 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { headline } from '../collections/headline.ts';
 import { collection } from '../collections/index.ts';
+import { LIMITS } from '../core/limits.ts';
+import { parseQuery } from '../core/params.ts';
 import type { QueryCore } from '../core/query.ts';
 import { recordUrl } from '../urls.ts';
 
@@ -51,11 +53,15 @@ export function mapView(core: QueryCore, collections: readonly CollectionDeclara
   const path = geoPath(projection).digits(1);
   const points: MapPoint[] = [];
   for (const c of collections) {
-    for (const r of core.records(c)) {
+    let drawn = 0;
+    for (const json of core.all(parseQuery(c, new URLSearchParams()))) {
+      if (drawn >= LIMITS.mapPointsMax) break;
+      const r = JSON.parse(json) as Record<string, unknown>;
       const at = r.coordinates as { latitude?: unknown; longitude?: unknown } | undefined;
       if (!at || typeof at.latitude !== 'number' || typeof at.longitude !== 'number') continue;
       const [x, y] = projection([at.longitude, at.latitude]) ?? [0, 0];
       const canonicalId = String(r.canonicalId);
+      drawn++;
       points.push({ canonicalId, title: headline(c.name, r), collection: c.title, href: recordUrl(c.name, canonicalId), latitude: at.latitude, longitude: at.longitude, x: Math.round(x * 10) / 10, y: Math.round(y * 10) / 10 });
     }
   }
