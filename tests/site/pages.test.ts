@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fromMarkdown } from 'mdast-util-from-markdown';
+import { mf2 } from 'microformats-parser';
 import type { Link, Root } from 'mdast';
 import { pageCollections } from '../../src/site/view.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
@@ -203,4 +204,35 @@ test('a browser asking for a missing page gets a humane 404 page; programs still
       assert.equal(program.headers.get('content-type'), 'application/problem+json', `${path} ${accept}`);
     }
   }
+});
+
+const EXPECTED_TYPES: Record<string, RegExp> = {
+  movies: /^(Movie|TVSeries)$/, books: /^Book$/, places: /^Place$/, concerts: /^MusicEvent$/, 'sporting-events': /^SportsEvent$/, events: /^Event$/,
+  music: /^(MusicGroup|MusicAlbum|MusicRecording)$/, videos: /^VideoObject$/, podcasts: /^PodcastEpisode$/, tweets: /^SocialMediaPosting$/,
+  code: /^SoftwareSourceCode$/, photos: /^Photograph$/, work: /^OrganizationRole$/, reading: /^Article$/, activities: /^ExerciseAction$/,
+};
+
+test('record pages carry schema.org JSON-LD of their type and an h-entry; lists are h-feeds; the home page has an h-card (microformats-parser)', async () => {
+  for (const [name, type] of Object.entries(EXPECTED_TYPES)) {
+    const first = ((await (await fetch(`${server.base}/api/${name}.json?limit=1`)).json()) as { data: { canonicalId: string }[] }).data[0]!;
+    const url = `${server.base}/${name}/${first.canonicalId}`;
+    const html = await (await get(`/${name}/${first.canonicalId}`)).text();
+    const block = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1];
+    assert.ok(block, `${name}: a JSON-LD block`);
+    const doc = JSON.parse(block) as Record<string, unknown>;
+    assert.equal(doc['@context'], 'https://schema.org');
+    assert.match(String(doc['@type']), type, name);
+    assert.equal(doc.identifier, first.canonicalId);
+    const mf = mf2(html, { baseUrl: url });
+    const entry = mf.items.find((i) => i.type?.includes('h-entry') || i.type?.includes('h-event'));
+    assert.ok(entry, `${name}: an h-entry or h-event`);
+    assert.equal(String(entry.properties.url?.[0]).replace(/^http:\/\/[^/]+/, ''), `/${name}/${first.canonicalId}`);
+  }
+  const movies = await (await get('/movies/')).text();
+  const feed = mf2(movies, { baseUrl: server.base }).items.find((i) => i.type?.includes('h-feed'));
+  assert.ok(feed, 'the collection page is an h-feed');
+  assert.equal(feed.children?.length, htmlIds(movies).length);
+  const home = mf2(await (await get('/')).text(), { baseUrl: server.base });
+  const card = home.items.find((i) => i.type?.includes('h-card'));
+  assert.ok(card?.properties.name?.[0], 'the home page names its owner in an h-card');
 });
