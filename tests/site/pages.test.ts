@@ -167,9 +167,15 @@ test('llms.txt, robots.txt (with Content-Signal) and the sitemap are served', as
   for (const c of pageCollections) assert.ok(llms.includes(`/${c.name}/index.md`), c.name);
   const robots = await (await get('/robots.txt', '*/*')).text();
   assert.match(robots, /^Content-Signal: search=yes,ai-input=yes,ai-train=no$/m);
-  const sitemap = await (await get('/sitemap.xml', '*/*')).text();
-  assert.match(sitemap, /<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/);
-  assert.ok(sitemap.includes('/movies/</loc>'));
+  const index = await (await get('/sitemap.xml', '*/*')).text();
+  assert.match(index, /<sitemapindex xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/);
+  const files = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+  assert.deepEqual(files, ['/sitemap-pages.xml', '/sitemap-records-1.xml']);
+  const pages = await (await get(files[0]!, '*/*')).text();
+  assert.ok(pages.includes('/movies/</loc>'));
+  const records = await (await get(files[1]!, '*/*')).text();
+  const movie = ((await (await fetch(`${server.base}/api/movies.json?limit=1`)).json()) as { data: { canonicalId: string }[] }).data[0]!;
+  assert.ok(records.includes(`/movies/${movie.canonicalId}</loc>`));
 });
 
 test('the search page lists the search list’s hits in its order, validates as it does, and has a twin', async () => {
