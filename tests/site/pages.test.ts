@@ -7,6 +7,7 @@
  * twin parses with remark and lists the same records as its HTML page.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { mf2 } from 'microformats-parser';
@@ -241,4 +242,16 @@ test('record pages carry schema.org JSON-LD of their type and an h-entry; lists 
   const home = mf2(await (await get('/')).text(), { baseUrl: server.base });
   const card = home.items.find((i) => i.type?.includes('h-card'));
   assert.ok(card?.properties.name?.[0], 'the home page names its owner in an h-card');
+});
+
+test('every prerendered page has its Markdown twin beside it, served on Accept: text/markdown (the problem registry and GraphQL explorer aside)', async () => {
+  const manifest = JSON.parse(readFileSync(new URL('../../dist/headers.json', import.meta.url), 'utf8')) as Record<string, { headers: Record<string, string> }>;
+  const pages = Object.keys(manifest).filter((p) => p.endsWith('/') && manifest[p]!.headers['Content-Type']!.startsWith('text/html'));
+  const untwinned = pages.filter((p) => !Object.hasOwn(manifest, `${p}index.md`));
+  assert.deepEqual(untwinned.filter((p) => !p.startsWith('/problems/') && p !== '/graphql/'), []);
+  for (const page of pages.filter((p) => !untwinned.includes(p))) {
+    const res = await get(page, 'text/markdown');
+    assert.equal(res.headers.get('content-type'), 'text/markdown; charset=utf-8', page);
+    fromMarkdown(await res.text());
+  }
 });
