@@ -5,7 +5,7 @@
  * same run, so the figures are ratios on this machine rather than absolute claims.
  * Each request runs twice: against the normal server, whose answer cache replays
  * repeated queries, and against one with the cache off, where every request runs the
- * query (cold). `--build-only` stops after the build figures (used for 1M records).
+ * query (cold; site pages rendered on request are rendered every time). `--build-only` stops after the build figures (used for 1M records).
  * `--only <text>` loads only the scenarios whose label contains it (page one always runs,
  * as the reference of the deep-cursor ratio). `--only rebuild` measures the dev loop
  * instead (bench/rebuild.ts): an edit, an addition and a deletion, each from the file's
@@ -121,6 +121,7 @@ const words = (image.db.prepare(`SELECT json FROM ${recordsTable(name)} LIMIT 40
   .flatMap((r) => String((JSON.parse(r.json) as Record<string, unknown>)[declaration.search[0]!]).split(/\s+/))
   .filter((w) => /^\p{L}{5,}$/u.test(w));
 const filterParam = Object.entries(declaration.filters).find(([, spec]) => spec.kind.type === 'string')?.[0] ?? Object.keys(declaration.filters)[0]!;
+const recordIds = (image.db.prepare(`SELECT cid FROM ${recordsTable(name)} ORDER BY rid LIMIT 40`).all() as { cid: string }[]).map((r) => r.cid);
 const filterValues = (image.db.prepare(`SELECT DISTINCT key FROM "${name}:tags" WHERE dim = ? LIMIT 40`).all(filterParam) as { key: string }[]).map((r) => r.key);
 image.close();
 
@@ -146,6 +147,12 @@ const scenarios: { label: string; paths: string[]; method?: string; body?: strin
   { label: 'cross-collection search (q=word)', paths: [...new Set(words)].slice(0, 40).map((w) => `/api/search.json?q=${encodeURIComponent(w.toLowerCase())}`) },
   { label: 'cross-collection search, dense (q=the, e, an, ing)', paths: ['the', 'e', 'an', 'ing'].map((w) => `/api/search.json?q=${w}`) },
   { label: 'feed-items (collection=…&since=…)', paths: ['concerts', 'movies', 'activities', 'books'].map((c) => `/api/feed-items.json?collection=${c}&collection=blog&since=2020-01-01`) },
+  // The site: page one (a prerendered file), a filtered page and a record page (rendered on request, then remembered), their Markdown twins.
+  { label: 'site: collection page (prerendered)', paths: [`/${name}/`], headers: { Accept: 'text/html' } },
+  { label: 'site: collection page twin (prerendered Markdown)', paths: [`/${name}/`], headers: { Accept: 'text/markdown' } },
+  { label: `site: filtered page (${filterParam}=…)`, paths: filterValues.map((v) => `/${name}/?${filterParam}=${encodeURIComponent(v)}`), headers: { Accept: 'text/html' } },
+  { label: 'site: record page', paths: recordIds.map((id) => `/${name}/${id}`), headers: { Accept: 'text/html' } },
+  { label: 'site: record page twin (Markdown)', paths: recordIds.map((id) => `/${name}/${id}`), headers: { Accept: 'text/markdown' } },
   { label: 'SQL QUERY (latest 10 writing)', paths: ['/api/sql'], method: 'QUERY', body: SQL_STATEMENT, headers: { 'Content-Type': 'application/sql' } },
 ];
 
@@ -210,7 +217,7 @@ const unlimited = {
 // server's peak RSS about 50 MB lower under load.
 const serve = ['--max-semi-space-size=4', 'server.ts'];
 const warm = await start(serve, unlimited);
-const cold = await start(serve, { ...unlimited, ANSWER_CACHE_BYTES: '0' });
+const cold = await start(serve, { ...unlimited, ANSWER_CACHE_BYTES: '0', PAGE_CACHE_BYTES: '0' });
 const idleRss = rssMb(warm.pid, 'VmRSS');
 const rows: { label: string; warm: Figures; cold: Figures; bare: Figures }[] = [];
 for (const scenario of scenarios) {

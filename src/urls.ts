@@ -33,7 +33,7 @@ export const URLS = {
   musicIntersections: '/api/music/intersections.json',
   musicStation: '/api/music/station.json',
   blog: '/blog/',
-  subscribe: '/subscribe',
+  subscribe: '/subscribe/',
 } as const;
 
 /** The REST list of a collection (and, for its static page one, the file a CDN serves). */
@@ -76,3 +76,19 @@ export const CALENDARS: readonly CalendarSpec[] = [
   { path: '/concerts.ics', name: 'Concerts', description: 'Every concert in the collections.', collections: ['concerts'] },
   { path: '/sports.ics', name: 'Sporting events', description: 'Every sporting event in the collections.', collections: ['sporting-events'] },
 ];
+
+/** The site's pages beside the APIs: search, the API guide, the files for crawlers and agents. */
+export const PAGES = {
+  search: '/search/',
+  map: '/map/',
+  api: '/api/',
+  llms: '/llms.txt',
+  robots: '/robots.txt',
+  sitemap: '/sitemap.xml',
+} as const;
+
+/** A collection's page on the site (the blog's is its index of posts). */
+export const collectionPageUrl = (name: string) => `/${name}/`;
+
+/** The Markdown twin prerendered beside a page that ends in `/`: `/movies/` → `/movies/index.md`. */
+export const markdownTwinUrl = (pagePath: string) => `${pagePath.endsWith('/') ? pagePath : `${pagePath}/`}index.md`;

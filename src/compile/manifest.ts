@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { strongEtag } from '../http/etag.ts';
+import { CONTENT_SIGNAL, CONTENT_USAGE } from '../http/headers.ts';
 import { securityHeaders } from '../http/security.ts';
 import type { Manifest, StaticFile } from './compile.ts';
 
@@ -41,8 +42,13 @@ export const urlPathOf = (file: string) => `/${file}`.replace(/(^|\/)index\.html
 
 /** The entry of a file the compiler did not write (a page, an asset): its media type, a strong ETag of its bytes, a cache policy. */
 export function fileEntry(path: string, file: string, body: Uint8Array): StaticFile {
-  return { file, headers: { 'Content-Type': mediaTypeOf(file), ETag: strongEtag(body), 'Cache-Control': cacheControlOf(path) } };
+  const type = mediaTypeOf(file);
+  return { file, headers: { 'Content-Type': type, ETag: strongEtag(body), 'Cache-Control': cacheControlOf(path), ...(isPage(type) ? PAGE_PREFERENCES : {}) } };
 }
+
+/** Site pages and their Markdown twins carry the owner's AI-use preferences, as the API answers do. */
+export const PAGE_PREFERENCES: Readonly<Record<string, string>> = { 'Content-Usage': CONTENT_USAGE, 'Content-Signal': CONTENT_SIGNAL };
+const isPage = (type: string) => type.startsWith('text/html') || type.startsWith('text/markdown');
 
 /** An entry with the security headers of its path and media type (src/http/security.ts), as both the runtime and a CDN send them. */
 export function withSecurity(path: string, entry: StaticFile, siteUrl: string | undefined): StaticFile {

@@ -1,15 +1,19 @@
 /**
  * The prerendered site pages made of records, as a rebuild under a running server sees
- * them: the home page reads every list's count, the blog index and each post's page read
- * the blog. A rebuild renders again only the pages whose records changed, through the
+ * them: the home page (and its twin, and `/llms.txt`) reads every list's count and newest
+ * records, each collection's page one (and its twin) reads that collection, the map reads
+ * the located collections, the blog
+ * index and each post's page read the blog. A rebuild renders again only the pages whose records changed, through the
  * `rerender` route (src/pages/rerender/), which uses the same components and data as
  * the prerendered pages; a post that left the blog takes its page with it.
  */
 import { blogPath } from '../collections/blog.ts';
 import { restCollections } from '../collections/index.ts';
+import { MAPPED } from '../site/map.ts';
+import { pageCollections } from '../site/view.ts';
 import type { Image } from '../core/image.ts';
 import type { ContentChanges } from './changes.ts';
-import { URLS } from '../urls.ts';
+import { collectionPageUrl, markdownTwinUrl, PAGES, URLS } from '../urls.ts';
 
 /** A page to render again: its URL path, its file under the client directory, and the route that renders it. */
 export interface PageRender {
@@ -21,26 +25,36 @@ export interface PageRender {
 export const RERENDER_ROUTE = '/rerender';
 
 const page = (path: string, route: string): PageRender => ({ path, file: `${path.slice(1)}index.html`, route: `${RERENDER_ROUTE}/${route}` });
+/** A file served at its own path (a Markdown twin, `/llms.txt`). */
+const file = (path: string, route: string): PageRender => ({ path, file: path.slice(1), route: `${RERENDER_ROUTE}/${route}` });
 
 /** The pages `changes` touch (`before` and `after` are the images on either side), and the paths of pages that no longer exist. */
 export function pagesToRender(changes: ContentChanges, before: Image, after: Image): { render: PageRender[]; remove: string[] } {
   const render: PageRender[] = [];
   const remove: string[] = [];
-  if (restCollections.some((c) => before.count(c.name) !== after.count(c.name))) render.push(page('/', 'home'));
+  const changed = (name: string) => (changes.records.get(name)?.size ?? 0) > 0;
+  if (restCollections.some((c) => before.count(c.name) !== after.count(c.name) || changed(c.name))) {
+    render.push(page('/', 'home'), file(markdownTwinUrl('/'), 'home.md'), file(PAGES.llms, 'llms'));
+  }
+  if (MAPPED().some((c) => changed(c.name))) render.push(page(PAGES.map, 'map'), file(markdownTwinUrl(PAGES.map), 'map.md'));
+  for (const c of pageCollections.filter((c) => changed(c.name))) {
+    const path = collectionPageUrl(c.name);
+    render.push(page(path, `collection/${c.name}`), file(markdownTwinUrl(path), `collection.md/${c.name}`));
+  }
   const blog = changes.records.get('blog');
   if (blog && blog.size > 0) {
-    render.push(page(URLS.blog, 'blog'));
+    render.push(page(URLS.blog, 'blog'), file(markdownTwinUrl(URLS.blog), 'blog.md'));
     const kept = new Set<string>();
     for (const change of blog.values()) {
       if (change.after === undefined) continue;
       const path = blogPath(String(change.after.slug));
       kept.add(path);
-      render.push(page(path, `blog/${change.cid}`));
+      render.push(page(path, `blog/${change.cid}`), file(markdownTwinUrl(path), `blog.md/${change.cid}`));
     }
     for (const change of blog.values()) {
       if (change.before === undefined) continue;
       const path = blogPath(String(change.before.slug));
-      if (!kept.has(path)) remove.push(path);
+      if (!kept.has(path)) remove.push(path, markdownTwinUrl(path));
     }
   }
   return { render, remove };

@@ -17,6 +17,7 @@ import type { Answer, RequestFacts } from '../http/answer.ts';
 import { errorAnswer, problemAnswer } from '../http/problem.ts';
 import { metered } from '../http/rate-limit.ts';
 import { securityHeaders } from '../http/security.ts';
+import { humaneNotFound } from '../../functions/pages.ts';
 import { endWithAnswer, readBody, write, type Dispatcher } from './node.ts';
 import { allowedMethods, routeFor, ROUTES, type Route } from './routes.ts';
 import type { Runtime } from './runtime.ts';
@@ -143,7 +144,7 @@ export function createDispatcher(current: () => Runtime, routes: readonly Route[
     if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
     const admitted = admit(req, runtime, routes);
     const path = 'route' in admitted ? admitted.url.pathname : '';
-    const send = (answer: Answer) => write(res, withSecurity(answer, path, runtime.siteUrl), req.method === 'HEAD');
+    const send = (answer: Answer) => write(res, withSecurity(humaneNotFound(runtime, req.headers.accept ?? null, answer), path, runtime.siteUrl), req.method === 'HEAD');
     if (!('route' in admitted)) return send(admitted);
     const { url, route } = admitted;
     const method = req.method ?? '';

@@ -9,16 +9,17 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
+import { collectionPageAnswer, collectionPageOf, isRecordPage, recordPageAnswer, searchPageAnswer } from '../../functions/pages.ts';
 import { isCollectionPath } from '../../functions/rest.ts';
-import { collection, restCollections } from '../collections/index.ts';
-import { CANONICAL_ID } from '../core/image.ts';
+import { restCollections } from '../collections/index.ts';
 import { LIMITS } from '../core/limits.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
 import { negotiate } from '../http/negotiate.ts';
 import { problemAnswer } from '../http/problem.ts';
 import { paths } from '../paths.ts';
 import type { Runtime } from './runtime.ts';
-import { collectionUrl, exportAt, EXPORTS, LINKS, recordUrl, URLS } from '../urls.ts';
+import { pageCollections } from '../site/view.ts';
+import { collectionPageUrl, collectionUrl, exportAt, EXPORTS, LINKS, PAGES, recordUrl, URLS } from '../urls.ts';
 
 /** A handler that turns request facts (and a body, where the route takes one) into an answer. */
 export interface AnswerRoute {
@@ -69,8 +70,6 @@ export type Route = (AnswerRoute | PageRoute | FetchRoute) & {
    */
   metered?: boolean;
 };
-
-const RECORD_PAGE = /^\/([a-z][a-z-]*)\/(itm_[0-9a-f]{24})$/;
 
 /** Whether the browser visiting the GraphQL endpoint should get the explorer page rather than GraphQL over HTTP. */
 const wantsExplorer = (request: RequestFacts) =>
@@ -140,6 +139,23 @@ export const ROUTES: readonly Route[] = [
     answer: (rt, request) => rt.rest(request),
   },
   {
+    // Page one is the prerendered file (or its Markdown twin); a query string is rendered
+    // on request with the REST list's parameters, validation and problems (functions/pages.ts).
+    name: 'collection-page',
+    path: '/{collection}/',
+    methods: ['GET'],
+    matches: (pathname) => collectionPageOf(pathname) !== undefined,
+    kind: 'answer',
+    answer: (rt, request) => collectionPageAnswer(rt, request),
+  },
+  {
+    name: 'search-page',
+    ...exactly(PAGES.search),
+    methods: ['GET'],
+    kind: 'answer',
+    answer: (rt, request) => searchPageAnswer(rt, request),
+  },
+  {
     name: 'static',
     path: '/{file}',
     methods: ['GET'],
@@ -161,11 +177,9 @@ export const ROUTES: readonly Route[] = [
     metered: true,
     path: '/{collection}/{canonicalId}',
     methods: ['GET'],
-    matches: (pathname) => {
-      const match = RECORD_PAGE.exec(pathname);
-      return match !== null && collection(match[1]!)?.rest === true && CANONICAL_ID.test(match[2]!);
-    },
-    kind: 'page',
+    matches: (pathname) => isRecordPage(pathname),
+    kind: 'answer',
+    answer: (rt, request) => recordPageAnswer(rt, request),
   },
 ];
 
@@ -208,6 +222,7 @@ export function describeRoutes(distDir: string = paths.dist): RouteDescription[]
     static: Object.keys(manifest).filter((path) => !isCollectionPath(path)),
     'withheld-export': EXPORTS.map((e) => e.path),
     'record-page': recordPages,
+    'collection-page': pageCollections.map((c) => collectionPageUrl(c.name)),
   };
   return ROUTES.map((route) => ({ name: route.name, methods: allowedMethods(route), path: route.path, examples: examples[route.name] ?? [route.path] }));
 }

@@ -1,7 +1,9 @@
 /**
  * Static files from the client directory, answered with the headers the build put in
  * the manifest (or 304 when the client's copy is current), choosing between an HTML and a
- * JSON variant where a document has both. Bodies are read on first
+ * JSON variant where a document has both, and between a page and its Markdown twin
+ * (`<page>/index.md`). Each variant keeps its own strong ETag, and the answer says
+ * `Vary: Accept`. Bodies are read on first
  * request and kept: a generation's files never change (a rebuild writes new ones).
  */
 import { readFileSync } from 'node:fs';
@@ -31,6 +33,12 @@ export class StaticFiles {
     const html = pathname.endsWith('/') ? pathname : `${pathname}/`;
     const json = pathname.endsWith('/') ? `${pathname}index.json` : `${pathname}.json`;
     const variants = [json, html].filter((p) => Object.hasOwn(this.manifest, p));
+    // A page with a Markdown twin beside it (`/movies/` and `/movies/index.md`): HTML unless Markdown is preferred.
+    const twin = `${html}index.md`;
+    if (pathname === html && Object.hasOwn(this.manifest, html) && Object.hasOwn(this.manifest, twin)) {
+      const chosen = negotiate(accept, ['text/html', 'text/markdown']) ?? 'text/html';
+      return { path: chosen === 'text/markdown' ? twin : html, negotiated: true };
+    }
     if (variants.length === 2) {
       const chosen = negotiate(accept, ['application/json', 'text/html']) ?? 'application/json';
       return { path: chosen === 'text/html' ? html : json, negotiated: true };

@@ -128,7 +128,7 @@ A post written while the server runs.
 `;
 
 test('a new post is seen on REST, GraphQL, SQL, the feeds, its page and the home count; deleting it removes it everywhere', async () => {
-  const count = () => get('/').then((r) => Number(/<p>(\d+) public records/.exec(r.body)![1]));
+  const count = () => get('/').then((r) => Number(/>(\d+) public records/.exec(r.body)![1]));
   const before = await count();
   const added = await save('blog/2026-notes-from-a-dev-loop.md', POST);
   assert.ok(added.split(' ').includes('/blog/notes-from-a-dev-loop/'), added);
@@ -142,7 +142,7 @@ test('a new post is seen on REST, GraphQL, SQL, the feeds, its page and the home
   assert.equal(page.status, 200);
   assert.match(page.body, /A post written while the server runs\./);
   assert.match((await get('/blog/')).body, /Notes from a dev loop/);
-  assert.equal(await count(), before + 3); // the post, the same post as writing, and its feed item
+  assert.equal(await count(), before + 2); // the post and the same post as writing (the feed repeats records, so the home total leaves it out)
 
   const removed = await save('blog/2026-notes-from-a-dev-loop.md', null);
   assert.ok(removed.split(' ').includes('/blog/notes-from-a-dev-loop/'), removed);

@@ -17,7 +17,10 @@ import { prepareImage, rebuildGeneration, type Generation, type PageRenderer } f
 import { withSecurity, writeManifest } from '../../src/compile/manifest.ts';
 import { Image } from '../../src/core/image.ts';
 import { buildLayout } from '../../src/paths.ts';
-import { blogPosts, homeRows } from '../../src/components/page-data.ts';
+import { blogPosts } from '../../src/components/page-data.ts';
+import { parseQuery } from '../../src/core/params.ts';
+import { homeView } from '../../src/site/home.ts';
+import { collectionView, pageCollection } from '../../src/site/view.ts';
 import fc from '../helpers/fc.ts';
 import { imageRows } from '../helpers/image-rows.ts';
 
@@ -68,8 +71,12 @@ function writeFiles(dir: string, files: Files, only?: readonly string[]): void {
 }
 
 /** Pages are Astro's; here a page is its route and the data it reads, which is all a page depends on. */
-const renderPage: PageRenderer = async (core, route) =>
-  Buffer.from(`${route}\n${JSON.stringify(route.endsWith('/home') ? homeRows(core.image) : blogPosts(core))}`);
+const renderPage: PageRenderer = async (core, route) => {
+  const [kind, name] = route.split('/').slice(2);
+  const listed = kind?.startsWith('collection') ? pageCollection(name ?? '') : undefined;
+  const data = kind === 'home' || kind === 'home.md' || kind === 'llms' ? homeView(core) : listed ? collectionView(core, parseQuery(listed, new URLSearchParams())) : blogPosts(core);
+  return Buffer.from(`${route}\n${JSON.stringify(data)}`);
+};
 
 function fullBuild(root: string, content: string, name: string): { dir: string; manifest: Manifest } {
   const dir = join(root, name);
@@ -96,7 +103,8 @@ function assertEquivalent(generation: Generation, full: { dir: string; manifest:
     assert.ok(readFileSync(join(generation.root, generation.manifest[path]!.file)).equals(readFileSync(join(fullLayout.client, entry.file))), entry.file);
   }
   for (const path of Object.keys(generation.manifest)) {
-    assert.ok(full.manifest[path] !== undefined || path === '/' || path.startsWith('/blog/'), `${path} is in the generation only`);
+    const page = path === '/' || path === '/index.md' || path === '/llms.txt' || path.startsWith('/blog/') || /^\/[a-z-]+\/(index\.md)?$/.test(path);
+    assert.ok(full.manifest[path] !== undefined || page, `${path} is in the generation only`);
   }
   assert.ok(readFileSync(generation.sqlImage).equals(readFileSync(fullLayout.sqlImage)), 'sql.db');
 }
@@ -225,8 +233,9 @@ test('an edit changes exactly the documents that read its records, and their ETa
   concert.title = 'Renamed';
   writeFiles(content, files, ['concerts/a.yaml']);
   const result = (await rebuild(generation, join(root, 'gen-1'), content, [join(content, 'concerts/a.yaml')]))!;
-  // Concerts and their calendars; the feed too, since in a site this small the concert is among its newest items.
-  assert.deepEqual(result.changed, ['/api/concerts.json', '/api/feed-items.json', '/calendar.ics', '/concerts.ics', '/feed.json', '/feed.xml']);
+  // Concerts and their calendars; the feed too, since in a site this small the concert is among its newest items;
+  // the concerts page, the home page (newest items) and the map (concerts are located), with their Markdown twins and /llms.txt.
+  assert.deepEqual(result.changed, ['/', '/api/concerts.json', '/api/feed-items.json', '/calendar.ics', '/concerts.ics', '/concerts/', '/concerts/index.md', '/feed.json', '/feed.xml', '/index.md', '/llms.txt', '/map/', '/map/index.md']);
   for (const [path, entry] of Object.entries(generation.manifest)) {
     const after = result.generation.manifest[path]!;
     assert.equal(after.headers.ETag !== entry.headers.ETag, result.changed.includes(path), path);

@@ -25,9 +25,11 @@ test('the route table lists every path once, with its methods and handler kind, 
       'music-intersections /api/music/intersections.json POST,OPTIONS answer',
       'music-station /api/music/station.json POST,OPTIONS answer',
       'rest /api/{collection}.json GET,OPTIONS answer',
+      'collection-page /{collection}/ GET answer',
+      'search-page /search/ GET answer',
       'static /{file} GET answer',
       'withheld-export /places.{geojson,kml,gpx} GET answer',
-      'record-page /{collection}/{canonicalId} GET page',
+      'record-page /{collection}/{canonicalId} GET answer',
     ],
   );
   const described = describeRoutes();

@@ -1,0 +1,170 @@
+/**
+ * Site pages rendered on request: a collection page with a query string
+ * (`/movies/?genre=Drama&sort=year:desc`, `?cursor=…`) and a record page
+ * (`/movies/itm_…`), each as HTML or as its Markdown twin. In order: the collection or
+ * record exists (404 problem), the client is within the collections quota (429, as the
+ * REST lists), the query string is bounded (414) and valid — the very parser and problems
+ * of `/api/<collection>.json` (400) — then the representation is chosen from `Accept`
+ * (`text/markdown` when preferred, HTML otherwise: browsers and `*∕*` get HTML), rendered
+ * (HTML by Astro in-process, Markdown from the same view), remembered, and answered with
+ * its own strong ETag, `Vary: Accept` and 304 on `If-None-Match`. A collection page
+ * without a query string is the prerendered file and its prerendered twin.
+ */
+import type { CollectionDeclaration } from '../src/collections/define.ts';
+import { collection, contentCollections } from '../src/collections/index.ts';
+import { PublicError } from '../src/core/errors.ts';
+import { CANONICAL_ID } from '../src/core/image.ts';
+import { LIMITS } from '../src/core/limits.ts';
+import { canonicalSearch, parseQuery } from '../src/core/params.ts';
+import { parseSearch, searchCanonical, SearchCore } from '../src/core/search.ts';
+import { PAGE_PREFERENCES } from '../src/compile/manifest.ts';
+import { RERENDER_ROUTE } from '../src/compile/pages.ts';
+import { AnswerCache } from '../src/http/answer-cache.ts';
+import type { Answer, RequestFacts } from '../src/http/answer.ts';
+import { conditionalAnswer } from '../src/http/conditional.ts';
+import { strongEtag } from '../src/http/etag.ts';
+import type { ListAnswer } from '../src/http/list.ts';
+import { negotiate } from '../src/http/negotiate.ts';
+import { errorAnswer, PROBLEM_MEDIA_TYPE, problemAnswer } from '../src/http/problem.ts';
+import { metered } from '../src/http/rate-limit.ts';
+import { renderPage } from '../src/runtime/render-page.ts';
+import type { Runtime } from '../src/runtime/runtime.ts';
+import { collectionMarkdown, searchMarkdown } from '../src/site/markdown.ts';
+import { searchView } from '../src/site/search-view.ts';
+import { recordPage, recordPageMarkdown } from '../src/site/record.ts';
+import { collectionView, pageCollection } from '../src/site/view.ts';
+
+const COLLECTION_PAGE = /^\/([a-z][a-z-]*)\/$/;
+const RECORD_PAGE = /^\/([a-z][a-z-]*)\/(itm_[0-9a-f]{24})$/;
+const HTML = 'text/html; charset=utf-8';
+const MARKDOWN = 'text/markdown; charset=utf-8';
+/** Rendered on request from an immutable generation: a minute of freshness, then revalidation by ETag. */
+const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
+
+/** The collection a path is the page of, if it is one. */
+export const collectionPageOf = (pathname: string): CollectionDeclaration | undefined => pageCollection(COLLECTION_PAGE.exec(pathname)?.[1] ?? '');
+
+/** Whether a path names a record page of a known collection (the record itself may still be missing). */
+export function isRecordPage(pathname: string): boolean {
+  const match = RECORD_PAGE.exec(pathname);
+  return match !== null && collection(match[1]!)?.rest === true && CANONICAL_ID.test(match[2]!);
+}
+
+/** Markdown when the client prefers it to HTML; HTML otherwise (no Accept, `*∕*`, browsers, or neither acceptable). */
+export const wantsMarkdown = (request: RequestFacts) => negotiate(request.header('Accept'), ['text/html', 'text/markdown']) === 'text/markdown';
+
+const PAGE_CACHE_BYTES = process.env.PAGE_CACHE_BYTES === undefined ? LIMITS.pageCacheBytes : Number(process.env.PAGE_CACHE_BYTES);
+const caches = new WeakMap<Runtime, AnswerCache>();
+const cacheOf = (rt: Runtime) => {
+  let cache = caches.get(rt);
+  if (!cache) caches.set(rt, (cache = new AnswerCache(PAGE_CACHE_BYTES)));
+  return cache;
+};
+
+function pageHeaders(type: string, body: Buffer): Record<string, string> {
+  return { 'Content-Type': type, ETag: strongEtag(body), 'Cache-Control': CACHE_CONTROL, Vary: 'Accept', ...PAGE_PREFERENCES };
+}
+
+/** The remembered (or freshly rendered) page for `key`, answered conditionally. */
+async function remembered(rt: Runtime, request: RequestFacts, key: string, render: () => Promise<{ type: string; body: Buffer }>): Promise<Answer> {
+  const cache = cacheOf(rt);
+  let answer: ListAnswer | undefined = cache.get(key);
+  if (!answer) {
+    const { type, body } = await render();
+    answer = { body, headers: pageHeaders(type, body) };
+    cache.set(key, answer);
+  }
+  const preconditions = { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: null };
+  return conditionalAnswer(request.method, preconditions, { ...answer.headers, 'Content-Length': String(answer.body.length) }, answer.body);
+}
+
+/** `GET /<collection>/[?query]`: the prerendered page (or twin) without a query string; rendered on request with one. */
+export function collectionPageAnswer(rt: Runtime, request: RequestFacts): Answer | Promise<Answer> {
+  const { url } = request;
+  const declaration = collectionPageOf(url.pathname)!;
+  if (url.search === '') {
+    const file = rt.files.resolve(url.pathname, request.header('Accept'));
+    return file ? rt.files.answer(request, file) : problemAnswer('not-found', 'Nothing is published at this path.');
+  }
+  return metered(rt.quota, rt.clientOf(request), async () => {
+    try {
+      if (Buffer.byteLength(url.search) > LIMITS.queryStringBytesMax) {
+        throw new PublicError('query-too-long', `The query string is longer than ${LIMITS.queryStringBytesMax} bytes.`);
+      }
+      const query = parseQuery(declaration, url.searchParams);
+      const search = canonicalSearch({ ...query, facets: false }, query.cursor);
+      const markdown = wantsMarkdown(request);
+      return await remembered(rt, request, `${markdown ? 'md' : 'html'} ${declaration.name}${search}`, async () => {
+        // The cursor is checked here, by the core, before anything is rendered.
+        const view = collectionView(rt.core, query);
+        if (markdown) return { type: MARKDOWN, body: Buffer.from(collectionMarkdown(view)) };
+        const body = await renderPage(rt.pages, `${RERENDER_ROUTE}/collection/${declaration.name}${search}`, { core: rt.core });
+        return { type: HTML, body };
+      });
+    } catch (error) {
+      return errorAnswer(error);
+    }
+  });
+}
+
+const searchCores = new WeakMap<Runtime, SearchCore>();
+const searchCoreOf = (rt: Runtime) => {
+  let core = searchCores.get(rt);
+  if (!core) searchCores.set(rt, (core = new SearchCore(rt.image)));
+  return core;
+};
+
+/** `GET /search/[?q=…]`: the prerendered form (or twin) without a query string; hits rendered on request, with the search list's validation and problems. */
+export function searchPageAnswer(rt: Runtime, request: RequestFacts): Answer | Promise<Answer> {
+  const { url } = request;
+  if (url.search === '') {
+    const file = rt.files.resolve(url.pathname, request.header('Accept'));
+    return file ? rt.files.answer(request, file) : problemAnswer('not-found', 'Nothing is published at this path.');
+  }
+  return metered(rt.quota, rt.clientOf(request), async () => {
+    try {
+      if (Buffer.byteLength(url.search) > LIMITS.queryStringBytesMax) {
+        throw new PublicError('query-too-long', `The query string is longer than ${LIMITS.queryStringBytesMax} bytes.`);
+      }
+      const query = parseSearch(contentCollections.map((c) => c.name), url.searchParams);
+      const search = searchCanonical(query, query.cursor);
+      const markdown = wantsMarkdown(request);
+      return await remembered(rt, request, `${markdown ? 'md' : 'html'} search${search}`, async () => {
+        const view = searchView(searchCoreOf(rt), query);
+        if (markdown) return { type: MARKDOWN, body: Buffer.from(searchMarkdown(view)) };
+        return { type: HTML, body: await renderPage(rt.pages, `${RERENDER_ROUTE}/search${search}`, { core: rt.core }) };
+      });
+    } catch (error) {
+      return errorAnswer(error);
+    }
+  });
+}
+
+/** `GET /<collection>/<canonicalId>`: the record's page, or its Markdown twin. */
+export function recordPageAnswer(rt: Runtime, request: RequestFacts): Promise<Answer> | Answer {
+  const [, name, id] = RECORD_PAGE.exec(request.url.pathname)!;
+  const declaration = collection(name!)!;
+  const json = rt.core.get(declaration, id!);
+  if (json === undefined) return problemAnswer('not-found', 'No published record has this identifier in this collection.');
+  const markdown = wantsMarkdown(request);
+  return remembered(rt, request, `${markdown ? 'md' : 'html'} ${request.url.pathname}`, async () => {
+    if (markdown) return { type: MARKDOWN, body: Buffer.from(recordPageMarkdown(declaration, recordPage(declaration, JSON.parse(json) as Record<string, unknown>, rt.image.siteUrl))) };
+    return { type: HTML, body: await renderPage(rt.pages, request.url.pathname, { core: rt.core }) };
+  });
+}
+
+const NOT_FOUND_PAGE = '/404.html';
+
+/**
+ * A 404 problem, as a browser sees it: the site's not-found page (still with status 404)
+ * when `Accept` prefers HTML to the problem's JSON; programs (no Accept, `*∕*`, JSON) get
+ * the problem unchanged.
+ */
+export function humaneNotFound(rt: Runtime, accept: string | null, answer: Answer): Answer {
+  if (answer.status !== 404 || answer.headers['Content-Type'] !== PROBLEM_MEDIA_TYPE) return answer;
+  if (negotiate(accept, [PROBLEM_MEDIA_TYPE, 'application/json', 'text/html']) !== 'text/html') return answer;
+  const file = rt.files.resolve(NOT_FOUND_PAGE, null);
+  if (!file) return answer;
+  const page = rt.files.answer({ method: 'GET', url: new URL(`http://runtime.invalid${NOT_FOUND_PAGE}`), header: () => null }, file);
+  return { status: 404, headers: { ...page.headers, 'Cache-Control': 'no-store' }, body: answer.body === null ? null : page.body };
+}

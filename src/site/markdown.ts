@@ -1,0 +1,196 @@
+/**
+ * The Markdown twins of the site's pages (SPEC §4.2: pages negotiate `text/markdown`),
+ * rendered from the same views as the HTML pages, so a twin lists the same records in
+ * the same order. Links are root-relative and point at the HTML pages (an agent asks
+ * them for Markdown again); text from records is escaped so it cannot forge links or
+ * headings.
+ */
+import { blogPath } from '../collections/blog.ts';
+import type { CollectionDeclaration } from '../collections/define.ts';
+import { collectionPageUrl, collectionUrl, EXPORTS, LINKS, PAGES, URLS } from '../urls.ts';
+import type { FieldView } from './format.ts';
+import type { HomeView } from './home.ts';
+import { apiGuide } from './api-guide.ts';
+import type { MapView } from './map.ts';
+import type { SearchView } from './search-view.ts';
+import { pageCollections, type CollectionView, type ItemView } from './view.ts';
+
+/**
+ * CommonMark backslash escapes for what would start markup inside a line: emphasis, code,
+ * links (a `(` only matters after an escaped `]`), autolinks and raw HTML, GFM strikethrough.
+ */
+export const escapeMarkdown = (text: string) => text.replace(/\s+/g, ' ').replace(/([\\`*_[\]<>~])/g, '\\$1');
+
+/** A link destination in angle brackets never breaks on spaces or parentheses. */
+const dest = (href: string) => `<${href.replace(/[<>\s]/g, encodeURIComponent)}>`;
+
+const link = (text: string, href: string) => `[${escapeMarkdown(text)}](${dest(href)})`;
+
+const itemLine = (item: ItemView) => `- ${link(item.title, item.href)}${item.detail ? ` — ${escapeMarkdown(item.detail)}` : ''}${item.date ? ` (${escapeMarkdown(item.date.text)})` : ''}`;
+
+const lines = (...parts: (string | false | undefined)[]) => `${parts.filter((p) => p !== false && p !== undefined).join('\n')}\n`;
+
+export function collectionMarkdown(view: CollectionView): string {
+  const showing = view.items.length === view.totalCount ? `${view.totalCount} records.` : `${view.items.length} of ${view.totalCount} records on this page.`;
+  return lines(
+    `# ${escapeMarkdown(view.title)}`,
+    '',
+    escapeMarkdown(view.description),
+    '',
+    `${showing} The same list as JSON: ${link(view.apiPath, view.apiPath)}.`,
+    view.applied.length > 0 && '',
+    view.applied.length > 0 && `Filtered by: ${view.applied.map((a) => `${escapeMarkdown(a.label)} (${link('remove', a.href)})`).join(', ')}.`,
+    '',
+    '## Records',
+    '',
+    ...(view.items.length > 0 ? view.items.map(itemLine) : ['No records match.']),
+    '',
+    view.first !== undefined || view.next !== undefined ? '## Pages' : false,
+    view.first !== undefined || view.next !== undefined ? '' : false,
+    view.first !== undefined && `- ${link('First page', view.first)}`,
+    view.next !== undefined && `- ${link('Next page', view.next)}`,
+    view.first !== undefined || view.next !== undefined ? '' : false,
+    '## Sort',
+    '',
+    ...view.sorts.map((s) => `- ${s.active ? `**${escapeMarkdown(s.label)}**` : link(s.label, s.href)}`),
+    '',
+    '## Per page',
+    '',
+    ...view.sizes.map((s) => `- ${s.active ? `**${s.label}**` : link(s.label, s.href)}`),
+    ...view.facets.flatMap((f) => ['', `## ${escapeMarkdown(f.label)}`, '', ...f.values.map((v) => `- ${link(v.label, v.href)} (${v.count})${v.active ? ' — selected' : ''}`)]),
+  );
+}
+
+export function recordMarkdown(c: CollectionDeclaration, title: string, fields: readonly FieldView[], body: string | undefined, canonicalId: string): string {
+  const value = (f: FieldView) => f.values.map((v) => (v.href ? link(v.text, v.href) : escapeMarkdown(v.text))).join(', ');
+  return lines(
+    `# ${escapeMarkdown(title)}`,
+    '',
+    `In ${link(c.title, collectionPageUrl(c.name))} · canonical ID \`${canonicalId}\` · JSON: ${link(`${collectionUrl(c.name)}`, collectionUrl(c.name))}`,
+    '',
+    ...fields.map((f) => `- **${escapeMarkdown(f.label)}**: ${value(f)}`),
+    body !== undefined && '',
+    // The body is the owner's own Markdown: kept as written.
+    body !== undefined && body.trim(),
+  );
+}
+
+export function homeMarkdown(view: HomeView): string {
+  return lines(
+    `# ${escapeMarkdown(view.owner.name)}’s collections`,
+    '',
+    `Films, places, concerts, books, music, runs and more, kept by ${escapeMarkdown(view.owner.name)}. Every page of this site is also Markdown (ask with \`Accept: text/markdown\`), and every list is an API.`,
+    '',
+    '## Collections',
+    '',
+    ...view.collections.map((c) => `- ${link(c.title, c.href)} (${c.count}) — ${escapeMarkdown(c.description)}`),
+    '',
+    '## Latest',
+    '',
+    ...view.latest.map((i) => `- ${link(i.title, i.href)} — ${escapeMarkdown(i.collection)} (${escapeMarkdown(i.date!.text)})`),
+    '',
+    '## Feeds, calendars, exports and APIs',
+    '',
+    ...view.links.map((l) => `- ${link(l.label, l.href)}: ${escapeMarkdown(l.about)}`),
+  );
+}
+
+/** `/llms.txt` (llmstxt.org): the site's title, a summary, then sections of links with notes. */
+export function llmsTxt(view: HomeView, siteUrl: string): string {
+  const abs = (path: string) => new URL(path, siteUrl).href;
+  return lines(
+    `# ${escapeMarkdown(view.owner.name)}’s collections`,
+    '',
+    `> One person's curated collections (films, places, concerts, books, music, sporting events and more) as a static site and read-only APIs. Every HTML page answers \`Accept: text/markdown\` with a Markdown twin, also served at \`<page>/index.md\`.`,
+    '',
+    '## Collections',
+    '',
+    ...view.collections.map((c) => `- ${link(c.title, abs(`${c.href}index.md`))}: ${escapeMarkdown(c.description)} (${c.count} records; JSON at ${abs(collectionUrl(c.name))})`),
+    '',
+    '## APIs',
+    '',
+    `- ${link('OpenAPI description', abs(LINKS.openapi))}: the REST lists, filters, sort fields and cursors`,
+    `- ${link('Search', abs(LINKS.search))}: \`?q=\` across every collection`,
+    `- ${link('GraphQL', abs(LINKS.graphql))}: the same lists as typed connections`,
+    `- ${link('SQL profile', abs(LINKS.sqlProfile))}: the relations \`QUERY ${LINKS.sql}\` can read`,
+    `- ${link('Problem types', abs(LINKS.problems))}: every error the APIs answer`,
+    `- ${link('Service metadata', abs(LINKS.meta))}`,
+    '',
+    '## Optional',
+    '',
+    `- ${link('Home page', abs('/index.md'))}`,
+    `- ${link('Blog', abs(URLS.blog))}`,
+    `- ${link('API guide', abs(`${PAGES.api}index.md`))}`,
+    `- ${link('Atom feed', abs(LINKS.atomFeed))}`,
+  );
+}
+
+export function apiGuideMarkdown(): string {
+  return lines(
+    '# APIs',
+    '',
+    'Everything on this site is readable by programs: anonymous, read-only, with ETags and cursors. Every page also answers `Accept: text/markdown`.',
+    ...apiGuide().flatMap((s) => ['', `## ${escapeMarkdown(s.title)}`, '', ...s.links.map((l) => `- ${link(l.label, l.href)}: ${escapeMarkdown(l.about)}`)]),
+    '',
+    '## Collections as JSON',
+    '',
+    ...pageCollections.map((c) => `- ${link(collectionUrl(c.name), collectionUrl(c.name))}`),
+  );
+}
+
+/** The blog index's twin: every post, newest first. */
+export function blogIndexMarkdown(posts: readonly Record<string, unknown>[]): string {
+  return lines(
+    '# Blog',
+    '',
+    `Also as JSON: ${link(collectionUrl('blog'), collectionUrl('blog'))}; with everything else that happens here in the ${link('Atom', LINKS.atomFeed)} and ${link('JSON', LINKS.jsonFeed)} feeds.`,
+    '',
+    '## Posts',
+    '',
+    ...posts.map((p) => `- ${link(String(p.title), blogPath(String(p.slug)))} (${escapeMarkdown(String(p.publishedAt))}): ${escapeMarkdown(String(p.summary))}`),
+  );
+}
+
+/** A post's twin: its front matter as a line, then the owner's Markdown as written. */
+export function blogPostMarkdown(post: Record<string, unknown>): string {
+  const tags = Array.isArray(post.tags) ? post.tags.map(String) : [];
+  return lines(
+    `# ${escapeMarkdown(String(post.title))}`,
+    '',
+    `Published ${escapeMarkdown(String(post.publishedAt))}${tags.length ? ` · ${escapeMarkdown(tags.join(', '))}` : ''} · in the ${link('Blog', URLS.blog)}`,
+    '',
+    `*${escapeMarkdown(String(post.summary))}*`,
+    '',
+    String(post.body ?? '').trim(),
+  );
+}
+
+/** The search page's twin: the hits, or how to search when no query is given. */
+export function searchMarkdown(view: SearchView | undefined): string {
+  if (!view) {
+    return lines('# Search', '', `Search every collection at once: ${link(`${PAGES.search}?q=jazz`, `${PAGES.search}?q=jazz`)} (this page), or ${link(`${LINKS.search}?q=jazz`, `${LINKS.search}?q=jazz`)} for JSON.`);
+  }
+  return lines(
+    `# Search: ${escapeMarkdown(view.q)}`,
+    '',
+    `${view.totalCount} hits. The same list as JSON: ${link(view.apiPath, view.apiPath)}.`,
+    '',
+    '## Records',
+    '',
+    ...(view.items.length > 0 ? view.items.map((i) => `- ${link(i.title, i.href)} — ${escapeMarkdown(i.collection)}${i.date ? ` (${escapeMarkdown(i.date.text)})` : ''}`) : ['Nothing matches.']),
+    ...(view.first !== undefined || view.next !== undefined ? ['', '## Pages', ''] : []),
+    view.first !== undefined && `- ${link('First page', view.first)}`,
+    view.next !== undefined && `- ${link('Next page', view.next)}`,
+  );
+}
+
+/** The map's twin: every located record with its coordinates, by collection. */
+export function mapMarkdown(view: MapView): string {
+  const groups = Object.entries(Object.groupBy(view.points, (p) => p.collection));
+  return lines(
+    '# Map',
+    '',
+    `${view.points.length} places, concerts and photos with coordinates (latitude, longitude). Exports for map apps: ${EXPORTS.map((e) => link(e.path, e.path)).join(', ')}.`,
+    ...groups.flatMap(([name, points]) => ['', `## ${escapeMarkdown(name)}`, '', ...points!.map((p) => `- ${link(p.title, p.href)} (${p.latitude}, ${p.longitude})`)]),
+  );
+}

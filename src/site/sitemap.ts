@@ -1,0 +1,60 @@
+/**
+ * The sitemaps (sitemaps.org protocol 0.9): `/sitemap.xml` is an index naming one file of
+ * the prerendered pages and as many files of record pages as it takes, each holding at
+ * most 50,000 URLs ("Each Sitemap file that you provide must have no more than 50,000
+ * URLs"). Record URLs are read from the image by canonicalId alone, without parsing records.
+ */
+import { blogPath } from '../collections/blog.ts';
+import { collection } from '../collections/index.ts';
+import { recordsTable, type Image } from '../core/image.ts';
+import { collectionPageUrl, PAGES, recordUrl, URLS } from '../urls.ts';
+import { pageCollections } from './view.ts';
+
+export const SITEMAP_URLS_MAX = 50_000;
+
+/** The collections whose records have their own page on this site (writing links elsewhere, the blog's posts are pages). */
+const recordCollections = () => pageCollections.filter((c) => c.name !== 'writing');
+
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+const urlset = (urls: readonly string[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.map((u) => `  <url><loc>${escapeXml(u)}</loc></url>`).join('\n')}\n</urlset>\n`;
+
+export const recordSitemapPath = (n: number) => `/sitemap-records-${n}.xml`;
+export const PAGES_SITEMAP = '/sitemap-pages.xml';
+
+/** How many record sitemaps the image needs. */
+export function recordSitemapCount(image: Image): number {
+  const total = recordCollections().reduce((sum, c) => sum + image.count(c.name), 0);
+  return Math.max(1, Math.ceil(total / SITEMAP_URLS_MAX));
+}
+
+export function sitemapIndex(image: Image): string {
+  const files = [PAGES_SITEMAP, ...Array.from({ length: recordSitemapCount(image) }, (_, i) => recordSitemapPath(i + 1))];
+  const entries = files.map((f) => `  <sitemap><loc>${escapeXml(new URL(f, image.siteUrl).href)}</loc></sitemap>`).join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}\n</sitemapindex>\n`;
+}
+
+export function pagesSitemap(image: Image): string {
+  const slugs = (image.statement(`SELECT json ->> '$.slug' AS slug FROM ${recordsTable(collection('blog')!.name)} ORDER BY cid`).all() as { slug: string }[]).map((r) => blogPath(r.slug));
+  const paths = ['/', ...pageCollections.map((c) => collectionPageUrl(c.name)), URLS.blog, ...slugs, PAGES.map, PAGES.search, PAGES.api, URLS.subscribe];
+  return urlset(paths.map((p) => new URL(p, image.siteUrl).href));
+}
+
+/** The `n`th (from 1) file of record pages: collections in the registry's order, records by canonicalId. */
+export function recordSitemap(image: Image, n: number): string {
+  let skip = (n - 1) * SITEMAP_URLS_MAX;
+  const urls: string[] = [];
+  for (const c of recordCollections()) {
+    if (urls.length >= SITEMAP_URLS_MAX) break;
+    const count = image.count(c.name);
+    if (skip >= count) {
+      skip -= count;
+      continue;
+    }
+    const rows = image.statement(`SELECT cid FROM ${recordsTable(c.name)} ORDER BY cid LIMIT ? OFFSET ?`).all(SITEMAP_URLS_MAX - urls.length, skip) as { cid: string }[];
+    skip = 0;
+    for (const r of rows) urls.push(new URL(recordUrl(c.name, r.cid), image.siteUrl).href);
+  }
+  return urlset(urls);
+}

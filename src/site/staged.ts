@@ -1,0 +1,16 @@
+/**
+ * The query core over the image the compiler has just written, for prerendered pages:
+ * opened for one page's data and closed again, as the build's other pages do.
+ */
+import { stagedImage } from '../compile/integration.ts';
+import { Image } from '../core/image.ts';
+import { QueryCore } from '../core/query.ts';
+
+export function withStagedCore<T>(read: (core: QueryCore) => T): T {
+  const image = new Image(stagedImage);
+  try {
+    return read(new QueryCore(image));
+  } finally {
+    image.close();
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * What a collection page shows, computed once from one query and handed to both of its
+ * renderers (the Astro page for people, `markdown.ts` for agents), so the HTML page and
+ * its Markdown twin cannot list different records. The query is the one `/api/<name>.json`
+ * parses from the same query string (src/core/params.ts), run by the same core: the page
+ * lists the REST list's canonical IDs in the REST list's order. Links keep the query's
+ * canonical form (defaults left out); the next page is the REST cursor.
+ */
+import { blogPath } from '../collections/blog.ts';
+import { facetable, type CollectionDeclaration } from '../collections/define.ts';
+import { HAPPENED, headline } from '../collections/headline.ts';
+import { restCollections } from '../collections/index.ts';
+import { canonicalSearch, parseQuery, type Query } from '../core/params.ts';
+import { LIMITS } from '../core/limits.ts';
+import type { QueryCore } from '../core/query.ts';
+import { collectionPageUrl, collectionUrl, recordUrl } from '../urls.ts';
+import { formatDate, humanize } from './format.ts';
+
+/** Collections with a page at `/<name>/`: every list but the composed feed (the home page shows it) and the blog (its index is `/blog/`). */
+export const pageCollections: readonly CollectionDeclaration[] = restCollections.filter((c) => c.name !== 'feed-items' && c.name !== 'blog');
+
+export const pageCollection = (name: string) => pageCollections.find((c) => c.name === name);
+
+export interface ItemView {
+  canonicalId: string;
+  title: string;
+  href: string;
+  /** The date of the record (what happened, or its source date), as an ISO string and for people. */
+  date?: { iso: string; text: string };
+  /** A short line of the record's filterable values (type, year, genres…). */
+  detail: string;
+}
+
+export interface LinkView {
+  label: string;
+  href: string;
+  active: boolean;
+  count?: number;
+}
+
+export interface FacetView {
+  param: string;
+  label: string;
+  values: LinkView[];
+}
+
+export interface CollectionView {
+  name: string;
+  title: string;
+  description: string;
+  /** The page's path with its canonical query string. */
+  path: string;
+  /** The same list as JSON. */
+  apiPath: string;
+  items: ItemView[];
+  totalCount: number;
+  /** The query's filters and search, each with the link that removes it. */
+  applied: LinkView[];
+  q: string | undefined;
+  facets: FacetView[];
+  sorts: LinkView[];
+  /** Page sizes (`limit`), each from the first page. */
+  sizes: LinkView[];
+  /** The first page of the same query, when this page is a later one. */
+  first: string | undefined;
+  next: string | undefined;
+}
+
+/** A record's page, or the piece itself for blog posts and writing. */
+export function itemHref(collection: string, r: Record<string, unknown>): string {
+  if (collection === 'blog' && typeof r.slug === 'string') return blogPath(r.slug);
+  if (collection === 'writing' && typeof r.url === 'string') return r.url;
+  return recordUrl(collection, String(r.canonicalId));
+}
+
+const values = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined || v === null || v === '' ? [] : [String(v)]);
+
+/** One list row of a record. */
+export function itemView(c: CollectionDeclaration, r: Record<string, unknown>): ItemView {
+  const when = HAPPENED[c.name]?.(r) ?? (typeof r[c.dateField] === 'string' ? String(r[c.dateField]) : undefined);
+  const detail = facetable(c)
+    .map((param) => c.filters[param]!.field)
+    .filter((field, i, all) => all.indexOf(field) === i)
+    .flatMap((field) => values(r[field]).slice(0, 3))
+    .slice(0, 5)
+    .join(' · ');
+  return {
+    canonicalId: String(r.canonicalId),
+    title: headline(c.name, r),
+    href: itemHref(c.name, r),
+    ...(when ? { date: { iso: when, text: formatDate(when, typeof r.timezone === 'string' ? r.timezone : undefined) } } : {}),
+    detail,
+  };
+}
+
+/** The query string of `query` changed by `change` (a fresh URLSearchParams of its canonical form), always from the first page. */
+function linkTo(query: Query, change: (params: URLSearchParams) => void): string {
+  const params = new URLSearchParams(canonicalSearch({ ...query, facets: false }));
+  change(params);
+  const text = params.toString();
+  return `${collectionPageUrl(query.collection.name)}${text ? `?${text}` : ''}`;
+}
+
+/** The page sizes offered as links: the REST list's default and maximum among them. */
+const PAGE_SIZES = [10, 25, LIMITS.pageSizeDefault, LIMITS.pageSizeMax];
+
+const sortText = (query: Query) => query.sort.map((k) => `${k.field}:${k.direction}`).join(',');
+
+/** The view of one page of a collection for a validated query. */
+export function collectionView(core: QueryCore, query: Query): CollectionView {
+  const c = query.collection;
+  const page = core.run({ ...query, facets: true });
+  const plain = { ...query, facets: false };
+  const items = page.items.map((json) => itemView(c, JSON.parse(json) as Record<string, unknown>));
+  const applied: LinkView[] = query.filters.flatMap((f) =>
+    f.values.map((value) => ({
+      label: `${humanize(f.param)}: ${value}`,
+      active: true,
+      href: linkTo(query, (p) => {
+        const rest = p.getAll(f.param).filter((v) => v !== value);
+        p.delete(f.param);
+        for (const v of rest) p.append(f.param, v);
+      }),
+    })),
+  );
+  if (query.q) applied.push({ label: `Search: ${query.q.value}`, active: true, href: linkTo(query, (p) => p.delete('q')) });
+  const facets: FacetView[] = Object.entries(page.facets ?? {})
+    .filter(([, counted]) => counted.length > 0)
+    .map(([param, counted]) => {
+      const chosen = new Set(query.filters.find((f) => f.param === param)?.values ?? []);
+      return {
+        param,
+        label: humanize(param),
+        values: counted.map(({ value, count }) => ({
+          label: value,
+          count,
+          active: chosen.has(value),
+          href: linkTo(query, (p) => (chosen.has(value) ? p.delete(param) : p.set(param, value))),
+        })),
+      };
+    });
+  const current = sortText(query);
+  const sorts: LinkView[] = Object.keys(c.sort).flatMap((field) =>
+    (['desc', 'asc'] as const).map((direction) => {
+      const sort = `${field}:${direction}`;
+      const isDefault = c.defaultSort.length === 1 && c.defaultSort[0]!.field === field && c.defaultSort[0]!.direction === direction;
+      return {
+        label: `${humanize(field)} ${direction === 'asc' ? '↑' : '↓'}`,
+        active: current === sort,
+        href: linkTo(query, (p) => (isDefault ? p.delete('sort') : p.set('sort', sort))),
+      };
+    }),
+  );
+  const sizes: LinkView[] = PAGE_SIZES.map((size) => ({
+    label: String(size),
+    active: query.limit === size,
+    href: linkTo(query, (p) => (size === LIMITS.pageSizeDefault ? p.delete('limit') : p.set('limit', String(size)))),
+  }));
+  const path = `${collectionPageUrl(c.name)}${canonicalSearch(plain, query.cursor)}`;
+  return {
+    name: c.name,
+    title: c.title,
+    description: c.description,
+    path,
+    apiPath: `${collectionUrl(c.name)}${canonicalSearch(plain, query.cursor)}`,
+    items,
+    totalCount: page.totalCount,
+    applied,
+    q: query.q?.value,
+    facets,
+    sorts,
+    sizes,
+    first: query.cursor === undefined ? undefined : `${collectionPageUrl(c.name)}${canonicalSearch(plain)}`,
+    next: page.next === undefined ? undefined : `${collectionPageUrl(c.name)}${canonicalSearch(plain, page.next)}`,
+  };
+}
+
+/** Page one of a collection: what its prerendered page and twin show. */
+export const firstPageView = (core: QueryCore, c: CollectionDeclaration) => collectionView(core, parseQuery(c, new URLSearchParams()));

@@ -1,0 +1,257 @@
+/**
+ * The site's collection and record pages against the real built server: a collection
+ * page lists the REST list's canonical IDs in the REST list's order (page one, a later
+ * page through the cursor, with a filter); a query string is validated as the REST list
+ * validates it, with the same problems; every page answers `Accept: text/markdown` with
+ * its twin (own strong ETag, `Vary: Accept`, 304), browsers and `*∕*` get HTML; every
+ * twin parses with remark and lists the same records as its HTML page.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { mf2 } from 'microformats-parser';
+import type { Link, Root } from 'mdast';
+import { pageCollections } from '../../src/site/view.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+
+let server: RunningServer;
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  await server?.stop();
+});
+
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+const get = (path: string, accept = BROWSER_ACCEPT, headers: Record<string, string> = {}) => fetch(`${server.base}${path}`, { headers: { Accept: accept, ...headers } });
+
+/** The canonical IDs a collection page lists, in order. */
+const htmlIds = (html: string) => [...html.matchAll(/data-canonical-id="(itm_[0-9a-f]{24})"/g)].map((m) => m[1]!);
+
+/** The REST list's canonical IDs and next cursor for the same query. */
+async function restPage(name: string, search: string): Promise<{ ids: string[]; next: string | undefined }> {
+  const res = await fetch(`${server.base}/api/${name}.json${search}`);
+  assert.equal(res.status, 200, `/api/${name}.json${search}`);
+  const body = (await res.json()) as { data: { canonicalId: string }[]; links: { next?: string } };
+  const next = body.links.next === undefined ? undefined : (new URL(body.links.next, server.base).searchParams.get('cursor') ?? undefined);
+  return { ids: body.data.map((d) => d.canonicalId), next };
+}
+
+/** The records section of a twin: the links listed under `## Records`, in order. */
+function twinRecordLinks(markdown: string): string[] {
+  const tree: Root = fromMarkdown(markdown);
+  const start = tree.children.findIndex((n) => n.type === 'heading' && n.depth === 2 && n.children.some((c) => c.type === 'text' && c.value === 'Records'));
+  assert.ok(start >= 0, 'the twin has a Records section');
+  const list = tree.children[start + 1];
+  if (list?.type !== 'list') return [];
+  return list.children.map((item) => {
+    const paragraph = item.children[0];
+    const link = paragraph?.type === 'paragraph' ? paragraph.children.find((c): c is Link => c.type === 'link') : undefined;
+    assert.ok(link, 'each record line starts with its link');
+    return link.url;
+  });
+}
+
+/** The record links of an HTML collection page, in order. */
+const htmlRecordLinks = (html: string) => [...html.matchAll(/<li class="h-entry" data-canonical-id="[^"]+"[^>]*>\s*<a class="title u-url p-name" href="([^"]+)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+
+test('every collection has a page whose items are the REST list’s page one, and a Markdown twin listing the same records', async () => {
+  for (const c of pageCollections) {
+    const res = await get(`/${c.name}/`);
+    assert.equal(res.status, 200, c.name);
+    assert.match(res.headers.get('content-type')!, /^text\/html/);
+    assert.equal(res.headers.get('vary'), 'Accept');
+    const html = await res.text();
+    const rest = await restPage(c.name, '');
+    assert.deepEqual(htmlIds(html), rest.ids, `${c.name}: same canonical IDs, same order`);
+    assert.match(html, new RegExp(`<link rel="alternate" type="text/markdown" href="/${c.name}/index.md"`));
+    const twin = await get(`/${c.name}/`, 'text/markdown');
+    assert.equal(twin.status, 200);
+    assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
+    assert.equal(twin.headers.get('vary'), 'Accept');
+    assert.ok(twin.headers.get('content-signal'), 'the twin states the owner’s preferences');
+    assert.notEqual(twin.headers.get('etag'), res.headers.get('etag'), 'each representation has its own ETag');
+    assert.match(twin.headers.get('etag')!, /^"/, 'strong ETag');
+    assert.deepEqual(twinRecordLinks(await twin.text()), htmlRecordLinks(html), `${c.name}: the twin lists the same records`);
+  }
+});
+
+test('a filtered page and a later page list the REST list’s canonical IDs in the same order', async () => {
+  const filtered = await get('/movies/?facets=1');
+  assert.equal(filtered.status, 200);
+  const facet = await (await fetch(`${server.base}/api/movies.json?facets=1`)).json() as { meta: { facets: Record<string, { value: string }[]> } };
+  const genre = facet.meta.facets.genre![0]!.value;
+  for (const search of [`?genre=${encodeURIComponent(genre)}&limit=3`, `?genre=${encodeURIComponent(genre)}&sort=year:desc&limit=2`, '?sort=title:asc&limit=3']) {
+    const rest = await restPage('movies', search);
+    const html = await (await get(`/movies/${search}`)).text();
+    assert.deepEqual(htmlIds(html), rest.ids, search);
+    assert.ok(rest.next, `${search} has a next page`);
+    const nextSearch = `${search}&cursor=${encodeURIComponent(rest.next)}`;
+    const later = await restPage('movies', nextSearch);
+    const page = await get(`/movies/${nextSearch}`);
+    assert.equal(page.status, 200);
+    const laterHtml = await page.text();
+    assert.deepEqual(htmlIds(laterHtml), later.ids, `${search}: the later page`);
+    assert.match(laterHtml, /rel="first"/);
+    const twin = await get(`/movies/${nextSearch}`, 'text/markdown');
+    assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
+    assert.deepEqual(twinRecordLinks(await twin.text()), htmlRecordLinks(laterHtml));
+  }
+});
+
+test('the next-page link of a collection page is the REST cursor, and following it gives the REST list’s next page', async () => {
+  const html = await (await get('/movies/?limit=2')).text();
+  const next = /<a href="([^"]+)" rel="next">/.exec(html)?.[1]?.replaceAll('&amp;', '&');
+  assert.ok(next, 'a next link');
+  const rest = await restPage('movies', '?limit=2');
+  assert.equal(new URL(next, server.base).searchParams.get('cursor'), rest.next);
+});
+
+test('a query string is validated as the REST list validates it: the same problems', async () => {
+  for (const search of ['?gnere=Drama', '?sort=nope:asc', '?year=abc', '?cursor=garbage', '?genre=a&genre=b']) {
+    const page = await get(`/movies/${search}`);
+    const rest = await fetch(`${server.base}/api/movies.json${search}`);
+    assert.equal(page.status, rest.status, search);
+    assert.equal(page.headers.get('content-type'), 'application/problem+json', search);
+    const [a, b] = [(await page.json()) as Record<string, unknown>, (await rest.json()) as Record<string, unknown>];
+    assert.equal(a.type, b.type, search);
+    assert.equal(a.parameter, b.parameter, search);
+  }
+});
+
+test('negotiation: Markdown only when preferred; q-values honoured; 304 on If-None-Match per representation', async () => {
+  const cases: [string, RegExp][] = [
+    ['text/markdown', /^text\/markdown/],
+    ['*/*', /^text\/html/],
+    [BROWSER_ACCEPT, /^text\/html/],
+    ['text/html;q=0.5, text/markdown', /^text\/markdown/],
+    ['text/markdown;q=0.4, text/html;q=0.9', /^text\/html/],
+    ['text/markdown, text/html;q=0', /^text\/markdown/],
+  ];
+  for (const path of ['/', '/movies/', '/movies/?sort=title:asc']) {
+    for (const [accept, type] of cases) {
+      const res = await get(path, accept);
+      assert.equal(res.status, 200, `${path} ${accept}`);
+      assert.match(res.headers.get('content-type')!, type, `${path} ${accept}`);
+      assert.equal(res.headers.get('vary'), 'Accept');
+      const again = await get(path, accept, { 'If-None-Match': res.headers.get('etag')! });
+      assert.equal(again.status, 304, `${path} ${accept}: 304`);
+    }
+  }
+});
+
+test('a record page answers HTML to browsers and its Markdown twin to agents, with every field', async () => {
+  const rest = (await (await fetch(`${server.base}/api/movies.json?limit=1`)).json()) as { data: { canonicalId: string; title: string }[] };
+  const movie = rest.data[0]!;
+  const path = `/movies/${movie.canonicalId}`;
+  const html = await get(path);
+  assert.equal(html.status, 200);
+  assert.match(html.headers.get('content-type')!, /^text\/html/);
+  assert.equal(html.headers.get('vary'), 'Accept');
+  const page = await html.text();
+  assert.ok(page.includes(movie.title.replaceAll('&', '&amp;')));
+  assert.match(page, /<link rel="alternate" type="text\/markdown"/);
+  const md = await get(path, 'text/markdown');
+  assert.equal(md.headers.get('content-type'), 'text/markdown; charset=utf-8');
+  const text = await md.text();
+  const tree = fromMarkdown(text);
+  assert.equal(tree.children[0]?.type, 'heading');
+  assert.notEqual(md.headers.get('etag'), html.headers.get('etag'));
+  assert.equal((await get(path, 'text/markdown', { 'If-None-Match': md.headers.get('etag')! })).status, 304);
+  assert.equal((await get('/movies/itm_000000000000000000000000')).status, 404);
+});
+
+test('llms.txt, robots.txt (with Content-Signal) and the sitemap are served', async () => {
+  const llms = await (await get('/llms.txt', '*/*')).text();
+  assert.match(llms, /^# /);
+  for (const c of pageCollections) assert.ok(llms.includes(`/${c.name}/index.md`), c.name);
+  const robots = await (await get('/robots.txt', '*/*')).text();
+  assert.match(robots, /^Content-Signal: search=yes,ai-input=yes,ai-train=no$/m);
+  const index = await (await get('/sitemap.xml', '*/*')).text();
+  assert.match(index, /<sitemapindex xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/);
+  const files = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+  assert.deepEqual(files, ['/sitemap-pages.xml', '/sitemap-records-1.xml']);
+  const pages = await (await get(files[0]!, '*/*')).text();
+  assert.ok(pages.includes('/movies/</loc>'));
+  const records = await (await get(files[1]!, '*/*')).text();
+  const movie = ((await (await fetch(`${server.base}/api/movies.json?limit=1`)).json()) as { data: { canonicalId: string }[] }).data[0]!;
+  assert.ok(records.includes(`/movies/${movie.canonicalId}</loc>`));
+});
+
+test('the search page lists the search list’s hits in its order, validates as it does, and has a twin', async () => {
+  for (const search of ['?q=the', '?q=the&limit=5', '?q=jazz&collection=concerts']) {
+    const api = (await (await fetch(`${server.base}/api/search.json${search}`)).json()) as { data: { canonicalId: string }[]; links: { next?: string } };
+    const page = await get(`/search/${search}`);
+    assert.equal(page.status, 200, search);
+    const html = await page.text();
+    assert.deepEqual(htmlIds(html), api.data.map((d) => d.canonicalId), search);
+    const twin = await get(`/search/${search}`, 'text/markdown');
+    assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
+    assert.equal(twinRecordLinks(await twin.text()).length, api.data.length);
+  }
+  for (const search of ['?q=', '?nope=1', '?q=a&cursor=x']) {
+    const [page, api] = await Promise.all([get(`/search/${search}`), fetch(`${server.base}/api/search.json${search}`)]);
+    assert.equal(page.status, api.status, search);
+    assert.equal(((await page.json()) as { type: string }).type, ((await api.json()) as { type: string }).type, search);
+  }
+  const form = await get('/search/');
+  assert.match(await form.text(), /<form action="\/search\/" method="get" role="search"/);
+});
+
+test('a browser asking for a missing page gets a humane 404 page; programs still get the problem', async () => {
+  for (const path of ['/nothing-here', '/movies/itm_000000000000000000000000', '/api/nope.json']) {
+    const browser = await get(path);
+    assert.equal(browser.status, 404, path);
+    assert.match(browser.headers.get('content-type')!, /^text\/html/, path);
+    assert.match(await browser.text(), /<h1>Nothing here<\/h1>/);
+    for (const accept of ['*/*', 'application/json', '']) {
+      const program = await get(path, accept);
+      assert.equal(program.status, 404);
+      assert.equal(program.headers.get('content-type'), 'application/problem+json', `${path} ${accept}`);
+    }
+  }
+});
+
+const EXPECTED_TYPES: Record<string, RegExp> = {
+  movies: /^(Movie|TVSeries)$/, books: /^Book$/, places: /^Place$/, concerts: /^MusicEvent$/, 'sporting-events': /^SportsEvent$/, events: /^Event$/,
+  music: /^(MusicGroup|MusicAlbum|MusicRecording)$/, videos: /^VideoObject$/, podcasts: /^PodcastEpisode$/, tweets: /^SocialMediaPosting$/,
+  code: /^SoftwareSourceCode$/, photos: /^Photograph$/, work: /^OrganizationRole$/, reading: /^Article$/, activities: /^ExerciseAction$/,
+};
+
+test('record pages carry schema.org JSON-LD of their type and an h-entry; lists are h-feeds; the home page has an h-card (microformats-parser)', async () => {
+  for (const [name, type] of Object.entries(EXPECTED_TYPES)) {
+    const first = ((await (await fetch(`${server.base}/api/${name}.json?limit=1`)).json()) as { data: { canonicalId: string }[] }).data[0]!;
+    const url = `${server.base}/${name}/${first.canonicalId}`;
+    const html = await (await get(`/${name}/${first.canonicalId}`)).text();
+    const block = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1];
+    assert.ok(block, `${name}: a JSON-LD block`);
+    const doc = JSON.parse(block) as Record<string, unknown>;
+    assert.equal(doc['@context'], 'https://schema.org');
+    assert.match(String(doc['@type']), type, name);
+    assert.equal(doc.identifier, first.canonicalId);
+    const mf = mf2(html, { baseUrl: url });
+    const entry = mf.items.find((i) => i.type?.includes('h-entry') || i.type?.includes('h-event'));
+    assert.ok(entry, `${name}: an h-entry or h-event`);
+    assert.equal(String(entry.properties.url?.[0]).replace(/^http:\/\/[^/]+/, ''), `/${name}/${first.canonicalId}`);
+  }
+  const movies = await (await get('/movies/')).text();
+  const feed = mf2(movies, { baseUrl: server.base }).items.find((i) => i.type?.includes('h-feed'));
+  assert.ok(feed, 'the collection page is an h-feed');
+  assert.equal(feed.children?.length, htmlIds(movies).length);
+  const home = mf2(await (await get('/')).text(), { baseUrl: server.base });
+  const card = home.items.find((i) => i.type?.includes('h-card'));
+  assert.ok(card?.properties.name?.[0], 'the home page names its owner in an h-card');
+});
+
+test('every prerendered page has its Markdown twin beside it, served on Accept: text/markdown (the problem registry and GraphQL explorer aside)', async () => {
+  const manifest = JSON.parse(readFileSync(new URL('../../dist/headers.json', import.meta.url), 'utf8')) as Record<string, { headers: Record<string, string> }>;
+  const pages = Object.keys(manifest).filter((p) => p.endsWith('/') && manifest[p]!.headers['Content-Type']!.startsWith('text/html'));
+  const untwinned = pages.filter((p) => !Object.hasOwn(manifest, `${p}index.md`));
+  assert.deepEqual(untwinned.filter((p) => !p.startsWith('/problems/') && p !== '/graphql/'), []);
+  for (const page of pages.filter((p) => !untwinned.includes(p))) {
+    const res = await get(page, 'text/markdown');
+    assert.equal(res.headers.get('content-type'), 'text/markdown; charset=utf-8', page);
+    fromMarkdown(await res.text());
+  }
+});
