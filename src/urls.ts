@@ -34,6 +34,10 @@ export const URLS = {
   musicStation: '/api/music/station.json',
   blog: '/blog/',
   subscribe: '/subscribe',
+  mcp: '/mcp',
+  mcpServerCard: '/.well-known/mcp/server-card.json',
+  mcpDiscovery: '/.well-known/mcp.json',
+  mcpSetup: '/mcp/setup',
 } as const;
 
 /** The REST list of a collection (and, for its static page one, the file a CDN serves). */
