@@ -4,10 +4,12 @@
  * that says which are published.
  */
 import { find, get, sportsList } from './find.ts';
+import { plan } from './plan.ts';
+import { recommend } from './recommend.ts';
 import { intersectTool, profile, summarize } from './taste.ts';
 import type { ToolDefinition } from './tool.ts';
 
-export const TOOLS: readonly ToolDefinition[] = [find, get, sportsList, summarize, profile, intersectTool];
+export const TOOLS: readonly ToolDefinition[] = [find, get, sportsList, summarize, profile, intersectTool, recommend, plan];
 
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
 
