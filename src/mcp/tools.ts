@@ -6,10 +6,11 @@
 import { find, get, sportsList } from './find.ts';
 import { plan } from './plan.ts';
 import { recommend } from './recommend.ts';
+import { renderEvents, renderMap, renderRecommendations } from './render.ts';
 import { intersectTool, profile, summarize } from './taste.ts';
 import type { ToolDefinition } from './tool.ts';
 
-export const TOOLS: readonly ToolDefinition[] = [find, get, sportsList, summarize, profile, intersectTool, recommend, plan];
+export const TOOLS: readonly ToolDefinition[] = [find, get, sportsList, summarize, profile, intersectTool, recommend, plan, renderRecommendations, renderMap, renderEvents];
 
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
 
