@@ -101,7 +101,7 @@ test('batches only where the protocol version allows them', async () => {
 test('a browser GET is sent to the setup page; other GETs and DELETE answer as a stateless server', async () => {
   const browser = await fetch(new URL('/mcp', served.base), { headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }, redirect: 'manual' });
   assert.equal(browser.status, 303);
-  assert.equal(browser.headers.get('location'), '/mcp/setup');
+  assert.equal(browser.headers.get('location'), '/mcp/setup/');
   const sse = await fetch(new URL('/mcp', served.base), { headers: { Accept: 'text/event-stream' } });
   assert.equal(sse.status, 405);
   assert.match(sse.headers.get('allow') ?? '', /POST/);
