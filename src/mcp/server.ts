@@ -14,7 +14,7 @@ import { API_VERSION } from '../http/headers.ts';
 import type { Runtime } from '../runtime/runtime.ts';
 import { RESOURCES, UI_EXTENSION, UI_MIME_TYPE } from './resources.ts';
 import { SKILLS, SKILLS_EXTENSION, skillEntry } from './skills.ts';
-import { callTool, READ_ONLY_ANNOTATIONS } from './tool.ts';
+import { callTool, READ_ONLY_ANNOTATIONS, validator } from './tool.ts';
 import { TOOLS, toolNamed } from './tools.ts';
 
 export const SERVER_NAME = 'collections';
@@ -66,7 +66,7 @@ export function createServer(runtime: Runtime, options: ServerOptions): Server {
   if (options.ui) extensions[UI_EXTENSION] = { mimeTypes: [UI_MIME_TYPE] };
   const server = new Server(
     { name: SERVER_NAME, title: SERVER_TITLE, version: SERVER_VERSION },
-    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, extensions }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, extensions }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {

@@ -59,7 +59,8 @@ export interface CallResult {
 
 const failure = (text: string): CallResult => ({ content: [{ type: 'text', text }], isError: true });
 
-const validator = new AjvJsonSchemaValidator();
+/** One validator per process: the SDK's `Server` would otherwise build an Ajv instance per request (measured: about a third of a per-request server's cost). */
+export const validator = new AjvJsonSchemaValidator();
 const compiled = new WeakMap<ToolDefinition, (input: unknown) => { valid: boolean; errorMessage?: string }>();
 
 function validate(tool: ToolDefinition, args: unknown): string | undefined {
