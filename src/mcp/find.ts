@@ -115,7 +115,7 @@ export const find: ToolDefinition = {
 const sports = collection('sporting-events')!;
 /** `sports.list` names `experienceStatus` as the SPEC's tool list does: `status`. */
 const SPORTS_ARGUMENT: Record<string, string> = { experienceStatus: 'status' };
-const sportsArgument = (param: string) => SPORTS_ARGUMENT[param] ?? param;
+const sportsArgument = (param: string) => (Object.hasOwn(SPORTS_ARGUMENT, param) ? SPORTS_ARGUMENT[param]! : param);
 const sportsParam = Object.fromEntries(Object.entries(SPORTS_ARGUMENT).map(([param, argument]) => [argument, param]));
 const sportsFilters = Object.fromEntries(Object.entries(sports.filters).map(([param, spec]) => [sportsArgument(param), filterValueSchema(spec)]));
 
@@ -132,7 +132,7 @@ export const sportsList: ToolDefinition = {
   cost: 1,
   run: (args, runtime) => {
     const filters: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(args)) if (!COMMON.has(name)) filters[sportsParam[name] ?? name] = value;
+    for (const [name, value] of Object.entries(args)) if (!COMMON.has(name)) filters[Object.hasOwn(sportsParam, name) ? sportsParam[name]! : name] = value;
     return listPage(runtime, sports.name, { ...args, filters }, sportsArgument, 'list');
   },
 };

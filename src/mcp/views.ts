@@ -58,10 +58,17 @@ const SCRIPT = `(() => {
       const g = svgEl('g', {});
       g.append(svgEl('circle', { cx: px(r.coordinates.longitude), cy: py(r.coordinates.latitude), r: 6, class: 'pin' }));
       const t = svgEl('text', { x: px(r.coordinates.longitude) + 9, y: py(r.coordinates.latitude) + 4, class: 'lbl' });
-      t.textContent = (i + 1) + '. ' + r.title;
+      t.textContent = String(i + 1);
       g.append(t);
       svg.append(g);
     });
+    // A scale bar: degrees of longitude at the centre latitude, in kilometres (approximate, as the map is).
+    const kmPerPx = (111.32 * Math.cos((latAt(cy) * Math.PI) / 180)) / k;
+    const km = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000].find((d) => d / kmPerPx >= 60) || 2000;
+    svg.append(svgEl('line', { x1: 12, x2: 12 + km / kmPerPx, y1: H - 14, y2: H - 14, class: 'route', 'stroke-dasharray': 'none' }));
+    const label = svgEl('text', { x: 12, y: H - 20, class: 'lbl' });
+    label.textContent = '≈ ' + km + ' km';
+    svg.append(label);
     return svg;
   }
   function render(data) {

@@ -86,6 +86,10 @@ test('taste.find refusals are isError results naming the argument, never interna
     [{ collection: 'movies', sort: 'nope:asc' }, /sort/],
     [{ collection: 'nope' }, /collection/],
     [{ collection: 'movies', extra: 1 }, /additional properties|extra/i],
+    [{ collection: 'movies', filters: JSON.parse('{"__proto__": {"year": 1}}') }, /additional properties/i],
+    [{ collection: 'movies', filters: { constructor: 'x' } }, /additional properties/i],
+    [{ collection: 'movies', q: 'x'.repeat(201) }, /q must NOT have more than 200 characters/],
+    [{ collection: 'movies', filters: { genre: 'a\u0000b' } }, /filters\.genre/],
   ];
   for (const [args, message] of cases) {
     const result = await call('taste.find', args);
