@@ -22,6 +22,9 @@ export const LINKS = {
   search: '/api/search.json',
   jsonFeed: '/feed.json',
   atomFeed: '/feed.xml',
+  mcp: '/mcp',
+  mcpServerCard: '/.well-known/mcp/server-card.json',
+  mcpDiscovery: '/.well-known/mcp.json',
 } as const;
 
 /** Every fixed public path: the service documents and the endpoints and pages beside them. */
@@ -34,6 +37,8 @@ export const URLS = {
   musicStation: '/api/music/station.json',
   blog: '/blog/',
   subscribe: '/subscribe/',
+  mcpSetup: '/mcp/setup/',
+  mcpSetupMarkdown: '/mcp/setup.md',
 } as const;
 
 /** The REST list of a collection (and, for its static page one, the file a CDN serves). */

@@ -13,7 +13,7 @@ import type { FragmentStore } from '../formats/fragments.ts';
 import { documentHeaders } from '../http/headers.ts';
 import { listAnswer } from '../http/list.ts';
 import { tasteProfile } from '../taste/profile.ts';
-import { metaDocument, serviceDocuments, tasteProfileDocument, type Document } from './documents.ts';
+import { mcpDocuments, metaDocument, serviceDocuments, tasteProfileDocument, type Document } from './documents.ts';
 import { calendarDocuments, exportDocuments } from './exports.ts';
 import { feedDocuments } from './feeds.ts';
 import { CALENDARS, collectionUrl, EXPORTS, LINKS, URLS } from '../urls.ts';
@@ -85,6 +85,7 @@ export const ARTIFACT_GROUPS: readonly ArtifactGroup[] = [
   { name: 'feeds', reads: ['feed-items'], paths: [URLS.jsonFeed, URLS.atomFeed], render: (core, options) => feedDocuments(core, options.siteAuthor).map(fromDocument) },
   // Read no records, so an incremental rebuild never renders them again.
   { name: 'service documents', reads: [], paths: [], render: () => serviceDocuments().map(fromDocument) },
+  { name: 'mcp discovery', reads: [], paths: [], render: (core) => mcpDocuments(core.image.siteUrl).map(fromDocument) },
 ];
 
 /** The groups that read any of `changed` (every group when `changed` is undefined). */

@@ -19,6 +19,7 @@ import { TASTE_PROFILE_MEDIA_TYPE, type TasteProfile } from '../taste/profile.ts
 import { TASTE_PROFILE_SCHEMA } from '../taste/profile-schema.ts';
 import { TASTE_SUMMARY_SCHEMA } from '../taste/summary.ts';
 import { collectionUrl, LINKS, problemJsonUrl, problemUrl, URLS } from '../urls.ts';
+import { mcpDiscovery, serverCard, setupMarkdown } from '../mcp/discovery.ts';
 
 export interface Document {
   /** URL path. */
@@ -76,6 +77,13 @@ export function apiCatalog(): Record<string, unknown> {
         'service-meta': [{ href: LINKS.meta, type: 'application/json' }],
         status: [{ href: LINKS.status, type: 'application/json' }],
       },
+      {
+        anchor: LINKS.mcp,
+        'service-desc': [{ href: LINKS.mcpServerCard, type: 'application/json' }],
+        'service-doc': [{ href: URLS.mcpSetup, type: 'text/html' }],
+        'service-meta': [{ href: LINKS.mcpDiscovery, type: 'application/json' }],
+        status: [{ href: LINKS.status, type: 'application/json' }],
+      },
     ],
   };
 }
@@ -88,6 +96,15 @@ export function metaDocument(image: Image): Document {
 /** The portable music taste profile: reads the music collection. */
 export function tasteProfileDocument(profile: TasteProfile, asOf: string): Document {
   return { path: URLS.tasteProfile, file: URLS.tasteProfile.slice(1), contentType: TASTE_PROFILE_MEDIA_TYPE, body: json(profile), asOf };
+}
+
+/** The MCP discovery documents and the setup page's Markdown twin: declarations and the site URL (absolute, as MCP clients need it). */
+export function mcpDocuments(siteUrl: string): Document[] {
+  return [
+    { path: LINKS.mcpServerCard, file: LINKS.mcpServerCard.slice(1), contentType: 'application/json', body: json(serverCard(siteUrl)) },
+    { path: LINKS.mcpDiscovery, file: LINKS.mcpDiscovery.slice(1), contentType: 'application/json', body: json(mcpDiscovery(siteUrl)) },
+    { path: URLS.mcpSetupMarkdown, file: URLS.mcpSetupMarkdown.slice(1), contentType: 'text/markdown; charset=utf-8', body: setupMarkdown(siteUrl) },
+  ];
 }
 
 /** The documents made of declarations alone (no record): the same for any content. */

@@ -9,6 +9,7 @@ import { contentCollections, restCollections } from '../collections/index.ts';
 import { PROBLEMS } from '../core/errors.ts';
 import { LIMIT_DEFINITIONS } from '../core/limits.ts';
 import { collectionUrl, problemUrl } from '../urls.ts';
+import { TOOLS } from '../mcp/tools.ts';
 
 const code = (s: string) => `\`${s}\``;
 
@@ -43,7 +44,18 @@ export function tables(): Record<string, string> {
     '| --- | --- |',
     ...contentCollections.filter((c) => c.rules?.length).map((c) => `| ${c.name} | ${c.rules!.map((r) => r.description).join('; ')} |`),
   ];
+  const args = (schema: Record<string, unknown>) => {
+    const properties = Object.keys((schema.properties ?? {}) as object);
+    const required = new Set((schema.required ?? []) as string[]);
+    return properties.map((p) => code(required.has(p) ? p : `${p}?`)).join(', ') || '—';
+  };
+  const mcpTools = [
+    '| tool | title | arguments (`?` optional) | work units | view |',
+    '| --- | --- | --- | --- | --- |',
+    ...TOOLS.map((t) => `| ${code(t.name)} | ${t.title} | ${args(t.inputSchema as Record<string, unknown>)} | ${t.cost} | ${t.ui ? code(t.ui) : ''} |`),
+  ];
   return {
+    'mcp-tools-table': mcpTools.join('\n'),
     'collections-table': collections.join('\n'),
     'problems-table': problems.join('\n'),
     'limits-table': limits.join('\n'),

@@ -87,6 +87,17 @@ export const LIMIT_DEFINITIONS = {
   graphqlDocumentCacheBytes: { value: 16 * 1024 * 1024, unit: 'bytes', why: 'Checked GraphQL documents remembered: each is charged its text, 128 bytes of syntax tree per character and 4 KiB per validation error (measured: 63–119 and about 3 KiB), so a flood of distinct documents stays within it.' },
   rateLimitCounterBytes: { value: 16 * 1024 * 1024, unit: 'bytes', why: 'Quota counters of one in-process store (one per surface), charged per client key and entry overhead: keys may come from `X-Forwarded-For` behind a trusted proxy, so their count alone does not bound the memory.' },
   answerCacheAdmissionSlots: { value: 65_536, unit: 'query hashes', why: 'A list answer is remembered from the second time its query is asked among about this many recent distinct queries (a fixed 256 KiB table): a flood of distinct queries is never admitted, so it neither evicts what real traffic repeats nor churns memory.' },
+  mcpRequestBytesMax: { value: 64 * 1024, unit: 'bytes', why: 'One MCP JSON-RPC message (or a 2025-03-26 batch) on `POST /mcp`: the largest real one is a music profile for `music.intersect` (32 KiB as in REST); bounds parsing work before any is done (413).' },
+  mcpBatchMessagesMax: { value: 10, unit: 'messages', why: 'Messages in one JSON-RPC batch, which only protocol version 2025-03-26 allows (later versions take one message per request): bounds the work one request can queue.' },
+  mcpRequestsPerWindow: { value: 600, unit: 'requests', why: 'MCP HTTP requests per client and window on `/mcp`: an agent makes a few calls per turn; bounded for floods before any JSON is parsed.' },
+  mcpToolWorkPerWindow: { value: 1200, unit: 'work units', why: 'Tool work per client and window: each tool call costs its declared weight (1 for a page of `taste.find`, more for plans, recommendations and music intersections), spent before the tool runs.' },
+  mcpWindowSeconds: { value: 60, unit: 'seconds', why: 'The MCP quota window; a 429 says `Retry-After: 60`.' },
+  mcpFindLimitMax: { value: 50, unit: 'items', why: 'Largest page of `taste.find` and `sports.list`: what fits an agent context with room to reason; the cursor continues.' },
+  mcpGetIdsMax: { value: 20, unit: 'canonical IDs', why: 'Records per `taste.get` call: bounds the rows read and the tokens returned to the agent.' },
+  mcpRenderIdsMax: { value: 24, unit: 'canonical IDs', why: 'Records per render tool call (`taste.render_recommendations`, `places.render_map`, `sports.render_events`): what one view shows legibly.' },
+  mcpPlanStopsMax: { value: 12, unit: 'places', why: 'Stops in one `places.plan`: a day among places, not a tour; the ordering is a greedy nearest-neighbour walk, quadratic in stops.' },
+  mcpRecommendationsMax: { value: 10, unit: 'records', why: 'Recommendations per `taste.recommend` call: grounded suggestions, not a listing.' },
+  mcpIntentCharsMax: { value: 300, unit: 'characters', why: 'The stated intent of `taste.recommend`: a sentence or two; bounds tokenizing work.' },
   tasteAnswerCacheBytes: { value: 1024 * 1024, unit: 'bytes', why: 'Taste summaries remembered per `exampleLimit` (13 values); bodies, headers and overhead charged as for list answers.' },
 } as const satisfies Record<string, Limit>;
 

@@ -5,6 +5,7 @@
  * so the same code always gives the same document, key order included. This module only
  * assembles: paths and schemas come from the modules beside it.
  */
+import { MCP_DISCOVERY_SCHEMA, SERVER_CARD_SCHEMA } from '../mcp/discovery.ts';
 import { restCollections } from '../collections/index.ts';
 import { LIMIT_DEFINITIONS } from '../core/limits.ts';
 import { API_VERSION } from '../http/headers.ts';
@@ -74,6 +75,8 @@ export function openApiDocument(): OpenApiDocument {
     ProblemType: PROBLEM_TYPE_SCHEMA,
     ProblemTypeList: PROBLEM_TYPE_LIST_SCHEMA,
     OpenApiDocument: OPENAPI_DOCUMENT_SCHEMA,
+    McpServerCard: SERVER_CARD_SCHEMA,
+    McpDiscovery: MCP_DISCOVERY_SCHEMA,
   });
   const collectionTags: Tag[] = restCollections.map((c) => ({ name: c.name, description: c.description, 'x-displayName': c.title }));
   return {

@@ -86,6 +86,24 @@ export function metaPaths(): Record<string, PathItem> {
         { 304: notModified(STATIC) },
       ),
     },
+    [LINKS.mcpServerCard]: {
+      get: operation(
+        'getMcpServerCard',
+        'MCP server card',
+        'The public MCP server (`/mcp`): name, version, description, URL, transport and protocol version, its tools with their titles, no authentication, and the owner lane with its protected resource metadata URL.',
+        { description: 'The server card.', headers: headerRefs(STATIC), content: { 'application/json': schemaOf('McpServerCard') } },
+        { 304: notModified(STATIC) },
+      ),
+    },
+    [LINKS.mcpDiscovery]: {
+      get: operation(
+        'getMcpDiscovery',
+        'MCP discovery',
+        'The public MCP server in the shapes MCP client configurations use (`mcpServers`, `servers`).',
+        { description: 'The discovery document.', headers: headerRefs(STATIC), content: { 'application/json': schemaOf('McpDiscovery') } },
+        { 304: notModified(STATIC) },
+      ),
+    },
     [LINKS.problems]: {
       get: operation(
         'listProblemTypes',

@@ -105,6 +105,8 @@ export class Generations {
       rest: new MemoryCounterStore(LIMITS.rateLimitClients),
       sql: new MemoryCounterStore(LIMITS.rateLimitClients),
       graphql: new MemoryCounterStore(LIMITS.rateLimitClients),
+      mcp: new MemoryCounterStore(LIMITS.rateLimitClients),
+      mcpWork: new MemoryCounterStore(LIMITS.rateLimitClients),
     };
     const withCounters = { ...options, counters };
     removeOrphans(join(options.distDir, 'generations'));

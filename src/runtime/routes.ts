@@ -96,6 +96,14 @@ export const ROUTES: readonly Route[] = [
     answer: (rt, request, body) => (rt.explorer && wantsExplorer(request) ? rt.files.answer(request, rt.explorer) : rt.graphql(request, body)),
   },
   {
+    name: 'mcp',
+    ...exactly(URLS.mcp),
+    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+    kind: 'fetch',
+    bodyMax: LIMITS.mcpRequestBytesMax,
+    fetch: (rt, request, facts) => rt.mcp(rt, request, facts),
+  },
+  {
     name: 'status',
     ...exactly(LINKS.status),
     methods: ['GET'],

@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { withheldExport } from '../../functions/exports.ts';
 import { graphqlAnswer } from '../../functions/graphql.ts';
+import { mcpHandler, type McpHandler } from '../../functions/mcp.ts';
 import { musicAnswer, type MusicAnswers } from '../../functions/music.ts';
 import { restAnswer } from '../../functions/rest.ts';
 import { sqlAnswer, type SqlAnswer } from '../../functions/sql.ts';
@@ -48,6 +49,10 @@ export interface RuntimeOptions {
   sqlQuota?: number;
   /** GraphQL cost points per client and window (`GRAPHQL_COST_BUDGET`). */
   graphqlBudget?: number;
+  /** MCP requests per client and window (`MCP_RATE_LIMIT_REQUESTS`). */
+  mcpQuota?: number;
+  /** MCP tool work units per client and window (`MCP_TOOL_WORK_BUDGET`). */
+  mcpWorkBudget?: number;
 }
 
 /** Where each quota counts. */
@@ -55,6 +60,9 @@ export interface RuntimeCounters {
   rest: CounterStore;
   sql: CounterStore;
   graphql: CounterStore;
+  /** MCP requests and tool work; in this generation's own memory when absent. */
+  mcp?: CounterStore;
+  mcpWork?: CounterStore;
 }
 
 const envNumber = (env: NodeJS.ProcessEnv, name: string) => (env[name] === undefined ? undefined : Number(env[name]));
@@ -67,6 +75,8 @@ export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv, distDir: string): 
     restQuota: envNumber(env, 'RATE_LIMIT_REQUESTS'),
     sqlQuota: envNumber(env, 'SQL_RATE_LIMIT_REQUESTS'),
     graphqlBudget: envNumber(env, 'GRAPHQL_COST_BUDGET'),
+    mcpQuota: envNumber(env, 'MCP_RATE_LIMIT_REQUESTS'),
+    mcpWorkBudget: envNumber(env, 'MCP_TOOL_WORK_BUDGET'),
   };
 }
 
@@ -99,6 +109,8 @@ export class Runtime {
   readonly status: (request: RequestFacts) => Answer;
   readonly taste: (request: RequestFacts) => Answer;
   readonly withheld: (request: RequestFacts) => Answer | undefined;
+  /** The public MCP endpoint (Streamable HTTP, stateless). */
+  readonly mcp: McpHandler;
   /** The GraphQL explorer page, for browsers visiting the endpoint. */
   readonly explorer: ReturnType<StaticFiles['resolve']>;
   readonly pages: PageHandler;
@@ -120,6 +132,7 @@ export class Runtime {
     this.status = statusAnswer(this.image);
     this.taste = tasteSummaryAnswer(this.core);
     this.withheld = withheldExport(this.image);
+    this.mcp = mcpHandler({ counters: { requests: options.counters?.mcp, work: options.counters?.mcpWork }, requestQuota: options.mcpQuota, workQuota: options.mcpWorkBudget, clientOf });
     this.explorer = this.files.resolve(`${URLS.graphql}/`, null);
     this.pages = pages;
   }

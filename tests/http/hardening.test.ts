@@ -89,7 +89,9 @@ test('every route answers a method it does not take with 405 and an Allow listin
   for (const route of routes) {
     const path = route.examples[0];
     if (path === undefined) continue;
-    const response = await fetch(`${server.base}${path}`, { method: 'DELETE' });
+    // A method the route does not take (DELETE, unless the route takes it: /mcp does).
+    const method = ['DELETE', 'PUT'].find((m) => !route.methods.includes(m))!;
+    const response = await fetch(`${server.base}${path}`, { method });
     assert.equal(response.status, 405, `${route.name} ${path}`);
     assert.equal(response.headers.get('allow'), route.methods.join(', '), route.name);
     await response.body?.cancel();

@@ -20,6 +20,7 @@ test('the route table lists every path once, with its methods and handler kind, 
     [
       'sql /api/sql QUERY,OPTIONS answer',
       'graphql /graphql GET,POST,OPTIONS answer',
+      'mcp /mcp GET,POST,DELETE,OPTIONS fetch',
       'status /api/status.json GET answer',
       'taste-summary /api/taste/summary.json GET answer',
       'music-intersections /api/music/intersections.json POST,OPTIONS answer',

@@ -1,0 +1,96 @@
+/**
+ * What an MCP tool is here, and how a call becomes a result. A tool is data — name,
+ * title, description, input and output schemas, annotations, a work weight for the
+ * quota, an optional UI resource — and one function from validated arguments to a
+ * structured result and its short text rendering. `callTool` owns the order every call
+ * follows: the arguments are validated against the input schema (compiled once per
+ * process) before the tool runs; a refusal the caller can act on — a bad argument, a
+ * bound, a `PublicError` of the core — becomes a result with `isError: true` and a safe
+ * message; anything else is logged and answered with a message that says nothing of the
+ * cause. Protocol errors are left to the protocol (an unknown tool name).
+ */
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchema } from '../collections/item-schema.ts';
+import { isPublicError } from '../core/errors.ts';
+import type { Runtime } from '../runtime/runtime.ts';
+
+export interface ToolResult {
+  /** Valid against the tool's output schema. */
+  structured: Record<string, unknown>;
+  /** A short rendering for clients (and models) that read only text. */
+  text: string;
+  /** `_meta` of the result (render tools link their UI resource here). */
+  meta?: Record<string, unknown>;
+}
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  /** Units of the per-client tool-work quota one call spends, before it runs. */
+  cost: number;
+  /** The `ui://` resource the tool's results render in (MCP Apps). */
+  ui?: string;
+  run(args: Record<string, unknown>, runtime: Runtime): ToolResult;
+}
+
+/** Every tool here reads the owner's published records and nothing else, and changes nothing. */
+export const READ_ONLY_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+const BRAND = Symbol.for('collections.ToolError');
+
+/** A refusal whose message is safe to show and says what to change: a tool result with `isError`. */
+export class ToolError extends Error {
+  readonly [BRAND] = true;
+}
+
+const isToolError = (error: unknown): error is ToolError => typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
+
+/** The MCP `CallToolResult` shape this server produces. */
+export interface CallResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+const failure = (text: string): CallResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/** One validator per process: the SDK's `Server` would otherwise build an Ajv instance per request (measured: about a third of a per-request server's cost). */
+export const validator = new AjvJsonSchemaValidator();
+const compiled = new WeakMap<ToolDefinition, (input: unknown) => { valid: boolean; errorMessage?: string }>();
+
+function validate(tool: ToolDefinition, args: unknown): string | undefined {
+  let check = compiled.get(tool);
+  if (!check) {
+    check = validator.getValidator(tool.inputSchema);
+    compiled.set(tool, check);
+  }
+  const result = check(args);
+  // ajv's messages name the path and the rule (`data/ids must NOT have more than 20 items`), never the value.
+  return result.valid ? undefined : (result.errorMessage ?? 'the arguments do not match the input schema').replace(/\bdata\b/g, 'arguments');
+}
+
+/** Renames a core problem's parameter to the argument the tool took it from. */
+export type ParameterNames = (parameter: string) => string;
+
+/** Runs one call: validation, the tool, and the mapping of refusals to `isError` results. */
+export function callTool(tool: ToolDefinition, args: Record<string, unknown> | undefined, runtime: Runtime, log: (error: unknown) => void = console.error): CallResult {
+  const input = args ?? {};
+  const invalid = validate(tool, input);
+  if (invalid) return failure(`Invalid arguments for ${tool.name}: ${invalid}. The tool’s inputSchema lists what it takes.`);
+  try {
+    const result = tool.run(input, runtime);
+    const call: CallResult = { content: [{ type: 'text', text: result.text }], structuredContent: result.structured };
+    if (result.meta) call._meta = result.meta;
+    return call;
+  } catch (error) {
+    if (isToolError(error)) return failure(error.message);
+    if (isPublicError(error)) return failure(`${tool.name} refused the call (${error.slug}${error.parameter ? `, ${error.parameter}` : ''}): ${error.detail}`);
+    log(error);
+    return failure(`${tool.name} failed on the server; retry the same call later.`);
+  }
+}

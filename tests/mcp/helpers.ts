@@ -1,0 +1,67 @@
+/**
+ * What the MCP tests share: the built runtime served on a free loopback port (the real
+ * dispatcher and route table), an SDK client connected to it over Streamable HTTP, and
+ * an outside JSON Schema validator (@hyperjump/json-schema, 2020-12) for checking every
+ * structuredContent against the outputSchema tools/list published.
+ */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { registerSchema, unregisterSchema, validate } from '@hyperjump/json-schema/draft-2020-12';
+import { paths } from '../../src/paths.ts';
+import { createDispatcher } from '../../src/runtime/dispatch.ts';
+import { createNodeServer } from '../../src/runtime/node.ts';
+import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.ts';
+
+export interface Served {
+  base: string;
+  runtime: Runtime;
+  close: () => Promise<void>;
+}
+
+export async function serve(options: Partial<RuntimeOptions> = {}): Promise<Served> {
+  const runtime = await Runtime.open({ distDir: paths.dist, ...options });
+  const server = createNodeServer(createDispatcher(() => runtime));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    runtime,
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await runtime.close();
+    },
+  };
+}
+
+export async function connect(base: string, capabilities: Record<string, unknown> = {}): Promise<Client> {
+  const client = new Client({ name: 'collections-tests', version: '1.0.0' }, { capabilities });
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base)));
+  return client;
+}
+
+/** POSTs one raw JSON-RPC body to /mcp with the headers a Streamable HTTP client sends. */
+export function post(base: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(new URL('/mcp', base), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+let schemaCount = 0;
+
+/** Validates `value` against `schema` with an outside 2020-12 validator; returns the failing output or undefined. */
+export async function schemaErrors(schema: object, value: unknown): Promise<unknown> {
+  const id = `https://tests.invalid/schema-${schemaCount++}`;
+  registerSchema({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...schema }, id);
+  try {
+    const output = await validate(id, value as never, 'BASIC');
+    return output.valid ? undefined : output.errors?.slice(0, 5);
+  } finally {
+    unregisterSchema(id);
+  }
+}
