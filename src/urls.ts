@@ -22,6 +22,9 @@ export const LINKS = {
   search: '/api/search.json',
   jsonFeed: '/feed.json',
   atomFeed: '/feed.xml',
+  rpc: '/api/rpc',
+  rpcTypes: '/api/rpc/types.d.ts',
+  rpcContract: '/api/rpc/contract.json',
 } as const;
 
 /** Every fixed public path: the service documents and the endpoints and pages beside them. */

@@ -105,6 +105,7 @@ export class Generations {
       rest: new MemoryCounterStore(LIMITS.rateLimitClients),
       sql: new MemoryCounterStore(LIMITS.rateLimitClients),
       graphql: new MemoryCounterStore(LIMITS.rateLimitClients),
+      rpc: new MemoryCounterStore(LIMITS.rateLimitClients),
     };
     const withCounters = { ...options, counters };
     removeOrphans(join(options.distDir, 'generations'));

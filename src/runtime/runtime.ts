@@ -14,6 +14,7 @@ import { withheldExport } from '../../functions/exports.ts';
 import { graphqlAnswer } from '../../functions/graphql.ts';
 import { musicAnswer, type MusicAnswers } from '../../functions/music.ts';
 import { restAnswer } from '../../functions/rest.ts';
+import { createRpcHandler, type RpcHandler } from '../../functions/rpc.ts';
 import { sqlAnswer, type SqlAnswer } from '../../functions/sql.ts';
 import { statusAnswer } from '../../functions/status.ts';
 import { tasteSummaryAnswer } from '../../functions/taste.ts';
@@ -55,6 +56,8 @@ export interface RuntimeCounters {
   rest: CounterStore;
   sql: CounterStore;
   graphql: CounterStore;
+  /** RPC session admission (optional: a runtime without one counts in its own store). */
+  rpc?: CounterStore;
 }
 
 const envNumber = (env: NodeJS.ProcessEnv, name: string) => (env[name] === undefined ? undefined : Number(env[name]));
@@ -99,6 +102,8 @@ export class Runtime {
   readonly status: (request: RequestFacts) => Answer;
   readonly taste: (request: RequestFacts) => Answer;
   readonly withheld: (request: RequestFacts) => Answer | undefined;
+  /** Cap'n Web RPC at /api/rpc: HTTP batches and WebSocket sessions over this generation. */
+  readonly rpc: RpcHandler;
   /** The GraphQL explorer page, for browsers visiting the endpoint. */
   readonly explorer: ReturnType<StaticFiles['resolve']>;
   readonly pages: PageHandler;
@@ -120,6 +125,7 @@ export class Runtime {
     this.status = statusAnswer(this.image);
     this.taste = tasteSummaryAnswer(this.core);
     this.withheld = withheldExport(this.image);
+    this.rpc = createRpcHandler(this.core, { counters: options.counters?.rpc });
     this.explorer = this.files.resolve(`${URLS.graphql}/`, null);
     this.pages = pages;
   }
