@@ -5,9 +5,10 @@
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { createRpcHandler, upgradeFacts, type RpcOptions } from '../../functions/rpc.ts';
 import { paths } from '../../src/paths.ts';
 import { createDispatcher } from '../../src/runtime/dispatch.ts';
-import { createNodeServer } from '../../src/runtime/node.ts';
+import { createNodeServer, endWithAnswer } from '../../src/runtime/node.ts';
 import { ROUTES, type Route } from '../../src/runtime/routes.ts';
 import { Runtime } from '../../src/runtime/runtime.ts';
 
@@ -19,8 +20,28 @@ export interface RpcServer {
   close(): Promise<void>;
 }
 
-export async function startRpcServer(routes: readonly Route[] = ROUTES, runtime?: Runtime): Promise<RpcServer> {
+/** The route table with the RPC route's handler made with `options` (its own session counters). */
+export function routesWithRpc(runtime: Runtime, options: RpcOptions): Route[] {
+  const rpc = createRpcHandler(runtime.core, options);
+  return ROUTES.map((route) =>
+    route.name !== 'rpc' || route.kind !== 'fetch'
+      ? route
+      : {
+          ...route,
+          fetch: (rt, request, facts) => rpc.batch(request, facts, rt.clientOf(facts)),
+          upgrade: (rt, req, socket, head) => {
+            const refusal = rpc.upgrade(req, socket, head, rt.clientOf(upgradeFacts(req)));
+            if (refusal) endWithAnswer(socket, refusal);
+          },
+        },
+  );
+}
+
+/** A server on the built runtime; `rpc` options make the RPC route's handler afresh (tests lower or raise its limits). */
+export async function startRpcServer(options: { rpc?: RpcOptions; runtime?: Runtime } = {}): Promise<RpcServer> {
+  const runtime = options.runtime;
   const rt = runtime ?? (await Runtime.open({ distDir: paths.dist }));
+  const routes = options.rpc ? routesWithRpc(rt, options.rpc) : ROUTES;
   const server = createNodeServer(createDispatcher(() => rt, routes));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
