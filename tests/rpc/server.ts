@@ -17,6 +17,8 @@ export interface RpcServer {
   rpcUrl: string;
   wsUrl: string;
   runtime: Runtime;
+  /** Destroys every upgraded socket at once, as a network failure would (no close frame). */
+  dropSockets(): void;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,11 @@ export async function startRpcServer(options: { rpc?: RpcOptions; runtime?: Runt
   const rt = runtime ?? (await Runtime.open({ distDir: paths.dist }));
   const routes = options.rpc ? routesWithRpc(rt, options.rpc) : ROUTES;
   const server = createNodeServer(createDispatcher(() => rt, routes));
+  const sockets = new Set<import('node:stream').Duplex>();
+  server.on('upgrade', (_req, socket: import('node:stream').Duplex) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -51,6 +58,9 @@ export async function startRpcServer(options: { rpc?: RpcOptions; runtime?: Runt
     rpcUrl: `${base}/api/rpc`,
     wsUrl: `${base.replace('http', 'ws')}/api/rpc`,
     runtime: rt,
+    dropSockets: () => {
+      for (const socket of sockets) socket.destroy();
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
