@@ -62,6 +62,7 @@ export async function startRpcServer(options: { rpc?: RpcOptions; runtime?: Runt
       for (const socket of sockets) socket.destroy();
     },
     close: async () => {
+      for (const socket of sockets) socket.destroy();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       if (!runtime) await rt.close();
