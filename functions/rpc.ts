@@ -31,7 +31,7 @@ import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
 import { sendable } from '../src/rpc/errors.ts';
 import { batchMessages, countOperations } from '../src/rpc/operations.ts';
 import { Root } from '../src/rpc/root.ts';
-import { DEFAULT_BUDGETS, Session, type SessionBudgets, type Transport } from '../src/rpc/session.ts';
+import { DEFAULT_BUDGETS, DEFAULT_EXPORT_BYTES, Session, type SessionBudgets, type Transport } from '../src/rpc/session.ts';
 import { TasteSources } from '../src/rpc/taste.ts';
 import { acceptWebSocket, type WebSocketOptions } from '../src/rpc/websocket.ts';
 import { URLS } from '../src/urls.ts';
@@ -47,6 +47,8 @@ export interface RpcOptions {
   sessions?: number;
   /** Per-session budgets (tests lower them). */
   budgets?: SessionBudgets;
+  /** The largest export body per transport (tests set the batch bound to a demo export's size). */
+  exportBytes?: Partial<Record<Transport, number>>;
   /** WebSocket bounds (tests shorten the idle time). */
   websocket?: Partial<WebSocketOptions>;
   /** The clock the session quota uses (tests move it). */
@@ -76,7 +78,7 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
   const search = new SearchCore(core.image);
   const taste = new TasteSources(core);
   const budgets = options.budgets ?? DEFAULT_BUDGETS;
-  const rootFor = (transport: Transport) => new Root({ core, search, siteUrl: core.image.siteUrl, session: new Session(transport, budgets) }, taste);
+  const rootFor = (transport: Transport) => new Root({ core, search, siteUrl: core.image.siteUrl, session: new Session(transport, budgets, { ...DEFAULT_EXPORT_BYTES, ...options.exportBytes }[transport]) }, taste);
 
   /** Admits one session for `client`, or the 429 refusing it; the answer's RateLimit fields either way. */
   const admit = (client: string): { refusal?: Answer; headers: Record<string, string> } => {

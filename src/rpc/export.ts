@@ -86,7 +86,7 @@ export function exportSelection(context: RpcContext, query: Query, options: Expo
   const total = context.core.run({ ...query, cursor: undefined, limit: 1 }).totalCount;
   const count = limit === undefined ? total : Math.min(limit, total);
   context.session.spend('export', count + 1);
-  const bytesMax = context.session.transport === 'batch' ? LIMITS.rpcBatchExportBytesMax : LIMITS.rpcExportBytesMax;
+  const bytesMax = context.session.exportBytesMax;
   const { texts, page } = recordsOf(context, query, limit);
   let body: string;
   let contentType: string;

@@ -18,14 +18,20 @@ export interface SessionBudgets {
 
 export const DEFAULT_BUDGETS: SessionBudgets = { calls: LIMITS.rpcSessionCallsMax, work: LIMITS.rpcSessionWorkMax };
 
+/** The largest export body per transport: a batch answer is buffered whole, so it is bounded tighter (SPEC §8). */
+export const DEFAULT_EXPORT_BYTES: Readonly<Record<Transport, number>> = { batch: LIMITS.rpcBatchExportBytesMax, websocket: LIMITS.rpcExportBytesMax };
+
 export class Session {
   readonly transport: Transport;
+  /** The largest export body this session may receive. */
+  readonly exportBytesMax: number;
   private readonly budgets: SessionBudgets;
   private calls = 0;
   private work = 0;
 
-  constructor(transport: Transport, budgets: SessionBudgets = DEFAULT_BUDGETS) {
+  constructor(transport: Transport, budgets: SessionBudgets = DEFAULT_BUDGETS, exportBytesMax: number = DEFAULT_EXPORT_BYTES[transport]) {
     this.transport = transport;
+    this.exportBytesMax = exportBytesMax;
     this.budgets = budgets;
   }
 
