@@ -2,6 +2,8 @@
 
 // declarations (src/rpc/declaration.ts). Do not edit: CI fails when it is stale.
 
+import type { RpcTarget } from 'capnweb';
+
 /** Stable codes of every RPC failure: an `Error` whose one extra property is `code`. */
 export type RpcErrorCode = "INVALID_ARGUMENT" | "NOT_FOUND" | "RESOURCE_LIMIT" | "UNSUPPORTED_FORMAT" | "WEBSOCKET_REQUIRED" | "UNAVAILABLE";
 
@@ -38,7 +40,7 @@ export interface ExportResult {
 }
 
 /** An immutable, validated query: every method returns a new Selection or a value. */
-export interface Selection<Record, Filters, SortField extends string> {
+export interface Selection<Record, Filters, SortField extends string> extends RpcTarget {
   /** Filters by the REST filter names (q included), merged over those already set; back to the first page. */
   matching(filters: Filters): Selection<Record, Filters, SortField>;
   /** Orders by the REST sort fields; back to the first page. */
@@ -77,7 +79,7 @@ export interface Evidence {
   fields: string[];
 }
 
-export interface Recommendations<Record> {
+export interface Recommendations<Record> extends RpcTarget {
   records(): Record[];
   items(): Item[];
   explain(item: { canonicalId: string }): { canonicalId: string; evidenceDetails: Evidence[] };
@@ -91,26 +93,30 @@ export interface ContractSummary {
   typesUrl: string;
 }
 
-export interface Service {
+export interface Service extends RpcTarget {
   describe(): { name: string; version: string; collections: string[]; limits: { [name: string]: number }; contract: ContractSummary };
   health(): { status: 'ok'; dataAsOf: Date };
 }
 
-export interface Discovery {
+export interface Discovery extends RpcTarget {
   /** /api/search.json as a selection. */
   search(options: { query: string; collections?: string[] }): Selection<SearchHit, SearchFilters, never>;
-  /** Ranks the candidate selection's current page for an intent; abstains (no records) when the intent carries no signal. */
-  recommend<Record>(options: { intent: string; limit?: number }, candidates: Selection<Record, unknown, string>): Recommendations<Record>;
+  /**
+   * Ranks the candidate selection's current page for an intent; abstains (no records) when the intent carries no signal.
+   * Candidates are a Selection of the same session, passed by capability (content.<collection>…, feed.select(…),
+   * discovery.search(…)); anything else is INVALID_ARGUMENT. Picks are the candidates' records.
+   */
+  recommend(options: { intent: string; limit?: number }, candidates: RpcTarget): Recommendations<{ canonicalId: string; [field: string]: unknown }>;
 }
 
-export interface Music {
+export interface Music extends RpcTarget {
   /** POST /api/music/intersections.json: the input is its body. */
   intersect(input: { profile: TasteProfile }): { [key: string]: unknown };
   /** POST /api/music/station.json: the input is its body. */
   station(input: { [key: string]: unknown }): { [key: string]: unknown };
 }
 
-export interface Taste {
+export interface Taste extends RpcTarget {
   /** /api/taste/summary.json. */
   summary(options?: { collection?: 'movies'; exampleLimit?: number }): TasteSummary;
   /** /.well-known/taste-profile.json. */
@@ -118,14 +124,14 @@ export interface Taste {
   music: Music;
 }
 
-export interface Feed {
+export interface Feed extends RpcTarget {
   /** /api/feed-items.json as a selection. */
   select(options?: { collections?: string[]; since?: string | Date }): Selection<FeedItemsRecord, FeedItemsFilters, FeedItemsSortField>;
   /** Every feed item of select(options) once, newest first: WebSocket sessions only. */
   stream(options?: { collections?: string[]; since?: string | Date }): ReadableStream<FeedItemsRecord>;
 }
 
-export interface Root {
+export interface Root extends RpcTarget {
   service: Service;
   content: Content;
   discovery: Discovery;
@@ -962,7 +968,7 @@ export interface FeedItemsFilters {
 export type FeedItemsSortField = "date";
 
 /** One selection per REST collection, named as REST names it. */
-export interface Content {
+export interface Content extends RpcTarget {
   /** Activities */
   activities: Selection<ActivitiesRecord, ActivitiesFilters, ActivitiesSortField>;
   /** Movies & TV */

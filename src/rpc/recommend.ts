@@ -14,6 +14,8 @@ import { RpcTarget } from 'capnweb';
 import { fold } from '../core/fold.ts';
 import type { RpcContext } from './context.ts';
 import { invalidArgument, RpcError } from './errors.ts';
+import { localTarget } from './local-target.ts';
+import { Selection } from './selection.ts';
 import type { Item } from './values.ts';
 
 export const RECOMMEND_LIMIT_MAX = 10;
@@ -97,12 +99,7 @@ export class Recommendations extends RpcTarget {
   }
 }
 
-interface CandidateSelection {
-  records(): Promise<Record<string, unknown>[]> | Record<string, unknown>[];
-  items(): Promise<Item[]> | Item[];
-}
-
-export async function recommend(context: RpcContext, options: unknown, candidates: unknown): Promise<Recommendations> {
+export function recommend(context: RpcContext, options: unknown, candidates: unknown): Recommendations {
   if (typeof options !== 'object' || options === null || typeof (options as { intent?: unknown }).intent !== 'string') {
     throw invalidArgument('recommend.intent', 'options is {intent: string, limit?: number}.');
   }
@@ -114,11 +111,13 @@ export async function recommend(context: RpcContext, options: unknown, candidate
   const words = intentWords(intent);
   // A signal-free intent abstains before reading any candidate.
   if (words.length === 0) return new Recommendations(context, []);
-  const selection = candidates as CandidateSelection | null;
-  if (selection === null || typeof selection !== 'object' || typeof selection.records !== 'function') {
-    throw invalidArgument('recommend(candidates)', 'candidates is a Selection (content.<collection>… or discovery.search(…)).');
+  // Only a selection of this session counts: resolved to the object itself, never called through the stub.
+  const selection = localTarget(candidates);
+  if (!(selection instanceof Selection) || !Selection.isOf(selection, context)) {
+    throw invalidArgument('recommend(candidates)', 'candidates is a Selection of this session (content.<collection>…, feed.select(…) or discovery.search(…)).');
   }
-  const [records, items] = await Promise.all([selection.records(), selection.items()]);
+  const records = selection.records();
+  const items = selection.items();
   const picks: Pick[] = [];
   records.forEach((record, i) => {
     const { matched, evidence } = ground(record, words);

@@ -107,7 +107,7 @@ export class Discovery extends RpcTarget {
   }
 
   /** Ranks the candidate selection's current page for an intent; abstains when the intent carries no signal. */
-  async recommend(options: unknown, candidates: unknown): Promise<Recommendations> {
+  recommend(options: unknown, candidates: unknown): Recommendations {
     this.#context.session.call('discovery.recommend');
     return recommend(this.#context, options, candidates);
   }

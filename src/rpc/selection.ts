@@ -96,6 +96,11 @@ export class Selection extends RpcTarget {
     return selection.#query as Query;
   }
 
+  /** Whether a selection belongs to the session of `context` (a static member: never part of the RPC surface). */
+  static isOf(selection: Selection, context: RpcContext): boolean {
+    return selection.#context.session === context.session;
+  }
+
   get #name(): string {
     return this.#source.kind === 'collection' ? this.#source.collection.name : 'search';
   }
