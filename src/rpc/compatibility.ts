@@ -4,8 +4,9 @@
  * a check file asserts, for every type the committed one exports, that the new type is
  * assignable to the old (outputs and capabilities: nothing removed, nothing narrowed),
  * or for input types — filters and sort fields — that the old is assignable to the new
- * (what a client could send is still accepted). Each failed assertion is a breaking
- * change, named by the type.
+ * (what a client could send is still accepted), and that no member of an old type is
+ * missing from the new one, optional members included. Each failed assertion is a
+ * breaking change, named by the type.
  */
 import ts from 'typescript';
 
@@ -19,18 +20,21 @@ export function incompatibilities(committed: string, current: string): string[] 
   const checked = oldNames.filter((name) => newNames.has(name));
   const lines = checked.map((name, i) => {
     const [from, to] = INPUT.test(name) ? [`O.${name}`, `N.${name}`] : [`N.${name}`, `O.${name}`];
-    // Generic types are compared at `unknown`/`string` arguments.
+    // Generic types are compared at `never` arguments (their concrete uses are exported types of their own).
     const args = genericArity(committed, name);
-    const params = args === 0 ? '' : `<${Array.from({ length: args }, (_, k) => (k === args - 1 && name === 'Selection' ? 'string' : 'unknown')).join(', ')}>`;
-    return `type _${i} = Assert<${from}${params}, ${to}${params}>; // ${name}`;
+    const params = args === 0 ? '' : `<${Array.from({ length: args }, () => 'never').join(', ')}>`;
+    // And no member removed, optional ones included (assignability alone would not notice).
+    return `type _${i} = Assert<${from}${params}, ${to}${params}>; // ${name}\ntype _k${i} = Assert<keyof O.${name}${params}, keyof N.${name}${params}>; // ${name}`;
   });
-  const check = `import type * as O from './old.ts';\nimport type * as N from './new.ts';\ntype Assert<T extends U, U> = T;\n${lines.join('\n')}\nexport {};\n`;
+  const check = `import type * as O from './old';\nimport type * as N from './new';\ntype Assert<T extends U, U> = T;\n${lines.join('\n')}\nexport {};\n`;
+  // Virtual files beside this module, so `capnweb` resolves from the project's node_modules.
+  const dir = new URL('./compatibility-check/', import.meta.url).pathname;
   const files = new Map([
-    ['/virtual/old.d.ts', committed],
-    ['/virtual/new.d.ts', current],
-    ['/virtual/check.ts', check],
+    [`${dir}old.d.ts`, committed],
+    [`${dir}new.d.ts`, current],
+    [`${dir}check.ts`, check],
   ]);
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [], skipLibCheck: false, allowImportingTsExtensions: true };
+  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, lib: ['lib.esnext.d.ts', 'lib.dom.d.ts'], types: ['node'], skipLibCheck: true, allowImportingTsExtensions: true };
   const host = ts.createCompilerHost(options);
   const read = host.readFile.bind(host);
   const exists = host.fileExists.bind(host);
@@ -39,15 +43,18 @@ export function incompatibilities(committed: string, current: string): string[] 
   host.fileExists = (file) => files.has(file) || exists(file);
   host.getSourceFile = (file, language, onError, create) =>
     files.has(file) ? ts.createSourceFile(file, files.get(file)!, language, true) : getSource(file, language, onError, create);
-  const program = ts.createProgram(['/virtual/check.ts'], options, host);
+  host.directoryExists = (directory) => directory === dir.replace(/\/$/, '') || ts.sys.directoryExists(directory);
+  const program = ts.createProgram([`${dir}check.ts`], options, host);
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
     const file = diagnostic.file;
-    if (file?.fileName !== '/virtual/check.ts' || diagnostic.start === undefined) {
+    const line = file && diagnostic.start !== undefined ? file.getLineAndCharacterOfPosition(diagnostic.start).line : -1;
+    const name = file?.fileName === `${dir}check.ts` ? /\/\/ (\S+)$/.exec(check.split('\n')[line] ?? '')?.[1] : undefined;
+    if (name === undefined) {
+      // Only the two declarations and the check itself are judged; libraries are not.
+      if (!file || !files.has(file.fileName)) continue;
       problems.push(`the declaration does not compile: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
       continue;
     }
-    const line = file.getLineAndCharacterOfPosition(diagnostic.start).line;
-    const name = /\/\/ (\S+)$/.exec(check.split('\n')[line] ?? '')?.[1] ?? 'a type';
     problems.push(`${name} was narrowed or changed incompatibly`);
   }
   return [...new Set(problems)];

@@ -19,6 +19,8 @@ export interface ContractSummary {
   checksum: string;
   clientPackage: string;
   typesUrl: string;
+  /** The consumer metadata document: checksum, client versions, transports, limits. */
+  metadataUrl: string;
 }
 
 export interface Contract {
@@ -33,7 +35,7 @@ export function contract(): Contract {
   if (computed) return computed;
   const declaration = rpcDeclaration();
   const checksum = createHash('sha256').update(declaration).digest('hex');
-  const summary: ContractSummary = { checksum, clientPackage: `capnweb@${CAPNWEB_CLIENT_RANGE}`, typesUrl: URLS.rpcTypes };
+  const summary: ContractSummary = { checksum, clientPackage: `capnweb@${CAPNWEB_CLIENT_RANGE}`, typesUrl: URLS.rpcTypes, metadataUrl: URLS.rpcContract };
   const limits = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).filter(([name]) => name.startsWith('rpc')));
   const document = {
     name: 'Collections RPC',

@@ -176,6 +176,8 @@ export interface ContractSummary {
   /** The capnweb client versions this contract is served to (an npm range). */
   clientPackage: string;
   typesUrl: string;
+  /** The consumer metadata document. */
+  metadataUrl: string;
 }
 
 export interface Service extends RpcTarget {
