@@ -49,6 +49,8 @@ export interface RuntimeOptions {
   sqlQuota?: number;
   /** GraphQL cost points per client and window (`GRAPHQL_COST_BUDGET`). */
   graphqlBudget?: number;
+  /** RPC sessions per address and window (`RPC_SESSION_LIMIT`). */
+  rpcSessions?: number;
 }
 
 /** Where each quota counts. */
@@ -70,6 +72,7 @@ export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv, distDir: string): 
     restQuota: envNumber(env, 'RATE_LIMIT_REQUESTS'),
     sqlQuota: envNumber(env, 'SQL_RATE_LIMIT_REQUESTS'),
     graphqlBudget: envNumber(env, 'GRAPHQL_COST_BUDGET'),
+    rpcSessions: envNumber(env, 'RPC_SESSION_LIMIT'),
   };
 }
 
@@ -125,7 +128,7 @@ export class Runtime {
     this.status = statusAnswer(this.image);
     this.taste = tasteSummaryAnswer(this.core);
     this.withheld = withheldExport(this.image);
-    this.rpc = createRpcHandler(this.core, { counters: options.counters?.rpc });
+    this.rpc = createRpcHandler(this.core, { counters: options.counters?.rpc, sessions: options.rpcSessions });
     this.explorer = this.files.resolve(`${URLS.graphql}/`, null);
     this.pages = pages;
   }
