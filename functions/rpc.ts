@@ -19,7 +19,6 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { newHttpBatchRpcResponse } from 'capnweb';
 import { LIMITS } from '../src/core/limits.ts';
 import { SearchCore } from '../src/core/search.ts';
 import type { QueryCore } from '../src/core/query.ts';
@@ -28,6 +27,7 @@ import { COMMON_HEADERS } from '../src/http/headers.ts';
 import { preflight } from '../src/http/cors.ts';
 import { problemAnswer } from '../src/http/problem.ts';
 import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
+import { runBatch } from '../src/rpc/batch.ts';
 import { sendable } from '../src/rpc/errors.ts';
 import { batchMessages, countOperations } from '../src/rpc/operations.ts';
 import { Root } from '../src/rpc/root.ts';
@@ -99,8 +99,7 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
       }
       const bytes = new Uint8Array(await request.arrayBuffer());
       if (bytes.byteLength > LIMITS.rpcBatchBytesMax) return tooLarge(`The batch is larger than ${LIMITS.rpcBatchBytesMax} bytes; nothing was run. Split it, or use a WebSocket session.`);
-      const text = new TextDecoder().decode(bytes);
-      const messages = batchMessages(text);
+      const messages = batchMessages(new TextDecoder().decode(bytes));
       const counted = countOperations(messages, LIMITS.rpcBatchOperationsMax);
       if (!counted.ok && counted.reason === 'malformed') {
         return toResponse(problemAnswer('rpc-batch-malformed', 'The batch is not one JSON message per line, as a capnweb client sends; nothing was run.', { headers: RPC_HEADERS }));
@@ -108,15 +107,16 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
       if (!counted.ok) return tooLarge(`The batch holds more than ${LIMITS.rpcBatchOperationsMax} operations (calls and property reads); nothing was run. Split it, or use a WebSocket session.`);
       const admitted = admit(client);
       if (admitted.refusal) return toResponse(admitted.refusal);
-      let response: Response;
+      let answer: string;
       try {
-        response = await newHttpBatchRpcResponse(new Request(request.url, { method: 'POST', body: text }), rootFor('batch'), { onSendError: sendable, limits: { maxMessageSize: LIMITS.rpcBatchBytesMax } });
+        answer = await runBatch(messages, rootFor('batch'), { onSendError: sendable, limits: { maxMessageSize: LIMITS.rpcBatchBytesMax } });
       } catch {
         // capnweb refused a message it could not read (a forged expression): the session is over, nothing more ran.
         return toResponse(problemAnswer('rpc-batch-malformed', 'The batch holds a message capnweb cannot read; the session was aborted.', { headers: RPC_HEADERS }));
       }
-      const headers = new Headers({ ...RPC_HEADERS, ...admitted.headers, 'Content-Type': 'text/plain; charset=utf-8' });
-      return new Response(response.body, { status: response.status, headers });
+      // The batch answer is complete here: sent with its length, in one write, rather than streamed in chunks.
+      const headers = { ...RPC_HEADERS, ...admitted.headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(answer)) };
+      return new Response(answer, { status: 200, headers });
     },
 
     upgrade(req, socket, head, client) {

@@ -53,8 +53,8 @@ test('32 operations in a batch run; 33 are a 413 problem, counted before capnweb
   const over = await post(rawBatch(33));
   assert.equal(over.status, 413);
   assert.match(((await over.json()) as { detail: string }).detail, /more than 32 operations/);
-  // Operations nested in arguments count too: one push holding 33 property reads.
-  const nested = `["push",["pipeline",0,["service","health"],[[${Array.from({ length: 32 }, () => '["pipeline",0,["service"]]').join(',')}]]]]`;
+  // Operations nested in arguments count too: a call whose one argument is an array of 32 property reads.
+  const nested = `["push",["pipeline",0,["service","health"],[[[${Array.from({ length: 32 }, () => '["pipeline",0,["service"]]').join(',')}]]]]]`;
   assert.equal((await post(nested)).status, 413);
   // The real client meets the same bound.
   const api = newHttpBatchRpcSession<Root>(server.rpcUrl);

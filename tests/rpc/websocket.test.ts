@@ -120,7 +120,7 @@ test('a message of 65,536 bytes is read; one byte more closes the session with 1
   big.ws.send(frame(LIMITS.rpcBatchBytesMax + 1));
   assert.equal(await big.closed, 1009);
   const many = await rawSession();
-  many.ws.send(`["push",["pipeline",0,["service","health"],[[${Array.from({ length: 33 }, () => '["pipeline",0,["service"]]').join(',')}]]]]`);
+  many.ws.send(`["push",["pipeline",0,["service","health"],[[[${Array.from({ length: 32 }, () => '["pipeline",0,["service"]]').join(',')}]]]]]`);
   assert.equal(await many.closed, 1009);
 });
 

@@ -1,0 +1,10 @@
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir=/tmp/rpcprof', 'server.ts'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DIST_DIR: '.bench/dist-20000', RPC_SESSION_LIMIT: '1000000000', RATE_LIMIT_REQUESTS: '1000000000' }, stdio: ['ignore', 'pipe', 'inherit'] });
+const base = await new Promise<string>((ok) => { let out = ''; child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) ok(m[1]!); }); });
+const body = (g: string) => [`["push",["pipeline",0,["content","movies","matching"],[{"genre":"${g}"}]]]`, '["push",["pipeline",1,["first"],[50]]]', '["push",["pipeline",2,["records"],[]]]', '["push",["pipeline",2,["info"],[]]]', '["pull",3]', '["pull",4]'].join('\n');
+const r = await autocannon({ url: base, connections: 8, duration: 4, requests: ['drama', 'comedy', 'thriller'].map((g) => ({ method: 'POST', path: '/api/rpc', body: body(g) })) });
+console.log('rpc', r.requests.average, r.latency.average, r.non2xx, r.errors);
+const r2 = { requests: { average: 0 }, latency: { average: 0 }, non2xx: 0 };
+console.log('rest', r2.requests.average, r2.latency.average, r2.non2xx);
+child.kill('SIGINT'); await new Promise((ok) => child.once('exit', ok));
