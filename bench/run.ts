@@ -138,7 +138,20 @@ const GRAPHQL_BODY = JSON.stringify({
 });
 /** A typical public SQL statement: the latest writing. */
 const SQL_STATEMENT = 'SELECT title, published_at FROM public.writing ORDER BY published_at DESC LIMIT 10';
-const scenarios: { label: string; paths: string[]; method?: string; body?: string; headers?: Record<string, string> }[] = [
+/**
+ * The same question over REST and over an RPC HTTP batch: a filtered page of 50 movies and
+ * its count. The batch is what the capnweb client sends for
+ * `content.movies.matching({genre}).first(50)` then `records()` and `info()`, pipelined.
+ */
+const movieGenres = (() => {
+  const db = new Image(join(dist, 'image/site.db'));
+  const rows = db.db.prepare(`SELECT DISTINCT key FROM "movies:tags" WHERE dim = 'genre' LIMIT 20`).all() as { key: string }[];
+  db.close();
+  return rows.map((r) => r.key);
+})();
+const rpcBatch = (genre: string) =>
+  [`["push",["pipeline",0,["content","movies","matching"],[${JSON.stringify({ genre })}]]]`, '["push",["pipeline",1,["first"],[50]]]', '["push",["pipeline",2,["records"],[]]]', '["push",["pipeline",2,["info"],[]]]', '["pull",3]', '["pull",4]'].join('\n');
+const scenarios: { label: string; paths: string[]; method?: string; body?: string; headers?: Record<string, string>; bodies?: string[] }[] = [
   { label: 'page one', paths: [path] },
   { label: `filtered (${filterParam}=…)`, paths: filterValues.map((v) => `${path}?${filterParam}=${encodeURIComponent(v)}`) },
   { label: 'q search', paths: [...new Set(words)].slice(0, 40).map((w) => `${path}?q=${encodeURIComponent(w.toLowerCase())}`) },
@@ -154,6 +167,8 @@ const scenarios: { label: string; paths: string[]; method?: string; body?: strin
   { label: 'site: record page', paths: recordIds.map((id) => `/${name}/${id}`), headers: { Accept: 'text/html' } },
   { label: 'site: record page twin (Markdown)', paths: recordIds.map((id) => `/${name}/${id}`), headers: { Accept: 'text/markdown' } },
   { label: 'SQL QUERY (latest 10 writing)', paths: ['/api/sql'], method: 'QUERY', body: SQL_STATEMENT, headers: { 'Content-Type': 'application/sql' } },
+  { label: 'pipelined question, REST: movies genre=…&limit=50', paths: movieGenres.map((g) => `/api/movies.json?genre=${encodeURIComponent(g)}&limit=50`) },
+  { label: 'pipelined question, RPC batch: movies.matching({genre}).first(50) records() + info()', paths: ['/api/rpc'], method: 'POST', bodies: movieGenres.map(rpcBatch) },
 ];
 
 // 4. Servers.
@@ -189,12 +204,15 @@ interface Figures {
   errors: number;
 }
 
-async function load(base: string, paths: string[], request: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Figures> {
+async function load(base: string, paths: string[], request: { method?: string; body?: string; headers?: Record<string, string>; bodies?: string[] } = {}): Promise<Figures> {
+  const requests = request.bodies
+    ? request.bodies.map((body) => ({ method: (request.method ?? 'POST') as 'POST', path: paths[0]!, body, headers: request.headers }))
+    : paths.map((p) => ({ method: (request.method ?? 'GET') as 'GET', path: p, body: request.body, headers: request.headers }));
   const result = await autocannon({
     url: base,
     connections,
     duration: seconds,
-    requests: paths.map((p) => ({ method: (request.method ?? 'GET') as 'GET', path: p, body: request.body, headers: request.headers })),
+    requests,
   });
   return {
     rps: result.requests.average,
@@ -212,6 +230,7 @@ const unlimited = {
   RATE_LIMIT_REQUESTS: String(Number.MAX_SAFE_INTEGER),
   SQL_RATE_LIMIT_REQUESTS: String(Number.MAX_SAFE_INTEGER),
   GRAPHQL_COST_BUDGET: String(Number.MAX_SAFE_INTEGER),
+  RPC_SESSION_LIMIT: String(Number.MAX_SAFE_INTEGER),
 };
 // The same V8 flags as `npm run serve` (package.json): a 4 MB young generation keeps the
 // server's peak RSS about 50 MB lower under load.

@@ -25,6 +25,9 @@ export const LINKS = {
   mcp: '/mcp',
   mcpServerCard: '/.well-known/mcp/server-card.json',
   mcpDiscovery: '/.well-known/mcp.json',
+  rpc: '/api/rpc',
+  rpcTypes: '/api/rpc/types.d.ts',
+  rpcContract: '/api/rpc/contract.json',
 } as const;
 
 /** Every fixed public path: the service documents and the endpoints and pages beside them. */

@@ -14,6 +14,7 @@ import { API_VERSION } from '../http/headers.ts';
 import { openApiDocument } from '../openapi/document.ts';
 import { openApiYaml } from '../openapi/yaml.ts';
 import { graphqlSdl } from '../graphql/schema.ts';
+import { contract } from '../rpc/contract.ts';
 import { sqlProfile } from '../sql/profile.ts';
 import { TASTE_PROFILE_MEDIA_TYPE, type TasteProfile } from '../taste/profile.ts';
 import { TASTE_PROFILE_SCHEMA } from '../taste/profile-schema.ts';
@@ -56,7 +57,7 @@ export function serviceMetadata(image: Image): Record<string, unknown> {
   };
 }
 
-/** RFC 9727 §4: a linkset (RFC 9264) with one context per API (REST, GraphQL): its description, docs, status and metadata. */
+/** RFC 9727 §4: a linkset (RFC 9264) with one context per API (REST, RPC, GraphQL): its description, docs, status and metadata. */
 export function apiCatalog(): Record<string, unknown> {
   return {
     linkset: [
@@ -65,6 +66,16 @@ export function apiCatalog(): Record<string, unknown> {
         'service-desc': [
           { href: LINKS.openapi, type: 'application/openapi+json' },
           { href: LINKS.openapiYaml, type: 'application/openapi+yaml' },
+        ],
+        'service-doc': [{ href: LINKS.home, type: 'text/html' }],
+        'service-meta': [{ href: LINKS.meta, type: 'application/json' }],
+        status: [{ href: LINKS.status, type: 'application/json' }],
+      },
+      {
+        anchor: LINKS.rpc,
+        'service-desc': [
+          { href: LINKS.rpcTypes, type: 'text/plain' },
+          { href: LINKS.rpcContract, type: 'application/json' },
         ],
         'service-doc': [{ href: LINKS.home, type: 'text/html' }],
         'service-meta': [{ href: LINKS.meta, type: 'application/json' }],
@@ -114,6 +125,8 @@ export function serviceDocuments(): Document[] {
     { path: LINKS.openapi, file: 'openapi.json', contentType: 'application/openapi+json', body: json(openApiDocument()) },
     { path: LINKS.openapiYaml, file: 'openapi.yaml', contentType: 'application/openapi+yaml', body: openApiYaml() },
     { path: LINKS.graphqlSchema, file: LINKS.graphqlSchema.slice(1), contentType: 'text/plain; charset=utf-8', body: graphqlSdl() },
+    { path: LINKS.rpcTypes, file: LINKS.rpcTypes.slice(1), contentType: 'text/plain; charset=utf-8', body: contract().declaration },
+    { path: LINKS.rpcContract, file: LINKS.rpcContract.slice(1), contentType: 'application/json', body: json(contract().document) },
     { path: LINKS.sqlProfile, file: 'api/sql/profile.json', contentType: 'application/json', body: json(sqlProfile()) },
     { path: '/schemas/taste-profile-1.json', file: 'schemas/taste-profile-1.json', contentType: 'application/schema+json', body: json(TASTE_PROFILE_SCHEMA) },
     { path: '/schemas/taste-summary-1.json', file: 'schemas/taste-summary-1.json', contentType: 'application/schema+json', body: json(TASTE_SUMMARY_SCHEMA) },

@@ -33,6 +33,9 @@ export const PROBLEMS = {
   'music-too-large': { status: 413, title: 'Content Too Large', when: 'The music request body is larger than its limit (32 KiB for intersections, 24 KiB for stations).' },
   'music-malformed': { status: 400, title: 'Bad Request', when: 'The music request body is not one valid UTF-8 JSON document.' },
   'music-media-type': { status: 415, title: 'Unsupported Media Type', when: 'The music request body is not sent as `application/json`.' },
+  'rpc-batch-too-large': { status: 413, title: 'Content Too Large', when: 'The RPC batch body is larger than 65,536 bytes or holds more than 32 operations; nothing in it was run. Split it, or use a WebSocket session.' },
+  'rpc-batch-malformed': { status: 400, title: 'Bad Request', when: 'The RPC batch body is not capnweb\'s batch format (one JSON message per line); nothing in it was run. Use a capnweb client.' },
+  'rpc-upgrade-required': { status: 426, title: 'Upgrade Required', when: 'A GET to the RPC endpoint without a WebSocket upgrade: RPC sessions are HTTP batches (POST) or WebSocket sessions (GET with `Upgrade: websocket`).' },
 } as const satisfies Record<string, { status: number; title: string; when: string }>;
 
 export type ProblemSlug = keyof typeof PROBLEMS;

@@ -99,6 +99,17 @@ export const LIMIT_DEFINITIONS = {
   mcpRecommendationsMax: { value: 10, unit: 'records', why: 'Recommendations per `taste.recommend` call: grounded suggestions, not a listing.' },
   mcpIntentCharsMax: { value: 300, unit: 'characters', why: 'The stated intent of `taste.recommend`: a sentence or two; bounds tokenizing work.' },
   tasteAnswerCacheBytes: { value: 1024 * 1024, unit: 'bytes', why: 'Taste summaries remembered per `exampleLimit` (13 values); bodies, headers and overhead charged as for list answers.' },
+  rpcBatchBytesMax: { value: 65_536, unit: 'bytes', why: 'One RPC HTTP batch body (SPEC §8), checked on the raw body before capnweb parses it: bounds parsing work (413, nothing run). WebSocket messages are bounded the same (`ws` maxPayload).' },
+  rpcBatchOperationsMax: { value: 32, unit: 'operations', why: 'Calls and property reads (capnweb `pipeline` and `remap` expressions) in one HTTP batch or one WebSocket message (SPEC §8), counted on the raw body before capnweb runs: bounds the work one round trip can start (413 for a batch; the socket is closed with 1009 for a message).' },
+  rpcSessionsPerWindow: { value: 100, unit: 'sessions', why: 'RPC sessions (HTTP batches and WebSocket upgrades alike) per source address and window (SPEC §8); the 101st is a 429 with `Retry-After`.' },
+  rpcWindowSeconds: { value: 60, unit: 'seconds', why: 'The RPC session window (SPEC §8); a 429 says `Retry-After: 60`.' },
+  rpcBatchExportBytesMax: { value: 131_072, unit: 'bytes', why: 'An export body over HTTP batch (SPEC §8): a batch answer is buffered whole, so larger exports fail with RESOURCE_LIMIT, naming WebSocket or `limit` as the way out.' },
+  rpcExportBytesMax: { value: 8 * 1024 * 1024, unit: 'bytes', why: 'An export body over WebSocket: the whole selection is rendered in memory, so a larger one fails with RESOURCE_LIMIT rather than holding the process.' },
+  rpcInFlightMax: { value: 32, unit: 'calls', why: 'Calls awaited by a WebSocket client (pulled, not yet answered) at once: past it the session is closed (1008), so one socket cannot queue unbounded work.' },
+  rpcSessionCallsMax: { value: 2000, unit: 'calls', why: 'Method calls one session may make, `.map()` replays and pipelined calls included, counted where they run: exhausted → RESOURCE_LIMIT, so pipelining cannot multiply work past it.' },
+  rpcSessionWorkMax: { value: 50_000, unit: 'work units', why: 'Weighted work one session may spend: a page read costs its rows plus one (`records()` of 100 is 101, `info()` is 1), an export its rows plus one per KiB of body. Exhausted → RESOURCE_LIMIT.' },
+  rpcIdleSeconds: { value: 60, unit: 'seconds', why: 'A WebSocket session with no message from the client for this long is closed (1001), so idle sockets do not hold connection slots or generations.' },
+  rpcStreamChunkItems: { value: 100, unit: 'items', why: 'Feed items per chunk of `feed.stream()`: one core page per chunk, read only when the client pulls.' },
 } as const satisfies Record<string, Limit>;
 
 export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {

@@ -169,7 +169,10 @@ export function createDispatcher(current: () => Runtime, routes: readonly Route[
       }
       if (route.kind === 'fetch') {
         const aborted = new AbortController();
-        res.once('close', () => aborted.abort());
+        // Only a client that leaves before the answer is done aborts (an abort builds a DOMException: not for every answer).
+        res.once('close', () => {
+          if (!res.writableFinished) aborted.abort();
+        });
         const answer = async () => {
           const body = route.bodyMax === undefined ? null : await readBody(req, route.bodyMax + 1);
           const response = await route.fetch(runtime, webRequest(req, url, body, aborted.signal), request);

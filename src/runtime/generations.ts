@@ -107,6 +107,7 @@ export class Generations {
       graphql: new MemoryCounterStore(LIMITS.rateLimitClients),
       mcp: new MemoryCounterStore(LIMITS.rateLimitClients),
       mcpWork: new MemoryCounterStore(LIMITS.rateLimitClients),
+      rpc: new MemoryCounterStore(LIMITS.rateLimitClients),
     };
     const withCounters = { ...options, counters };
     removeOrphans(join(options.distDir, 'generations'));

@@ -20,6 +20,9 @@ import { paths } from '../paths.ts';
 import type { Runtime } from './runtime.ts';
 import { pageCollections } from '../site/view.ts';
 import { collectionPageUrl, collectionUrl, exportAt, EXPORTS, LINKS, PAGES, recordUrl, URLS } from '../urls.ts';
+import { endWithAnswer } from './node.ts';
+import { upgradeFacts } from '../../functions/rpc.ts';
+import { collectionUrl, exportAt, EXPORTS, LINKS, recordUrl, URLS } from '../urls.ts';
 
 /** A handler that turns request facts (and a body, where the route takes one) into an answer. */
 export interface AnswerRoute {
@@ -135,6 +138,19 @@ export const ROUTES: readonly Route[] = [
     kind: 'answer',
     bodyMax: LIMITS.musicStationBytesMax,
     answer: (rt, request, body) => rt.music.station(request, body),
+  },
+  {
+    // Cap'n Web RPC: POST is an HTTP batch, GET with Upgrade a WebSocket session; it counts sessions itself.
+    name: 'rpc',
+    ...exactly(URLS.rpc),
+    methods: ['GET', 'POST', 'OPTIONS'],
+    kind: 'fetch',
+    bodyMax: LIMITS.rpcBatchBytesMax,
+    fetch: (rt, request, facts) => rt.rpc.batch(request, facts, rt.clientOf(facts)),
+    upgrade: (rt, req, socket, head) => {
+      const refusal = rt.rpc.upgrade(req, socket, head, rt.clientOf(upgradeFacts(req)));
+      if (refusal) endWithAnswer(socket, refusal);
+    },
   },
   {
     // Collection lists always go through the REST handler (quotas, versions, negotiation);

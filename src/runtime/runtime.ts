@@ -15,6 +15,7 @@ import { graphqlAnswer } from '../../functions/graphql.ts';
 import { mcpHandler, type McpHandler } from '../../functions/mcp.ts';
 import { musicAnswer, type MusicAnswers } from '../../functions/music.ts';
 import { restAnswer } from '../../functions/rest.ts';
+import { createRpcHandler, type RpcHandler } from '../../functions/rpc.ts';
 import { sqlAnswer, type SqlAnswer } from '../../functions/sql.ts';
 import { statusAnswer } from '../../functions/status.ts';
 import { tasteSummaryAnswer } from '../../functions/taste.ts';
@@ -53,6 +54,8 @@ export interface RuntimeOptions {
   mcpQuota?: number;
   /** MCP tool work units per client and window (`MCP_TOOL_WORK_BUDGET`). */
   mcpWorkBudget?: number;
+  /** RPC sessions per address and window (`RPC_SESSION_LIMIT`). */
+  rpcSessions?: number;
 }
 
 /** Where each quota counts. */
@@ -63,6 +66,8 @@ export interface RuntimeCounters {
   /** MCP requests and tool work; in this generation's own memory when absent. */
   mcp?: CounterStore;
   mcpWork?: CounterStore;
+  /** RPC session admission (optional: a runtime without one counts in its own store). */
+  rpc?: CounterStore;
 }
 
 const envNumber = (env: NodeJS.ProcessEnv, name: string) => (env[name] === undefined ? undefined : Number(env[name]));
@@ -77,6 +82,7 @@ export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv, distDir: string): 
     graphqlBudget: envNumber(env, 'GRAPHQL_COST_BUDGET'),
     mcpQuota: envNumber(env, 'MCP_RATE_LIMIT_REQUESTS'),
     mcpWorkBudget: envNumber(env, 'MCP_TOOL_WORK_BUDGET'),
+    rpcSessions: envNumber(env, 'RPC_SESSION_LIMIT'),
   };
 }
 
@@ -111,6 +117,8 @@ export class Runtime {
   readonly withheld: (request: RequestFacts) => Answer | undefined;
   /** The public MCP endpoint (Streamable HTTP, stateless). */
   readonly mcp: McpHandler;
+  /** Cap'n Web RPC at /api/rpc: HTTP batches and WebSocket sessions over this generation. */
+  readonly rpc: RpcHandler;
   /** The GraphQL explorer page, for browsers visiting the endpoint. */
   readonly explorer: ReturnType<StaticFiles['resolve']>;
   readonly pages: PageHandler;
@@ -133,6 +141,7 @@ export class Runtime {
     this.taste = tasteSummaryAnswer(this.core);
     this.withheld = withheldExport(this.image);
     this.mcp = mcpHandler({ counters: { requests: options.counters?.mcp, work: options.counters?.mcpWork }, requestQuota: options.mcpQuota, workQuota: options.mcpWorkBudget, clientOf });
+    this.rpc = createRpcHandler(this.core, { counters: options.counters?.rpc, sessions: options.rpcSessions });
     this.explorer = this.files.resolve(`${URLS.graphql}/`, null);
     this.pages = pages;
   }

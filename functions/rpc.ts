@@ -1,0 +1,129 @@
+/**
+ * Object-capability RPC over Cap'n Web (SPEC §4.6, §8) at `/api/rpc`: HTTP batch sessions
+ * (POST) and WebSocket sessions (GET with `Upgrade: websocket`) on the same path, each
+ * with a fresh `Root` (src/rpc/root.ts) over the generation it started on. In order,
+ * before capnweb parses anything:
+ *
+ * - OPTIONS is the CORS preflight; a GET without an upgrade is a 426 problem naming the
+ *   two ways in.
+ * - A batch body over 65,536 bytes is a 413 problem (the dispatcher reads at most one
+ *   byte more); a body that is not capnweb's format (one JSON message per line) is a
+ *   400; more than 32 operations in it a 413. Nothing of a refused batch runs.
+ * - The session is admitted against the address's quota (100 sessions per 60 s,
+ *   batches and upgrades alike); the 101st is a 429 with `Retry-After` and the RateLimit
+ *   fields.
+ * - The batch runs; errors leave as `{message, code}` only (src/rpc/errors.ts).
+ *
+ * WebSocket sessions (src/rpc/websocket.ts) bound each message by size (`maxPayload`)
+ * and operations, calls in flight, idle time, and the session's budgets.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { LIMITS } from '../src/core/limits.ts';
+import { SearchCore } from '../src/core/search.ts';
+import type { QueryCore } from '../src/core/query.ts';
+import { toResponse, type Answer, type RequestFacts } from '../src/http/answer.ts';
+import { COMMON_HEADERS } from '../src/http/headers.ts';
+import { preflight } from '../src/http/cors.ts';
+import { problemAnswer } from '../src/http/problem.ts';
+import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
+import { runBatch } from '../src/rpc/batch.ts';
+import { sendable } from '../src/rpc/errors.ts';
+import { batchMessages, countOperations } from '../src/rpc/operations.ts';
+import { Root } from '../src/rpc/root.ts';
+import { DEFAULT_BUDGETS, DEFAULT_EXPORT_BYTES, Session, type SessionBudgets, type Transport } from '../src/rpc/session.ts';
+import { TasteSources } from '../src/rpc/taste.ts';
+import { acceptWebSocket, type WebSocketOptions } from '../src/rpc/websocket.ts';
+import { URLS } from '../src/urls.ts';
+
+const ALLOW = 'GET, POST, OPTIONS';
+export const RPC_POLICY_NAME = 'rpc-sessions';
+const RPC_HEADERS: Readonly<Record<string, string>> = { ...COMMON_HEADERS, 'Cache-Control': 'no-store' };
+
+export interface RpcOptions {
+  /** Where session counters live; in-process by default. */
+  counters?: CounterStore;
+  /** Sessions per address and window (SPEC §8: 100). */
+  sessions?: number;
+  /** Per-session budgets (tests lower them). */
+  budgets?: SessionBudgets;
+  /** The largest export body per transport (tests set the batch bound to a demo export's size). */
+  exportBytes?: Partial<Record<Transport, number>>;
+  /** WebSocket bounds (tests shorten the idle time). */
+  websocket?: Partial<WebSocketOptions>;
+  /** The clock the session quota uses (tests move it). */
+  now?: () => number;
+}
+
+export interface RpcHandler {
+  batch(request: Request, facts: RequestFacts, client: string): Promise<Response>;
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, client: string): Answer | undefined;
+}
+
+/** The facts of a WebSocket handshake the quota key reads: its peer and forwarding header. */
+export function upgradeFacts(req: IncomingMessage): RequestFacts {
+  return {
+    method: 'GET',
+    url: new URL(URLS.rpc, 'http://runtime.invalid'),
+    peer: req.socket.remoteAddress ?? '',
+    header: (name) => {
+      const value = req.headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}
+
+export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): RpcHandler {
+  const limiter = new RateLimiter({ store: options.counters, limit: options.sessions ?? LIMITS.rpcSessionsPerWindow, windowSeconds: LIMITS.rpcWindowSeconds, policy: RPC_POLICY_NAME, now: options.now });
+  const search = new SearchCore(core.image);
+  const taste = new TasteSources(core);
+  const budgets = options.budgets ?? DEFAULT_BUDGETS;
+  const rootFor = (transport: Transport) => new Root({ core, search, siteUrl: core.image.siteUrl, session: new Session(transport, budgets, { ...DEFAULT_EXPORT_BYTES, ...options.exportBytes }[transport]) }, taste);
+
+  /** Admits one session for `client`, or the 429 refusing it; the answer's RateLimit fields either way. */
+  const admit = (client: string): { refusal?: Answer; headers: Record<string, string> } => {
+    const quota = limiter.take(client);
+    const headers = { ...limiter.policyHeaders, RateLimit: quota.header };
+    if (quota.allowed) return { headers };
+    const detail = `This address opened its ${options.sessions ?? LIMITS.rpcSessionsPerWindow} RPC sessions for this ${LIMITS.rpcWindowSeconds}-second window; retry after the time in Retry-After, and keep a WebSocket session open for many calls.`;
+    return { headers, refusal: problemAnswer('rate-limited', detail, { headers: { ...RPC_HEADERS, ...headers, 'Retry-After': String(LIMITS.rpcWindowSeconds) } }) };
+  };
+
+  const tooLarge = (detail: string) => toResponse(problemAnswer('rpc-batch-too-large', detail, { headers: RPC_HEADERS }));
+
+  return {
+    async batch(request, facts, client) {
+      if (facts.method === 'OPTIONS') return toResponse(preflight(ALLOW, { headers: RPC_HEADERS, allowHeaders: 'Content-Type' }));
+      if (facts.method !== 'POST') {
+        return toResponse(problemAnswer('rpc-upgrade-required', `RPC sessions are HTTP batches (POST ${URLS.rpc}) or WebSocket sessions (GET ${URLS.rpc} with Upgrade: websocket).`, { headers: { ...RPC_HEADERS, Upgrade: 'websocket', Connection: 'Upgrade' } }));
+      }
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      if (bytes.byteLength > LIMITS.rpcBatchBytesMax) return tooLarge(`The batch is larger than ${LIMITS.rpcBatchBytesMax} bytes; nothing was run. Split it, or use a WebSocket session.`);
+      const messages = batchMessages(new TextDecoder().decode(bytes));
+      const counted = countOperations(messages, LIMITS.rpcBatchOperationsMax);
+      if (!counted.ok && counted.reason === 'malformed') {
+        return toResponse(problemAnswer('rpc-batch-malformed', 'The batch is not one JSON message per line, as a capnweb client sends; nothing was run.', { headers: RPC_HEADERS }));
+      }
+      if (!counted.ok) return tooLarge(`The batch holds more than ${LIMITS.rpcBatchOperationsMax} operations (calls and property reads); nothing was run. Split it, or use a WebSocket session.`);
+      const admitted = admit(client);
+      if (admitted.refusal) return toResponse(admitted.refusal);
+      let answer: string;
+      try {
+        answer = await runBatch(messages, rootFor('batch'), { onSendError: sendable, limits: { maxMessageSize: LIMITS.rpcBatchBytesMax } });
+      } catch {
+        // capnweb refused a message it could not read (a forged expression): the session is over, nothing more ran.
+        return toResponse(problemAnswer('rpc-batch-malformed', 'The batch holds a message capnweb cannot read; the session was aborted.', { headers: RPC_HEADERS }));
+      }
+      // The batch answer is complete here: sent with its length, in one write, rather than streamed in chunks.
+      const headers = { ...RPC_HEADERS, ...admitted.headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(answer)) };
+      return new Response(answer, { status: 200, headers });
+    },
+
+    upgrade(req, socket, head, client) {
+      const admitted = admit(client);
+      if (admitted.refusal) return admitted.refusal;
+      acceptWebSocket(req, socket, head, () => rootFor('websocket'), { ...options.websocket });
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,16 @@
+/**
+ * What every capability of one RPC session reads: the generation's query core and search
+ * core (the session keeps the generation it started on), the site's URL for links, and
+ * the session's accounting. Capabilities hold it in a private (`#`) field, which capnweb
+ * never exposes.
+ */
+import type { QueryCore } from '../core/query.ts';
+import type { SearchCore } from '../core/search.ts';
+import type { Session } from './session.ts';
+
+export interface RpcContext {
+  core: QueryCore;
+  search: SearchCore;
+  siteUrl: string;
+  session: Session;
+}
