@@ -76,3 +76,20 @@ export const CALENDARS: readonly CalendarSpec[] = [
   { path: '/concerts.ics', name: 'Concerts', description: 'Every concert in the collections.', collections: ['concerts'] },
   { path: '/sports.ics', name: 'Sporting events', description: 'Every sporting event in the collections.', collections: ['sporting-events'] },
 ];
+
+/**
+ * The owner lane (SPEC §4.8, §5): the protected MCP endpoint, its metadata documents and
+ * the authorization server's endpoints. The resource identifier of `ownerMcp` is its full
+ * URL under `SITE_URL`.
+ */
+export const OAUTH_URLS = {
+  ownerMcp: '/owner/mcp',
+  protectedResource: '/.well-known/oauth-protected-resource/owner/mcp',
+  authorizationServer: '/.well-known/oauth-authorization-server',
+  register: '/oauth/register',
+  authorize: '/oauth/authorize',
+  callback: '/oauth/callback',
+  token: '/oauth/token',
+  revoke: '/oauth/revoke',
+  clients: '/oauth/clients',
+} as const;

@@ -18,7 +18,7 @@ import { negotiate } from '../http/negotiate.ts';
 import { problemAnswer } from '../http/problem.ts';
 import { paths } from '../paths.ts';
 import type { Runtime } from './runtime.ts';
-import { collectionUrl, exportAt, EXPORTS, LINKS, recordUrl, URLS } from '../urls.ts';
+import { collectionUrl, exportAt, EXPORTS, LINKS, OAUTH_URLS, recordUrl, URLS } from '../urls.ts';
 
 /** A handler that turns request facts (and a body, where the route takes one) into an answer. */
 export interface AnswerRoute {
@@ -79,6 +79,9 @@ const wantsExplorer = (request: RequestFacts) =>
 /** A route at one fixed path: its pattern is the path, and it matches only that. */
 const exactly = (path: string) => ({ path, matches: (pathname: string) => pathname === path });
 
+/** An owner-lane route at one fixed path, answered only when the process opened an authorization server. */
+const oauthAt = (path: string) => ({ path, matches: (pathname: string, rt: Runtime) => pathname === path && rt.oauth !== undefined });
+
 export const ROUTES: readonly Route[] = [
   {
     name: 'sql',
@@ -128,6 +131,61 @@ export const ROUTES: readonly Route[] = [
     kind: 'answer',
     bodyMax: LIMITS.musicStationBytesMax,
     answer: (rt, request, body) => rt.music.station(request, body),
+  },
+  // The owner lane's authorization server (src/oauth/): present when the process opened one.
+  {
+    name: 'oauth-protected-resource',
+    ...oauthAt(OAUTH_URLS.protectedResource),
+    methods: ['GET'],
+    kind: 'answer',
+    answer: (rt) => rt.oauth!.protectedResource(),
+  },
+  {
+    name: 'oauth-authorization-server',
+    ...oauthAt(OAUTH_URLS.authorizationServer),
+    methods: ['GET'],
+    kind: 'answer',
+    answer: (rt) => rt.oauth!.authorizationServer(),
+  },
+  {
+    name: 'oauth-register',
+    ...oauthAt(OAUTH_URLS.register),
+    methods: ['POST'],
+    kind: 'answer',
+    bodyMax: LIMITS.oauthRegistrationBytesMax,
+    answer: (rt, request, body) => rt.oauth!.register(request, body, rt.clientOf(request)),
+  },
+  {
+    // GET: the authorization request; POST: the owner's answer on the consent page.
+    name: 'oauth-authorize',
+    ...oauthAt(OAUTH_URLS.authorize),
+    methods: ['GET', 'POST'],
+    kind: 'answer',
+    bodyMax: LIMITS.oauthFormBytesMax,
+    answer: (rt, request, body) => (request.method === 'POST' ? rt.oauth!.consent(request, body) : rt.oauth!.authorize(request)),
+  },
+  {
+    name: 'oauth-callback',
+    ...oauthAt(OAUTH_URLS.callback),
+    methods: ['GET'],
+    kind: 'answer',
+    answer: (rt, request) => rt.oauth!.callback(request),
+  },
+  {
+    name: 'oauth-token',
+    ...oauthAt(OAUTH_URLS.token),
+    methods: ['POST'],
+    kind: 'answer',
+    bodyMax: LIMITS.oauthFormBytesMax,
+    answer: (rt, request, body) => rt.oauth!.token(request, body),
+  },
+  {
+    name: 'oauth-revoke',
+    ...oauthAt(OAUTH_URLS.revoke),
+    methods: ['POST'],
+    kind: 'answer',
+    bodyMax: LIMITS.oauthFormBytesMax,
+    answer: (rt, request, body) => rt.oauth!.revoke(request, body),
   },
   {
     // Collection lists always go through the REST handler (quotas, versions, negotiation);

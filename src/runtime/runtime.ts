@@ -30,6 +30,7 @@ import type { Generation } from '../compile/incremental.ts';
 import { buildLayout } from '../paths.ts';
 import { StaticFiles } from './static.ts';
 import { URLS } from '../urls.ts';
+import { OAuthServer } from '../oauth/server.ts';
 
 export interface RuntimeOptions {
   /** The build output: `dist/` with `client/`, `server/`, `image/` and `headers.json`. */
@@ -48,6 +49,8 @@ export interface RuntimeOptions {
   sqlQuota?: number;
   /** GraphQL cost points per client and window (`GRAPHQL_COST_BUDGET`). */
   graphqlBudget?: number;
+  /** The owner lane's authorization server, one per process (its grants outlive generations); absent: no OAuth routes. */
+  oauth?: OAuthServer;
 }
 
 /** Where each quota counts. */
@@ -67,6 +70,7 @@ export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv, distDir: string): 
     restQuota: envNumber(env, 'RATE_LIMIT_REQUESTS'),
     sqlQuota: envNumber(env, 'SQL_RATE_LIMIT_REQUESTS'),
     graphqlBudget: envNumber(env, 'GRAPHQL_COST_BUDGET'),
+    oauth: OAuthServer.fromEnv(env, distDir),
   };
 }
 
@@ -102,6 +106,8 @@ export class Runtime {
   /** The GraphQL explorer page, for browsers visiting the endpoint. */
   readonly explorer: ReturnType<StaticFiles['resolve']>;
   readonly pages: PageHandler;
+  /** The owner lane's authorization server, shared by every generation of the process (not closed with one). */
+  readonly oauth: OAuthServer | undefined;
   private musicAnswers: MusicAnswers | undefined;
 
   private constructor(options: RuntimeOptions, pages: PageHandler) {
@@ -122,6 +128,7 @@ export class Runtime {
     this.withheld = withheldExport(this.image);
     this.explorer = this.files.resolve(`${URLS.graphql}/`, null);
     this.pages = pages;
+    this.oauth = options.oauth;
   }
 
   static async open(options: RuntimeOptions): Promise<Runtime> {

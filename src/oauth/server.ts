@@ -1,0 +1,121 @@
+/**
+ * The owner lane's authorization server as one value per process: its configuration,
+ * its store (opened once — grants are not per build generation, so every `Runtime` of
+ * the process is handed the same `OAuthServer`), its clock, the owner's sign-in and the
+ * registration quota. Routes (src/runtime/routes.ts) call its methods; the protected
+ * resource calls `verifyAccessToken`. `close()` closes the store.
+ */
+import { LIMITS } from '../core/limits.ts';
+import type { Answer, RequestFacts } from '../http/answer.ts';
+import { RateLimiter } from '../http/rate-limit.ts';
+import { OAUTH_URLS } from '../urls.ts';
+import { authorize, callback, consent } from './authorize.ts';
+import { register, registeredClient, type ClientLookup } from './clients.ts';
+import { oauthConfigFromEnv, type OAuthConfig } from './config.ts';
+import type { OAuthContext } from './context.ts';
+import { oauthError } from './http.ts';
+import { authorizationServerMetadata, metadataAnswer, protectedResourceMetadata } from './metadata.ts';
+import { OwnerSignIn } from './sign-in.ts';
+import { SqliteOAuthStore, type OAuthStore } from './store.ts';
+import { revoke, token } from './token.ts';
+import { verifyAccessToken, type TokenVerification } from './verify.ts';
+
+export interface OAuthServerOptions {
+  config: OAuthConfig;
+  /** Default: `SqliteOAuthStore` in `config.stateDir`. */
+  store?: OAuthStore;
+  /** Milliseconds since the epoch; default `Date.now`. */
+  now?: () => number;
+  /** How a `client_id` that is a URL becomes a client (Client ID Metadata Documents); absent: such ids are unknown. */
+  metadataDocument?: (clientId: string) => Promise<ClientLookup>;
+}
+
+/** Expired codes, tokens and transactions are forgotten at most this often, on a registration or a token request. */
+const PURGE_EVERY_MS = 10 * 60 * 1000;
+
+export class OAuthServer {
+  readonly context: OAuthContext;
+  private readonly registrations: RateLimiter;
+  private purgedAt = 0;
+
+  constructor(options: OAuthServerOptions) {
+    const { config } = options;
+    const store = options.store ?? new SqliteOAuthStore(config.stateDir);
+    const now = options.now ?? Date.now;
+    const documents = options.metadataDocument;
+    this.context = {
+      config,
+      store,
+      now,
+      signIn: config.idp && new OwnerSignIn(config.idp, `${config.siteUrl}${OAUTH_URLS.callback}`),
+      client: async (clientId) => {
+        if (clientId.startsWith('https://')) return documents ? documents(clientId) : { error: 'unknown', description: 'Client ID Metadata Documents are not fetched here.' };
+        return registeredClient(store, clientId, now());
+      },
+    };
+    this.registrations = new RateLimiter({ limit: LIMITS.oauthRegistrationsPerWindow, windowSeconds: LIMITS.oauthRegistrationWindowSeconds, policy: 'oauth-registration', now });
+  }
+
+  static fromEnv(env: NodeJS.ProcessEnv, distDir: string): OAuthServer {
+    return new OAuthServer({ config: oauthConfigFromEnv(env, distDir) });
+  }
+
+  get config(): OAuthConfig {
+    return this.context.config;
+  }
+
+  private purge(): void {
+    const now = this.context.now();
+    if (now - this.purgedAt < PURGE_EVERY_MS) return;
+    this.purgedAt = now;
+    this.context.store.purge(now);
+  }
+
+  protectedResource(): Answer {
+    return metadataAnswer(protectedResourceMetadata(this.config));
+  }
+
+  authorizationServer(): Answer {
+    return metadataAnswer(authorizationServerMetadata(this.config));
+  }
+
+  /** `POST /oauth/register`, under the per-source registration quota. */
+  register(request: RequestFacts, body: Uint8Array | null, client: string): Answer {
+    const quota = this.registrations.take(client);
+    if (!quota.allowed) {
+      return oauthError('invalid_request', 'Too many registrations from this address; retry later.', 429, { 'Retry-After': String(LIMITS.oauthRegistrationWindowSeconds), RateLimit: quota.header });
+    }
+    this.purge();
+    return register(this.context.store, this.context.now(), request.header('Content-Type'), body);
+  }
+
+  authorize(request: RequestFacts): Promise<Answer> {
+    return authorize(this.context, request);
+  }
+
+  consent(request: RequestFacts, body: Uint8Array | null): Answer {
+    return consent(this.context, request, body);
+  }
+
+  callback(request: RequestFacts): Promise<Answer> {
+    return callback(this.context, request);
+  }
+
+  token(request: RequestFacts, body: Uint8Array | null): Promise<Answer> {
+    this.purge();
+    return token(this.context, request, body);
+  }
+
+  revoke(request: RequestFacts, body: Uint8Array | null): Promise<Answer> {
+    return revoke(this.context, request, body);
+  }
+
+  /** For the protected resource (`/owner/mcp`): who a bearer token speaks for, or why it is refused. */
+  verifyAccessToken(token: string, resource: string = this.config.resource): TokenVerification {
+    return verifyAccessToken(this.context, token, resource);
+  }
+
+  close(): void {
+    this.context.store.close();
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The one check a protected resource makes: `verifyAccessToken(token, resource)`. It is
+ * what `/owner/mcp` calls for every request (issue 17, items 6–7), and nothing on a
+ * public surface ever calls it. A token is accepted only when it is an access token this
+ * server issued (looked up by its SHA-256), unexpired, under a grant that is not revoked,
+ * whose client registration is still live, and issued for exactly this resource
+ * (audience binding, RFC 8707 §2 / RFC 9068 §4: a token for another resource is refused,
+ * so a token cannot be replayed elsewhere). Each use stamps the grant's "last used" for
+ * the connected-clients page.
+ *
+ * `bearerChallenge` spells the `WWW-Authenticate` answer of RFC 6750 §3 with the RFC 9728
+ * §5.1 `resource_metadata` parameter, for the 401 and 403 of the protected resource.
+ */
+import type { OAuthContext } from './context.ts';
+
+export interface VerifiedToken {
+  clientId: string;
+  scopes: string[];
+  grantId: string;
+  /** The owner's subject at their identity provider, who approved the grant. */
+  subject: string;
+  /** Milliseconds since the epoch. */
+  expiresAt: number;
+}
+
+/** Why a token is refused: always 401 `invalid_token` (RFC 6750 §3.1); the description is safe to send. */
+export interface TokenRefusal {
+  error: 'invalid_token';
+  description: string;
+}
+
+export type TokenVerification = ({ ok: true } & VerifiedToken) | ({ ok: false } & TokenRefusal);
+
+/** Longest token examined: ours are 43 characters; anything much longer is not worth hashing. */
+const TOKEN_CHARS_MAX = 512;
+
+export function verifyAccessToken(ctx: OAuthContext, token: string, resource: string): TokenVerification {
+  const refuse = (description: string): TokenVerification => ({ ok: false, error: 'invalid_token', description });
+  if (token.length === 0 || token.length > TOKEN_CHARS_MAX) return refuse('The access token is not valid.');
+  const now = ctx.now();
+  const record = ctx.store.getToken(token);
+  if (!record || record.kind !== 'access') return refuse('The access token is not valid.');
+  if (record.expiresAt <= now) return refuse('The access token expired; refresh it.');
+  const grant = ctx.store.getGrant(record.grantId);
+  if (!grant || grant.revokedAt !== null) return refuse('The access token was revoked.');
+  const client = ctx.store.getClient(record.clientId);
+  if (client && client.expiresAt <= now) return refuse('The client registration expired; register again.');
+  if (record.resource !== resource) return refuse('The access token was issued for another resource.');
+  ctx.store.touchGrant(grant.id, now);
+  return { ok: true, clientId: record.clientId, scopes: record.scopes, grantId: grant.id, subject: grant.subject, expiresAt: record.expiresAt };
+}
+
+/** The token of an `Authorization: Bearer …` header (RFC 6750 §2.1), or undefined. */
+export function bearerToken(authorization: string | null): string | undefined {
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(authorization ?? '');
+  return match?.[1];
+}
+
+/**
+ * `WWW-Authenticate` for a refused request: `Bearer resource_metadata="…", scope="…"`,
+ * with `error` and `error_description` when a token was presented (RFC 6750 §3.1 omits
+ * them when the request had none).
+ */
+export function bearerChallenge(options: { resourceMetadata: string; scope: string; error?: 'invalid_token' | 'insufficient_scope'; description?: string }): string {
+  const quote = (value: string) => `"${value.replace(/["\\]/g, '')}"`;
+  const parts = [`resource_metadata=${quote(options.resourceMetadata)}`, `scope=${quote(options.scope)}`];
+  if (options.error) parts.push(`error=${quote(options.error)}`);
+  if (options.description) parts.push(`error_description=${quote(options.description)}`);
+  return `Bearer ${parts.join(', ')}`;
+}
