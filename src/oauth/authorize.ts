@@ -122,9 +122,11 @@ export async function callback(ctx: OAuthContext, facts: RequestFacts): Promise<
   if (!ctx.signIn) return notSetUpPage();
   const query = facts.url.searchParams;
   const state = query.get('state');
-  const transaction = state ? (ctx.store.takeTransaction(state, 'sign-in', ctx.now()) as SignInTransaction | undefined) : undefined;
+  const transaction = state ? (ctx.store.getTransaction(state, 'sign-in', ctx.now()) as SignInTransaction | undefined) : undefined;
   if (!transaction) return invalidPage('This sign-in expired or was already used. Start again from your application.');
+  // Checked before the state is spent, so a stranger holding the URL cannot spoil the owner's sign-in.
   if (!sameBrowser(ctx, facts, transaction.browser)) return invalidPage('This sign-in was started in another browser. Start again from your application.');
+  if (ctx.store.takeTransaction(state!, 'sign-in', ctx.now()) === undefined) return invalidPage('This sign-in was already used. Start again from your application.');
   const { request } = transaction;
   if (query.has('error')) return back(ctx, request, 'access_denied', 'The owner did not sign in at the identity provider.');
   let subject: string;
@@ -170,8 +172,10 @@ export function consent(ctx: OAuthContext, facts: RequestFacts, body: Uint8Array
   const form = formParams(facts.header('Content-Type'), body, LIMITS.oauthFormBytesMax);
   if (!(form instanceof Map)) return invalidPage('The consent form was not sent as expected.');
   const csrf = form.get('csrf');
-  const transaction = csrf ? (ctx.store.takeTransaction(csrf, 'consent', ctx.now()) as ConsentTransaction | undefined) : undefined;
+  const transaction = csrf ? (ctx.store.getTransaction(csrf, 'consent', ctx.now()) as ConsentTransaction | undefined) : undefined;
   if (!transaction || !sameBrowser(ctx, facts, transaction.browser)) return invalidPage('This consent page expired or was already answered. Start again from your application.');
+  // Spent only now, by its own browser; a second answer (a double click, a replay) finds nothing.
+  if (ctx.store.takeTransaction(csrf!, 'consent', ctx.now()) === undefined) return invalidPage('This consent page was already answered.');
   const { request } = transaction;
   const clear = { 'Set-Cookie': setCookie(ctx.config.siteUrl, COOKIE, '', 0) };
   const decision = form.get('decision');

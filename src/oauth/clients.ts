@@ -7,7 +7,8 @@
  * `redirect_uris` are present, few, without fragments (RFC 6749 §3.1.2), and each is
  * https, http on a loopback address (RFC 8252 §7.3), or a private-use scheme (RFC 8252
  * §7.1) — never `javascript:`, `data:` or `file:`; `scope` names only known scopes. Any
- * failure is 400 `invalid_client_metadata` (or `invalid_redirect_uri`), saying which.
+ * failure is 400 `invalid_client_metadata` (SPEC §7: fix the registration, do not retry
+ * unchanged), saying which member is at fault.
  *
  * A registration creates no account and expires after 90 days (SPEC §8); the response
  * says when, in `client_id_expires_at`.
@@ -55,7 +56,7 @@ const METADATA = z.object({
 });
 
 /** Validated metadata, or the reason it is refused. */
-export function checkClientMetadata(input: unknown): { metadata: ClientMetadata } | { error: 'invalid_client_metadata' | 'invalid_redirect_uri'; description: string } {
+export function checkClientMetadata(input: unknown): { metadata: ClientMetadata } | { error: 'invalid_client_metadata'; description: string } {
   if (typeof input === 'object' && input !== null && 'token_endpoint_auth_method' in input && (input as Record<string, unknown>).token_endpoint_auth_method !== 'none') {
     return { error: 'invalid_client_metadata', description: 'Only public clients are registered: token_endpoint_auth_method must be "none" (use PKCE).' };
   }
@@ -68,7 +69,7 @@ export function checkClientMetadata(input: unknown): { metadata: ClientMetadata 
   const m = parsed.data;
   for (const uri of m.redirect_uris) {
     const problem = redirectUriProblem(uri);
-    if (problem) return { error: 'invalid_redirect_uri', description: `The redirect URI ${JSON.stringify(uri.slice(0, 200))} ${problem}.` };
+    if (problem) return { error: 'invalid_client_metadata', description: `The redirect URI ${JSON.stringify(uri.slice(0, 200))} ${problem}.` };
   }
   const grantTypes = m.grant_types ?? ['authorization_code', 'refresh_token'];
   if (!grantTypes.includes('authorization_code')) return { error: 'invalid_client_metadata', description: 'grant_types must include "authorization_code".' };

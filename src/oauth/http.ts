@@ -12,7 +12,6 @@ export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
   | 'invalid_client_metadata'
-  | 'invalid_redirect_uri'
   | 'invalid_grant'
   | 'invalid_scope'
   | 'invalid_target'

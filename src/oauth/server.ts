@@ -28,6 +28,8 @@ export interface OAuthServerOptions {
   now?: () => number;
   /** How a `client_id` that is a URL becomes a client (Client ID Metadata Documents); absent: such ids are unknown. */
   metadataDocument?: (clientId: string) => Promise<ClientLookup>;
+  /** Registrations per source address and window; default LIMITS.oauthRegistrationsPerWindow. */
+  registrationQuota?: number;
 }
 
 /** Expired codes, tokens and transactions are forgotten at most this often, on a registration or a token request. */
@@ -53,7 +55,7 @@ export class OAuthServer {
         return registeredClient(store, clientId, now());
       },
     };
-    this.registrations = new RateLimiter({ limit: LIMITS.oauthRegistrationsPerWindow, windowSeconds: LIMITS.oauthRegistrationWindowSeconds, policy: 'oauth-registration', now });
+    this.registrations = new RateLimiter({ limit: options.registrationQuota ?? LIMITS.oauthRegistrationsPerWindow, windowSeconds: LIMITS.oauthRegistrationWindowSeconds, policy: 'oauth-registration', now });
   }
 
   static fromEnv(env: NodeJS.ProcessEnv, distDir: string): OAuthServer {

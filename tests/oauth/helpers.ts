@@ -87,6 +87,8 @@ export async function startSite(options: { idp?: (callback: string) => Promise<I
       }),
       store: new SqliteOAuthStore(stateDir),
       now: () => clock,
+      // Every test registers from 127.0.0.1; the quota itself is tested on its own.
+      registrationQuota: 1000,
     });
   let authorizationServer = open();
   runtime = await Runtime.open({ distDir: paths.dist, oauth: authorizationServer });
