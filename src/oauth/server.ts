@@ -10,6 +10,7 @@ import type { Answer, RequestFacts } from '../http/answer.ts';
 import { RateLimiter } from '../http/rate-limit.ts';
 import { OAUTH_URLS } from '../urls.ts';
 import { authorize, callback, consent } from './authorize.ts';
+import { metadataDocuments } from './cimd.ts';
 import { register, registeredClient, type ClientLookup } from './clients.ts';
 import { oauthConfigFromEnv, type OAuthConfig } from './config.ts';
 import type { OAuthContext } from './context.ts';
@@ -26,7 +27,7 @@ export interface OAuthServerOptions {
   store?: OAuthStore;
   /** Milliseconds since the epoch; default `Date.now`. */
   now?: () => number;
-  /** How a `client_id` that is a URL becomes a client (Client ID Metadata Documents); absent: such ids are unknown. */
+  /** How a `client_id` that is a URL becomes a client; default: fetched as a Client ID Metadata Document (src/oauth/cimd.ts). */
   metadataDocument?: (clientId: string) => Promise<ClientLookup>;
   /** Registrations per source address and window; default LIMITS.oauthRegistrationsPerWindow. */
   registrationQuota?: number;
@@ -44,14 +45,15 @@ export class OAuthServer {
     const { config } = options;
     const store = options.store ?? new SqliteOAuthStore(config.stateDir);
     const now = options.now ?? Date.now;
-    const documents = options.metadataDocument;
+    const documents = options.metadataDocument ?? metadataDocuments({ allowLoopback: config.cimdAllowLoopback, now });
     this.context = {
       config,
       store,
       now,
       signIn: config.idp && new OwnerSignIn(config.idp, `${config.siteUrl}${OAUTH_URLS.callback}`),
       client: async (clientId) => {
-        if (clientId.startsWith('https://')) return documents ? documents(clientId) : { error: 'unknown', description: 'Client ID Metadata Documents are not fetched here.' };
+        // Registered ids never hold "://": anything that does is a Client ID Metadata Document URL.
+        if (clientId.includes('://')) return documents(clientId);
         return registeredClient(store, clientId, now());
       },
     };

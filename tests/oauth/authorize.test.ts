@@ -31,7 +31,8 @@ test('an unknown client, a missing or unregistered redirect URI, a repeated para
     (await agent.authorizationUrl(client, { redirect_uri: 'https://attacker.example/callback' })).url,
     (await agent.authorizationUrl(client, { redirect_uri: null })).url,
     `${(await agent.authorizationUrl(client)).url}&client_id=${client.client_id}`,
-    (await agent.authorizationUrl({ client_id: 'https://client.example/metadata.json' })).url,
+    // A Client ID Metadata Document at a private address: refused before any fetch.
+    (await agent.authorizationUrl({ client_id: 'https://10.0.0.1/metadata.json' })).url,
   ];
   for (const url of cases) {
     const response = await ask(url);

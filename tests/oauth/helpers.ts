@@ -71,7 +71,7 @@ export interface Site {
 }
 
 /** The runtime on a free port, with an authorization server configured for `idp` (or none). */
-export async function startSite(options: { idp?: (callback: string) => Promise<Idp> } = {}): Promise<Site & { idp?: Idp }> {
+export async function startSite(options: { idp?: (callback: string) => Promise<Idp>; cimdAllowLoopback?: boolean } = {}): Promise<Site & { idp?: Idp }> {
   let runtime: Runtime | undefined;
   const server = createNodeServer(createDispatcher(() => runtime!));
   const base = await listen(server);
@@ -83,6 +83,7 @@ export async function startSite(options: { idp?: (callback: string) => Promise<I
       config: oauthConfig({
         siteUrl: base,
         stateDir,
+        cimdAllowLoopback: options.cimdAllowLoopback,
         idp: idp && { issuer: new URL(idp.issuer), clientId: IDP_CLIENT_ID, clientSecret: IDP_CLIENT_SECRET, subject: OWNER },
       }),
       store: new SqliteOAuthStore(stateDir),
