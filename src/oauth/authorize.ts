@@ -21,16 +21,15 @@
  * use, 60 s, bound to client, redirect URI, PKCE challenge, scope and resource) with
  * `state` and `iss` (RFC 9207).
  */
-import { randomBytes } from 'node:crypto';
 import { LIMITS } from '../core/limits.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
 import { OAUTH_URLS } from '../urls.ts';
+import { crossSite, forgetBrowser, sameBrowser, secret, startSignIn, type SignInBinding } from './browser.ts';
+import { openSession } from './connected.ts';
 import { clientLabel, type OAuthContext } from './context.ts';
-import { clientRedirect, cookie, cookieName, formParams, setCookie, strictParams, type OAuthErrorCode } from './http.ts';
+import { clientRedirect, formParams, strictParams, type OAuthErrorCode } from './http.ts';
 import { consentPage, errorPage, notSetUpPage } from './pages.ts';
 import { parseScopes, SCOPES, type Scope } from './scopes.ts';
-import type { SignInChecks } from './sign-in.ts';
-import { sha256 } from './store.ts';
 
 /** A checked authorization request, as it travels through sign-in and consent. */
 interface AuthorizationRequest {
@@ -43,12 +42,8 @@ interface AuthorizationRequest {
   codeChallenge: string;
 }
 
-interface SignInTransaction {
-  request: AuthorizationRequest;
-  checks: SignInChecks;
-  /** SHA-256 of the browser's cookie value. */
-  browser: string;
-}
+/** A sign-in is for an authorization request, or for the owner's connected-clients page. */
+type SignInTransaction = ({ purpose: 'authorize'; request: AuthorizationRequest } | { purpose: 'clients' }) & SignInBinding;
 
 interface ConsentTransaction {
   request: AuthorizationRequest;
@@ -58,9 +53,6 @@ interface ConsentTransaction {
 
 /** RFC 7636 §4.2: BASE64URL(SHA256(verifier)) is always 43 characters. */
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
-
-const COOKIE = 'oauth-browser';
-const secret = () => randomBytes(32).toString('base64url');
 
 function invalidPage(message: string): Answer {
   return errorPage(400, 'This authorization request cannot be completed', message);
@@ -99,24 +91,13 @@ export async function authorize(ctx: OAuthContext, facts: RequestFacts): Promise
   if (resource !== ctx.config.resource) return fail('invalid_target', `resource must be ${ctx.config.resource}.`);
 
   const request: AuthorizationRequest = { clientId, clientName: clientLabel(client), redirectUri, state, scopes, resource, codeChallenge: challenge };
-  let started;
   try {
-    started = await ctx.signIn.start();
+    return await startSignIn(ctx, { purpose: 'authorize', request });
   } catch (error) {
     console.error(error);
     return fail('temporarily_unavailable', 'The owner\'s identity provider could not be reached; try again later.');
   }
-  const browser = secret();
-  const transaction: SignInTransaction = { request, checks: started.checks, browser: sha256(browser) };
-  ctx.store.putTransaction(started.checks.state, 'sign-in', transaction, ctx.now() + LIMITS.oauthSignInSeconds * 1000);
-  return { status: 302, headers: { Location: started.url, 'Cache-Control': 'no-store', 'Set-Cookie': setCookie(ctx.config.siteUrl, COOKIE, browser, LIMITS.oauthSignInSeconds) }, body: null };
 }
-
-/** The browser's binding cookie matches the one its transaction recorded. */
-const sameBrowser = (ctx: OAuthContext, facts: RequestFacts, recorded: string) => {
-  const value = cookie(facts.header('Cookie'), cookieName(ctx.config.siteUrl, COOKIE));
-  return value !== undefined && sha256(value) === recorded;
-};
 
 export async function callback(ctx: OAuthContext, facts: RequestFacts): Promise<Answer> {
   if (!ctx.signIn) return notSetUpPage();
@@ -127,16 +108,17 @@ export async function callback(ctx: OAuthContext, facts: RequestFacts): Promise<
   // Checked before the state is spent, so a stranger holding the URL cannot spoil the owner's sign-in.
   if (!sameBrowser(ctx, facts, transaction.browser)) return invalidPage('This sign-in was started in another browser. Start again from your application.');
   if (ctx.store.takeTransaction(state!, 'sign-in', ctx.now()) === undefined) return invalidPage('This sign-in was already used. Start again from your application.');
-  const { request } = transaction;
-  if (query.has('error')) return back(ctx, request, 'access_denied', 'The owner did not sign in at the identity provider.');
-  let subject: string;
+  let subject: string | undefined;
   try {
-    subject = await ctx.signIn.finish(query, transaction.checks);
+    subject = query.has('error') ? undefined : await ctx.signIn.finish(query, transaction.checks);
   } catch (error) {
     console.error(error);
-    return back(ctx, request, 'access_denied', 'The sign-in at the identity provider could not be verified.');
   }
-  if (subject !== ctx.signIn.subject) return back(ctx, request, 'access_denied', 'Only the owner of this site can authorize applications.');
+  const owner = subject !== undefined && subject === ctx.signIn.subject;
+  if (transaction.purpose === 'clients') return owner ? openSession(ctx) : errorPage(403, 'Not the owner', 'Only the owner of this site can see its connected applications.');
+  const { request } = transaction;
+  if (subject === undefined) return back(ctx, request, 'access_denied', 'The owner did not sign in at the identity provider, or the sign-in could not be verified.');
+  if (!owner) return back(ctx, request, 'access_denied', 'Only the owner of this site can authorize applications.');
   const csrf = secret();
   const consent: ConsentTransaction = { request, subject, browser: transaction.browser };
   ctx.store.putTransaction(csrf, 'consent', consent, ctx.now() + LIMITS.oauthSignInSeconds * 1000);
@@ -156,17 +138,6 @@ function redirectHost(uri: string): string {
   return url.host || url.protocol;
 }
 
-/**
- * A form post from another site is refused (the CSRF token already stops it; this says
- * so early): browsers send `Origin` on POSTs, and `Sec-Fetch-Site` where they know it.
- */
-function crossSite(ctx: OAuthContext, facts: RequestFacts): boolean {
-  const origin = facts.header('Origin');
-  if (origin !== null && origin !== new URL(ctx.config.siteUrl).origin) return true;
-  const site = facts.header('Sec-Fetch-Site');
-  return site !== null && site !== 'same-origin' && site !== 'none';
-}
-
 export function consent(ctx: OAuthContext, facts: RequestFacts, body: Uint8Array | null): Answer {
   if (crossSite(ctx, facts)) return errorPage(403, 'Refused', 'The consent form can only be answered from this site.');
   const form = formParams(facts.header('Content-Type'), body, LIMITS.oauthFormBytesMax);
@@ -177,7 +148,7 @@ export function consent(ctx: OAuthContext, facts: RequestFacts, body: Uint8Array
   // Spent only now, by its own browser; a second answer (a double click, a replay) finds nothing.
   if (ctx.store.takeTransaction(csrf!, 'consent', ctx.now()) === undefined) return invalidPage('This consent page was already answered.');
   const { request } = transaction;
-  const clear = { 'Set-Cookie': setCookie(ctx.config.siteUrl, COOKIE, '', 0) };
+  const clear = { 'Set-Cookie': forgetBrowser(ctx) };
   const decision = form.get('decision');
   if (decision !== 'approve') return back(ctx, request, 'access_denied', 'The owner denied this authorization.', clear);
   const code = secret();

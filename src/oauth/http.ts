@@ -69,10 +69,6 @@ export function clientRedirect(redirectUri: string, issuer: string, params: Reco
   return { status: 302, headers: { Location: url.href, ...NO_STORE, ...headers }, body: null };
 }
 
-export function redirect(location: string, headers: Record<string, string> = {}): Answer {
-  return { status: 302, headers: { Location: location, ...NO_STORE, ...headers }, body: null };
-}
-
 /** A cookie value from a `Cookie` header, or undefined. */
 export function cookie(header: string | null, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {

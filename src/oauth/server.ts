@@ -11,6 +11,7 @@ import { RateLimiter } from '../http/rate-limit.ts';
 import { OAUTH_URLS } from '../urls.ts';
 import { authorize, callback, consent } from './authorize.ts';
 import { metadataDocuments } from './cimd.ts';
+import { clientsPage, revokeFromPage } from './connected.ts';
 import { register, registeredClient, type ClientLookup } from './clients.ts';
 import { oauthConfigFromEnv, type OAuthConfig } from './config.ts';
 import type { OAuthContext } from './context.ts';
@@ -112,6 +113,11 @@ export class OAuthServer {
 
   revoke(request: RequestFacts, body: Uint8Array | null): Promise<Answer> {
     return revoke(this.context, request, body);
+  }
+
+  /** The connected-clients page: GET lists, POST revokes a grant. */
+  clients(request: RequestFacts, body: Uint8Array | null): Answer | Promise<Answer> {
+    return request.method === 'POST' ? revokeFromPage(this.context, request, body) : clientsPage(this.context, request);
   }
 
   /** For the protected resource (`/owner/mcp`): who a bearer token speaks for, or why it is refused. */

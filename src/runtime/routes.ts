@@ -188,6 +188,15 @@ export const ROUTES: readonly Route[] = [
     answer: (rt, request, body) => rt.oauth!.revoke(request, body),
   },
   {
+    // The owner's connected applications: GET lists them, POST revokes one.
+    name: 'oauth-clients',
+    ...oauthAt(OAUTH_URLS.clients),
+    methods: ['GET', 'POST'],
+    kind: 'answer',
+    bodyMax: LIMITS.oauthFormBytesMax,
+    answer: (rt, request, body) => rt.oauth!.clients(request, body),
+  },
+  {
     // Collection lists always go through the REST handler (quotas, versions, negotiation);
     // their static page-one files are for CDNs, and the handler answers the same bytes.
     name: 'rest',
