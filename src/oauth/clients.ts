@@ -67,9 +67,10 @@ export function checkClientMetadata(input: unknown): { metadata: ClientMetadata 
     return { error: 'invalid_client_metadata', description: `${where}: ${issue.message}` };
   }
   const m = parsed.data;
-  for (const uri of m.redirect_uris) {
+  for (const [i, uri] of m.redirect_uris.entries()) {
+    // Named by position, not echoed: an error never repeats what the client sent.
     const problem = redirectUriProblem(uri);
-    if (problem) return { error: 'invalid_client_metadata', description: `The redirect URI ${JSON.stringify(uri.slice(0, 200))} ${problem}.` };
+    if (problem) return { error: 'invalid_client_metadata', description: `redirect_uris[${i}] ${problem}.` };
   }
   const grantTypes = m.grant_types ?? ['authorization_code', 'refresh_token'];
   if (!grantTypes.includes('authorization_code')) return { error: 'invalid_client_metadata', description: 'grant_types must include "authorization_code".' };

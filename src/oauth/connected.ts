@@ -67,7 +67,7 @@ export async function clientsPage(ctx: OAuthContext, facts: RequestFacts): Promi
     return await startSignIn(ctx, { purpose: 'clients' });
   } catch (error) {
     console.error(error);
-    return errorPage(503, 'Sign-in unavailable', 'The identity provider could not be reached; try again later.');
+    return errorPage(503, 'Sign-in unavailable', 'The identity provider could not be reached; try again later.', { 'Retry-After': '60' });
   }
 }
 

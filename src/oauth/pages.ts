@@ -31,13 +31,14 @@ ${body}
 }
 
 /** An error shown to the person in the browser (never a redirect: the client or its redirect URI is not trusted). */
-export function errorPage(status: number, title: string, message: string): Answer {
-  return htmlPage(status, title, `<p>${escape(message)}</p>`);
+export function errorPage(status: number, title: string, message: string, headers: Record<string, string> = {}): Answer {
+  return htmlPage(status, title, `<p>${escape(message)}</p>`, headers);
 }
 
+/** 404: without an identity provider there is no authorization server to speak of, only its metadata (not a 5xx: nothing failed, and retrying will not help). */
 export function notSetUpPage(): Answer {
   return errorPage(
-    503,
+    404,
     'The owner lane is not set up',
     'This site has no identity provider configured for its owner (OWNER_OIDC_ISSUER, OWNER_OIDC_CLIENT_ID, OWNER_SUBJECT), so no application can be authorized here. The public APIs need no authorization.',
   );

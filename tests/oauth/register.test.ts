@@ -88,9 +88,10 @@ test('with no identity provider: the metadata is published, and /oauth/authorize
   const metadata = await fetch(`${site.base}${OAUTH_URLS.authorizationServer}`);
   assert.equal(metadata.status, 200);
   const response = await fetch(`${site.base}${OAUTH_URLS.authorize}?client_id=x&response_type=code`, { redirect: 'manual' });
-  assert.equal(response.status, 503);
+  assert.equal(response.status, 404);
   assert.match(await response.text(), /not set up/);
-  assert.equal((await fetch(`${site.base}${OAUTH_URLS.callback}?state=x&code=y`)).status, 503);
+  assert.equal((await fetch(`${site.base}${OAUTH_URLS.callback}?state=x&code=y`)).status, 404);
+  assert.equal((await fetch(`${site.base}${OAUTH_URLS.clients}`)).status, 404);
 });
 
 test('configuration from the environment: all-or-nothing identity provider, STATE_DIR outside dist/, URLs checked', () => {
