@@ -7,6 +7,7 @@
  */
 import { LIMITS } from '../core/limits.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
+import { preflight } from '../http/cors.ts';
 import { RateLimiter } from '../http/rate-limit.ts';
 import { OAUTH_URLS } from '../urls.ts';
 import { authorize, callback, consent } from './authorize.ts';
@@ -33,6 +34,18 @@ export interface OAuthServerOptions {
   /** Registrations per source address and window; default LIMITS.oauthRegistrationsPerWindow. */
   registrationQuota?: number;
 }
+
+/**
+ * The endpoints a client calls itself — metadata, registration, token, revocation — may
+ * be called from any origin (browser-based MCP clients): they take no cookies and every
+ * request carries its own proof (a code and verifier, a refresh token), so
+ * `Access-Control-Allow-Origin: *` exposes nothing. The browser pages (authorize,
+ * consent, callback, connected clients) get no CORS at all.
+ */
+const CORS = { 'Access-Control-Allow-Origin': '*' } as const;
+const CORS_REQUEST_HEADERS = 'Accept, Content-Type, MCP-Protocol-Version';
+
+const withCors = (answer: Answer): Answer => ({ ...answer, headers: { ...answer.headers, ...CORS } });
 
 /** Expired codes, tokens and transactions are forgotten at most this often, on a registration or a token request. */
 const PURGE_EVERY_MS = 10 * 60 * 1000;
@@ -76,6 +89,11 @@ export class OAuthServer {
     this.context.store.purge(now);
   }
 
+  /** The CORS preflight of a client-called endpoint taking `allow`. */
+  preflight(allow: string): Answer {
+    return preflight(allow, { headers: CORS, allowHeaders: CORS_REQUEST_HEADERS });
+  }
+
   protectedResource(): Answer {
     return metadataAnswer(protectedResourceMetadata(this.config));
   }
@@ -86,6 +104,10 @@ export class OAuthServer {
 
   /** `POST /oauth/register`, under the per-source registration quota. */
   register(request: RequestFacts, body: Uint8Array | null, client: string): Answer {
+    return withCors(this.registerNow(request, body, client));
+  }
+
+  private registerNow(request: RequestFacts, body: Uint8Array | null, client: string): Answer {
     const quota = this.registrations.take(client);
     if (!quota.allowed) {
       return oauthError('invalid_request', 'Too many registrations from this address; retry later.', 429, { 'Retry-After': String(LIMITS.oauthRegistrationWindowSeconds), RateLimit: quota.header });
@@ -106,13 +128,13 @@ export class OAuthServer {
     return callback(this.context, request);
   }
 
-  token(request: RequestFacts, body: Uint8Array | null): Promise<Answer> {
+  async token(request: RequestFacts, body: Uint8Array | null): Promise<Answer> {
     this.purge();
-    return token(this.context, request, body);
+    return withCors(await token(this.context, request, body));
   }
 
-  revoke(request: RequestFacts, body: Uint8Array | null): Promise<Answer> {
-    return revoke(this.context, request, body);
+  async revoke(request: RequestFacts, body: Uint8Array | null): Promise<Answer> {
+    return withCors(await revoke(this.context, request, body));
   }
 
   /** The connected-clients page: GET lists, POST revokes a grant. */

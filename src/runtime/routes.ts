@@ -136,24 +136,24 @@ export const ROUTES: readonly Route[] = [
   {
     name: 'oauth-protected-resource',
     ...oauthAt(OAUTH_URLS.protectedResource),
-    methods: ['GET'],
+    methods: ['GET', 'OPTIONS'],
     kind: 'answer',
-    answer: (rt) => rt.oauth!.protectedResource(),
+    answer: (rt, request) => (request.method === 'OPTIONS' ? rt.oauth!.preflight('GET, HEAD, OPTIONS') : rt.oauth!.protectedResource()),
   },
   {
     name: 'oauth-authorization-server',
     ...oauthAt(OAUTH_URLS.authorizationServer),
-    methods: ['GET'],
+    methods: ['GET', 'OPTIONS'],
     kind: 'answer',
-    answer: (rt) => rt.oauth!.authorizationServer(),
+    answer: (rt, request) => (request.method === 'OPTIONS' ? rt.oauth!.preflight('GET, HEAD, OPTIONS') : rt.oauth!.authorizationServer()),
   },
   {
     name: 'oauth-register',
     ...oauthAt(OAUTH_URLS.register),
-    methods: ['POST'],
+    methods: ['POST', 'OPTIONS'],
     kind: 'answer',
     bodyMax: LIMITS.oauthRegistrationBytesMax,
-    answer: (rt, request, body) => rt.oauth!.register(request, body, rt.clientOf(request)),
+    answer: (rt, request, body) => (request.method === 'OPTIONS' ? rt.oauth!.preflight('POST, OPTIONS') : rt.oauth!.register(request, body, rt.clientOf(request))),
   },
   {
     // GET: the authorization request; POST: the owner's answer on the consent page.
@@ -174,18 +174,18 @@ export const ROUTES: readonly Route[] = [
   {
     name: 'oauth-token',
     ...oauthAt(OAUTH_URLS.token),
-    methods: ['POST'],
+    methods: ['POST', 'OPTIONS'],
     kind: 'answer',
     bodyMax: LIMITS.oauthFormBytesMax,
-    answer: (rt, request, body) => rt.oauth!.token(request, body),
+    answer: (rt, request, body) => (request.method === 'OPTIONS' ? rt.oauth!.preflight('POST, OPTIONS') : rt.oauth!.token(request, body)),
   },
   {
     name: 'oauth-revoke',
     ...oauthAt(OAUTH_URLS.revoke),
-    methods: ['POST'],
+    methods: ['POST', 'OPTIONS'],
     kind: 'answer',
     bodyMax: LIMITS.oauthFormBytesMax,
-    answer: (rt, request, body) => rt.oauth!.revoke(request, body),
+    answer: (rt, request, body) => (request.method === 'OPTIONS' ? rt.oauth!.preflight('POST, OPTIONS') : rt.oauth!.revoke(request, body)),
   },
   {
     // The owner's connected applications: GET lists them, POST revokes one.
