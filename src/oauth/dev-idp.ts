@@ -7,9 +7,13 @@
  * environment the site needs; nothing in the runtime imports this file, and it refuses
  * to start with NODE_ENV=production.
  *
- * `IDP_PORT` (default 4400) and `SITE_URL` (default http://localhost:4321) may be set.
+ * `IDP_PORT` (default 4400; 0 picks a free one) and `SITE_URL` (default
+ * http://localhost:4321) may be set.
  */
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { OAUTH_URLS } from '../urls.ts';
 
@@ -18,19 +22,24 @@ if (process.env.NODE_ENV === 'production') {
   process.exit(1);
 }
 
-const port = Number(process.env.IDP_PORT ?? 4400);
 const siteUrl = (process.env.SITE_URL ?? 'http://localhost:4321').replace(/\/+$/, '');
-const issuer = `http://localhost:${port}`;
 const clientId = 'collections-dev';
 const clientSecret = randomBytes(24).toString('base64url');
+
+// Listen first, so the issuer names the port actually bound.
+let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
+const server = createServer((req, res) => handle(req, res));
+server.listen(Number(process.env.IDP_PORT ?? 4400), 'localhost');
+await once(server, 'listening');
+const issuer = `http://localhost:${(server.address() as AddressInfo).port}`;
 
 const provider = new Provider(issuer, {
   clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [`${siteUrl}${OAUTH_URLS.callback}`], token_endpoint_auth_method: 'client_secret_post' }],
   cookies: { keys: [randomBytes(32).toString('base64url')] },
 });
+handle = provider.callback();
 
-provider.listen(port, () => {
-  console.log(`Development identity provider (DEVELOPMENT ONLY) at ${issuer}
+console.log(`Development identity provider (DEVELOPMENT ONLY) at ${issuer}
 Sign in as "owner" (any password) to be the owner; any other name is someone else.
 Start the site with:
 
@@ -41,4 +50,3 @@ OWNER_OIDC_CLIENT_SECRET=${clientSecret} \\
 OWNER_SUBJECT=owner \\
 npm run serve
 `);
-});

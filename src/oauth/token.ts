@@ -24,7 +24,7 @@ import type { Answer, RequestFacts } from '../http/answer.ts';
 import { clientLabel, type OAuthContext } from './context.ts';
 import { formParams, jsonAnswer, NO_STORE, oauthError, type Params } from './http.ts';
 import { parseScopes } from './scopes.ts';
-import type { GrantRecord } from './store.ts';
+import type { ClientRecord, GrantRecord } from './store.ts';
 
 /** RFC 7636 §4.1: 43 to 128 unreserved characters. */
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -37,19 +37,24 @@ function s256Matches(verifier: string, challenge: string): boolean {
   return computed.length === expected.length && timingSafeEqual(computed, expected);
 }
 
-/** Issues an access and a refresh token under the grant, and the token response. */
-function issue(ctx: OAuthContext, grant: GrantRecord, scopes: string[]): Answer {
+/** Issues an access token (and a refresh token, when the client registered that grant) under the grant, and the token response. */
+function issue(ctx: OAuthContext, grant: GrantRecord, scopes: string[], withRefresh: boolean): Answer {
   const now = ctx.now();
   const access = secret();
-  const refresh = secret();
   const base = { grantId: grant.id, clientId: grant.clientId, scopes, resource: grant.resource, usedAt: null };
   ctx.store.putToken(access, { ...base, kind: 'access', expiresAt: now + LIMITS.oauthAccessTokenSeconds * 1000 });
-  ctx.store.putToken(refresh, { ...base, kind: 'refresh', expiresAt: now + LIMITS.oauthRefreshTokenSeconds * 1000 });
+  const response: Record<string, string | number> = { access_token: access, token_type: 'Bearer', expires_in: LIMITS.oauthAccessTokenSeconds, scope: scopes.join(' ') };
+  if (withRefresh) {
+    const refresh = secret();
+    ctx.store.putToken(refresh, { ...base, kind: 'refresh', expiresAt: now + LIMITS.oauthRefreshTokenSeconds * 1000 });
+    response.refresh_token = refresh;
+  }
   ctx.store.touchGrant(grant.id, now);
-  return jsonAnswer(200, { access_token: access, token_type: 'Bearer', expires_in: LIMITS.oauthAccessTokenSeconds, refresh_token: refresh, scope: scopes.join(' ') });
+  return jsonAnswer(200, response);
 }
 
-function exchangeCode(ctx: OAuthContext, params: Params, clientId: string): Answer {
+function exchangeCode(ctx: OAuthContext, params: Params, client: ClientRecord): Answer {
+  const clientId = client.clientId;
   const code = params.get('code');
   if (!code) return oauthError('invalid_request', 'code is required.');
   const now = ctx.now();
@@ -82,7 +87,7 @@ function exchangeCode(ctx: OAuthContext, params: Params, clientId: string): Answ
   };
   ctx.store.createGrant(grant);
   ctx.store.setCodeGrant(code, grant.id);
-  return issue(ctx, grant, grant.scopes);
+  return issue(ctx, grant, grant.scopes, client.metadata.grant_types.includes('refresh_token'));
 }
 
 function refresh(ctx: OAuthContext, params: Params, clientId: string): Answer {
@@ -106,7 +111,7 @@ function refresh(ctx: OAuthContext, params: Params, clientId: string): Answer {
     if (!asked || !asked.every((s) => grant.scopes.includes(s))) return oauthError('invalid_scope', 'A refresh may only narrow the granted scopes.');
     scopes = asked;
   }
-  return issue(ctx, grant, scopes);
+  return issue(ctx, grant, scopes, true);
 }
 
 /**
@@ -145,7 +150,7 @@ export async function token(ctx: OAuthContext, facts: RequestFacts, body: Uint8A
   if (!clientId) return oauthError('invalid_client', 'client_id is required (public clients identify themselves with it).');
   const lookup = await ctx.client(clientId);
   if ('error' in lookup) return oauthError('invalid_client', lookup.description);
-  if (grantType === 'authorization_code') return exchangeCode(ctx, params, clientId);
+  if (grantType === 'authorization_code') return exchangeCode(ctx, params, lookup.client);
   if (grantType === 'refresh_token') {
     if (!lookup.client.metadata.grant_types.includes('refresh_token')) return oauthError('unauthorized_client', `${clientLabel(lookup.client)} did not register the refresh_token grant.`);
     return refresh(ctx, params, clientId);

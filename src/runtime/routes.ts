@@ -157,7 +157,9 @@ export const ROUTES: readonly Route[] = [
   },
   {
     // GET: the authorization request; POST: the owner's answer on the consent page.
+    // Metered like the collections: each request may write a sign-in record.
     name: 'oauth-authorize',
+    metered: true,
     ...oauthAt(OAUTH_URLS.authorize),
     methods: ['GET', 'POST'],
     kind: 'answer',

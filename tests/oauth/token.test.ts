@@ -104,6 +104,17 @@ test('a refresh may narrow the scopes, never widen them', async () => {
   assert.deepEqual(verified.scopes, ['taste:read']);
 });
 
+test('a client that did not register the refresh_token grant gets no refresh token, and cannot refresh', async () => {
+  const registered = await fetch(`${site.base}${OAUTH_URLS.register}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], grant_types: ['authorization_code'] }) });
+  const client = { client_id: ((await registered.json()) as { client_id: string }).client_id, token_endpoint_auth_method: 'none' as const };
+  const attempt = await agent.authorizationUrl(client);
+  const tokens = await agent.exchange(client, await agent.approved(client, attempt), attempt.verifier);
+  assert.equal(tokens.refresh_token, undefined);
+  assert.ok(site.oauth.verifyAccessToken(tokens.access_token).ok);
+  const response = await form({ grant_type: 'refresh_token', client_id: client.client_id, refresh_token: 'x' });
+  assert.equal(((await response.json()) as { error: string }).error, 'unauthorized_client');
+});
+
 test('access tokens live one hour', async () => {
   const { tokens } = await agent.connect();
   site.advance(LIMITS.oauthAccessTokenSeconds * 1000 - 1);
