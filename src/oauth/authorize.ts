@@ -59,8 +59,8 @@ function invalidPage(message: string): Answer {
 }
 
 /** An error sent back to the client: the redirect URI is known to be the client's. */
-function back(ctx: OAuthContext, request: Pick<AuthorizationRequest, 'redirectUri' | 'state'>, error: OAuthErrorCode, description: string, headers?: Record<string, string>): Answer {
-  return clientRedirect(request.redirectUri, ctx.config.siteUrl, { error, error_description: description, state: request.state }, headers);
+function back(ctx: OAuthContext, request: Pick<AuthorizationRequest, 'redirectUri' | 'state'>, error: OAuthErrorCode, description: string, headers?: Record<string, string>, status?: 302 | 303): Answer {
+  return clientRedirect(request.redirectUri, ctx.config.siteUrl, { error, error_description: description, state: request.state }, headers, status);
 }
 
 export async function authorize(ctx: OAuthContext, facts: RequestFacts): Promise<Answer> {
@@ -150,7 +150,7 @@ export function consent(ctx: OAuthContext, facts: RequestFacts, body: Uint8Array
   const { request } = transaction;
   const clear = { 'Set-Cookie': forgetBrowser(ctx) };
   const decision = form.get('decision');
-  if (decision !== 'approve') return back(ctx, request, 'access_denied', 'The owner denied this authorization.', clear);
+  if (decision !== 'approve') return back(ctx, request, 'access_denied', 'The owner denied this authorization.', clear, 303);
   const code = secret();
   ctx.store.putCode(code, {
     clientId: request.clientId,
@@ -162,5 +162,5 @@ export function consent(ctx: OAuthContext, facts: RequestFacts, body: Uint8Array
     resource: request.resource,
     expiresAt: ctx.now() + LIMITS.oauthCodeSeconds * 1000,
   });
-  return clientRedirect(request.redirectUri, ctx.config.siteUrl, { code, state: request.state }, clear);
+  return clientRedirect(request.redirectUri, ctx.config.siteUrl, { code, state: request.state }, clear, 303);
 }

@@ -61,12 +61,16 @@ export function formParams(contentType: string | null, body: Uint8Array | null, 
   return params ?? oauthError('invalid_request', 'A parameter is given more than once.');
 }
 
-/** The redirect of an authorization response to the client (RFC 6749 §4.1.2), with `iss` (RFC 9207 §2). */
-export function clientRedirect(redirectUri: string, issuer: string, params: Record<string, string | undefined>, headers: Record<string, string> = {}): Answer {
+/**
+ * The redirect of an authorization response to the client (RFC 6749 §4.1.2), with `iss`
+ * (RFC 9207 §2). After a form POST it is a 303 (RFC 9700 §4.12: never a 307, which would
+ * repeat the POST, with the owner's form fields, to the client).
+ */
+export function clientRedirect(redirectUri: string, issuer: string, params: Record<string, string | undefined>, headers: Record<string, string> = {}, status: 302 | 303 = 302): Answer {
   const url = new URL(redirectUri);
   for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
   url.searchParams.set('iss', issuer);
-  return { status: 302, headers: { Location: url.href, ...NO_STORE, ...headers }, body: null };
+  return { status, headers: { Location: url.href, ...NO_STORE, ...headers }, body: null };
 }
 
 /** A cookie value from a `Cookie` header, or undefined. */

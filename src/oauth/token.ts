@@ -7,8 +7,8 @@
  *
  * - `authorization_code`: the code is spent at once (single use decided in the store);
  *   a code used before is `invalid_grant` and revokes the grant its first use created
- *   (RFC 9700 §4.5: "the authorization server SHOULD revoke all tokens previously issued
- *   based on that authorization code"); then expiry, client, exact redirect URI, the
+ *   (RFC 6749 §4.1.2: the server "SHOULD revoke (when possible) all tokens previously
+ *   issued based on that authorization code"); then expiry, client, exact redirect URI, the
  *   verifier against the S256 challenge, and `resource` (RFC 8707, `invalid_target`).
  * - `refresh_token`: the token must be live and the client's; it is rotated — spent and
  *   replaced by a new one (RFC 9700 §4.14.2) — and a rotated token presented again is

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { LIMITS } from '../../src/core/limits.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
 import { Agent, REDIRECT } from './agent.ts';
-import { answerConsent, Browser, discover, formOf, OWNER, signIn, startIdp, startSite, type Site } from './helpers.ts';
+import { Browser, discover, formOf, OWNER, signIn, startIdp, startSite, type Site } from './helpers.ts';
 
 let site: Site & { idp?: { issuer: string } };
 let agent: Agent;
@@ -118,8 +118,10 @@ test('the consent form: a forged token, another browser, another site, a second 
   assert.equal((await browser.request(action, form({ ...fields, decision: 'approve' }, 'https://attacker.example'))).status, 403);
   assert.equal((await new Browser().request(action, form({ ...fields, decision: 'approve' }))).status, 400, 'no cookie: another browser');
   // The forged attempts spent nothing: the owner's own answer still works, once.
-  const back = await answerConsent(browser, html, site.base, 'approve', REDIRECT);
-  assert.ok(back instanceof URL && back.searchParams.get('code'));
+  const answered = await browser.request(action, form({ ...fields, decision: 'approve' }));
+  assert.equal(answered.status, 303, 'RFC 9700 §4.12: a 303 after the form POST');
+  const back = new URL(answered.headers.get('location')!);
+  assert.ok(back.searchParams.get('code'));
   assert.equal((await browser.request(action, form({ ...fields, decision: 'approve' }))).status, 400, 'answered already');
 });
 
