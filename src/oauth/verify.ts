@@ -31,6 +31,8 @@ export interface TokenRefusal {
 
 export type TokenVerification = ({ ok: true } & VerifiedToken) | ({ ok: false } & TokenRefusal);
 
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 /** Longest token examined: ours are 43 characters; anything much longer is not worth hashing. */
 const TOKEN_CHARS_MAX = 512;
 
@@ -46,7 +48,8 @@ export function verifyAccessToken(ctx: OAuthContext, token: string, resource: st
   const client = ctx.store.getClient(record.clientId);
   if (client && client.expiresAt <= now) return refuse('The client registration expired; register again.');
   if (record.resource !== resource) return refuse('The access token was issued for another resource.');
-  ctx.store.touchGrant(grant.id, now);
+  // "Last used" is for people: stamped at most once a minute, so a busy agent does not write on every call.
+  if (grant.lastUsedAt === null || now - grant.lastUsedAt >= LAST_USED_RESOLUTION_MS) ctx.store.touchGrant(grant.id, now);
   return { ok: true, clientId: record.clientId, scopes: record.scopes, grantId: grant.id, subject: grant.subject, expiresAt: record.expiresAt };
 }
 
