@@ -21,7 +21,7 @@ import { authorizationServerMetadata, metadataAnswer, protectedResourceMetadata 
 import { OwnerSignIn } from './sign-in.ts';
 import { SqliteOAuthStore, type OAuthStore } from './store.ts';
 import { revoke, token } from './token.ts';
-import { verifyAccessToken, type TokenVerification } from './verify.ts';
+import { authorizeBearer, verifyAccessToken, type BearerDecision, type TokenVerification } from './verify.ts';
 
 export interface OAuthServerOptions {
   config: OAuthConfig;
@@ -145,6 +145,16 @@ export class OAuthServer {
   /** For the protected resource (`/owner/mcp`): who a bearer token speaks for, or why it is refused. */
   verifyAccessToken(token: string, resource: string = this.config.resource): TokenVerification {
     return verifyAccessToken(this.context, token, resource);
+  }
+
+  /**
+   * For `/owner/mcp`: the bearer check of one request needing `scope` (`taste:read` for
+   * reads, `taste:write` for writes) — the verified token, or the 401/403 and its
+   * `WWW-Authenticate` value.
+   */
+  authorizeBearer(authorization: string | null, scope: string): BearerDecision {
+    const resourceMetadata = `${this.config.siteUrl}${OAUTH_URLS.protectedResource}`;
+    return authorizeBearer(this.context, authorization, { resource: this.config.resource, resourceMetadata, scope });
   }
 
   close(): void {

@@ -9,7 +9,10 @@
  * the connected-clients page.
  *
  * `bearerChallenge` spells the `WWW-Authenticate` answer of RFC 6750 §3 with the RFC 9728
- * §5.1 `resource_metadata` parameter, for the 401 and 403 of the protected resource.
+ * §5.1 `resource_metadata` parameter, and `authorizeBearer` puts it all together for a
+ * request: no token → 401 naming the metadata and the scope to ask for; a bad, expired,
+ * revoked or foreign token → 401 `invalid_token`; a token without the scope the call
+ * needs → 403 `insufficient_scope` naming it (RFC 6750 §3.1).
  */
 import type { OAuthContext } from './context.ts';
 
@@ -70,4 +73,31 @@ export function bearerChallenge(options: { resourceMetadata: string; scope: stri
   if (options.error) parts.push(`error=${quote(options.error)}`);
   if (options.description) parts.push(`error_description=${quote(options.description)}`);
   return `Bearer ${parts.join(', ')}`;
+}
+
+/** What a protected request gets: the verified token, or the status and challenge to refuse it with. */
+export type BearerDecision = { ok: true; token: VerifiedToken } | { ok: false; status: 401 | 403; wwwAuthenticate: string; description: string };
+
+/**
+ * The whole bearer check of a request to the resource: the `Authorization` header, the
+ * token, its resource, and the scope the call needs. `resourceMetadata` is the URL of the
+ * resource's RFC 9728 document, which every challenge names so a client can discover
+ * where to authorize.
+ */
+export function authorizeBearer(ctx: OAuthContext, authorization: string | null, need: { resource: string; resourceMetadata: string; scope: string }): BearerDecision {
+  const token = bearerToken(authorization);
+  if (token === undefined) {
+    const description = 'This resource needs an access token (Authorization: Bearer).';
+    return { ok: false, status: 401, description, wwwAuthenticate: bearerChallenge({ resourceMetadata: need.resourceMetadata, scope: need.scope }) };
+  }
+  const verified = verifyAccessToken(ctx, token, need.resource);
+  if (!verified.ok) {
+    return { ok: false, status: 401, description: verified.description, wwwAuthenticate: bearerChallenge({ resourceMetadata: need.resourceMetadata, scope: need.scope, error: 'invalid_token', description: verified.description }) };
+  }
+  if (!verified.scopes.includes(need.scope)) {
+    const description = `This call needs the ${need.scope} scope; authorize again asking for it.`;
+    return { ok: false, status: 403, description, wwwAuthenticate: bearerChallenge({ resourceMetadata: need.resourceMetadata, scope: need.scope, error: 'insufficient_scope', description }) };
+  }
+  const { ok: _ok, ...rest } = verified;
+  return { ok: true, token: rest };
 }

@@ -166,6 +166,24 @@ test('an expired client can no longer exchange or refresh: invalid_client', asyn
   assert.equal(site.oauth.verifyAccessToken(tokens.access_token).ok, false);
 });
 
+test('authorizeBearer: no token 401 naming the metadata, a bad or foreign token 401 invalid_token, a missing scope 403 insufficient_scope', async () => {
+  const metadata = `${site.base}${OAUTH_URLS.protectedResource}`;
+  const none = site.oauth.authorizeBearer(null, 'taste:read');
+  assert.equal(none.ok, false);
+  assert.equal(!none.ok && none.status, 401);
+  assert.equal(!none.ok && none.wwwAuthenticate, `Bearer resource_metadata="${metadata}", scope="taste:read"`);
+  const bad = site.oauth.authorizeBearer('Bearer not-ours', 'taste:read');
+  assert.equal(!bad.ok && bad.status, 401);
+  assert.match(!bad.ok ? bad.wwwAuthenticate : '', /error="invalid_token"/);
+  const { tokens } = await agent.connect('taste:read');
+  const read = site.oauth.authorizeBearer(`Bearer ${tokens.access_token}`, 'taste:read');
+  assert.ok(read.ok);
+  assert.deepEqual(read.token.scopes, ['taste:read']);
+  const write = site.oauth.authorizeBearer(`Bearer ${tokens.access_token}`, 'taste:write');
+  assert.equal(!write.ok && write.status, 403);
+  assert.match(!write.ok ? write.wwwAuthenticate : '', /^Bearer resource_metadata="[^"]+", scope="taste:write", error="insufficient_scope"/);
+});
+
 test('verifyAccessToken refuses what it did not issue; the bearer helpers spell RFC 6750 and RFC 9728', () => {
   for (const token of ['', 'x', 'x'.repeat(10_000)]) assert.equal(site.oauth.verifyAccessToken(token).ok, false);
   assert.equal(bearerToken('Bearer abc-DEF_1.2~3+/='), 'abc-DEF_1.2~3+/=');
