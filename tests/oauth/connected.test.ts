@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { LIMITS } from '../../src/core/limits.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
 import { Agent } from './agent.ts';
 import { Browser, discover, formOf, OWNER, signIn, startIdp, startSite, type Site } from './helpers.ts';
@@ -85,4 +86,13 @@ test('a second account is refused; no session or a forged form cannot revoke', a
   const { browser } = await openPage(OWNER);
   assert.equal((await post(browser, { csrf: 'forged', grant: grant.grantId })).status, 403, 'forged CSRF token');
   assert.ok(site.oauth.verifyAccessToken(tokens.access_token).ok);
+});
+
+test('the session is short-lived: after 15 minutes the page asks for a sign-in again', async () => {
+  const { browser } = await openPage(OWNER);
+  assert.equal((await browser.request(`${site.base}${OAUTH_URLS.clients}`)).status, 200);
+  site.advance(LIMITS.oauthSessionSeconds * 1000);
+  const again = await browser.request(`${site.base}${OAUTH_URLS.clients}`);
+  assert.equal(again.status, 302);
+  assert.ok(again.headers.get('location')!.startsWith(site.idp!.issuer));
 });

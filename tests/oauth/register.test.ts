@@ -72,6 +72,23 @@ test('bad metadata is 400 invalid_client_metadata, naming what is wrong', async 
   assert.equal(large.status, 413);
 });
 
+test('body bounds at their edges: registration 16 KiB, token and revocation forms 8 KiB', async () => {
+  const json = (size: number) => {
+    const text = JSON.stringify({ redirect_uris: ['https://app.example/cb'] });
+    return `${text.slice(0, -1)}${' '.repeat(size - text.length)}}`;
+  };
+  assert.equal((await register(json(LIMITS.oauthRegistrationBytesMax))).status, 201);
+  assert.equal((await register(json(LIMITS.oauthRegistrationBytesMax + 1))).status, 413);
+  const form = (path: string, size: number) => {
+    const text = 'grant_type=refresh_token&client_id=client_nobody&refresh_token=';
+    return fetch(`${site.base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: text + 'x'.repeat(size - text.length) });
+  };
+  for (const path of [OAUTH_URLS.token, OAUTH_URLS.revoke]) {
+    assert.equal((await form(path, LIMITS.oauthFormBytesMax)).status, path === OAUTH_URLS.token ? 401 : 400, `${path} at the bound is read`);
+    assert.equal((await form(path, LIMITS.oauthFormBytesMax + 1)).status, 413, `${path} past the bound`);
+  }
+});
+
 test('registration is rate-limited per source address', () => {
   const server = new OAuthServer({ config: oauthConfig({ siteUrl: 'https://site.example', stateDir: ':memory:' }), store: new SqliteOAuthStore(':memory:'), registrationQuota: 3 });
   const facts = { method: 'POST', url: new URL('https://site.example/oauth/register'), header: (name: string) => (name === 'Content-Type' ? 'application/json' : null) };
