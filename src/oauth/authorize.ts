@@ -125,6 +125,7 @@ export async function callback(ctx: OAuthContext, facts: RequestFacts): Promise<
   return consentPage({
     clientName: request.clientName,
     clientId: request.clientId,
+    redirectUri: request.redirectUri,
     redirectHost: redirectHost(request.redirectUri),
     scopes: request.scopes.map((name) => ({ name, words: SCOPES[name] })),
     csrf,

@@ -7,6 +7,7 @@
  * only (`form-action 'self'`).
  */
 import type { Answer } from '../http/answer.ts';
+import { pagePolicy } from '../http/security.ts';
 import { NO_STORE } from './http.ts';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -44,9 +45,21 @@ export function notSetUpPage(): Answer {
   );
 }
 
+/**
+ * The CSP source of where the consent form's answer redirects: browsers check
+ * `form-action` against every redirect after a submission, so `'self'` alone would stop
+ * the browser before it reaches the client. An origin (`https://app.example`), or for a
+ * private-use scheme or a host CSP cannot spell (an IPv6 literal) the scheme alone.
+ */
+export function formActionSource(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return /^https?:\/\/[A-Za-z0-9.-]+(:\d+)?$/.test(url.origin) ? url.origin : url.protocol;
+}
+
 export interface ConsentView {
   clientName: string;
   clientId: string;
+  redirectUri: string;
   redirectHost: string;
   scopes: { name: string; words: string }[];
   csrf: string;
@@ -69,5 +82,6 @@ ${scopes}
 <button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" name="decision" value="deny">Deny</button>
 </form>`,
+    { 'Content-Security-Policy': pagePolicy([formActionSource(view.redirectUri)]) },
   );
 }

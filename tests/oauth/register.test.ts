@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { LIMITS } from '../../src/core/limits.ts';
 import { redirectUriProblem } from '../../src/oauth/clients.ts';
+import { formActionSource } from '../../src/oauth/pages.ts';
 import { oauthConfig, oauthConfigFromEnv } from '../../src/oauth/config.ts';
 import { OAuthServer } from '../../src/oauth/server.ts';
 import { SqliteOAuthStore } from '../../src/oauth/store.ts';
@@ -41,6 +42,13 @@ test('redirect URIs: https, http on loopback, private-use schemes; never http el
   for (const bad of ['http://app.example/cb', 'https://app.example/cb#frag', 'javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', 'not a uri', '/relative']) {
     assert.notEqual(redirectUriProblem(bad), undefined, bad);
   }
+});
+
+test('the consent page lets its form lead to the redirect URI’s origin, or its scheme where CSP cannot spell the host', () => {
+  assert.equal(formActionSource('https://app.example:8443/cb?x=1'), 'https://app.example:8443');
+  assert.equal(formActionSource('http://127.0.0.1:9/cb'), 'http://127.0.0.1:9');
+  assert.equal(formActionSource('http://[::1]:9/cb'), 'http:');
+  assert.equal(formActionSource('com.example.app:/oauth'), 'com.example.app:');
 });
 
 test('bad metadata is 400 invalid_client_metadata, naming what is wrong', async () => {
