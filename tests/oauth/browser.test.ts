@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.ts';
+import { OAUTH_URLS } from '../../src/urls.ts';
 import { Agent, REDIRECT } from './agent.ts';
 import { discover, OWNER, startIdp, startSite, type Site } from './helpers.ts';
 
@@ -62,3 +63,21 @@ for (const [decision, expected] of [['Approve', 'code'], ['Deny', 'error']] as c
     }
   });
 }
+
+test('the owner opens the connected-clients page in a real browser and revokes a grant with its button', async () => {
+  const { client, tokens } = await agent.connect();
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${site.base}${OAUTH_URLS.clients}`);
+    await signInAtProvider(page, OWNER);
+    assert.equal(await page.textContent('h1'), 'Connected applications');
+    const item = page.locator('li', { has: page.locator(`code:text-is("${client.client_id}")`) }).first();
+    await Promise.all([page.waitForNavigation(), item.locator('button:text("Revoke")').click()]);
+    assert.equal(new URL(page.url()).pathname, OAUTH_URLS.clients);
+    assert.equal((await page.content()).includes(client.client_id), false);
+    assert.equal(site.oauth.verifyAccessToken(tokens.access_token).ok, false);
+  } finally {
+    await context.close();
+  }
+});
