@@ -5,7 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
-import { answerConsent, Browser, OWNER, signIn, type Site } from './helpers.ts';
+import { answerConsent, Browser, OWNER, signIn } from './helpers.ts';
+
+/** What the agent needs to know of the site it connects to. */
+export interface AgentSite {
+  base: string;
+  resource: string;
+  idp?: { issuer: string };
+}
 
 export const insecure = { [oauth.allowInsecureRequests]: true };
 /** The client's redirect URI: a loopback address nothing listens on; the browser stops before fetching it. */
@@ -29,10 +36,10 @@ export async function oauthErrorOf(promise: Promise<unknown>): Promise<string> {
 }
 
 export class Agent {
-  readonly site: Site & { idp?: { issuer: string } };
+  readonly site: AgentSite;
   readonly as: oauth.AuthorizationServer;
 
-  constructor(site: Site & { idp?: { issuer: string } }, as: oauth.AuthorizationServer) {
+  constructor(site: AgentSite, as: oauth.AuthorizationServer) {
     this.site = site;
     this.as = as;
   }

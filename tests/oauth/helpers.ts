@@ -214,7 +214,7 @@ export async function answerConsent(browser: Browser, page: Response | string, s
 }
 
 /** oauth4webapi's discovery of this site from the resource URL, as an MCP client does it. */
-export async function discover(site: Site): Promise<oauth.AuthorizationServer> {
+export async function discover(site: Pick<Site, 'resource'>): Promise<oauth.AuthorizationServer> {
   const options = { [oauth.allowInsecureRequests]: true };
   const resource = await oauth.processResourceDiscoveryResponse(new URL(site.resource), await oauth.resourceDiscoveryRequest(new URL(site.resource), options));
   const issuer = new URL(resource.authorization_servers![0]!);
