@@ -14,6 +14,8 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { OAUTH_URLS } from '../urls.ts';
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 /** Where the site is served when `SITE_URL` is not set: the build's own default (src/compile/compile.ts). */
 const DEFAULT_SITE_URL = 'http://localhost:4321';
 
@@ -85,6 +87,10 @@ export function oauthConfigFromEnv(env: NodeJS.ProcessEnv, distDir: string): OAu
   const idpVars = [vars.OWNER_OIDC_ISSUER, vars.OWNER_OIDC_CLIENT_ID, vars.OWNER_SUBJECT];
   const set = idpVars.filter((v) => v !== undefined).length;
   if (set !== 0 && set !== 3) throw new Error('Owner lane configuration: set OWNER_OIDC_ISSUER, OWNER_OIDC_CLIENT_ID and OWNER_SUBJECT together (or none of them).');
+  // The ID token and the client secret travel over this connection: plain http only to this machine (development).
+  if (vars.OWNER_OIDC_ISSUER !== undefined && new URL(vars.OWNER_OIDC_ISSUER).protocol === 'http:' && !LOOPBACK.has(new URL(vars.OWNER_OIDC_ISSUER).hostname)) {
+    throw new Error('Owner lane configuration: OWNER_OIDC_ISSUER must be https (plain http only on localhost, 127.0.0.1 or [::1]).');
+  }
   const idp =
     set === 3 ? { issuer: new URL(vars.OWNER_OIDC_ISSUER!), clientId: vars.OWNER_OIDC_CLIENT_ID!, clientSecret: vars.OWNER_OIDC_CLIENT_SECRET, subject: vars.OWNER_SUBJECT! } : undefined;
   return oauthConfig({ siteUrl: vars.SITE_URL ?? DEFAULT_SITE_URL, idp, stateDir, cimdAllowLoopback: vars.OAUTH_CIMD_ALLOW_LOOPBACK === '1' });

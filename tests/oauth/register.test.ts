@@ -131,6 +131,9 @@ test('configuration from the environment: all-or-nothing identity provider, STAT
   assert.throws(() => oauthConfigFromEnv({ ...base, OWNER_OIDC_ISSUER: 'https://id.example' }, '/srv/site/dist'), /together/);
   assert.throws(() => oauthConfigFromEnv({ ...base, STATE_DIR: '/srv/site/dist/state' }, '/srv/site/dist'), /STATE_DIR/);
   assert.throws(() => oauthConfigFromEnv({ ...base, SITE_URL: 'ftp://me.example' }, '/srv/site/dist'), /SITE_URL/);
+  const idp = { OWNER_OIDC_CLIENT_ID: 'c', OWNER_SUBJECT: 's' };
+  assert.throws(() => oauthConfigFromEnv({ ...base, ...idp, OWNER_OIDC_ISSUER: 'http://id.example' }, '/srv/site/dist'), /https/);
+  assert.equal(oauthConfigFromEnv({ ...base, ...idp, OWNER_OIDC_ISSUER: 'http://localhost:4400' }, '/srv/site/dist').idp?.issuer.port, '4400');
   assert.throws(() => oauthConfigFromEnv({ ...base, OAUTH_CIMD_ALLOW_LOOPBACK: 'yes' }, '/srv/site/dist'), /OAUTH_CIMD_ALLOW_LOOPBACK/);
   assert.equal(oauthConfigFromEnv({ ...base, OAUTH_CIMD_ALLOW_LOOPBACK: '1' }, '/srv/site/dist').cimdAllowLoopback, true);
 });
