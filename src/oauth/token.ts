@@ -21,7 +21,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LIMITS } from '../core/limits.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
-import { clientLabel, type OAuthContext } from './context.ts';
+import type { OAuthContext } from './context.ts';
 import { formParams, jsonAnswer, NO_STORE, oauthError, type Params } from './http.ts';
 import { parseScopes } from './scopes.ts';
 import type { ClientRecord, GrantRecord } from './store.ts';
@@ -98,11 +98,13 @@ function refresh(ctx: OAuthContext, params: Params, clientId: string): Answer {
   const grant = record && ctx.store.getGrant(record.grantId);
   if (!record || record.kind !== 'refresh' || !grant || grant.revokedAt !== null) return oauthError('invalid_grant', 'The refresh token is not valid; authorize again.');
   if (record.clientId !== clientId) return oauthError('invalid_grant', 'The refresh token was issued to another client.');
-  if (record.usedAt !== null || !ctx.store.useToken(token, now)) {
+  const replayed = () => {
     ctx.store.revokeGrant(grant.id, now);
     return oauthError('invalid_grant', 'The refresh token was already used (each refresh returns a new one); the grant is revoked. Authorize again.');
-  }
+  };
+  if (record.usedAt !== null) return replayed();
   if (record.expiresAt <= now) return oauthError('invalid_grant', 'The refresh token expired; authorize again.');
+  // A malformed request is refused before the token is spent, so a client's mistake does not cost it the grant.
   const resource = params.get('resource');
   if (resource !== undefined && resource !== record.resource) return oauthError('invalid_target', `resource must be ${record.resource}.`);
   let scopes = record.scopes;
@@ -111,6 +113,7 @@ function refresh(ctx: OAuthContext, params: Params, clientId: string): Answer {
     if (!asked || !asked.every((s) => grant.scopes.includes(s))) return oauthError('invalid_scope', 'A refresh may only narrow the granted scopes.');
     scopes = asked;
   }
+  if (!ctx.store.useToken(token, now)) return replayed();
   return issue(ctx, grant, scopes, true);
 }
 
@@ -152,7 +155,7 @@ export async function token(ctx: OAuthContext, facts: RequestFacts, body: Uint8A
   if ('error' in lookup) return oauthError('invalid_client', lookup.description);
   if (grantType === 'authorization_code') return exchangeCode(ctx, params, lookup.client);
   if (grantType === 'refresh_token') {
-    if (!lookup.client.metadata.grant_types.includes('refresh_token')) return oauthError('unauthorized_client', `${clientLabel(lookup.client)} did not register the refresh_token grant.`);
+    if (!lookup.client.metadata.grant_types.includes('refresh_token')) return oauthError('unauthorized_client', 'This client did not register the refresh_token grant.');
     return refresh(ctx, params, clientId);
   }
   if (grantType === undefined) return oauthError('invalid_request', 'grant_type is required.');

@@ -86,6 +86,7 @@ test('a resource other than the owner MCP URL is invalid_target at exchange and 
   assert.equal(await oauthErrorOf(agent.exchange(client, params, attempt.verifier, `${site.base}/mcp`)), 'invalid_target');
   const { client: c2, tokens } = await agent.connect();
   assert.equal(await oauthErrorOf(agent.refresh(c2, tokens.refresh_token!, 'https://elsewhere.example/owner/mcp')), 'invalid_target');
+  assert.ok((await agent.refresh(c2, tokens.refresh_token!)).access_token, 'a refused request did not spend the refresh token');
   const verified = site.oauth.verifyAccessToken(tokens.access_token, `${site.base}/mcp`);
   assert.equal(verified.ok, false);
   assert.equal(!verified.ok && verified.error, 'invalid_token');
