@@ -123,7 +123,7 @@ function fetchDocument(url: URL, allowLoopback: boolean, timeoutMs: number): Pro
 
 /** A resolver of `client_id` URLs to clients, with its cache. */
 export function metadataDocuments(options: MetadataDocumentOptions): (clientId: string) => Promise<ClientLookup> {
-  const cache = new Map<string, { lookup: ClientLookup; until: number }>();
+  const cache = new Map<string, { lookup: Promise<ClientLookup>; until: number }>();
   const timeoutMs = options.timeoutMs ?? LIMITS.oauthCimdTimeoutMs;
 
   async function resolve(clientId: string): Promise<ClientLookup> {
@@ -151,11 +151,12 @@ export function metadataDocuments(options: MetadataDocumentOptions): (clientId: 
     return { client: { clientId, metadata: checked.metadata, createdAt: now, expiresAt: Number.MAX_SAFE_INTEGER } };
   }
 
-  return async (clientId) => {
+  // The promise is remembered, so requests naming a URL while it is being fetched share that one fetch.
+  return (clientId) => {
     const now = options.now();
     const cached = cache.get(clientId);
     if (cached && cached.until > now) return cached.lookup;
-    const lookup = await resolve(clientId);
+    const lookup = resolve(clientId);
     cache.delete(clientId);
     if (cache.size >= CACHE_ENTRIES_MAX) cache.delete(cache.keys().next().value!);
     cache.set(clientId, { lookup, until: now + LIMITS.oauthCimdCacheSeconds * 1000 });

@@ -174,7 +174,9 @@ export const ROUTES: readonly Route[] = [
     answer: (rt, request) => rt.oauth!.callback(request),
   },
   {
+    // Metered: a client_id that is a URL makes this server fetch it (src/oauth/cimd.ts).
     name: 'oauth-token',
+    metered: true,
     ...oauthAt(OAUTH_URLS.token),
     methods: ['POST', 'OPTIONS'],
     kind: 'answer',
@@ -183,6 +185,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     name: 'oauth-revoke',
+    metered: true,
     ...oauthAt(OAUTH_URLS.revoke),
     methods: ['POST', 'OPTIONS'],
     kind: 'answer',

@@ -67,6 +67,8 @@ test('a document is fetched once, validated, and must name itself; redirects, ov
   assert.equal(good.client.metadata.client_name, 'Document client');
   await resolve(`${origin}/good.json`);
   assert.equal(fetches - before, 1, 'remembered');
+  await Promise.all([resolve(`${origin}/together.json`), resolve(`${origin}/together.json`), resolve(`${origin}/together.json`)]);
+  assert.equal(fetches - before, 2, 'requests arriving together share one fetch');
   for (const path of ['/redirect.json', '/large.json', '/html.json', '/other.json', '/secret.json', '/http-redirect.json', '/hang.json']) {
     const lookup = await resolve(`${origin}${path}`);
     assert.ok('error' in lookup, path);
