@@ -3,7 +3,8 @@
  * its store (opened once — grants are not per build generation, so every `Runtime` of
  * the process is handed the same `OAuthServer`), its clock, the owner's sign-in and the
  * registration quota. Routes (src/runtime/routes.ts) call its methods; the protected
- * resource calls `verifyAccessToken`. `close()` closes the store.
+ * resource (`/owner/mcp`) calls `authorizeBearer` per request (or `verifyAccessToken`
+ * for the token alone). `close()` closes the store.
  */
 import { LIMITS } from '../core/limits.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
