@@ -193,8 +193,9 @@ export const ROUTES: readonly Route[] = [
     answer: (rt, request, body) => (request.method === 'OPTIONS' ? rt.oauth!.preflight('POST, OPTIONS') : rt.oauth!.revoke(request, body)),
   },
   {
-    // The owner's connected applications: GET lists them, POST revokes one.
+    // The owner's connected applications: GET lists them (or starts a sign-in), POST revokes one.
     name: 'oauth-clients',
+    metered: true,
     ...oauthAt(OAUTH_URLS.clients),
     methods: ['GET', 'POST'],
     kind: 'answer',

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { LIMITS } from '../../src/core/limits.ts';
+import { cookie, cookieName, setCookie } from '../../src/oauth/http.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
 import { Agent } from './agent.ts';
 import { Browser, discover, formOf, OWNER, signIn, startIdp, startSite, type Site } from './helpers.ts';
@@ -95,4 +96,11 @@ test('the session is short-lived: after 15 minutes the page asks for a sign-in a
   const again = await browser.request(`${site.base}${OAUTH_URLS.clients}`);
   assert.equal(again.status, 302);
   assert.ok(again.headers.get('location')!.startsWith(site.idp!.issuer));
+});
+
+test('on https the cookies are __Host- prefixed and Secure', () => {
+  const https = 'https://me.example';
+  assert.equal(setCookie(https, 'oauth-session', 'v', 900), '__Host-oauth-session=v; Path=/; Max-Age=900; HttpOnly; SameSite=Lax; Secure');
+  assert.equal(cookieName(https, 'oauth-browser'), '__Host-oauth-browser');
+  assert.equal(cookie('a=1; __Host-oauth-session=v2; b=3', cookieName(https, 'oauth-session')), 'v2');
 });
