@@ -149,8 +149,9 @@ export class SqliteOAuthStore implements OAuthStore {
   constructor(stateDir: string | ':memory:') {
     if (stateDir !== ':memory:') mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     this.db = new DatabaseSync(stateDir === ':memory:' ? ':memory:' : join(stateDir, 'oauth.db'));
+    // busy_timeout first: several processes (tests, a restart overlapping its predecessor) may open the file at once.
     // WAL: readers (token checks) never wait for a writer; NORMAL is durable at each checkpoint and never corrupts.
-    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+    this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
     this.db.exec(SCHEMA);
   }
 
