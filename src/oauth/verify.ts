@@ -13,6 +13,12 @@
  * request: no token → 401 naming the metadata and the scope to ask for; a bad, expired,
  * revoked or foreign token → 401 `invalid_token`; a token without the scope the call
  * needs → 403 `insufficient_scope` naming it (RFC 6750 §3.1).
+ *
+ * How `/owner/mcp` uses it (the runtime's `rt.oauth` is the process's `OAuthServer`):
+ *
+ *     const decision = rt.oauth.authorizeBearer(request.header('Authorization'), write ? 'taste:write' : 'taste:read');
+ *     if (!decision.ok) return json(decision.status, { error: …, error_description: decision.description }, { 'WWW-Authenticate': decision.wwwAuthenticate });
+ *     // decision.token: { clientId, scopes, grantId, subject, expiresAt } — the client to journal a write under.
  */
 import type { OAuthContext } from './context.ts';
 
