@@ -115,6 +115,8 @@ export async function callback(ctx: OAuthContext, facts: RequestFacts): Promise<
     console.error(error);
   }
   const owner = subject !== undefined && subject === ctx.signIn.subject;
+  // Logged for the operator: how the owner learns the `sub` to set as OWNER_SUBJECT (a subject is an identifier, not a secret).
+  if (subject !== undefined && !owner) console.warn(`owner lane: a sign-in by subject ${JSON.stringify(subject)}, which is not OWNER_SUBJECT, was refused`);
   if (transaction.purpose === 'clients') return owner ? openSession(ctx) : errorPage(403, 'Not the owner', 'Only the owner of this site can see its connected applications.');
   const { request } = transaction;
   if (subject === undefined) return back(ctx, request, 'access_denied', 'The owner did not sign in at the identity provider, or the sign-in could not be verified.');

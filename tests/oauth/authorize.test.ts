@@ -70,7 +70,16 @@ test('plain PKCE, missing PKCE, a bad challenge, another response type, an unkno
 test('a second account at the identity provider gets access_denied, and no code', async () => {
   const client = await agent.register();
   const attempt = await agent.authorizationUrl(client);
-  const back = await agent.decide(attempt, 'approve', 'someone-else');
+  const warned: string[] = [];
+  const original = console.warn;
+  console.warn = (message: string) => warned.push(message);
+  let back: URL;
+  try {
+    back = await agent.decide(attempt, 'approve', 'someone-else');
+  } finally {
+    console.warn = original;
+  }
+  assert.deepEqual(warned, ['owner lane: a sign-in by subject "someone-else", which is not OWNER_SUBJECT, was refused'], 'the operator learns the subject it refused');
   assert.equal(back.searchParams.get('error'), 'access_denied');
   assert.equal(back.searchParams.get('code'), null);
   assert.equal(back.searchParams.get('state'), attempt.state);
