@@ -100,3 +100,19 @@ export const collectionPageUrl = (name: string) => `/${name}/`;
 
 /** The Markdown twin prerendered beside a page that ends in `/`: `/movies/` → `/movies/index.md`. */
 export const markdownTwinUrl = (pagePath: string) => `${pagePath.endsWith('/') ? pagePath : `${pagePath}/`}index.md`;
+/**
+ * The owner lane (SPEC §4.8, §5): the protected MCP endpoint, its metadata documents and
+ * the authorization server's endpoints. The resource identifier of `ownerMcp` is its full
+ * URL under `SITE_URL`.
+ */
+export const OAUTH_URLS = {
+  ownerMcp: '/owner/mcp',
+  protectedResource: '/.well-known/oauth-protected-resource/owner/mcp',
+  authorizationServer: '/.well-known/oauth-authorization-server',
+  register: '/oauth/register',
+  authorize: '/oauth/authorize',
+  callback: '/oauth/callback',
+  token: '/oauth/token',
+  revoke: '/oauth/revoke',
+  clients: '/oauth/clients',
+} as const;

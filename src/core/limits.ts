@@ -110,6 +110,21 @@ export const LIMIT_DEFINITIONS = {
   rpcSessionWorkMax: { value: 50_000, unit: 'work units', why: 'Weighted work one session may spend: a page read costs its rows plus one (`records()` of 100 is 101, `info()` is 1), an export its rows plus one per KiB of body. Exhausted → RESOURCE_LIMIT.' },
   rpcIdleSeconds: { value: 60, unit: 'seconds', why: 'A WebSocket session with no message from the client for this long is closed (1001), so idle sockets do not hold connection slots or generations.' },
   rpcStreamChunkItems: { value: 100, unit: 'items', why: 'Feed items per chunk of `feed.stream()`: one core page per chunk, read only when the client pulls.' },
+  oauthAccessTokenSeconds: { value: 3600, unit: 'seconds', why: 'Lifetime of an owner-lane access token: short, so a leaked one is worth little; clients refresh silently.' },
+  oauthRefreshTokenSeconds: { value: 30 * 24 * 3600, unit: 'seconds', why: 'Lifetime of a refresh token: each refresh rotates it and starts a new one, so an agent in use never signs in again, and an abandoned grant dies within a month.' },
+  oauthCodeSeconds: { value: 60, unit: 'seconds', why: 'Lifetime of an authorization code (RFC 9700 §4.5: short-lived, single use): the client exchanges it at once.' },
+  oauthClientSeconds: { value: 90 * 24 * 3600, unit: 'seconds', why: 'A dynamically registered client expires after 90 days (SPEC §8): registrations are anonymous, so none lives forever; afterwards it is `invalid_client` and the client registers again.' },
+  oauthSignInSeconds: { value: 600, unit: 'seconds', why: 'Time from `/oauth/authorize` to the identity provider\'s callback, and from the consent page to its answer: enough to type a password and read the page, short enough that an abandoned sign-in is forgotten.' },
+  oauthSessionSeconds: { value: 900, unit: 'seconds', why: 'The owner\'s session on the connected-clients page (cookie and server record): short, since it can revoke grants.' },
+  oauthRegistrationBytesMax: { value: 16 * 1024, unit: 'bytes', why: 'Client registration body (RFC 7591 JSON): real metadata is under 2 KiB; bounds parsing before any work (413).' },
+  oauthFormBytesMax: { value: 8 * 1024, unit: 'bytes', why: 'Token, revocation and consent form bodies: a refresh token, a verifier and a few short fields (413).' },
+  oauthRedirectUrisMax: { value: 10, unit: 'URIs', why: 'Redirect URIs per registered client: each is matched exactly; real clients register one or two.' },
+  oauthMetadataCharsMax: { value: 2000, unit: 'characters', why: 'One string of client metadata (a redirect URI, a client name or URI): longer ones are not real and only cost storage.' },
+  oauthRegistrationsPerWindow: { value: 20, unit: 'registrations', why: 'Client registrations per source address and window: registration is anonymous and writes to the store, so a flood is refused (429).' },
+  oauthRegistrationWindowSeconds: { value: 3600, unit: 'seconds', why: 'The registration quota window: an hour, since a real client registers once per install.' },
+  oauthCimdBytesMax: { value: 16 * 1024, unit: 'bytes', why: 'A Client ID Metadata Document fetched from a client_id URL: a few fields; the fetch stops past it.' },
+  oauthCimdTimeoutMs: { value: 5000, unit: 'milliseconds', why: 'Time to fetch a Client ID Metadata Document: the owner is waiting in a browser; a slow host cannot hold the request longer.' },
+  oauthCimdCacheSeconds: { value: 3600, unit: 'seconds', why: 'A fetched Client ID Metadata Document is reused this long, so an authorization and its token exchange fetch it once.' },
 } as const satisfies Record<string, Limit>;
 
 export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {

@@ -26,6 +26,13 @@ const PAGE_POLICY = [
 ].join('; ');
 
 /**
+ * The page policy with more `form-action` sources: for a page whose form is answered by a
+ * redirect elsewhere (the OAuth consent form, answered by a redirect to the client),
+ * since browsers apply `form-action` to every redirect that follows the submission.
+ */
+export const pagePolicy = (formAction: readonly string[] = []) => PAGE_POLICY.replace("form-action 'self'", ["form-action 'self'", ...formAction].join(' '));
+
+/**
  * The GraphQL explorer's policy: Monaco and GraphiQL set style attributes and insert
  * `<style>` elements at run time, which a hash cannot cover, and GraphiQL's stylesheet
  * embeds its fonts as `data:` URLs; nothing is loaded from another origin. No other page

@@ -78,7 +78,9 @@ function facts(req: IncomingMessage, url: URL, method: string): RequestFacts {
 
 function withSecurity(answer: Answer, path: string, siteUrl: string): Answer {
   const contentType = answer.headers['Content-Type'] ?? answer.headers['content-type'];
-  return { ...answer, headers: { ...answer.headers, ...securityHeaders(path, contentType, siteUrl) } };
+  // A page that states its own policy keeps it (the OAuth consent page, whose form must lead on to the client: src/http/security.ts `pagePolicy`).
+  const own = answer.headers['Content-Security-Policy'];
+  return { ...answer, headers: { ...answer.headers, ...securityHeaders(path, contentType, siteUrl), ...(own === undefined ? {} : { 'Content-Security-Policy': own }) } };
 }
 
 async function run(route: Route & { kind: 'answer' }, runtime: Runtime, req: IncomingMessage, request: RequestFacts): Promise<Answer> {

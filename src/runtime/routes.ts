@@ -19,10 +19,9 @@ import { problemAnswer } from '../http/problem.ts';
 import { paths } from '../paths.ts';
 import type { Runtime } from './runtime.ts';
 import { pageCollections } from '../site/view.ts';
-import { collectionPageUrl, collectionUrl, exportAt, EXPORTS, LINKS, PAGES, recordUrl, URLS } from '../urls.ts';
+import { collectionPageUrl, collectionUrl, exportAt, EXPORTS, LINKS, OAUTH_URLS, PAGES, recordUrl, URLS } from '../urls.ts';
 import { endWithAnswer } from './node.ts';
 import { upgradeFacts } from '../../functions/rpc.ts';
-import { collectionUrl, exportAt, EXPORTS, LINKS, recordUrl, URLS } from '../urls.ts';
 
 /** A handler that turns request facts (and a body, where the route takes one) into an answer. */
 export interface AnswerRoute {
@@ -81,6 +80,9 @@ const wantsExplorer = (request: RequestFacts) =>
 /** A route at one fixed path: its pattern is the path, and it matches only that. */
 const exactly = (path: string) => ({ path, matches: (pathname: string) => pathname === path });
 
+/** An owner-lane route at one fixed path, answered only when the process opened an authorization server. */
+const oauthAt = (path: string) => ({ path, matches: (pathname: string, rt: Runtime) => pathname === path && rt.oauth !== undefined });
+
 export const ROUTES: readonly Route[] = [
   {
     name: 'sql',
@@ -138,6 +140,76 @@ export const ROUTES: readonly Route[] = [
     kind: 'answer',
     bodyMax: LIMITS.musicStationBytesMax,
     answer: (rt, request, body) => rt.music.station(request, body),
+  },
+  // The owner lane's authorization server (src/oauth/): present when the process opened one.
+  {
+    name: 'oauth-protected-resource',
+    ...oauthAt(OAUTH_URLS.protectedResource),
+    methods: ['GET', 'OPTIONS'],
+    kind: 'answer',
+    answer: (rt, request) => (request.method === 'OPTIONS' ? rt.oauth!.preflight('GET, HEAD, OPTIONS') : rt.oauth!.protectedResource()),
+  },
+  {
+    name: 'oauth-authorization-server',
+    ...oauthAt(OAUTH_URLS.authorizationServer),
+    methods: ['GET', 'OPTIONS'],
+    kind: 'answer',
+    answer: (rt, request) => (request.method === 'OPTIONS' ? rt.oauth!.preflight('GET, HEAD, OPTIONS') : rt.oauth!.authorizationServer()),
+  },
+  {
+    name: 'oauth-register',
+    ...oauthAt(OAUTH_URLS.register),
+    methods: ['POST', 'OPTIONS'],
+    kind: 'answer',
+    bodyMax: LIMITS.oauthRegistrationBytesMax,
+    answer: (rt, request, body) => (request.method === 'OPTIONS' ? rt.oauth!.preflight('POST, OPTIONS') : rt.oauth!.register(request, body, rt.clientOf(request))),
+  },
+  {
+    // GET: the authorization request; POST: the owner's answer on the consent page.
+    // Metered like the collections: each request may write a sign-in record.
+    name: 'oauth-authorize',
+    metered: true,
+    ...oauthAt(OAUTH_URLS.authorize),
+    methods: ['GET', 'POST'],
+    kind: 'answer',
+    bodyMax: LIMITS.oauthFormBytesMax,
+    answer: (rt, request, body) => (request.method === 'POST' ? rt.oauth!.consent(request, body) : rt.oauth!.authorize(request)),
+  },
+  {
+    name: 'oauth-callback',
+    ...oauthAt(OAUTH_URLS.callback),
+    methods: ['GET'],
+    kind: 'answer',
+    answer: (rt, request) => rt.oauth!.callback(request),
+  },
+  {
+    // Metered: a client_id that is a URL makes this server fetch it (src/oauth/cimd.ts).
+    name: 'oauth-token',
+    metered: true,
+    ...oauthAt(OAUTH_URLS.token),
+    methods: ['POST', 'OPTIONS'],
+    kind: 'answer',
+    bodyMax: LIMITS.oauthFormBytesMax,
+    answer: (rt, request, body) => (request.method === 'OPTIONS' ? rt.oauth!.preflight('POST, OPTIONS') : rt.oauth!.token(request, body)),
+  },
+  {
+    name: 'oauth-revoke',
+    metered: true,
+    ...oauthAt(OAUTH_URLS.revoke),
+    methods: ['POST', 'OPTIONS'],
+    kind: 'answer',
+    bodyMax: LIMITS.oauthFormBytesMax,
+    answer: (rt, request, body) => (request.method === 'OPTIONS' ? rt.oauth!.preflight('POST, OPTIONS') : rt.oauth!.revoke(request, body)),
+  },
+  {
+    // The owner's connected applications: GET lists them (or starts a sign-in), POST revokes one.
+    name: 'oauth-clients',
+    metered: true,
+    ...oauthAt(OAUTH_URLS.clients),
+    methods: ['GET', 'POST'],
+    kind: 'answer',
+    bodyMax: LIMITS.oauthFormBytesMax,
+    answer: (rt, request, body) => rt.oauth!.clients(request, body),
   },
   {
     // Cap'n Web RPC: POST is an HTTP batch, GET with Upgrade a WebSocket session; it counts sessions itself.

@@ -32,6 +32,7 @@ import type { Generation } from '../compile/incremental.ts';
 import { buildLayout } from '../paths.ts';
 import { StaticFiles } from './static.ts';
 import { URLS } from '../urls.ts';
+import { OAuthServer } from '../oauth/server.ts';
 
 export interface RuntimeOptions {
   /** The build output: `dist/` with `client/`, `server/`, `image/` and `headers.json`. */
@@ -56,6 +57,8 @@ export interface RuntimeOptions {
   mcpWorkBudget?: number;
   /** RPC sessions per address and window (`RPC_SESSION_LIMIT`). */
   rpcSessions?: number;
+  /** The owner lane's authorization server, one per process (its grants outlive generations); absent: no OAuth routes. */
+  oauth?: OAuthServer;
 }
 
 /** Where each quota counts. */
@@ -83,6 +86,7 @@ export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv, distDir: string): 
     mcpQuota: envNumber(env, 'MCP_RATE_LIMIT_REQUESTS'),
     mcpWorkBudget: envNumber(env, 'MCP_TOOL_WORK_BUDGET'),
     rpcSessions: envNumber(env, 'RPC_SESSION_LIMIT'),
+    oauth: OAuthServer.fromEnv(env, distDir),
   };
 }
 
@@ -122,6 +126,8 @@ export class Runtime {
   /** The GraphQL explorer page, for browsers visiting the endpoint. */
   readonly explorer: ReturnType<StaticFiles['resolve']>;
   readonly pages: PageHandler;
+  /** The owner lane's authorization server, shared by every generation of the process (not closed with one). */
+  readonly oauth: OAuthServer | undefined;
   private musicAnswers: MusicAnswers | undefined;
 
   private constructor(options: RuntimeOptions, pages: PageHandler) {
@@ -144,6 +150,7 @@ export class Runtime {
     this.rpc = createRpcHandler(this.core, { counters: options.counters?.rpc, sessions: options.rpcSessions });
     this.explorer = this.files.resolve(`${URLS.graphql}/`, null);
     this.pages = pages;
+    this.oauth = options.oauth;
   }
 
   static async open(options: RuntimeOptions): Promise<Runtime> {

@@ -13,14 +13,19 @@ import { runtimeOptionsFromEnv } from './runtime.ts';
 export async function serve(): Promise<{ generations: Generations; url: string }> {
   const port = process.env.PORT === undefined ? 4321 : Number(process.env.PORT);
   const host = process.env.HOST ?? 'localhost';
-  const generations = await Generations.open({ ...runtimeOptionsFromEnv(process.env, paths.dist), contentDir: paths.content, siteAuthor: process.env.SITE_AUTHOR });
+  const options = runtimeOptionsFromEnv(process.env, paths.dist);
+  const generations = await Generations.open({ ...options, contentDir: paths.content, siteAuthor: process.env.SITE_AUTHOR });
   const server = createNodeServer(generations.dispatcher());
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       server.close();
       server.closeIdleConnections();
-      generations.shutdown().finally(() => process.exit(0));
+      generations.shutdown().finally(() => {
+        // The owner lane's store outlives generations: closed last, once nothing answers.
+        options.oauth?.close();
+        process.exit(0);
+      });
       setTimeout(() => process.exit(0), 2000).unref();
     });
   }

@@ -1,0 +1,23 @@
+/**
+ * What every owner-lane handler reads: the resolved configuration, the store, the clock
+ * (injected, so tests move time without waiting), the owner's sign-in (absent when no
+ * identity provider is configured) and how a `client_id` becomes a client — registered
+ * here, or a Client ID Metadata Document. One context per process, built by
+ * `OAuthServer` (src/oauth/server.ts); handlers hold no state of their own.
+ */
+import type { ClientLookup } from './clients.ts';
+import type { OAuthConfig } from './config.ts';
+import type { OwnerSignIn } from './sign-in.ts';
+import type { OAuthStore } from './store.ts';
+
+export interface OAuthContext {
+  config: OAuthConfig;
+  store: OAuthStore;
+  /** Milliseconds since the epoch. */
+  now(): number;
+  signIn: OwnerSignIn | undefined;
+  client(clientId: string): Promise<ClientLookup>;
+}
+
+/** A display name for a client: its own name, else its id. */
+export const clientLabel = (lookup: { clientId: string; metadata: { client_name?: string } }) => lookup.metadata.client_name ?? lookup.clientId;

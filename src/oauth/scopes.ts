@@ -1,0 +1,30 @@
+/**
+ * The owner lane's scopes (SPEC §5): task-shaped `taste:*` permissions, each with the
+ * plain words the consent page shows. The metadata documents advertise exactly these,
+ * and an authorization request naming any other is `invalid_scope`.
+ */
+
+export const SCOPES = {
+  'taste:read': 'Read your collections through the owner endpoint (the same records the public site shows).',
+  'taste:write': 'Change your collections: add records, set ratings and recommendations, set music stances. Each change edits your content files.',
+} as const;
+
+export type Scope = keyof typeof SCOPES;
+
+export const SCOPE_NAMES = Object.keys(SCOPES) as Scope[];
+
+/** What a request without `scope` gets: reading only, the least a client can do. */
+export const DEFAULT_SCOPES: readonly Scope[] = ['taste:read'];
+
+export const isScope = (name: string): name is Scope => Object.hasOwn(SCOPES, name);
+
+/**
+ * A `scope` parameter (RFC 6749 §3.3: space-delimited, order irrelevant) as a sorted list
+ * without repeats; undefined when it names a scope this server does not have.
+ */
+export function parseScopes(value: string | null | undefined): Scope[] | undefined {
+  if (value === null || value === undefined || value.trim() === '') return [...DEFAULT_SCOPES];
+  const names = [...new Set(value.split(' ').filter(Boolean))];
+  if (!names.every(isScope)) return undefined;
+  return names.sort();
+}

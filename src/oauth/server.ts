@@ -1,0 +1,164 @@
+/**
+ * The owner lane's authorization server as one value per process: its configuration,
+ * its store (opened once — grants are not per build generation, so every `Runtime` of
+ * the process is handed the same `OAuthServer`), its clock, the owner's sign-in and the
+ * registration quota. Routes (src/runtime/routes.ts) call its methods; the protected
+ * resource (`/owner/mcp`) calls `authorizeBearer` per request (or `verifyAccessToken`
+ * for the token alone). `close()` closes the store.
+ */
+import { LIMITS } from '../core/limits.ts';
+import type { Answer, RequestFacts } from '../http/answer.ts';
+import { preflight } from '../http/cors.ts';
+import { RateLimiter } from '../http/rate-limit.ts';
+import { OAUTH_URLS } from '../urls.ts';
+import { authorize, callback, consent } from './authorize.ts';
+import { metadataDocuments } from './cimd.ts';
+import { clientsPage, revokeFromPage } from './connected.ts';
+import { register, registeredClient, type ClientLookup } from './clients.ts';
+import { oauthConfigFromEnv, type OAuthConfig } from './config.ts';
+import type { OAuthContext } from './context.ts';
+import { oauthError } from './http.ts';
+import { authorizationServerMetadata, metadataAnswer, protectedResourceMetadata } from './metadata.ts';
+import { OwnerSignIn } from './sign-in.ts';
+import { SqliteOAuthStore, type OAuthStore } from './store.ts';
+import { revoke, token } from './token.ts';
+import { authorizeBearer, verifyAccessToken, type BearerDecision, type TokenVerification } from './verify.ts';
+
+export interface OAuthServerOptions {
+  config: OAuthConfig;
+  /** Default: `SqliteOAuthStore` in `config.stateDir`. */
+  store?: OAuthStore;
+  /** Milliseconds since the epoch; default `Date.now`. */
+  now?: () => number;
+  /** How a `client_id` that is a URL becomes a client; default: fetched as a Client ID Metadata Document (src/oauth/cimd.ts). */
+  metadataDocument?: (clientId: string) => Promise<ClientLookup>;
+  /** Registrations per source address and window; default LIMITS.oauthRegistrationsPerWindow. */
+  registrationQuota?: number;
+}
+
+/**
+ * The endpoints a client calls itself — metadata, registration, token, revocation — may
+ * be called from any origin (browser-based MCP clients): they take no cookies and every
+ * request carries its own proof (a code and verifier, a refresh token), so
+ * `Access-Control-Allow-Origin: *` exposes nothing. The browser pages (authorize,
+ * consent, callback, connected clients) get no CORS at all.
+ */
+const CORS = { 'Access-Control-Allow-Origin': '*' } as const;
+const CORS_REQUEST_HEADERS = 'Accept, Content-Type, MCP-Protocol-Version';
+
+const withCors = (answer: Answer): Answer => ({ ...answer, headers: { ...answer.headers, ...CORS } });
+
+/** Expired codes, tokens and transactions are forgotten at most this often, on a registration or a token request. */
+const PURGE_EVERY_MS = 10 * 60 * 1000;
+
+export class OAuthServer {
+  readonly context: OAuthContext;
+  private readonly registrations: RateLimiter;
+  private purgedAt = 0;
+
+  constructor(options: OAuthServerOptions) {
+    const { config } = options;
+    const store = options.store ?? new SqliteOAuthStore(config.stateDir);
+    const now = options.now ?? Date.now;
+    const documents = options.metadataDocument ?? metadataDocuments({ allowLoopback: config.cimdAllowLoopback, now });
+    this.context = {
+      config,
+      store,
+      now,
+      signIn: config.idp && new OwnerSignIn(config.idp, `${config.siteUrl}${OAUTH_URLS.callback}`),
+      client: async (clientId) => {
+        // Registered ids never hold "://": anything that does is a Client ID Metadata Document URL.
+        if (clientId.includes('://')) return documents(clientId);
+        return registeredClient(store, clientId, now());
+      },
+    };
+    this.registrations = new RateLimiter({ limit: options.registrationQuota ?? LIMITS.oauthRegistrationsPerWindow, windowSeconds: LIMITS.oauthRegistrationWindowSeconds, policy: 'oauth-registration', now });
+  }
+
+  static fromEnv(env: NodeJS.ProcessEnv, distDir: string): OAuthServer {
+    return new OAuthServer({ config: oauthConfigFromEnv(env, distDir) });
+  }
+
+  get config(): OAuthConfig {
+    return this.context.config;
+  }
+
+  private purge(): void {
+    const now = this.context.now();
+    if (now - this.purgedAt < PURGE_EVERY_MS) return;
+    this.purgedAt = now;
+    this.context.store.purge(now);
+  }
+
+  /** The CORS preflight of a client-called endpoint taking `allow`. */
+  preflight(allow: string): Answer {
+    return preflight(allow, { headers: CORS, allowHeaders: CORS_REQUEST_HEADERS });
+  }
+
+  protectedResource(): Answer {
+    return metadataAnswer(protectedResourceMetadata(this.config));
+  }
+
+  authorizationServer(): Answer {
+    return metadataAnswer(authorizationServerMetadata(this.config));
+  }
+
+  /** `POST /oauth/register`, under the per-source registration quota. */
+  register(request: RequestFacts, body: Uint8Array | null, client: string): Answer {
+    return withCors(this.registerNow(request, body, client));
+  }
+
+  private registerNow(request: RequestFacts, body: Uint8Array | null, client: string): Answer {
+    const quota = this.registrations.take(client);
+    if (!quota.allowed) {
+      return oauthError('invalid_request', 'Too many registrations from this address; retry later.', 429, { 'Retry-After': String(LIMITS.oauthRegistrationWindowSeconds), RateLimit: quota.header });
+    }
+    this.purge();
+    return register(this.context.store, this.context.now(), request.header('Content-Type'), body);
+  }
+
+  authorize(request: RequestFacts): Promise<Answer> {
+    return authorize(this.context, request);
+  }
+
+  consent(request: RequestFacts, body: Uint8Array | null): Answer {
+    return consent(this.context, request, body);
+  }
+
+  callback(request: RequestFacts): Promise<Answer> {
+    return callback(this.context, request);
+  }
+
+  async token(request: RequestFacts, body: Uint8Array | null): Promise<Answer> {
+    this.purge();
+    return withCors(await token(this.context, request, body));
+  }
+
+  async revoke(request: RequestFacts, body: Uint8Array | null): Promise<Answer> {
+    return withCors(await revoke(this.context, request, body));
+  }
+
+  /** The connected-clients page: GET lists, POST revokes a grant. */
+  clients(request: RequestFacts, body: Uint8Array | null): Answer | Promise<Answer> {
+    return request.method === 'POST' ? revokeFromPage(this.context, request, body) : clientsPage(this.context, request);
+  }
+
+  /** For the protected resource (`/owner/mcp`): who a bearer token speaks for, or why it is refused. */
+  verifyAccessToken(token: string, resource: string = this.config.resource): TokenVerification {
+    return verifyAccessToken(this.context, token, resource);
+  }
+
+  /**
+   * For `/owner/mcp`: the bearer check of one request needing `scope` (`taste:read` for
+   * reads, `taste:write` for writes) — the verified token, or the 401/403 and its
+   * `WWW-Authenticate` value.
+   */
+  authorizeBearer(authorization: string | null, scope: string): BearerDecision {
+    const resourceMetadata = `${this.config.siteUrl}${OAUTH_URLS.protectedResource}`;
+    return authorizeBearer(this.context, authorization, { resource: this.config.resource, resourceMetadata, scope });
+  }
+
+  close(): void {
+    this.context.store.close();
+  }
+}
