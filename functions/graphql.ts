@@ -57,6 +57,18 @@ interface Remembered {
   cost: number;
 }
 
+/**
+ * The result cache's key; undefined (not remembered) for variables JSON cannot write back,
+ * such as nesting deep enough to exhaust the stack (found by the fuzz campaign: a 500).
+ */
+function resultKey(accept: string | null, operationName: string | null | undefined, variables: unknown, query: string): string | undefined {
+  try {
+    return `${accept ?? ''}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables ?? {})}\u0000${query}`;
+  } catch {
+    return undefined;
+  }
+}
+
 const rememberedBytes = (value: Remembered) => 2 * (value.body.length + value.contentType.length) + 96;
 
 /** A document as parsed and validated: its syntax tree, unless parsing failed, and its errors. */
@@ -130,8 +142,8 @@ export function graphqlAnswer(core: QueryCore, options: GraphqlOptions = {}): (r
         const error = limitError('RATE_LIMITED', `This client spent its ${budget} cost points for the ${LIMITS.graphqlWindowSeconds}-second window; retry after the time in Retry-After.`);
         return [JSON.stringify({ errors: [error] }), { status: 429, statusText: 'Too Many Requests', headers: { 'content-type': JSON_ERRORS_TYPE, 'retry-after': String(quota.reset) } }];
       };
-      record.key = `${req.raw.header('Accept') ?? ''}\u0000${params.operationName ?? ''}\u0000${JSON.stringify(params.variables ?? {})}\u0000${params.query}`;
-      const hit = results.get(record.key);
+      record.key = resultKey(req.raw.header('Accept'), params.operationName, params.variables, params.query);
+      const hit = record.key === undefined ? undefined : results.get(record.key);
       if (hit) {
         // Remembered with the cost it was charged, which the same text and variables always have.
         record.cost = hit.cost;
