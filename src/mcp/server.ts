@@ -8,7 +8,7 @@
  * when the client declares it with our mime type (the extensions both sides share).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { API_VERSION } from '../http/headers.ts';
 import type { Runtime } from '../runtime/runtime.ts';
@@ -76,6 +76,8 @@ export function createServer(runtime: Runtime, options: ServerOptions): Server {
     return callTool(tool, request.params.arguments, runtime, options.log);
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCE_LIST }));
+  // Every resource is listed by its URI: there are no templates (clients with the resources capability ask anyway).
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const uri = request.params.uri;
     const resource = RESOURCES.find((r) => r.uri === uri);

@@ -75,6 +75,7 @@ test('the ui:// views are self-contained HTML under a policy that allows nothing
     assert.ok(policy.includes(`'sha256-${createHash('sha256').update(script).digest('base64')}'`), 'the script is allowed by its hash alone');
   }
   await assert.rejects(client.readResource({ uri: 'ui://collections/nope.html' }));
+  assert.deepEqual((await client.listResourceTemplates()).resourceTemplates, []);
 });
 
 test('skills/list lists skills whose SKILL.md resources match their digests', async () => {
