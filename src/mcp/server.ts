@@ -12,7 +12,7 @@ import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResou
 import { z } from 'zod';
 import { API_VERSION } from '../http/headers.ts';
 import type { Runtime } from '../runtime/runtime.ts';
-import { RESOURCES, UI_EXTENSION, UI_MIME_TYPE } from './resources.ts';
+import { RESOURCES, UI_EXTENSION, UI_LEGACY_META_KEY, UI_MIME_TYPE } from './resources.ts';
 import { SKILLS, SKILLS_EXTENSION, skillEntry } from './skills.ts';
 import { callTool, READ_ONLY_ANNOTATIONS, validator } from './tool.ts';
 import { TOOLS, toolNamed } from './tools.ts';
@@ -36,7 +36,7 @@ const TOOL_LIST = TOOLS.map((tool) => ({
   inputSchema: tool.inputSchema,
   outputSchema: tool.outputSchema,
   annotations: { title: tool.title, ...READ_ONLY_ANNOTATIONS },
-  ...(tool.ui ? { _meta: { ui: { resourceUri: tool.ui }, 'ui/resourceUri': tool.ui } } : {}),
+  ...(tool.ui ? { _meta: { ui: { resourceUri: tool.ui }, [UI_LEGACY_META_KEY]: tool.ui } } : {}),
 }));
 
 const RESOURCE_LIST = [
