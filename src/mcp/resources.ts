@@ -4,10 +4,13 @@
  * HTML document (src/mcp/views.ts) built once per process; its `_meta.ui.csp` declares
  * no outside domain, so hosts grant it no network either.
  */
+import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import { viewHtml, type ViewName } from './views.ts';
 
-export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
-export const UI_MIME_TYPE = 'text/html;profile=mcp-app';
+/** The MCP Apps extension, its mime type and its legacy tool-meta key, as the extension's own package names them. */
+export const UI_EXTENSION = EXTENSION_ID;
+export const UI_MIME_TYPE = RESOURCE_MIME_TYPE;
+export const UI_LEGACY_META_KEY = RESOURCE_URI_META_KEY;
 
 export interface UiResource {
   uri: string;

@@ -8,11 +8,11 @@
  * when the client declares it with our mime type (the extensions both sides share).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { API_VERSION } from '../http/headers.ts';
 import type { Runtime } from '../runtime/runtime.ts';
-import { RESOURCES, UI_EXTENSION, UI_MIME_TYPE } from './resources.ts';
+import { RESOURCES, UI_EXTENSION, UI_LEGACY_META_KEY, UI_MIME_TYPE } from './resources.ts';
 import { SKILLS, SKILLS_EXTENSION, skillEntry } from './skills.ts';
 import { callTool, READ_ONLY_ANNOTATIONS, validator } from './tool.ts';
 import { TOOLS, toolNamed } from './tools.ts';
@@ -36,7 +36,7 @@ const TOOL_LIST = TOOLS.map((tool) => ({
   inputSchema: tool.inputSchema,
   outputSchema: tool.outputSchema,
   annotations: { title: tool.title, ...READ_ONLY_ANNOTATIONS },
-  ...(tool.ui ? { _meta: { ui: { resourceUri: tool.ui }, 'ui/resourceUri': tool.ui } } : {}),
+  ...(tool.ui ? { _meta: { ui: { resourceUri: tool.ui }, [UI_LEGACY_META_KEY]: tool.ui } } : {}),
 }));
 
 const RESOURCE_LIST = [
@@ -76,6 +76,8 @@ export function createServer(runtime: Runtime, options: ServerOptions): Server {
     return callTool(tool, request.params.arguments, runtime, options.log);
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCE_LIST }));
+  // Every resource is listed by its URI: there are no templates (clients with the resources capability ask anyway).
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const uri = request.params.uri;
     const resource = RESOURCES.find((r) => r.uri === uri);

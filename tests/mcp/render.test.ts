@@ -75,6 +75,7 @@ test('the ui:// views are self-contained HTML under a policy that allows nothing
     assert.ok(policy.includes(`'sha256-${createHash('sha256').update(script).digest('base64')}'`), 'the script is allowed by its hash alone');
   }
   await assert.rejects(client.readResource({ uri: 'ui://collections/nope.html' }));
+  assert.deepEqual((await client.listResourceTemplates()).resourceTemplates, []);
 });
 
 test('skills/list lists skills whose SKILL.md resources match their digests', async () => {
@@ -89,5 +90,8 @@ test('skills/list lists skills whose SKILL.md resources match their digests', as
     assert.match(text, new RegExp(`^---\\nname: ${skill.name}\\n`));
     assert.equal(skill.resources[0]!.digest, `sha256:${createHash('sha256').update(text).digest('hex')}`);
     assert.equal(skill.resources[0]!.size, Buffer.byteLength(text));
+    const got = await client.request({ method: 'skills/get', params: { uri: skill.uri } }, z.object({ uri: z.string(), content: z.string() }));
+    assert.equal(got.content, text);
   }
+  await assert.rejects(client.request({ method: 'skills/get', params: { uri: 'skill://nope/SKILL.md' } }, z.object({})), /Skill not found/);
 });
