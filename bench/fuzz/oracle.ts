@@ -30,7 +30,10 @@
  *   (graphql-js names document values and names in its errors; a music problem names the
  *   JSON path), never in a header.
  * - p (paths): only in `Location`.
- * - any class: never in a `text/html` body (reflected markup).
+ * - any class: never in a `text/html` body (reflected markup), except a q canary in a
+ *   site page that shows what was asked (a collection page's filters in use and links to
+ *   the other pages of the same query, the search page's "hits for …"): Astro escapes
+ *   every value it writes there (tests/site/pages.test.ts sends markup to check it).
  */
 import type { Outcome, RawRequest, RawResponse } from './http.ts';
 import { header, serialize } from './http.ts';
@@ -81,8 +84,11 @@ export function pathOf(target: string): string {
   return rest.split(/[?#]/)[0] ?? '';
 }
 
-function echoIsLeak(cls: CanaryClass, place: string | 'body', response: RawResponse): boolean {
-  if (place === 'body' && contentType(response).includes('text/html')) return true;
+/** Site pages that show the query they were asked (src/site/view.ts, src/site/search-view.ts). */
+const QUERY_PAGE = /^\/(?:[a-z][a-z-]*\/)?$/;
+
+function echoIsLeak(cls: CanaryClass, place: string | 'body', response: RawResponse, path: string): boolean {
+  if (place === 'body' && contentType(response).includes('text/html')) return !(cls === 'q' && QUERY_PAGE.test(path));
   switch (cls) {
     case 'h':
     case 'v':
@@ -154,7 +160,7 @@ export function checkExchange(surface: string, request: RawRequest, planted: rea
   const own = new Set(planted.map((p) => p.token));
   for (const { token, cls } of planted) {
     const places = [...response.headers.filter(([, v]) => v.includes(token)).map(([n]) => n), ...(body.includes(token) ? ['body'] : [])];
-    const leaking = places.filter((place) => echoIsLeak(cls, place, response));
+    const leaking = places.filter((place) => echoIsLeak(cls, place, response, pathOf(request.target)));
     if (leaking.length > 0) findings.push(finding('echo', `canary of class ${cls} echoed in ${leaking.join(', ')}`, response.status));
   }
   const headerText = response.headers.map(([n, v]) => `${n}: ${v}`).join('\n');

@@ -119,6 +119,8 @@ export function llmsTxt(view: HomeView, siteUrl: string): string {
     '## Optional',
     '',
     `- ${link('Home page', abs('/index.md'))}`,
+    `- ${link('Map', abs(`${PAGES.map}index.md`))}: every located record with its coordinates`,
+    `- ${link('Search', abs(`${PAGES.search}?q=jazz`))}: ask with \`Accept: text/markdown\``,
     `- ${link('Blog', abs(URLS.blog))}`,
     `- ${link('API guide', abs(`${PAGES.api}index.md`))}`,
     `- ${link('Atom feed', abs(LINKS.atomFeed))}`,

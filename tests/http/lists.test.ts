@@ -170,7 +170,7 @@ test('a post’s page is prerendered at its canonical URL: Markdown rendered, co
   assert.match(response.headers.get('content-type')!, /^text\/html/);
   const html = await response.text();
   assert.ok(html.includes(`<link rel="canonical" href="${post.url}">`));
-  assert.ok(html.includes(`<h1>${post.title}</h1>`));
+  assert.ok(html.includes(`<h1 class="p-name">${post.title}</h1>`));
   assert.match(html, /<pre><code class="hljs language-js"><span class="hljs-keyword">import<\/span>/);
   assert.ok(!html.includes('```'), 'the Markdown is rendered, not shown');
   const index = await (await fetch(`${server.base}/blog/`)).text();

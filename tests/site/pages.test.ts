@@ -255,3 +255,15 @@ test('every prerendered page has its Markdown twin beside it, served on Accept: 
     fromMarkdown(await res.text());
   }
 });
+
+test('query values shown on a page are escaped, never reflected as markup', async () => {
+  const markup = '<script>alert(1)</script><b onmouseover=x>';
+  for (const path of [`/search/?q=${encodeURIComponent(markup)}`, `/movies/?genre=${encodeURIComponent(markup)}`, `/movies/?director=${encodeURIComponent('"><img src=x onerror=alert(1)>')}`]) {
+    const res = await get(path);
+    assert.equal(res.status, 200, path);
+    // Inside a quoted attribute value only a quote would matter: with every value taken out, no markup of the payload may be left.
+    const outsideAttributes = (await res.text()).replace(/="[^"]*"/g, '=""');
+    assert.doesNotMatch(outsideAttributes, /<script>alert|<b onmouseover|<img src=x/, path);
+    assert.match(outsideAttributes, /&lt;(script|img)/, path);
+  }
+});
