@@ -41,7 +41,7 @@ export const URLS = {
   blog: '/blog/',
   subscribe: '/subscribe/',
   mcpSetup: '/mcp/setup/',
-  mcpSetupMarkdown: '/mcp/setup.md',
+  mcpSetupMarkdown: '/mcp/setup/index.md',
 } as const;
 
 /** The REST list of a collection (and, for its static page one, the file a CDN serves). */

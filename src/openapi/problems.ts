@@ -34,6 +34,7 @@ export const PROBLEM_RESPONSES = {
   404: 'NotFound',
   406: 'NotAcceptable',
   408: 'RequestTimeout',
+  417: 'ExpectationFailed',
   413: 'ContentTooLarge',
   414: 'UriTooLong',
   415: 'UnsupportedMediaType',

@@ -42,6 +42,7 @@ export function sqlPaths(): Record<string, PathItem> {
           400: problemRef(400),
           406: problemRef(406),
           408: problemRef(408),
+          417: problemRef(417),
           413: problemRef(413),
           415: problemRef(415),
           429: problemRef(429),

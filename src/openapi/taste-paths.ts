@@ -77,6 +77,7 @@ function musicPost(operationId: string, summary: string, description: string, re
         200: { description: 'The answer; never cached, nothing is stored.', content: { 'application/json': { schema: ref('schemas', result), example: answer } } },
         400: problemRef(400),
         408: problemRef(408),
+        417: problemRef(417),
         413: problemRef(413),
         415: problemRef(415),
         422: problemRef(422),

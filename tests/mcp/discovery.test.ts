@@ -56,7 +56,7 @@ test('the setup page and its Markdown twin show configuration to copy', async ()
   for (const client of ['Claude Code', 'VS Code', 'Cursor', 'MCP Inspector', 'curl']) assert.ok(html.includes(client), client);
   assert.ok(html.includes(`claude mcp add --transport http collections ${endpoint}`));
   assert.ok(html.includes('&quot;type&quot;: &quot;http&quot;') || html.includes('"type": "http"'));
-  const markdown = await fetch(`${served.base}/mcp/setup.md`);
+  const markdown = await fetch(`${served.base}/mcp/setup/index.md`);
   assert.equal(markdown.headers.get('content-type'), 'text/markdown; charset=utf-8');
   const text = await markdown.text();
   assert.match(text, /^# Use the collections from an AI agent \(MCP\)/);
