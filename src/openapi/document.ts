@@ -14,6 +14,7 @@ import { itemSchema } from '../collections/item-schema.ts';
 import { exportPaths } from './export-paths.ts';
 import { metaPaths } from './meta-paths.ts';
 import { searchPaths, SEARCH_SCHEMAS } from './search-paths.ts';
+import { rpcPaths } from './rpc-paths.ts';
 import { sqlPaths } from './sql-paths.ts';
 import { tastePaths, tasteSchemas } from './taste-paths.ts';
 import {
@@ -35,6 +36,7 @@ export type { OpenApiDocument } from './types.ts';
 /** Tags of operations that are not a collection list (SPEC §1). */
 const OTHER_TAGS: readonly Tag[] = [
   { name: 'search', description: 'Search across every collection at once: ranked hits that say which collection and which field matched.' },
+  { name: 'rpc', description: "Object-capability RPC over Cap'n Web: HTTP batches and WebSocket sessions, typed by a generated declaration." },
   { name: 'meta', description: 'Service metadata and discovery: this description, metadata, status, the API catalog and the problem registry.' },
 ];
 
@@ -66,7 +68,7 @@ export function openApiDocument(): OpenApiDocument {
     paths[path] = pathItem;
     Object.assign(schemas, collectionSchemas(c, item, isGeographic(c)));
   }
-  Object.assign(paths, searchPaths(), metaPaths(), exportPaths(), sqlPaths(), tastePaths());
+  Object.assign(paths, searchPaths(), metaPaths(), exportPaths(), sqlPaths(), tastePaths(), rpcPaths());
   Object.assign(schemas, SEARCH_SCHEMAS, tasteSchemas());
   Object.assign(schemas, {
     ServiceMeta: SERVICE_META_SCHEMA,

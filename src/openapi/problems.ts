@@ -39,6 +39,7 @@ export const PROBLEM_RESPONSES = {
   414: 'UriTooLong',
   415: 'UnsupportedMediaType',
   422: 'UnprocessableContent',
+  426: 'UpgradeRequired',
   429: 'TooManyRequests',
   431: 'RequestHeaderFieldsTooLarge',
   500: 'InternalError',

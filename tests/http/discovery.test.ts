@@ -48,6 +48,7 @@ test('service metadata lists every collection and links to the other documents',
     if (name === 'graphql' || name === 'graphqlSchema') continue; // its own contract: tests/graphql
     if (name === 'search') continue; // needs q; tests/http/search.test.ts
     if (name === 'mcp') continue; // JSON-RPC over POST; tests/mcp
+    if (name === 'rpc') continue; // POST batches and WebSocket sessions; tests/rpc
     assert.equal((await get(href)).status, 200, `${name} ${href}`);
   }
 });
