@@ -51,6 +51,8 @@ export interface CampaignReport {
   connections: number;
   perSurface: Record<string, number>;
   statuses: Record<string, number>;
+  /** Answers of 500 and up, by surface and status, documented 503s included (`counts['5xx']` has the failing ones). */
+  serverErrors: Record<string, Record<string, number>>;
   counts: Record<Category, number>;
   groups: FindingGroup[];
   incidents: Incident[];
@@ -60,9 +62,9 @@ export interface CampaignReport {
   aborted?: string;
   rssMb: { before?: number; peak?: number; after?: number };
   /**
-   * Event-loop delay in ms: the server's as it measured it (loop-monitor.ts; the last
-   * process's whole life, when the fuzzer started it), and the longest hold of the
-   * fuzzer's own (which a freeze verdict discounts).
+   * Event-loop delay in ms: the server's as it measured it (loop-monitor.ts, when the
+   * fuzzer started it; since the last process started listening), and the longest hold of
+   * the fuzzer's own (which a freeze verdict discounts).
    */
   eventLoop: { server?: { maxMs: number; p99Ms: number; meanMs: number }; fuzzerMaxMs?: number };
   restarts: number;
@@ -96,6 +98,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     connections: options.connections,
     perSurface: {},
     statuses: {},
+    serverErrors: {},
     counts: findings.counts,
     groups: [],
     incidents: incidents.list,
@@ -147,6 +150,10 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
           let outcome: Outcome = connection ? await connection.exchange(request, options.timeoutMs) : { kind: 'reset', detail: 'connection refused', receivedBytes: 0, ms: 0 };
           const status = outcome.kind === 'response' ? outcome.response.status : outcome.kind;
           report.statuses[status] = (report.statuses[status] ?? 0) + 1;
+          if (typeof status === 'number' && status >= 500) {
+            const bySurface = (report.serverErrors[c.surface] ??= {});
+            bySurface[status] = (bySurface[status] ?? 0) + 1;
+          }
           if (outcome.kind === 'hang' || outcome.kind === 'reset') {
             // The whole server's failure? Down, or its event loop held while this request waited.
             const now = performance.now();

@@ -13,12 +13,14 @@ export interface LoopDelayQuestion {
   id: number;
   /** Epoch milliseconds (`performance.timeOrigin + performance.now()`). */
   since: number;
+  /** Start the run's figures afresh once answered (when the server has started: its start-up is not serving). */
+  startRun?: boolean;
 }
 
 export interface LoopDelay {
   /** The longest the event loop was held since `since`, in ms. */
   maxMs: number;
-  /** The whole life of the process so far. */
+  /** The run so far: the process's life since the last `startRun`. */
   run: { maxMs: number; p99Ms: number; meanMs: number };
 }
 
@@ -32,7 +34,7 @@ export interface LoopDelayAnswer extends LoopDelay {
  * undefined when no answer comes within `timeoutMs` (the child's event loop is held right
  * now) or the child cannot be asked (it exited).
  */
-export function loopDelayOf(child: ChildProcess): (since: number, timeoutMs: number) => Promise<LoopDelay | undefined> {
+export function loopDelayOf(child: ChildProcess): (since: number, timeoutMs: number, startRun?: boolean) => Promise<LoopDelay | undefined> {
   let questions = 0;
   const waiting = new Map<number, (answer?: LoopDelayAnswer) => void>();
   child.on('message', (answer: LoopDelayAnswer) => {
@@ -40,7 +42,7 @@ export function loopDelayOf(child: ChildProcess): (since: number, timeoutMs: num
   });
   // The channel never keeps the fuzzer alive on its own.
   child.channel?.unref();
-  return (since, timeoutMs) =>
+  return (since, timeoutMs, startRun = false) =>
     new Promise((resolve) => {
       if (!child.connected) return resolve(undefined);
       const id = ++questions;
@@ -51,6 +53,6 @@ export function loopDelayOf(child: ChildProcess): (since: number, timeoutMs: num
         resolve(answer && { maxMs: answer.maxMs, run: answer.run });
       };
       waiting.set(id, done);
-      child.send({ type: 'loop-delay', id, since } satisfies LoopDelayQuestion, (error) => error && done());
+      child.send({ type: 'loop-delay', id, since, startRun } satisfies LoopDelayQuestion, (error) => error && done());
     });
 }

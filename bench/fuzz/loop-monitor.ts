@@ -2,7 +2,8 @@
  * Loaded into the server the fuzzer starts (`node --import bench/fuzz/loop-monitor.ts
  * server.ts`, spawn.ts) and nothing else: it measures the server's own event-loop delay
  * (`perf_hooks.monitorEventLoopDelay`) and answers the fuzzer's questions over the IPC
- * channel: the longest delay since a given time, and the whole run's figures. So whether
+ * channel: the longest delay since a given time, and the run's figures (from when the
+ * fuzzer said the server had started, so its start-up does not count). So whether
  * the server's event loop was held is measured inside the server, not guessed from when
  * answers reached the fuzzer, whose own event loop can be held too (a case that took the
  * fuzzer 48 s to generate once passed for a 48 s freeze of the server).
@@ -47,6 +48,7 @@ if (isMainThread && process.send) {
       for (const s of spans) if (s.end >= message.since) maxMs = Math.max(maxMs, s.maxMs);
       const answer: LoopDelayAnswer = { type: 'loop-delay', id: message.id, maxMs, run: { maxMs: run.max / 1e6, p99Ms: run.percentile(99) / 1e6, meanMs: run.mean / 1e6 } };
       send(answer);
+      if (message.startRun) run.reset();
     }, RESOLUTION_MS + 1);
   });
   // The channel never keeps the server alive on its own.

@@ -76,11 +76,13 @@ export function formatReport(report: CampaignReport): string {
   lines.push(`fuzz: seed ${report.seed}, ${report.requests} requests (${report.cases} cases, ${report.replays} replays) in ${report.seconds.toFixed(1)} s = ${report.requestsPerSecond} req/s over ${report.connections} connections${report.incidentSeconds > 0 ? ` (${report.steadyRequestsPerSecond} req/s outside the ${report.incidentSeconds.toFixed(1)} s of restarts and replays)` : ''}`);
   lines.push(`per surface: ${Object.entries(report.perSurface).sort().map(([s, n]) => `${s} ${n}`).join(', ')}`);
   lines.push(`statuses: ${Object.entries(report.statuses).sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s}×${n}`).join(' ')}`);
+  const serverErrors = Object.entries(report.serverErrors).sort().map(([s, byStatus]) => `${s} ${Object.entries(byStatus).map(([code, n]) => `${code}×${n}`).join(' ')}`);
+  lines.push(`5xx by route (documented 503s included; failing ones are findings): ${serverErrors.join(', ') || 'none'}`);
   lines.push(`findings: ${(Object.entries(report.counts) as [Category, number][]).map(([c, n]) => `${c} ${n}${failing.includes(c) ? '' : ' (reported, not failing)'}`).join(', ')}`);
   lines.push(`server RSS: before ${mb(report.rssMb.before)}, peak ${mb(report.rssMb.peak)}, after ${mb(report.rssMb.after)}; restarts ${report.restarts}; stderr lines ${report.serverStderrLines}`);
   const { server, fuzzerMaxMs } = report.eventLoop;
   const ms = (n: number | undefined) => (n === undefined ? 'n/a' : `${Math.round(n)} ms`);
-  lines.push(`event-loop delay: server ${server ? `max ${ms(server.maxMs)}, p99 ${ms(server.p99Ms)}, mean ${server.meanMs.toFixed(1)} ms (measured inside it${report.restarts > 0 ? ', since its last restart' : ''})` : 'n/a (not started by the fuzzer)'}; the fuzzer's own longest hold ${ms(fuzzerMaxMs)}`);
+  lines.push(`event-loop delay: server ${server ? `max ${ms(server.maxMs)}, p99 ${ms(server.p99Ms)}, mean ${server.meanMs.toFixed(1)} ms (measured inside it, since it ${report.restarts > 0 ? 'last started' : 'started'} listening)` : 'n/a (not started by the fuzzer)'}; the fuzzer's own longest hold ${ms(fuzzerMaxMs)}`);
   for (const incident of report.incidents) {
     if (report.incidents.indexOf(incident) === 10) lines.push(`… ${report.incidents.length - 10} more incidents`);
     if (report.incidents.indexOf(incident) >= 10) continue;

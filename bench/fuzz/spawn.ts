@@ -52,7 +52,7 @@ export interface Target {
    * longest since `since` (epoch ms) and the run's figures; undefined when the server does
    * not answer within `timeoutMs` (its event loop is held now), or cannot be asked.
    */
-  loopDelay?(since: number, timeoutMs: number): Promise<LoopDelay | undefined>;
+  loopDelay?(since: number, timeoutMs: number, startRun?: boolean): Promise<LoopDelay | undefined>;
 }
 
 function readStatus(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number | undefined {
@@ -106,7 +106,7 @@ export async function spawnServer(env: Record<string, string> = {}): Promise<Tar
     },
     rssMb: () => readStatus(target.pid, 'VmRSS'),
     peakRssMb: () => readStatus(target.pid, 'VmHWM'),
-    loopDelay: (since, timeoutMs) => askLoopDelay?.(since, timeoutMs) ?? Promise.resolve(undefined),
+    loopDelay: (since, timeoutMs, startRun) => askLoopDelay?.(since, timeoutMs, startRun) ?? Promise.resolve(undefined),
   };
   const start = async () => {
     // Each process has its own lines: a crashed one may still be flushing stderr after its exit event, and after the next one started.
@@ -145,6 +145,8 @@ export async function spawnServer(env: Record<string, string> = {}): Promise<Tar
       current.once('exit', (code) => reject(new Error(`the server exited while starting (${code}): ${output}${stderr.join('\n')}`)));
     });
     target.pid = current.pid;
+    // The run's event-loop figures begin now that it listens: its start-up is not serving.
+    await askLoopDelay(performance.timeOrigin + performance.now(), 10_000, true);
   };
   await start();
   return target;
