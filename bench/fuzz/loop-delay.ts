@@ -20,7 +20,7 @@ export interface LoopDelayQuestion {
 export interface LoopDelay {
   /** The longest the event loop was held since `since`, in ms. */
   maxMs: number;
-  /** The run so far: the process's life since the last `startRun`. */
+  /** The run so far (the process's life since the last `startRun`): how late the event loop ran, past a 10 ms sampling interval. */
   run: { maxMs: number; p99Ms: number; meanMs: number };
 }
 
