@@ -1,5 +1,5 @@
 /** The API guide's sections, for the `/api/` page and its Markdown twin. */
-import { LINKS, PAGES } from '../urls.ts';
+import { LINKS, OAUTH_URLS, PAGES, URLS } from '../urls.ts';
 
 export interface GuideSection {
   title: string;
@@ -27,7 +27,17 @@ export const apiGuide = (): GuideSection[] => [
     ],
   },
   {
-    title: 'Errors, feeds and agents',
+    title: 'Agents and programs',
+    links: [
+      { label: 'MCP server', href: URLS.mcpSetup, about: `\`POST ${LINKS.mcp}\`: the collections as read-only tools for AI agents; how to add it to a client` },
+      { label: 'MCP server card', href: LINKS.mcpServerCard, about: 'the tools, the transport and the protocol version' },
+      { label: 'Cap\u2019n Web RPC', href: LINKS.rpcContract, about: `\`${LINKS.rpc}\`: the same reads as object capabilities, HTTP batch or WebSocket` },
+      { label: 'RPC types', href: LINKS.rpcTypes, about: 'the TypeScript declaration of the RPC root' },
+      { label: 'Owner lane', href: OAUTH_URLS.protectedResource, about: `\`${OAUTH_URLS.ownerMcp}\`, for the owner's agents only (OAuth 2.1)` },
+    ],
+  },
+  {
+    title: 'Errors and feeds',
     links: [
       { label: 'Problem types', href: LINKS.problems, about: 'every error the APIs answer, with what to do' },
       { label: 'Atom feed', href: LINKS.atomFeed, about: 'what happened across the collections' },
