@@ -39,8 +39,8 @@ const SCRIPT = `(() => {
     return ol;
   }
   // The base map comes computed from the server (Natural Earth land in a Mercator frame fitted to the places):
-  // the land is one path, the pins sit at the points it gives, in the order of the records.
-  function map(records, base) {
+  // the land is one path, the pins sit at the points it gives (in the order of the records).
+  function map(base) {
     const W = base.width, H = base.height, pts = base.points;
     const svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': 'Map of ' + pts.length + ' places' });
     svg.append(svgEl('path', { d: base.land, class: 'land' }));
@@ -69,7 +69,7 @@ const SCRIPT = `(() => {
     const records = (data && data.records) || [];
     root.append(el('h1', data && data.heading ? data.heading : 'Records'));
     if (!records.length) { root.append(el('p', 'Nothing to show.', 'empty')); size(); return; }
-    if (view === 'map' && data.basemap) root.append(map(records, data.basemap));
+    if (view === 'map' && data.basemap) root.append(map(data.basemap));
     root.append(list(records, view !== 'recommendations'));
     size();
   }
