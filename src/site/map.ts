@@ -90,10 +90,10 @@ export const MAPPED = () => ['places', 'concerts', 'photos'].map((name) => colle
  *
  * Levels, by the frame's width: Natural Earth 10m in 1° tiles up to 4° across (a city:
  * its bay or fjord), 50m in 5° tiles up to 45°, 110m in 30° tiles beyond. Measured on
- * a shared 2-core machine (bench/basemap.ts): cutting 10m once costs about 0.8 s (a
- * third of it reading and decoding the 3 MB TopoJSON) and keeps about 8 MB of vertices,
- * 50m 0.1–0.2 s, 110m under 20 ms; a call then costs 0.04–0.8 ms (median), the path
- * 1–22 kB.
+ * a shared 2-core machine under load (bench/basemap.ts): cutting 10m once costs
+ * 0.75–1.7 s (about a third of it reading and decoding the 3 MB TopoJSON) and keeps
+ * about 8 MB of vertices, 50m 0.08–0.3 s, 110m 5–50 ms; a call then costs 0.03–0.8 ms
+ * (median; p95 under 1 ms but for rare outliers), the path 1–22 kB.
  */
 
 /** The latitude beyond which Mercator draws nothing (the usual web-map bound, rounded). */
