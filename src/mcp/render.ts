@@ -9,6 +9,7 @@
 import { headline, linkOf } from '../collections/headline.ts';
 import { LIMITS } from '../core/limits.ts';
 import type { Runtime } from '../runtime/runtime.ts';
+import { basemap } from '../site/map.ts';
 import { VIEW_URIS } from './resources.ts';
 import { canonicalIdSchema, envelope, listResultSchema } from './schemas.ts';
 import type { ToolDefinition } from './tool.ts';
@@ -39,6 +40,30 @@ const shownSchema = {
   },
 };
 
+/** The frame the map view draws in, in CSS pixels (the view scales it to its width). */
+export const MAP_VIEW_WIDTH = 480;
+export const MAP_VIEW_HEIGHT = 320;
+
+const basemapSchema = {
+  type: 'object',
+  description: 'The base map the view draws, computed on the server from Natural Earth land (self-hosted, nothing fetched): a Mercator frame fitted to the places, the land within it as one SVG path and each place’s position in the frame. Present when at least one place is shown.',
+  additionalProperties: false,
+  required: ['width', 'height', 'bounds', 'land', 'points'],
+  properties: {
+    width: { type: 'integer', description: 'Frame width, pixels.' },
+    height: { type: 'integer', description: 'Frame height, pixels.' },
+    bounds: {
+      type: 'object',
+      description: 'The frame in degrees; east may pass 180 when the frame crosses the antimeridian.',
+      additionalProperties: false,
+      required: ['west', 'south', 'east', 'north'],
+      properties: { west: { type: 'number' }, south: { type: 'number' }, east: { type: 'number' }, north: { type: 'number' } },
+    },
+    land: { type: 'string', description: 'The land within the frame: the `d` of one SVG path in the frame’s pixels, to fill even-odd (empty when the frame is all water).' },
+    points: { type: 'array', maxItems: LIMITS.mcpRenderIdsMax, description: 'Each record’s position in the frame, in the order of `records`.', items: { type: 'object', additionalProperties: false, required: ['x', 'y'], properties: { x: { type: 'number' }, y: { type: 'number' } } } },
+  },
+};
+
 const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
 
 function subtitleOf(collection: string, r: Record<string, unknown>): string {
@@ -63,6 +88,7 @@ function renderTool(name: string, view: ViewName, title: string, description: st
         view: { const: view },
         records: { type: 'array', maxItems: LIMITS.mcpRenderIdsMax, items: shownSchema },
         dropped: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['canonicalId', 'reason'], properties: { canonicalId: { type: 'string' }, reason: { type: 'string' } } } },
+        ...(view === 'map' ? { basemap: basemapSchema } : {}),
       },
       ['heading', 'view', 'records', 'dropped'],
       'The records the view shows, rehydrated on the server, and the IDs dropped.',
@@ -91,7 +117,7 @@ function renderTool(name: string, view: ViewName, title: string, description: st
       const lines = records.map((r, i) => `${i + 1}. ${r.title} — ${r.subtitle} (${r.url})`);
       const note = dropped.length ? `\nDropped: ${dropped.map((d) => `${d.canonicalId} (${d.reason})`).join('; ')}` : '';
       return {
-        structured: { heading, view, records, dropped, ...envelope(records.length, records.length, asOf, selection, `Shown by canonical ID: ${records.length} of ${records.length + dropped.length}.`) },
+        structured: { heading, view, records, dropped, ...(view === 'map' && records.length ? { basemap: basemap(records.map((r) => r.coordinates!), MAP_VIEW_WIDTH, MAP_VIEW_HEIGHT) } : {}), ...envelope(records.length, records.length, asOf, selection, `Shown by canonical ID: ${records.length} of ${records.length + dropped.length}.`) },
         text: `${heading}:\n${lines.join('\n') || '(none)'}${note}`,
         meta: { ui: { resourceUri: VIEW_URIS[view] } },
       };
@@ -100,5 +126,5 @@ function renderTool(name: string, view: ViewName, title: string, description: st
 }
 
 export const renderRecommendations = renderTool('taste.render_recommendations', 'recommendations', 'Show recommendations', 'Show records (from taste.recommend, taste.find or taste.summarize) as a list of recommendations in the client’s view.', undefined, 'Recommendations');
-export const renderMap = renderTool('places.render_map', 'map', 'Show places on a map', 'Show places (from places.plan or taste.find on places) on a self-contained map, in the order given.', ['places'], 'Places');
+export const renderMap = renderTool('places.render_map', 'map', 'Show places on a map', 'Show places (from places.plan or taste.find on places) on a self-contained map, in the order given: the result carries the base map (Natural Earth land in a Mercator frame fitted to the places, as an SVG path, and each place’s position in it).', ['places'], 'Places');
 export const renderEvents = renderTool('sports.render_events', 'events', 'Show sporting events', 'Show sporting events (from sports.list) as a dated list in the client’s view.', ['sporting-events'], 'Sporting events');

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 
 const STYLE = `:root{color-scheme:light dark;font:14px/1.45 system-ui,sans-serif}body{margin:0;padding:12px}h1{font-size:16px;margin:0 0 8px}
 ol,ul{margin:0;padding:0 0 0 20px}li{margin:0 0 8px}a{color:inherit}.sub{opacity:.75;font-size:12px}.why{font-size:12px;margin-top:2px}
-.empty{opacity:.7}svg{width:100%;height:auto;border:1px solid #8884;border-radius:6px;background:#8881}.grid{stroke:#8886;stroke-width:.5}
+.empty{opacity:.7}svg{width:100%;height:auto;border:1px solid #8884;border-radius:6px;background:#4a8fd226}.land{fill:#7f9f6a99;fill-rule:evenodd;stroke:none}
 .pin{fill:#d33;stroke:#fff;stroke-width:1.5}.route{fill:none;stroke:#d33;stroke-width:1.5;stroke-dasharray:4 3}.lbl{font-size:11px;fill:currentColor}`;
 
 /** The bridge and the three renderers; `VIEW` picks one. */
@@ -38,32 +38,25 @@ const SCRIPT = `(() => {
     }
     return ol;
   }
-  function map(records) {
-    const pts = records.filter((r) => r.coordinates);
-    const W = 480, H = 320, pad = 28;
-    const lat = pts.map((r) => r.coordinates.latitude), lon = pts.map((r) => r.coordinates.longitude);
-    const y = (d) => Math.log(Math.tan(Math.PI / 4 + (d * Math.PI) / 360));
-    let x0 = Math.min(...lon), x1 = Math.max(...lon), y0 = Math.min(...lat.map(y)), y1 = Math.max(...lat.map(y));
-    const span = Math.max(x1 - x0, ((y1 - y0) * 180) / Math.PI, 0.01);
-    const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, k = (Math.min(W, H) - 2 * pad) / span;
-    const px = (d) => W / 2 + (d - cx) * k, py = (d) => H / 2 - ((y(d) - cy) * 180 / Math.PI) * k;
+  // The base map comes computed from the server (Natural Earth land in a Mercator frame fitted to the places):
+  // the land is one path, the pins sit at the points it gives (in the order of the records).
+  function map(base) {
+    const W = base.width, H = base.height, pts = base.points;
     const svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': 'Map of ' + pts.length + ' places' });
-    const step = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10].find((s) => span / s <= 8) || 20;
-    for (let g = Math.floor((cx - W / 2 / k) / step) * step; g <= cx + W / 2 / k; g += step) svg.append(svgEl('line', { x1: px(g), x2: px(g), y1: 0, y2: H, class: 'grid' }));
-    const latAt = (v) => (Math.atan(Math.exp(v)) * 360) / Math.PI - 90;
-    const la0 = latAt(cy - (H / 2 / k) * Math.PI / 180), la1 = latAt(cy + (H / 2 / k) * Math.PI / 180);
-    for (let g = Math.floor(la0 / step) * step; g <= la1; g += step) svg.append(svgEl('line', { x1: 0, x2: W, y1: py(g), y2: py(g), class: 'grid' }));
-    if (pts.length > 1) svg.append(svgEl('polyline', { points: pts.map((r) => px(r.coordinates.longitude) + ',' + py(r.coordinates.latitude)).join(' '), class: 'route' }));
-    pts.forEach((r, i) => {
+    svg.append(svgEl('path', { d: base.land, class: 'land' }));
+    if (pts.length > 1) svg.append(svgEl('polyline', { points: pts.map((p) => p.x + ',' + p.y).join(' '), class: 'route' }));
+    pts.forEach((p, i) => {
       const g = svgEl('g', {});
-      g.append(svgEl('circle', { cx: px(r.coordinates.longitude), cy: py(r.coordinates.latitude), r: 6, class: 'pin' }));
-      const t = svgEl('text', { x: px(r.coordinates.longitude) + 9, y: py(r.coordinates.latitude) + 4, class: 'lbl' });
+      g.append(svgEl('circle', { cx: p.x, cy: p.y, r: 6, class: 'pin' }));
+      const t = svgEl('text', { x: p.x + 9, y: p.y + 4, class: 'lbl' });
       t.textContent = String(i + 1);
       g.append(t);
       svg.append(g);
     });
-    // A scale bar: degrees of longitude at the centre latitude, in kilometres (approximate, as the map is).
-    const kmPerPx = (111.32 * Math.cos((latAt(cy) * Math.PI) / 180)) / k;
+    // A scale bar: degrees of longitude at the frame's middle latitude, in kilometres (approximate, as the map is).
+    const y = (d) => Math.log(Math.tan(Math.PI / 4 + (d * Math.PI) / 360));
+    const midLat = (Math.atan(Math.exp((y(base.bounds.south) + y(base.bounds.north)) / 2)) * 360) / Math.PI - 90;
+    const kmPerPx = (111.32 * Math.cos((midLat * Math.PI) / 180) * (base.bounds.east - base.bounds.west)) / W;
     const km = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000].find((d) => d / kmPerPx >= 60) || 2000;
     svg.append(svgEl('line', { x1: 12, x2: 12 + km / kmPerPx, y1: H - 14, y2: H - 14, class: 'route', 'stroke-dasharray': 'none' }));
     const label = svgEl('text', { x: 12, y: H - 20, class: 'lbl' });
@@ -76,7 +69,7 @@ const SCRIPT = `(() => {
     const records = (data && data.records) || [];
     root.append(el('h1', data && data.heading ? data.heading : 'Records'));
     if (!records.length) { root.append(el('p', 'Nothing to show.', 'empty')); size(); return; }
-    if (view === 'map') root.append(map(records));
+    if (view === 'map' && data.basemap) root.append(map(data.basemap));
     root.append(list(records, view !== 'recommendations'));
     size();
   }

@@ -48,6 +48,16 @@ test('render tools rehydrate bounded IDs, drop unknown ones and link their ui://
     assert.deepEqual(result.structuredContent.records.map((r) => r.canonicalId), good);
     assert.deepEqual(result.structuredContent.dropped.map((d) => d.canonicalId), [...others, 'itm_ffffffffffffffffffffffff']);
     for (const record of result.structuredContent.records) assert.ok(result.content[0]!.text.includes(record.title), 'the text says the same');
+    const { basemap } = result.structuredContent as unknown as { basemap?: { width: number; height: number; land: string; points: { x: number; y: number }[] } };
+    if (name === 'places.render_map') {
+      // The map's base map is computed on the server: land as one path, a point per record, inside the frame.
+      assert.ok((tool.outputSchema!.properties as Record<string, unknown>).basemap, 'the output schema publishes the base map');
+      assert.ok(basemap, 'the map result carries its base map');
+      assert.match(basemap.land, /^M[\d.,\- LMZ]+Z$/);
+      assert.equal(basemap.points.length, good.length);
+      for (const p of basemap.points) assert.ok(p.x >= 0 && p.x <= basemap.width && p.y >= 0 && p.y <= basemap.height, 'each place is inside the frame');
+      assert.ok(!result.content[0]!.text.includes(basemap.land.slice(0, 20)), 'the text fallback is the list, not the path');
+    } else assert.equal(basemap, undefined, `${name} has no base map`);
     const tooMany = await client.callTool({ name, arguments: { ids: Array.from({ length: LIMITS.mcpRenderIdsMax + 1 }, (_, i) => `itm_${String(i).padStart(24, '0')}`) } });
     assert.equal(tooMany.isError, true);
     // Record data sent by the client is not an argument: it is refused, never shown.

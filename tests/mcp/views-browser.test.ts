@@ -2,8 +2,9 @@
  * The ui:// views in a real browser (Chromium from npm, see ../helpers/browser.ts): each
  * view is loaded as MCP Apps hosts load it — the resource's HTML in a sandboxed iframe —
  * under a minimal host written here that answers `ui/initialize` and then sends the
- * result of a real render tool call. The view must render the records (the map draws a
- * pin per place), report its size, log no error, and make no request at all.
+ * result of a real render tool call. The view must render the records (the map draws the
+ * server's base map, the land as one path, and a pin per place at the point the server
+ * gave it), report its size, log no error, and make no request at all.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -65,7 +66,17 @@ for (const [tool, collection] of [['places.render_map', 'places'], ['sports.rend
     const log = (await page.evaluate(() => (window as unknown as { hostLog: string[] }).hostLog)) as string[];
     assert.deepEqual(log.slice(0, 2), ['ui/initialize', 'ui/notifications/initialized']);
     assert.ok(log.includes('ui/notifications/size-changed'));
-    if (tool === 'places.render_map') assert.equal(await frame.locator('svg circle.pin').count(), result.structuredContent.records.length);
+    if (tool === 'places.render_map') {
+      // The server's base map is drawn under the pins, and each pin sits at the point the server computed for it.
+      const { basemap } = result.structuredContent as unknown as { basemap: { land: string; points: { x: number; y: number }[] } };
+      assert.equal(await frame.locator('svg circle.pin').count(), result.structuredContent.records.length);
+      const land = await frame.locator('svg path.land').getAttribute('d');
+      assert.ok(land && land.length > 0, 'path.land has a non-empty d');
+      assert.equal(land, basemap.land);
+      const pins = await frame.locator('svg circle.pin').evaluateAll((circles) => circles.map((c) => ({ x: Number(c.getAttribute('cx')), y: Number(c.getAttribute('cy')) })));
+      assert.deepEqual(pins, basemap.points);
+      assert.ok(await frame.locator('svg path.land + *').count(), 'the land is drawn first, under the route and pins');
+    }
     assert.deepEqual(errors, []);
     assert.deepEqual(requests.filter((url) => !url.startsWith('about:') && !url.startsWith('data:')), [], 'no request left the page');
     await context.close();
