@@ -14,7 +14,8 @@ import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, 
 import { join, relative, resolve, sep } from 'node:path';
 import yaml from 'js-yaml';
 import { collection } from '../collections/index.ts';
-import { recordsTable, SOURCES_TABLE } from '../core/image.ts';
+import { canonicalIdOf } from '../compile/records.ts';
+import { SOURCES_TABLE } from '../core/image.ts';
 import type { RebuildSummary } from '../runtime/generations.ts';
 import type { Runtime } from '../runtime/runtime.ts';
 import { removeContentFile, writeContentFile } from './content-file.ts';
@@ -157,6 +158,11 @@ export class OwnerWrites {
     const host = this.hostOrRefuse();
     const runtime = host.current();
     const { declaration, source, path, text, markdown } = this.locate(runtime, input.collection, input.canonicalId);
+    // A Markdown file's body is its collection's body field.
+    const withBody = (record: Record<string, unknown>) => {
+      const body = markdown && declaration.bodyField ? text.replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '').trim() : '';
+      return body ? { ...record, [declaration.bodyField!]: body } : record;
+    };
     let edited: ReturnType<typeof setFields>;
     let revisionBefore: string;
     try {
@@ -165,21 +171,18 @@ export class OwnerWrites {
         throw new WriteRefused('conflict', `The record was changed since revision ${input.revision.slice(0, 40)} (its file was edited; now ${revisionBefore}); reread it and decide again.`);
       }
       // The file must still hold this record where the image says (a hand edit may have moved or replaced it).
-      const current = readRecord(text, markdown, source.entry);
-      const image = JSON.parse((runtime.image.db.prepare(`SELECT json FROM ${recordsTable(input.collection)} WHERE cid = ?`).get(input.canonicalId) as { json: string } | undefined)?.json ?? '{}') as Record<string, unknown>;
-      const idOk = current.id !== undefined ? current.id === input.canonicalId : declaration.identity.every((field) => current[field] === undefined || image[field] === undefined || String(current[field]) === String(image[field]));
-      if (!idOk) throw new WriteRefused('conflict', `The file ${source.file} no longer holds this record where the last build found it (edited by hand?); rebuild, reread and try again.`);
+      const { id, ...current } = readRecord(text, markdown, source.entry);
+      const parsed = declaration.schema.safeParse(withBody(current));
+      if (!parsed.success || canonicalIdOf(declaration, typeof id === 'string' ? id : undefined, parsed.data as Record<string, unknown>) !== input.canonicalId) {
+        throw new WriteRefused('conflict', `The file ${source.file} no longer holds this record where the last build found it (edited by hand?); rebuild, reread and try again.`);
+      }
       edited = setFields(text, markdown, source.entry, input.change);
     } catch (error) {
       if (error instanceof EditError) throw new WriteRefused('conflict', `Cannot edit ${source.file}: ${error.message}.`);
       throw error;
     }
-    const record = { ...edited.record };
-    if (markdown && declaration.bodyField) {
-      const body = text.replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '').trim();
-      if (body) record[declaration.bodyField] = body;
-    }
-    const checked = declaration.schema.safeParse(record);
+    const { id: _id, ...fields } = edited.record;
+    const checked = declaration.schema.safeParse(withBody(fields));
     if (!checked.success) throw new WriteRefused('invalid', `The change is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`);
     const revision = blockRevision(edited.text, recordBlock(edited.text, markdown, source.entry));
     return this.commit(host, client, { tool, requestId: input.requestId, collection: input.collection, canonicalId: input.canonicalId, file: source.file, change: input.change, revisionBefore }, path, text, edited.text, revision);
