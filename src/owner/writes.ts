@@ -15,7 +15,8 @@ import { join, relative, resolve, sep } from 'node:path';
 import yaml from 'js-yaml';
 import { collection } from '../collections/index.ts';
 import { canonicalIdOf } from '../compile/records.ts';
-import { SOURCES_TABLE } from '../core/image.ts';
+import { isDeepStrictEqual } from 'node:util';
+import { recordsTable, SOURCES_TABLE } from '../core/image.ts';
 import type { RebuildSummary } from '../runtime/generations.ts';
 import type { Runtime } from '../runtime/runtime.ts';
 import { removeContentFile, writeContentFile } from './content-file.ts';
@@ -76,6 +77,8 @@ export class OwnerWrites {
   private queue: Promise<unknown> = Promise.resolve();
   /** Results by client and requestId, from the journal. */
   private readonly done = new Map<string, WriteResult>();
+  /** The content files the journal names: what a server started on a build older than them rebuilds first. */
+  private readonly journaled = new Set<string>();
 
   constructor(options: { contentDir: string; stateDir: string }) {
     this.contentDir = resolve(options.contentDir);
@@ -90,6 +93,7 @@ export class OwnerWrites {
         } catch {
           continue;
         }
+        this.journaled.add(entry.file);
         if (!entry.requestId) continue;
         const key = `${entry.client}\n${entry.requestId}`;
         if (entry.reverted) this.done.delete(key);
@@ -101,6 +105,18 @@ export class OwnerWrites {
   /** Connects the writes to the server's generations (src/runtime/generations.ts). */
   attach(host: WriteHost): void {
     this.host = host;
+  }
+
+  /**
+   * Rebuilds the files earlier writes edited: a server starts on `dist/`, which may be
+   * older than they are (a restart after writes, without a build in between). What the
+   * build already holds changes nothing. A file the build refuses is reported and left
+   * to the owner; the build keeps serving.
+   */
+  async catchUp(log: (error: unknown) => void = console.error): Promise<void> {
+    const files = [...this.journaled].map((file) => join(this.contentDir, file));
+    if (files.length === 0 || !this.host) return;
+    await this.host.rebuild(files).catch(log);
   }
 
   /** Adds a record to a collection: a new content file holding `fields`, validated by the collection's schema. */
@@ -175,6 +191,15 @@ export class OwnerWrites {
       const parsed = declaration.schema.safeParse(withBody(current));
       if (!parsed.success || canonicalIdOf(declaration, typeof id === 'string' ? id : undefined, parsed.data as Record<string, unknown>) !== input.canonicalId) {
         throw new WriteRefused('conflict', `The file ${source.file} no longer holds this record where the last build found it (edited by hand?); rebuild, reread and try again.`);
+      }
+      // Without a revision, the caller read the record as served: a field it changes that
+      // the file holds otherwise was edited by hand since, and is not overwritten blindly.
+      if (input.revision === undefined) {
+        const served = JSON.parse((runtime.image.db.prepare(`SELECT json FROM ${recordsTable(input.collection)} WHERE cid = ?`).get(input.canonicalId) as { json: string }).json) as Record<string, unknown>;
+        const edited = Object.keys(input.change).filter((field) => current[field] !== undefined && served[field] !== undefined && !isDeepStrictEqual(current[field], served[field]));
+        if (edited.length > 0) {
+          throw new WriteRefused('conflict', `The file ${source.file} changed ${edited.join(', ')} of this record since it was served (edited by hand: ${edited.map((f) => `${f} is ${JSON.stringify(current[f])}`).join(', ')}); to write anyway, call again with revision ${revisionBefore}.`);
+        }
       }
       edited = setFields(text, markdown, source.entry, input.change);
     } catch (error) {

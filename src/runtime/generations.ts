@@ -116,6 +116,7 @@ export class Generations {
     removeOrphans(join(options.distDir, 'generations'));
     const generations = new Generations(withCounters, await Runtime.open(withCounters));
     owner?.attach({ current: () => generations.current(), rebuild: (paths) => generations.rebuild(paths) });
+    await owner?.catchUp();
     return generations;
   }
 

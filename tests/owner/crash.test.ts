@@ -109,8 +109,12 @@ test('SIGKILL during a stream of writes loses no acknowledged write and leaves t
   assert.equal(replay.result.structuredContent?.replayed, true);
   assert.equal((yaml.load(readFileSync(file, 'utf8'), { schema: yaml.CORE_SCHEMA }) as { stance: string }[])[acknowledged[0]!.entry]!.stance, acknowledged[0]!.stance);
   const last = writes.at(-1)!;
-  const fresh = await setStance(again.base, token, last.cid, last.stance, 'after-restart');
+  // The restarted server rebuilt the journaled file first: it serves the acknowledged stances, so a write without a revision applies.
+  const served = (await (await fetch(`${again.base}/api/music.json?limit=100`)).json()) as { data: { canonicalId: string; stance: string }[] };
+  for (const write of acknowledged) assert.equal(served.data.find((item) => item.canonicalId === write.cid)?.stance, write.stance, `served ${write.requestId}`);
+  const fresh = await setStance(again.base, token, last.cid, 'dislike', 'after-restart');
   assert.equal(fresh.result.isError, undefined, fresh.result.content[0]?.text);
+  assert.equal((yaml.load(readFileSync(file, 'utf8'), { schema: yaml.CORE_SCHEMA }) as { stance: string }[])[last.entry]!.stance, 'dislike');
   again.child.kill('SIGTERM');
   await once(again.child, 'exit');
 });

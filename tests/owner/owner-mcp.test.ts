@@ -219,8 +219,14 @@ test('a hand edit of the record since the revision a write returned is detected,
   assert.equal(second.isError, true);
   assert.match(second.content[0]!.text, /conflict/);
   assert.equal(readFileSync(file, 'utf8'), handEdited);
+  // Without a revision the write sees the file's stance differ from the served one, and names the file's revision.
+  const blind = await call('music.set_stance', { canonicalId: cid, stance: 'like' });
+  assert.equal(blind.isError, true);
+  const current = /call again with revision (\S+)\.$/.exec(blind.content[0]!.text)?.[1];
+  assert.ok(current, blind.content[0]!.text);
+  assert.equal(readFileSync(file, 'utf8'), handEdited);
   // With the revision of the file as it is now, the write applies, keeping the hand's comment.
-  const third = await call('music.set_stance', { canonicalId: cid, stance: 'like' });
+  const third = await call('music.set_stance', { canonicalId: cid, stance: 'like', revision: current });
   assert.equal(third.isError, undefined, third.content[0]?.text);
   assert.equal(readFileSync(file, 'utf8'), handEdited.replace('  stance: love  # changed my mind', '  stance: like  # changed my mind'));
 });
