@@ -14,7 +14,7 @@ import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, 
 import { join, relative, resolve, sep } from 'node:path';
 import yaml from 'js-yaml';
 import { collection } from '../collections/index.ts';
-import { canonicalIdOf } from '../compile/records.ts';
+import { canonicalIdOf, EXPLICIT_ID } from '../compile/records.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { recordsTable, SOURCES_TABLE } from '../core/image.ts';
 import type { RebuildSummary } from '../runtime/generations.ts';
@@ -217,7 +217,10 @@ export class OwnerWrites {
     const host = this.hostOrRefuse();
     const declaration = collection(input.collection);
     if (!declaration || declaration.compose) throw new WriteRefused('invalid', `No collection is named ${input.collection.slice(0, 40)} that holds records of its own.`);
-    const checked = declaration.schema.safeParse(input.fields);
+    // An explicit `id` is the record's own, beside its schema's fields (as the compiler reads it).
+    const { id, ...fields } = input.fields;
+    if (id !== undefined && (typeof id !== 'string' || !EXPLICIT_ID.test(id))) throw new WriteRefused('invalid', 'The record is not valid: id: expected a slug of letters, digits, . _ : - (at most 128 characters).');
+    const checked = declaration.schema.safeParse(fields);
     if (!checked.success) throw new WriteRefused('invalid', `The record is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`);
     const named = String(input.fields.title ?? input.fields.name ?? 'record');
     const slug = named.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'record';

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -205,6 +205,15 @@ test('taste.log adds a record as a new content file, validated by the schema; RE
   const again = await call('taste.log', { collection: 'music', fields: { title: 'Promises', type: 'album', artist: 'Floating Points', year: 2021, stance: 'love', addedAt: '2026-11-01' }, requestId: 'log-1' });
   assert.equal(again.structuredContent!.replayed, true);
   assert.equal(again.structuredContent!.canonicalId, canonicalId);
+
+  // The same record again (a new requestId): the build refuses the duplicate, and the new file is taken back.
+  const duplicate = await call('taste.log', { collection: 'music', fields: { title: 'Promises', type: 'album', artist: 'Floating Points', addedAt: '2026-11-02' }, requestId: 'log-2' });
+  assert.equal(duplicate.isError, true);
+  assert.match(duplicate.content[0]!.text, /build refused/);
+  assert.equal(existsSync(join(content, 'music/promises-2.yaml')), false);
+  const withId = await call('taste.log', { collection: 'music', fields: { id: 'promises-live', title: 'Promises', type: 'album', artist: 'Floating Points', addedAt: '2026-11-02' } });
+  assert.equal(withId.isError, undefined, withId.content[0]?.text);
+  assert.equal(withId.structuredContent!.file, 'music/promises-2.yaml');
 });
 
 test('a hand edit of the record since the revision a write returned is detected, and the file is left as the hand made it', async () => {
