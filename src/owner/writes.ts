@@ -129,12 +129,6 @@ export class OwnerWrites {
     return this.serialized(client, input.requestId, () => this.setNow(client, tool, input));
   }
 
-  /** The revision of a record as its file holds it now. */
-  revisionOf(collectionName: string, canonicalId: string): string {
-    const { text, markdown, source } = this.locate(this.hostOrRefuse().current(), collectionName, canonicalId);
-    return blockRevision(text, recordBlock(text, markdown, source.entry));
-  }
-
   private hostOrRefuse(): WriteHost {
     if (!this.host) throw new WriteRefused('unavailable', 'Writes are not available on this server (it does not rebuild its content).');
     return this.host;
