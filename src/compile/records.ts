@@ -21,7 +21,7 @@ export interface PublishedRecord {
   fields: Record<string, unknown>;
 }
 
-const EXPLICIT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+export const EXPLICIT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 const digest = (text: string) => `itm_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
 

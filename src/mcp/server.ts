@@ -14,8 +14,10 @@ import { API_VERSION } from '../http/headers.ts';
 import type { Runtime } from '../runtime/runtime.ts';
 import { RESOURCES, UI_EXTENSION, UI_LEGACY_META_KEY, UI_MIME_TYPE } from './resources.ts';
 import { SKILLS, SKILLS_EXTENSION, skillEntry } from './skills.ts';
-import { callTool, READ_ONLY_ANNOTATIONS, validator } from './tool.ts';
+import { callTool, READ_ONLY_ANNOTATIONS, validate, validator } from './tool.ts';
 import { TOOLS, toolNamed } from './tools.ts';
+import { callOwnerTool, OWNER_TOOL_LIST, ownerToolNamed } from './owner-tools.ts';
+import type { OwnerWrites } from '../owner/writes.ts';
 
 export const SERVER_NAME = 'collections';
 export const SERVER_TITLE = 'Collections';
@@ -58,7 +60,18 @@ export interface ServerOptions {
   /** The client declared the UI extension in this request's initialize. */
   ui: boolean;
   log?: (error: unknown) => void;
+  /**
+   * The owner lane (`/owner/mcp`): its write tools are listed and callable, for the
+   * verified token's client. The caller has checked the `taste:write` scope of a write call.
+   */
+  owner?: { writes: OwnerWrites | undefined; client: string };
 }
+
+/** The owner lane's tool list: the public tools, then the write tools. */
+const OWNER_LIST = [...TOOL_LIST, ...OWNER_TOOL_LIST];
+
+export const OWNER_INSTRUCTIONS = `${INSTRUCTIONS}
+On this owner lane, with the taste:write scope, three tools change the owner's collections: taste.log adds a record, taste.rate sets rating/recommended, music.set_stance sets a music stance. Give each change a requestId (a retry applies once) and pass back the revision a write returned (a record edited since is refused, not overwritten).`;
 
 /** A server for one request of one generation. */
 export function createServer(runtime: Runtime, options: ServerOptions): Server {
@@ -66,10 +79,13 @@ export function createServer(runtime: Runtime, options: ServerOptions): Server {
   if (options.ui) extensions[UI_EXTENSION] = { mimeTypes: [UI_MIME_TYPE] };
   const server = new Server(
     { name: SERVER_NAME, title: SERVER_TITLE, version: SERVER_VERSION },
-    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, extensions }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator },
+    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, extensions }, instructions: options.owner ? OWNER_INSTRUCTIONS : INSTRUCTIONS, jsonSchemaValidator: validator },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
+  const owner = options.owner;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: owner ? OWNER_LIST : TOOL_LIST }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const write = owner && ownerToolNamed(request.params.name);
+    if (owner && write) return callOwnerTool(write, owner.writes, owner.client, request.params.arguments ?? {}, (args) => validate(write, args), options.log);
     const tool = toolNamed(request.params.name);
     // An unknown tool is a protocol mistake (the client did not read tools/list), not a tool failure.
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name.slice(0, 64)}; tools/list names the tools.`);

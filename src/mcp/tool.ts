@@ -61,9 +61,10 @@ const failure = (text: string): CallResult => ({ content: [{ type: 'text', text 
 
 /** One validator per process: the SDK's `Server` would otherwise build an Ajv instance per request (measured: about a third of a per-request server's cost). */
 export const validator = new AjvJsonSchemaValidator();
-const compiled = new WeakMap<ToolDefinition, (input: unknown) => { valid: boolean; errorMessage?: string }>();
+const compiled = new WeakMap<object, (input: unknown) => { valid: boolean; errorMessage?: string }>();
 
-function validate(tool: ToolDefinition, args: unknown): string | undefined {
+/** Checks arguments against a tool's input schema (compiled once per tool): undefined when valid, else what is wrong. */
+export function validate(tool: { inputSchema: JsonSchema }, args: unknown): string | undefined {
   let check = compiled.get(tool);
   if (!check) {
     check = validator.getValidator(tool.inputSchema);

@@ -19,6 +19,7 @@ import { Worker } from 'node:worker_threads';
 import { restCollections } from '../collections/index.ts';
 import { prepareImage, rebuildGeneration, type Generation } from '../compile/incremental.ts';
 import { LIMITS } from '../core/limits.ts';
+import { OwnerWrites } from '../owner/writes.ts';
 import { FragmentStore, type FragmentDump } from '../formats/fragments.ts';
 import { MemoryCounterStore } from '../http/rate-limit.ts';
 import { createDispatcher } from './dispatch.ts';
@@ -109,9 +110,14 @@ export class Generations {
       mcpWork: new MemoryCounterStore(LIMITS.rateLimitClients),
       rpc: new MemoryCounterStore(LIMITS.rateLimitClients),
     };
-    const withCounters = { ...options, counters };
+    // The owner lane's writes edit this content folder and rebuild through these generations.
+    const owner = options.owner ?? (options.oauth ? new OwnerWrites({ contentDir: options.contentDir, stateDir: options.oauth.config.stateDir }) : undefined);
+    const withCounters = { ...options, counters, owner };
     removeOrphans(join(options.distDir, 'generations'));
-    return new Generations(withCounters, await Runtime.open(withCounters));
+    const generations = new Generations(withCounters, await Runtime.open(withCounters));
+    owner?.attach({ current: () => generations.current(), rebuild: (paths) => generations.rebuild(paths) });
+    await owner?.catchUp();
+    return generations;
   }
 
   /** The generation a request arriving now is answered by. */

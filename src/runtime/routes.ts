@@ -22,6 +22,7 @@ import { pageCollections } from '../site/view.ts';
 import { collectionPageUrl, collectionUrl, exportAt, EXPORTS, LINKS, OAUTH_URLS, PAGES, recordUrl, URLS } from '../urls.ts';
 import { endWithAnswer } from './node.ts';
 import { upgradeFacts } from '../../functions/rpc.ts';
+import { ownerMcp } from '../../functions/owner-mcp.ts';
 
 /** A handler that turns request facts (and a body, where the route takes one) into an answer. */
 export interface AnswerRoute {
@@ -210,6 +211,15 @@ export const ROUTES: readonly Route[] = [
     kind: 'answer',
     bodyMax: LIMITS.oauthFormBytesMax,
     answer: (rt, request, body) => rt.oauth!.clients(request, body),
+  },
+  {
+    // The owner lane's MCP endpoint: the bearer token is checked by the handler (functions/owner-mcp.ts).
+    name: 'owner-mcp',
+    ...oauthAt(OAUTH_URLS.ownerMcp),
+    methods: ['POST'],
+    kind: 'fetch',
+    bodyMax: LIMITS.mcpRequestBytesMax,
+    fetch: (rt, request, facts) => ownerMcp(rt, request, facts),
   },
   {
     // Cap'n Web RPC: POST is an HTTP batch, GET with Upgrade a WebSocket session; it counts sessions itself.

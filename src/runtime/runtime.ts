@@ -33,6 +33,7 @@ import { buildLayout } from '../paths.ts';
 import { StaticFiles } from './static.ts';
 import { URLS } from '../urls.ts';
 import { OAuthServer } from '../oauth/server.ts';
+import type { OwnerWrites } from '../owner/writes.ts';
 
 export interface RuntimeOptions {
   /** The build output: `dist/` with `client/`, `server/`, `image/` and `headers.json`. */
@@ -59,6 +60,8 @@ export interface RuntimeOptions {
   rpcSessions?: number;
   /** The owner lane's authorization server, one per process (its grants outlive generations); absent: no OAuth routes. */
   oauth?: OAuthServer;
+  /** The owner's writes, one per process (present when generations rebuild the content under an authorization server). */
+  owner?: OwnerWrites;
 }
 
 /** Where each quota counts. */
@@ -128,6 +131,8 @@ export class Runtime {
   readonly pages: PageHandler;
   /** The owner lane's authorization server, shared by every generation of the process (not closed with one). */
   readonly oauth: OAuthServer | undefined;
+  /** The owner's writes (`/owner/mcp`'s write tools), shared by every generation; absent: the write tools refuse. */
+  readonly owner: OwnerWrites | undefined;
   private musicAnswers: MusicAnswers | undefined;
 
   private constructor(options: RuntimeOptions, pages: PageHandler) {
@@ -151,6 +156,7 @@ export class Runtime {
     this.explorer = this.files.resolve(`${URLS.graphql}/`, null);
     this.pages = pages;
     this.oauth = options.oauth;
+    this.owner = options.owner;
   }
 
   static async open(options: RuntimeOptions): Promise<Runtime> {

@@ -1,0 +1,271 @@
+/**
+ * The owner's writes (issue 17, item 7): the only code that changes anything. A write
+ * finds the record's source file through the image's sources table (canonicalId → file
+ * and entry), checks that the file still holds the record the caller read (its revision:
+ * the hash of the record's own lines, src/owner/edit.ts), edits the record's lines as
+ * text — or, for a new record, writes a new file — validated by the collection's schema,
+ * replaces the file atomically (src/owner/content-file.ts), appends the change to the
+ * write journal in STATE_DIR, and then rebuilds and swaps the generation. Writes run one
+ * at a time, in arrival order. A call with a `requestId` already in the journal (for the
+ * same client) is answered with the first call's result and changes nothing. A rebuild
+ * that refuses the edited content puts the file back as it was.
+ */
+import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import yaml from 'js-yaml';
+import { collection } from '../collections/index.ts';
+import { canonicalIdOf, EXPLICIT_ID } from '../compile/records.ts';
+import { isDeepStrictEqual } from 'node:util';
+import { recordsTable, SOURCES_TABLE } from '../core/image.ts';
+import type { RebuildSummary } from '../runtime/generations.ts';
+import type { Runtime } from '../runtime/runtime.ts';
+import { removeContentFile, writeContentFile } from './content-file.ts';
+import { blockRevision, EditError, readRecord, recordBlock, setFields } from './edit.ts';
+
+/** A write the caller can act on: a bad value, a record not found, a conflict with a hand edit. */
+export class WriteRefused extends Error {
+  readonly code: 'invalid' | 'not-found' | 'conflict' | 'unavailable';
+  constructor(code: WriteRefused['code'], message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export interface WriteResult {
+  collection: string;
+  canonicalId: string;
+  /** The record's revision after the write: pass it back to the next write to guard it against hand edits. */
+  revision: string;
+  /** The content file, relative to the content folder. */
+  file: string;
+  /** Whether a new generation serves the change (false: nothing a reader sees changed). */
+  swapped: boolean;
+  /** A retried `requestId`: this is the first call's result, and nothing was written again. */
+  replayed?: boolean;
+}
+
+/** What the writes need of the running server: the serving generation, and rebuild-and-swap. */
+export interface WriteHost {
+  current(): Runtime;
+  rebuild(paths: readonly string[]): Promise<RebuildSummary>;
+}
+
+export interface JournalEntry {
+  at: string;
+  client: string;
+  requestId?: string;
+  tool: string;
+  collection: string;
+  canonicalId: string;
+  file: string;
+  change: Record<string, unknown>;
+  revisionBefore?: string;
+  revision: string;
+  /** A write the build refused: the file was put back, and the entry it follows is void. */
+  reverted?: boolean;
+}
+
+export const JOURNAL_FILE = 'owner-writes.jsonl';
+
+const sourceOf = (runtime: Runtime, collectionName: string, canonicalId: string) =>
+  runtime.image.db.prepare(`SELECT file, entry FROM ${SOURCES_TABLE} WHERE collection = ? AND cid = ?`).get(collectionName, canonicalId) as { file: string; entry: number | null } | undefined;
+
+export class OwnerWrites {
+  readonly contentDir: string;
+  readonly journalPath: string;
+  private host: WriteHost | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Results by client and requestId, from the journal. */
+  private readonly done = new Map<string, WriteResult>();
+  /** The content files the journal names: what a server started on a build older than them rebuilds first. */
+  private readonly journaled = new Set<string>();
+
+  constructor(options: { contentDir: string; stateDir: string }) {
+    this.contentDir = resolve(options.contentDir);
+    mkdirSync(options.stateDir, { recursive: true });
+    this.journalPath = join(options.stateDir, JOURNAL_FILE);
+    if (existsSync(this.journalPath)) {
+      for (const line of readFileSync(this.journalPath, 'utf8').split('\n')) {
+        // A line cut short by a crash is the last one, and its write was never acknowledged.
+        let entry: JournalEntry;
+        try {
+          entry = JSON.parse(line) as JournalEntry;
+        } catch {
+          continue;
+        }
+        this.journaled.add(entry.file);
+        if (!entry.requestId) continue;
+        const key = `${entry.client}\n${entry.requestId}`;
+        if (entry.reverted) this.done.delete(key);
+        else this.done.set(key, { collection: entry.collection, canonicalId: entry.canonicalId, revision: entry.revision, file: entry.file, swapped: true });
+      }
+    }
+  }
+
+  /** Connects the writes to the server's generations (src/runtime/generations.ts). */
+  attach(host: WriteHost): void {
+    this.host = host;
+  }
+
+  /**
+   * Rebuilds the files earlier writes edited: a server starts on `dist/`, which may be
+   * older than they are (a restart after writes, without a build in between). What the
+   * build already holds changes nothing. A file the build refuses is reported and left
+   * to the owner; the build keeps serving.
+   */
+  async catchUp(log: (error: unknown) => void = console.error): Promise<void> {
+    const files = [...this.journaled].map((file) => join(this.contentDir, file));
+    if (files.length === 0 || !this.host) return;
+    await this.host.rebuild(files).catch(log);
+  }
+
+  /** Adds a record to a collection: a new content file holding `fields`, validated by the collection's schema. */
+  log(client: string, input: { collection: string; fields: Record<string, unknown>; requestId?: string }): Promise<WriteResult> {
+    return this.serialized(client, input.requestId, () => this.logNow(client, input));
+  }
+
+  /** Sets fields of a record (`rating`, `recommended`, `stance`), guarded by the revision the caller read, when given. */
+  set(client: string, tool: string, input: { collection: string; canonicalId: string; change: Record<string, unknown>; revision?: string; requestId?: string }): Promise<WriteResult> {
+    return this.serialized(client, input.requestId, () => this.setNow(client, tool, input));
+  }
+
+  private hostOrRefuse(): WriteHost {
+    if (!this.host) throw new WriteRefused('unavailable', 'Writes are not available on this server (it does not rebuild its content).');
+    return this.host;
+  }
+
+  private serialized(client: string, requestId: string | undefined, run: () => Promise<WriteResult>): Promise<WriteResult> {
+    const key = requestId === undefined ? undefined : `${client}\n${requestId}`;
+    const next = this.queue.then(async () => {
+      const earlier = key === undefined ? undefined : this.done.get(key);
+      if (earlier) {
+        const canonicalId = earlier.canonicalId || this.cidOfFile(earlier.file);
+        return { ...earlier, canonicalId, replayed: true };
+      }
+      return run();
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private locate(runtime: Runtime, collectionName: string, canonicalId: string) {
+    const declaration = collection(collectionName);
+    if (!declaration || declaration.compose) throw new WriteRefused('invalid', `No collection is named ${collectionName.slice(0, 40)} that holds records of its own.`);
+    const source = sourceOf(runtime, collectionName, canonicalId);
+    if (!source) throw new WriteRefused('not-found', `No ${collectionName} record has the canonicalId ${canonicalId.slice(0, 80)}.`);
+    const path = resolve(this.contentDir, source.file);
+    if (!path.startsWith(`${this.contentDir}${sep}`)) throw new WriteRefused('not-found', 'The record has no content file here.');
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      throw new WriteRefused('conflict', `The record's file ${source.file} is gone (changed by hand?); reread the record.`);
+    }
+    return { declaration, source, path, text, markdown: path.endsWith('.md') };
+  }
+
+  private async setNow(client: string, tool: string, input: { collection: string; canonicalId: string; change: Record<string, unknown>; revision?: string; requestId?: string }): Promise<WriteResult> {
+    const host = this.hostOrRefuse();
+    const runtime = host.current();
+    const { declaration, source, path, text, markdown } = this.locate(runtime, input.collection, input.canonicalId);
+    // A Markdown file's body is its collection's body field.
+    const withBody = (record: Record<string, unknown>) => {
+      const body = markdown && declaration.bodyField ? text.replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '').trim() : '';
+      return body ? { ...record, [declaration.bodyField!]: body } : record;
+    };
+    let edited: ReturnType<typeof setFields>;
+    let revisionBefore: string;
+    try {
+      revisionBefore = blockRevision(text, recordBlock(text, markdown, source.entry));
+      if (input.revision !== undefined && input.revision !== revisionBefore) {
+        throw new WriteRefused('conflict', `The record was changed since revision ${input.revision.slice(0, 40)} (its file was edited; now ${revisionBefore}); reread it and decide again.`);
+      }
+      // The file must still hold this record where the image says (a hand edit may have moved or replaced it).
+      const { id, ...current } = readRecord(text, markdown, source.entry);
+      const parsed = declaration.schema.safeParse(withBody(current));
+      if (!parsed.success || canonicalIdOf(declaration, typeof id === 'string' ? id : undefined, parsed.data as Record<string, unknown>) !== input.canonicalId) {
+        throw new WriteRefused('conflict', `The file ${source.file} no longer holds this record where the last build found it (edited by hand?); rebuild, reread and try again.`);
+      }
+      // Without a revision, the caller read the record as served: a field it changes that
+      // the file holds otherwise was edited by hand since, and is not overwritten blindly.
+      if (input.revision === undefined) {
+        const served = JSON.parse((runtime.image.db.prepare(`SELECT json FROM ${recordsTable(input.collection)} WHERE cid = ?`).get(input.canonicalId) as { json: string }).json) as Record<string, unknown>;
+        const edited = Object.keys(input.change).filter((field) => current[field] !== undefined && served[field] !== undefined && !isDeepStrictEqual(current[field], served[field]));
+        if (edited.length > 0) {
+          throw new WriteRefused('conflict', `The file ${source.file} changed ${edited.join(', ')} of this record since it was served (edited by hand: ${edited.map((f) => `${f} is ${JSON.stringify(current[f])}`).join(', ')}); to write anyway, call again with revision ${revisionBefore}.`);
+        }
+      }
+      edited = setFields(text, markdown, source.entry, input.change);
+    } catch (error) {
+      if (error instanceof EditError) throw new WriteRefused('conflict', `Cannot edit ${source.file}: ${error.message}.`);
+      throw error;
+    }
+    const { id: _id, ...fields } = edited.record;
+    const checked = declaration.schema.safeParse(withBody(fields));
+    if (!checked.success) throw new WriteRefused('invalid', `The change is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`);
+    const revision = blockRevision(edited.text, recordBlock(edited.text, markdown, source.entry));
+    return this.commit(host, client, { tool, requestId: input.requestId, collection: input.collection, canonicalId: input.canonicalId, file: source.file, change: input.change, revisionBefore }, path, text, edited.text, revision);
+  }
+
+  private async logNow(client: string, input: { collection: string; fields: Record<string, unknown>; requestId?: string }): Promise<WriteResult> {
+    const host = this.hostOrRefuse();
+    const declaration = collection(input.collection);
+    if (!declaration || declaration.compose) throw new WriteRefused('invalid', `No collection is named ${input.collection.slice(0, 40)} that holds records of its own.`);
+    // An explicit `id` is the record's own, beside its schema's fields (as the compiler reads it).
+    const { id, ...fields } = input.fields;
+    if (id !== undefined && (typeof id !== 'string' || !EXPLICIT_ID.test(id))) throw new WriteRefused('invalid', 'The record is not valid: id: expected a slug of letters, digits, . _ : - (at most 128 characters).');
+    const checked = declaration.schema.safeParse(fields);
+    if (!checked.success) throw new WriteRefused('invalid', `The record is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`);
+    const named = String(input.fields.title ?? input.fields.name ?? 'record');
+    const slug = named.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'record';
+    let file = `${input.collection}/${slug}.yaml`;
+    for (let n = 2; existsSync(join(this.contentDir, file)) || existsSync(join(this.contentDir, file.replace(/\.yaml$/, '.md'))); n++) file = `${input.collection}/${slug}-${n}.yaml`;
+    const path = join(this.contentDir, file);
+    const text = yaml.dump(input.fields, { schema: yaml.CORE_SCHEMA, lineWidth: -1, flowLevel: 1 });
+    const revision = blockRevision(text, recordBlock(text, false, null));
+    return this.commit(host, client, { tool: 'taste.log', requestId: input.requestId, collection: input.collection, canonicalId: '', file, change: input.fields }, path, undefined, text, revision);
+  }
+
+  private cidOfFile(file: string): string {
+    const row = this.host?.current().image.db.prepare(`SELECT cid FROM ${SOURCES_TABLE} WHERE file = ?`).get(file) as { cid: string } | undefined;
+    return row?.cid ?? '';
+  }
+
+  /**
+   * Writes the file, journals the change (flushed: from here on the write is durable and
+   * a retried requestId will not apply it twice), rebuilds and swaps; on a refused
+   * rebuild, puts the file back and journals that.
+   */
+  private async commit(host: WriteHost, client: string, entry: Omit<JournalEntry, 'at' | 'client' | 'revision'>, path: string, before: string | undefined, after: string, revision: string): Promise<WriteResult> {
+    const file = relative(this.contentDir, path).split(sep).join('/');
+    writeContentFile(path, after);
+    const journal: JournalEntry = { at: new Date().toISOString(), client, ...entry, file, revision };
+    this.append(journal);
+    let summary: RebuildSummary;
+    try {
+      summary = await host.rebuild([path]);
+    } catch (error) {
+      if (before === undefined) removeContentFile(path);
+      else writeContentFile(path, before);
+      this.append({ ...journal, at: new Date().toISOString(), reverted: true });
+      await host.rebuild([path]).catch(() => undefined);
+      const detail = error instanceof Error && 'problems' in error ? (error as { problems: { field: string; reason: string }[] }).problems.map((p) => `${p.field}: ${p.reason}`).join('; ') : 'the rebuild failed';
+      throw new WriteRefused('invalid', `The build refused the change (${detail.slice(0, 500)}); nothing was changed.`);
+    }
+    const canonicalId = entry.canonicalId || this.cidOfFile(file);
+    const result: WriteResult = { collection: entry.collection, canonicalId, revision, file, swapped: summary.swapped };
+    if (entry.requestId !== undefined) this.done.set(`${client}\n${entry.requestId}`, result);
+    return result;
+  }
+
+  /** One line per write, flushed to disk before the write is acknowledged. */
+  private append(entry: JournalEntry): void {
+    appendFileSync(this.journalPath, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+    const fd = openSync(this.journalPath, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}

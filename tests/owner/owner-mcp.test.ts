@@ -1,0 +1,241 @@
+/**
+ * The owner lane's MCP endpoint and its writes (issue 17, items 6–7), on the built
+ * `dist/`, a copy of the content it was built from, a state folder of the test's own and
+ * the process's generations (so each write rebuilds and swaps). Access tokens are minted
+ * in the authorization server's store as the token endpoint would store them (the OAuth
+ * flow that issues them is tested in tests/oauth/): an owner token with `taste:read` and
+ * `taste:write`, one with `taste:read` only, and one issued for another resource.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import yaml from 'js-yaml';
+import { SOURCES_TABLE } from '../../src/core/image.ts';
+import { oauthConfig } from '../../src/oauth/config.ts';
+import { OAuthServer } from '../../src/oauth/server.ts';
+import { SqliteOAuthStore } from '../../src/oauth/store.ts';
+import { JOURNAL_FILE } from '../../src/owner/writes.ts';
+import { paths } from '../../src/paths.ts';
+import { Generations } from '../../src/runtime/generations.ts';
+import { createNodeServer, type Dispatcher } from '../../src/runtime/node.ts';
+import { OAUTH_URLS } from '../../src/urls.ts';
+
+let root: string;
+let content: string;
+let stateDir: string;
+let generations: Generations;
+let oauthServer: OAuthServer;
+let server: Server;
+let base: string;
+const tokens = { write: '', read: '', foreign: '' };
+
+function mint(store: SqliteOAuthStore, scopes: string[], resource: string): string {
+  const now = Date.now();
+  const clientId = `client-${randomBytes(4).toString('hex')}`;
+  const grantId = `grant-${randomBytes(4).toString('hex')}`;
+  store.putClient({ clientId, metadata: { client_name: 'Test agent', redirect_uris: ['http://127.0.0.1:9/callback'], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }, createdAt: now, expiresAt: now + 90 * 86_400_000 });
+  store.createGrant({ id: grantId, clientId, clientName: 'Test agent', subject: 'owner', scopes, resource, createdAt: now, lastUsedAt: null, revokedAt: null });
+  const token = randomBytes(32).toString('base64url');
+  store.putToken(token, { grantId, kind: 'access', clientId, scopes, resource, expiresAt: now + 3_600_000, usedAt: null });
+  return token;
+}
+
+before(async () => {
+  root = mkdtempSync(join(tmpdir(), 'owner-mcp-'));
+  content = join(root, 'content');
+  stateDir = join(root, 'state');
+  cpSync('content', content, { recursive: true });
+  let dispatcher: Dispatcher | undefined;
+  server = createNodeServer({ request: (req, res) => dispatcher!.request(req, res), upgrades: (req) => dispatcher!.upgrades(req), upgrade: (req, socket, head) => dispatcher!.upgrade(req, socket, head) });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const store = new SqliteOAuthStore(stateDir);
+  oauthServer = new OAuthServer({ config: oauthConfig({ siteUrl: base, stateDir }), store });
+  generations = await Generations.open({ distDir: paths.dist, contentDir: content, oauth: oauthServer });
+  dispatcher = generations.dispatcher();
+  const resource = `${base}${OAUTH_URLS.ownerMcp}`;
+  tokens.write = mint(store, ['taste:read', 'taste:write'], resource);
+  tokens.read = mint(store, ['taste:read'], resource);
+  tokens.foreign = mint(store, ['taste:read', 'taste:write'], 'https://elsewhere.example/owner/mcp');
+});
+
+after(async () => {
+  server.closeAllConnections();
+  await new Promise((done) => server.close(done));
+  await generations.shutdown();
+  oauthServer.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const METADATA = () => `${base}${OAUTH_URLS.protectedResource}`;
+
+async function rpc(path: string, message: unknown, token?: string): Promise<Response> {
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(message),
+  });
+}
+
+let ids = 0;
+interface CallResult {
+  isError?: boolean;
+  content: { text: string }[];
+  structuredContent?: { collection: string; canonicalId: string; revision: string; file: string; swapped: boolean; replayed?: boolean };
+}
+async function call(name: string, args: Record<string, unknown>, token = tokens.write): Promise<CallResult> {
+  const response = await rpc(OAUTH_URLS.ownerMcp, { jsonrpc: '2.0', id: ++ids, method: 'tools/call', params: { name, arguments: args } }, token);
+  assert.equal(response.status, 200, await response.clone().text());
+  return ((await response.json()) as { result: CallResult }).result;
+}
+
+const sourceOf = (file: string, entry: number | null) =>
+  (generations.current().image.db.prepare(`SELECT cid FROM ${SOURCES_TABLE} WHERE file = ? AND entry IS ?`).get(file, entry) as { cid: string }).cid;
+
+async function restItem(collection: string, q: string, canonicalId: string): Promise<Record<string, unknown> | undefined> {
+  const response = await fetch(`${base}/api/${collection}.json?q=${encodeURIComponent(q)}&limit=50`);
+  assert.equal(response.status, 200);
+  const page = (await response.json()) as { data: Record<string, unknown>[] };
+  return page.data.find((item) => item.canonicalId === canonicalId);
+}
+
+test('no token, a bad token or a token for another resource: 401 naming the resource metadata and taste:read', async () => {
+  const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+  const none = await rpc(OAUTH_URLS.ownerMcp, list);
+  assert.equal(none.status, 401);
+  assert.equal(none.headers.get('www-authenticate'), `Bearer resource_metadata="${METADATA()}", scope="taste:read"`);
+  for (const token of ['not-a-token', tokens.foreign]) {
+    const refused = await rpc(OAUTH_URLS.ownerMcp, list, token);
+    assert.equal(refused.status, 401);
+    const challenge = refused.headers.get('www-authenticate')!;
+    assert.ok(challenge.startsWith(`Bearer resource_metadata="${METADATA()}", scope="taste:read", error="invalid_token"`), challenge);
+  }
+  const foreign = await rpc(OAUTH_URLS.ownerMcp, list, tokens.foreign);
+  assert.match(foreign.headers.get('www-authenticate')!, /another resource/);
+});
+
+test('a read token lists the public tools and the write tools and reads the public corpus; a write call without taste:write is 403 insufficient_scope', async () => {
+  const listed = await rpc(OAUTH_URLS.ownerMcp, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, tokens.read);
+  assert.equal(listed.status, 200);
+  const names = ((await listed.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
+  for (const name of ['taste.find', 'taste.get', 'taste.log', 'taste.rate', 'music.set_stance']) assert.ok(names.includes(name), name);
+  const found = await call('taste.find', { collection: 'books', limit: 2 }, tokens.read);
+  assert.equal(found.isError, undefined);
+  const before = readFileSync(join(content, 'music/albums.yaml'), 'utf8');
+  const refused = await rpc(OAUTH_URLS.ownerMcp, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'music.set_stance', arguments: { canonicalId: sourceOf('music/albums.yaml', 1), stance: 'dislike' } } }, tokens.read);
+  assert.equal(refused.status, 403);
+  const challenge = refused.headers.get('www-authenticate')!;
+  assert.ok(challenge.startsWith(`Bearer resource_metadata="${METADATA()}", scope="taste:write", error="insufficient_scope"`), challenge);
+  assert.equal(readFileSync(join(content, 'music/albums.yaml'), 'utf8'), before, 'nothing was written');
+});
+
+test('the public /mcp ignores a token: the same answer with or without it, and no write tools', async () => {
+  const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+  const anonymous = await rpc('/mcp', list);
+  const withToken = await rpc('/mcp', list, tokens.write);
+  assert.equal(withToken.status, 200);
+  const a = await anonymous.text();
+  assert.equal(await withToken.text(), a);
+  assert.ok(!a.includes('taste.log') && !a.includes('music.set_stance'));
+  const write = await rpc('/mcp', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'music.set_stance', arguments: { canonicalId: 'x', stance: 'love' } } }, tokens.write);
+  assert.match(await write.text(), /Unknown tool/);
+});
+
+test('music.set_stance edits only the stance line of the record in a list file; REST shows it; a retried requestId applies once', async () => {
+  const file = join(content, 'music/albums.yaml');
+  const before = readFileSync(file, 'utf8');
+  const cid = sourceOf('music/albums.yaml', 1);
+  const result = await call('music.set_stance', { canonicalId: cid, stance: 'dislike', requestId: 'stance-1' });
+  assert.equal(result.isError, undefined, result.content[0]?.text);
+  assert.equal(result.structuredContent!.canonicalId, cid);
+  assert.equal(result.structuredContent!.swapped, true);
+  const after = readFileSync(file, 'utf8');
+  const lines = { before: before.split('\n'), after: after.split('\n') };
+  assert.equal(lines.after.length, lines.before.length);
+  const differing = lines.before.flatMap((line, i) => (line === lines.after[i] ? [] : [[line, lines.after[i]]]));
+  assert.deepEqual(differing, [['  stance: love', '  stance: dislike']]);
+  assert.equal((yaml.load(after) as { title: string; stance: string }[])[1]!.stance, 'dislike');
+  assert.equal((await restItem('music', 'Kid A', cid))?.stance, 'dislike');
+
+  // The same requestId again: the first result, nothing written again, one journal line.
+  const again = await call('music.set_stance', { canonicalId: cid, stance: 'neutral', requestId: 'stance-1' });
+  assert.equal(again.structuredContent!.replayed, true);
+  assert.equal(again.structuredContent!.revision, result.structuredContent!.revision);
+  assert.equal(readFileSync(file, 'utf8'), after);
+  const journal = readFileSync(join(stateDir, JOURNAL_FILE), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { requestId?: string; client: string; change: unknown; canonicalId: string; at: string });
+  const entries = journal.filter((e) => e.requestId === 'stance-1');
+  assert.equal(entries.length, 1);
+  assert.deepEqual(entries[0]!.change, { stance: 'dislike' });
+  assert.equal(entries[0]!.canonicalId, cid);
+  assert.match(entries[0]!.client, /^client-/);
+});
+
+test('taste.rate sets rating and recommended in a Markdown file’s front matter only; the body stays byte for byte; a bad value is refused', async () => {
+  const file = join(content, 'movies/arrival.md');
+  const before = readFileSync(file, 'utf8');
+  const cid = sourceOf('movies/arrival.md', null);
+  const result = await call('taste.rate', { collection: 'movies', canonicalId: cid, rating: 3.5, recommended: true });
+  assert.equal(result.isError, undefined, result.content[0]?.text);
+  const after = readFileSync(file, 'utf8');
+  assert.equal(after, before.replace('rating: 4.5\n', 'rating: 3.5\n').replace('\n---\n', '\nrecommended: true\n---\n'));
+  const item = await restItem('movies', 'Arrival', cid);
+  assert.equal(item?.rating, 3.5);
+  assert.equal(item?.recommended, true);
+
+  const wrong = await call('taste.rate', { collection: 'music', canonicalId: sourceOf('music/albums.yaml', 2), rating: 4 });
+  assert.equal(wrong.isError, true);
+  assert.match(wrong.content[0]!.text, /not valid for music/);
+});
+
+test('taste.log adds a record as a new content file, validated by the schema; REST lists it', async () => {
+  const invalid = await call('taste.log', { collection: 'music', fields: { title: 'Untitled', type: 'symphony', artist: 'Nobody', addedAt: '2026-11-01' } });
+  assert.equal(invalid.isError, true);
+  assert.match(invalid.content[0]!.text, /type/);
+  const result = await call('taste.log', { collection: 'music', fields: { title: 'Promises', type: 'album', artist: 'Floating Points', year: 2021, stance: 'love', addedAt: '2026-11-01' }, requestId: 'log-1' });
+  assert.equal(result.isError, undefined, result.content[0]?.text);
+  const { file, canonicalId } = result.structuredContent!;
+  assert.equal(file, 'music/promises.yaml');
+  assert.ok(canonicalId);
+  assert.deepEqual(yaml.load(readFileSync(join(content, file), 'utf8'), { schema: yaml.CORE_SCHEMA }), { title: 'Promises', type: 'album', artist: 'Floating Points', year: 2021, stance: 'love', addedAt: '2026-11-01' });
+  assert.equal((await restItem('music', 'Promises', canonicalId))?.artist, 'Floating Points');
+  const again = await call('taste.log', { collection: 'music', fields: { title: 'Promises', type: 'album', artist: 'Floating Points', year: 2021, stance: 'love', addedAt: '2026-11-01' }, requestId: 'log-1' });
+  assert.equal(again.structuredContent!.replayed, true);
+  assert.equal(again.structuredContent!.canonicalId, canonicalId);
+
+  // The same record again (a new requestId): the build refuses the duplicate, and the new file is taken back.
+  const duplicate = await call('taste.log', { collection: 'music', fields: { title: 'Promises', type: 'album', artist: 'Floating Points', addedAt: '2026-11-02' }, requestId: 'log-2' });
+  assert.equal(duplicate.isError, true);
+  assert.match(duplicate.content[0]!.text, /build refused/);
+  assert.equal(existsSync(join(content, 'music/promises-2.yaml')), false);
+  const withId = await call('taste.log', { collection: 'music', fields: { id: 'promises-live', title: 'Promises', type: 'album', artist: 'Floating Points', addedAt: '2026-11-02' } });
+  assert.equal(withId.isError, undefined, withId.content[0]?.text);
+  assert.equal(withId.structuredContent!.file, 'music/promises-2.yaml');
+});
+
+test('a hand edit of the record since the revision a write returned is detected, and the file is left as the hand made it', async () => {
+  const file = join(content, 'music/albums.yaml');
+  const cid = sourceOf('music/albums.yaml', 3);
+  const first = await call('music.set_stance', { canonicalId: cid, stance: 'neutral' });
+  assert.equal(first.isError, undefined, first.content[0]?.text);
+  // The owner edits the record by hand (no rebuild yet).
+  const handEdited = readFileSync(file, 'utf8').replace('  stance: neutral', '  stance: love  # changed my mind');
+  writeFileSync(file, handEdited);
+  const second = await call('music.set_stance', { canonicalId: cid, stance: 'dislike', revision: first.structuredContent!.revision });
+  assert.equal(second.isError, true);
+  assert.match(second.content[0]!.text, /conflict/);
+  assert.equal(readFileSync(file, 'utf8'), handEdited);
+  // Without a revision the write sees the file's stance differ from the served one, and names the file's revision.
+  const blind = await call('music.set_stance', { canonicalId: cid, stance: 'like' });
+  assert.equal(blind.isError, true);
+  const current = /call again with revision (\S+)\.$/.exec(blind.content[0]!.text)?.[1];
+  assert.ok(current, blind.content[0]!.text);
+  assert.equal(readFileSync(file, 'utf8'), handEdited);
+  // With the revision of the file as it is now, the write applies, keeping the hand's comment.
+  const third = await call('music.set_stance', { canonicalId: cid, stance: 'like', revision: current });
+  assert.equal(third.isError, undefined, third.content[0]?.text);
+  assert.equal(readFileSync(file, 'utf8'), handEdited.replace('  stance: love  # changed my mind', '  stance: like  # changed my mind'));
+});
