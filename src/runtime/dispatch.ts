@@ -170,6 +170,10 @@ export function createDispatcher(current: () => Runtime, routes: readonly Route[
         return;
       }
       if (route.kind === 'fetch') {
+        if (metered) {
+          const quota = runtime.quota.take(runtime.clientOf(request));
+          if (!quota.allowed) return send(runtime.quota.refusal(quota));
+        }
         const aborted = new AbortController();
         // Only a client that leaves before the answer is done aborts (an abort builds a DOMException: not for every answer).
         res.once('close', () => {

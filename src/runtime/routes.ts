@@ -214,7 +214,9 @@ export const ROUTES: readonly Route[] = [
   },
   {
     // The owner lane's MCP endpoint: the bearer token is checked by the handler (functions/owner-mcp.ts).
+    // Metered like every unit of work: a token does not make a client's requests free.
     name: 'owner-mcp',
+    metered: true,
     ...oauthAt(OAUTH_URLS.ownerMcp),
     methods: ['POST'],
     kind: 'fetch',

@@ -82,3 +82,12 @@ test('GraphQL documents that fail to parse or validate cost a point each; the bu
   assert.equal(refused.status, 429);
   assert.ok(Number(refused.headers.get('retry-after')) > 0);
 });
+
+test('the owner lane spends the same quota: a bearer token does not make requests free', async () => {
+  client(3);
+  const call = () => spend('/owner/mcp', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+  for (let i = 0; i < QUOTA; i++) assert.equal((await call()).status, 401, `request ${i + 1} reaches the token check`);
+  const refused = await call();
+  assert.equal(refused.status, 429);
+  assert.equal(refused.headers.get('retry-after'), '60');
+});
