@@ -87,8 +87,17 @@ export function pathOf(target: string): string {
 /** Site pages that show the query they were asked (src/site/view.ts, src/site/search-view.ts). */
 const QUERY_PAGE = /^\/(?:[a-z][a-z-]*\/)?$/;
 
+/** The path as the server resolves it (dot segments removed, as the WHATWG URL parser does): `/podcasts//..` is `/podcasts/`. */
+function resolvedPath(path: string): string {
+  try {
+    return new URL(path, 'http://fuzz.invalid').pathname;
+  } catch {
+    return path;
+  }
+}
+
 function echoIsLeak(cls: CanaryClass, place: string | 'body', response: RawResponse, path: string): boolean {
-  if (place === 'body' && contentType(response).includes('text/html')) return !(cls === 'q' && QUERY_PAGE.test(path));
+  if (place === 'body' && contentType(response).includes('text/html')) return !(cls === 'q' && QUERY_PAGE.test(resolvedPath(path)));
   switch (cls) {
     case 'h':
     case 'v':
