@@ -16,7 +16,7 @@ import { PublicError } from '../src/core/errors.ts';
 import { CANONICAL_ID } from '../src/core/image.ts';
 import { LIMITS } from '../src/core/limits.ts';
 import { canonicalSearch, parseQuery } from '../src/core/params.ts';
-import { parseSearch, searchCanonical, SearchCore } from '../src/core/search.ts';
+import { parseSearch, searchCanonical } from '../src/core/search.ts';
 import { PAGE_PREFERENCES } from '../src/compile/manifest.ts';
 import { RERENDER_ROUTE } from '../src/compile/pages.ts';
 import { AnswerCache } from '../src/http/answer-cache.ts';
@@ -78,10 +78,21 @@ async function remembered(rt: Runtime, request: RequestFacts, key: string, rende
   return conditionalAnswer(request.method, preconditions, { ...answer.headers, 'Content-Length': String(answer.body.length) }, answer.body);
 }
 
-/** `GET /<collection>/[?query]`: the prerendered page (or twin) without a query string; rendered on request with one. */
-export function collectionPageAnswer(rt: Runtime, request: RequestFacts): Answer | Promise<Answer> {
+/** How a query page reads its query string: the cache key's stem and the page as Markdown or through Astro. */
+interface QueryPage {
+  key: string;
+  markdown: () => string;
+  html: () => Promise<Buffer>;
+}
+
+/**
+ * A page whose content the query string decides (a collection page, the search page): the
+ * prerendered page (or twin) without one; with one, rendered on request under the
+ * collections quota, with the query string bounded and parsed by `parse` (REST's own
+ * parser, so the same problems), and remembered per canonical query and representation.
+ */
+function queryPageAnswer(rt: Runtime, request: RequestFacts, parse: (params: URLSearchParams) => QueryPage): Answer | Promise<Answer> {
   const { url } = request;
-  const declaration = collectionPageOf(url.pathname)!;
   if (url.search === '') {
     const file = rt.files.resolve(url.pathname, request.header('Accept'));
     return file ? rt.files.answer(request, file) : problemAnswer('not-found', 'Nothing is published at this path.');
@@ -91,52 +102,49 @@ export function collectionPageAnswer(rt: Runtime, request: RequestFacts): Answer
       if (Buffer.byteLength(url.search) > LIMITS.queryStringBytesMax) {
         throw new PublicError('query-too-long', `The query string is longer than ${LIMITS.queryStringBytesMax} bytes.`);
       }
-      const query = parseQuery(declaration, url.searchParams);
-      const search = canonicalSearch({ ...query, facets: false }, query.cursor);
+      const page = parse(url.searchParams);
       const markdown = wantsMarkdown(request);
-      return await remembered(rt, request, `${markdown ? 'md' : 'html'} ${declaration.name}${search}`, async () => {
-        // The cursor is checked here, by the core, before anything is rendered.
-        const view = collectionView(rt.core, query);
-        if (markdown) return { type: MARKDOWN, body: Buffer.from(collectionMarkdown(view)) };
-        const body = await renderPage(rt.pages, `${RERENDER_ROUTE}/collection/${declaration.name}${search}`, { core: rt.core });
-        return { type: HTML, body };
-      });
+      return await remembered(rt, request, `${markdown ? 'md' : 'html'} ${page.key}`, async () =>
+        markdown ? { type: MARKDOWN, body: Buffer.from(page.markdown()) } : { type: HTML, body: await page.html() },
+      );
     } catch (error) {
       return errorAnswer(error);
     }
   });
 }
 
-const searchCores = new WeakMap<Runtime, SearchCore>();
-const searchCoreOf = (rt: Runtime) => {
-  let core = searchCores.get(rt);
-  if (!core) searchCores.set(rt, (core = new SearchCore(rt.image)));
-  return core;
-};
+/** `GET /<collection>/[?query]`: the REST list's parameters, validation and problems. */
+export function collectionPageAnswer(rt: Runtime, request: RequestFacts): Answer | Promise<Answer> {
+  const declaration = collectionPageOf(request.url.pathname)!;
+  return queryPageAnswer(rt, request, (params) => {
+    const query = parseQuery(declaration, params);
+    const search = canonicalSearch({ ...query, facets: false }, query.cursor);
+    return {
+      key: `${declaration.name}${search}`,
+      markdown: () => collectionMarkdown(collectionView(rt.core, query)),
+      html: () => {
+        // The core checks the cursor here, so a bad one is the REST problem rather than a failed render.
+        collectionView(rt.core, query);
+        return renderPage(rt.pages, `${RERENDER_ROUTE}/collection/${declaration.name}${search}`, { core: rt.core });
+      },
+    };
+  });
+}
 
-/** `GET /search/[?q=…]`: the prerendered form (or twin) without a query string; hits rendered on request, with the search list's validation and problems. */
+/** `GET /search/[?q=…]`: the search list's parameters, validation and problems. */
 export function searchPageAnswer(rt: Runtime, request: RequestFacts): Answer | Promise<Answer> {
-  const { url } = request;
-  if (url.search === '') {
-    const file = rt.files.resolve(url.pathname, request.header('Accept'));
-    return file ? rt.files.answer(request, file) : problemAnswer('not-found', 'Nothing is published at this path.');
-  }
-  return metered(rt.quota, rt.clientOf(request), async () => {
-    try {
-      if (Buffer.byteLength(url.search) > LIMITS.queryStringBytesMax) {
-        throw new PublicError('query-too-long', `The query string is longer than ${LIMITS.queryStringBytesMax} bytes.`);
-      }
-      const query = parseSearch(contentCollections.map((c) => c.name), url.searchParams);
-      const search = searchCanonical(query, query.cursor);
-      const markdown = wantsMarkdown(request);
-      return await remembered(rt, request, `${markdown ? 'md' : 'html'} search${search}`, async () => {
-        const view = searchView(searchCoreOf(rt), query);
-        if (markdown) return { type: MARKDOWN, body: Buffer.from(searchMarkdown(view)) };
-        return { type: HTML, body: await renderPage(rt.pages, `${RERENDER_ROUTE}/search${search}`, { core: rt.core }) };
-      });
-    } catch (error) {
-      return errorAnswer(error);
-    }
+  return queryPageAnswer(rt, request, (params) => {
+    const query = parseSearch(contentCollections.map((c) => c.name), params);
+    const search = searchCanonical(query, query.cursor);
+    return {
+      key: `search${search}`,
+      markdown: () => searchMarkdown(searchView(rt.search, query)),
+      html: () => {
+        // As for collection pages: a bad cursor is the search list's problem, not a failed render.
+        searchView(rt.search, query);
+        return renderPage(rt.pages, `${RERENDER_ROUTE}/search${search}`, { core: rt.core });
+      },
+    };
   });
 }
 

@@ -38,6 +38,8 @@ export function isCollectionPath(pathname: string): boolean {
 }
 
 export interface RestOptions {
+  /** The cross-collection search of the runtime's generation (shared with the site's search page and RPC); a new one by default. */
+  search?: SearchCore;
   /** Byte budget of remembered answers; 0 turns remembering off. */
   cacheBytes?: number;
   /** Where quota counters live; in-process by default. */
@@ -62,7 +64,7 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
     now: options.now,
   });
   const clientOf = options.clientOf ?? (() => 'anonymous');
-  const search = new SearchCore(core.image);
+  const search = options.search ?? new SearchCore(core.image);
   const searchable = contentCollections.map((c) => c.name);
   const remembered = (key: string, compute: () => ListAnswer): ListAnswer => {
     let answer = cache.get(key);

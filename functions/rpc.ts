@@ -41,6 +41,8 @@ export const RPC_POLICY_NAME = 'rpc-sessions';
 const RPC_HEADERS: Readonly<Record<string, string>> = { ...COMMON_HEADERS, 'Cache-Control': 'no-store' };
 
 export interface RpcOptions {
+  /** The cross-collection search of the runtime's generation (shared with REST and the site); a new one by default. */
+  search?: SearchCore;
   /** Where session counters live; in-process by default. */
   counters?: CounterStore;
   /** Sessions per address and window (SPEC §8: 100). */
@@ -75,7 +77,7 @@ export function upgradeFacts(req: IncomingMessage): RequestFacts {
 
 export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): RpcHandler {
   const limiter = new RateLimiter({ store: options.counters, limit: options.sessions ?? LIMITS.rpcSessionsPerWindow, windowSeconds: LIMITS.rpcWindowSeconds, policy: RPC_POLICY_NAME, now: options.now });
-  const search = new SearchCore(core.image);
+  const search = options.search ?? new SearchCore(core.image);
   const taste = new TasteSources(core);
   const budgets = options.budgets ?? DEFAULT_BUDGETS;
   const rootFor = (transport: Transport) => new Root({ core, search, siteUrl: core.image.siteUrl, session: new Session(transport, budgets, { ...DEFAULT_EXPORT_BYTES, ...options.exportBytes }[transport]) }, taste);

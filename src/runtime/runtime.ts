@@ -34,6 +34,7 @@ import { StaticFiles } from './static.ts';
 import { URLS } from '../urls.ts';
 import { OAuthServer } from '../oauth/server.ts';
 import type { OwnerWrites } from '../owner/writes.ts';
+import { SearchCore } from '../core/search.ts';
 
 export interface RuntimeOptions {
   /** The build output: `dist/` with `client/`, `server/`, `image/` and `headers.json`. */
@@ -112,6 +113,8 @@ export class Runtime {
   readonly generation: Generation;
   readonly image: Image;
   readonly core: QueryCore;
+  /** One cross-collection search for every surface: one count cache. */
+  readonly search: SearchCore;
   readonly files: StaticFiles;
   /** The collections quota, shared by every operation the SPEC counts as a collection operation. */
   readonly quota: RateLimiter;
@@ -142,17 +145,18 @@ export class Runtime {
     this.image = new Image(this.generation.image);
     // One query core for every surface: one statement cache, one count cache.
     this.core = new QueryCore(this.image);
+    this.search = new SearchCore(this.image);
     this.files = new StaticFiles(this.generation.manifest, this.generation.root);
     this.quota = new RateLimiter({ store: options.counters?.rest, limit: options.restQuota ?? LIMITS.restRequestsPerWindow, windowSeconds: LIMITS.restWindowSeconds, policy: RATE_LIMIT_POLICY_NAME });
     const clientOf = this.clientOf;
-    this.rest = restAnswer(this.core, { cacheBytes: options.answerCacheBytes, quota: options.restQuota, limiter: this.quota, clientOf });
+    this.rest = restAnswer(this.core, { search: this.search, cacheBytes: options.answerCacheBytes, quota: options.restQuota, limiter: this.quota, clientOf });
     this.sql = sqlAnswer({ image: readFileSync(this.generation.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
     this.graphql = graphqlAnswer(this.core, { counters: options.counters?.graphql, budget: options.graphqlBudget, cacheBytes: options.answerCacheBytes, clientOf });
     this.status = statusAnswer(this.image);
     this.taste = tasteSummaryAnswer(this.core);
     this.withheld = withheldExport(this.image);
     this.mcp = mcpHandler({ counters: { requests: options.counters?.mcp, work: options.counters?.mcpWork }, requestQuota: options.mcpQuota, workQuota: options.mcpWorkBudget, clientOf });
-    this.rpc = createRpcHandler(this.core, { counters: options.counters?.rpc, sessions: options.rpcSessions });
+    this.rpc = createRpcHandler(this.core, { search: this.search, counters: options.counters?.rpc, sessions: options.rpcSessions });
     this.explorer = this.files.resolve(`${URLS.graphql}/`, null);
     this.pages = pages;
     this.oauth = options.oauth;
