@@ -131,9 +131,9 @@ export function mcpHandler(options: McpOptions): McpHandler {
     try {
       await server.connect(transport);
       const response = await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
-      const headers = new Headers(response.headers);
-      for (const [name, value] of Object.entries({ ...limits, ...NO_STORE })) headers.set(name, value);
-      return new Response(response.body, { status: response.status, headers });
+      // The transport's own Response, its headers completed in place (a second Response would copy the body stream).
+      for (const [name, value] of Object.entries({ ...limits, ...NO_STORE })) response.headers.set(name, value);
+      return response;
     } finally {
       await server.close();
     }

@@ -8,9 +8,14 @@ import type { SourceRecord } from './define.ts';
 import { recordUrl } from '../urls.ts';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+/** The text on one line, at most `max` code points (the last an ellipsis when cut). */
 const clip = (text: string, max = 100) => {
   const line = text.replace(/\s+/g, ' ').trim();
-  return [...line].length > max ? `${[...line].slice(0, max - 1).join('')}…` : line;
+  // A line of at most `max` UTF-16 units has at most `max` code points: most lines stop here.
+  if (line.length <= max) return line;
+  // `max` code points take at most 2·max units, so this prefix tells whether the line is longer.
+  const points = Array.from(line.slice(0, 2 * max + 2));
+  return points.length > max ? `${points.slice(0, max - 1).join('')}…` : line;
 };
 
 /** A record's one-line title. */
