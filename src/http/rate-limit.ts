@@ -43,7 +43,14 @@ export class MemoryCounterStore implements CounterStore {
   }
 
   increment(key: string, slotStart: number, since: number, amount: number): readonly Slot[] {
-    const slots = (this.counts.get(key) ?? []).filter((slot) => slot.start >= since);
+    const held = this.counts.get(key);
+    // The common case, a client counted again within the same slot: nothing expires and the
+    // entry keeps its size, so it is counted in place (`get` has made it the most recent).
+    if (held !== undefined && held[0]!.start >= since && held.at(-1)!.start === slotStart) {
+      held.at(-1)!.count += amount;
+      return held;
+    }
+    const slots = (held ?? []).filter((slot) => slot.start >= since);
     const current = slots.at(-1);
     if (current?.start === slotStart) current.count += amount;
     else slots.push({ start: slotStart, count: amount });
@@ -81,6 +88,7 @@ export class RateLimiter {
     this.windowMs = options.windowSeconds * 1000;
     this.policy = options.policy;
     this.now = options.now ?? Date.now;
+    this.policyHeaders = Object.freeze({ 'RateLimit-Policy': `"${this.policy}";q=${this.limit};w=${this.windowMs / 1000}`, 'RateLimit-Limit': String(this.limit) });
   }
 
   /** Spends `amount` units (requests, or GraphQL cost points) of the key's quota. */
@@ -99,9 +107,7 @@ export class RateLimiter {
   }
 
   /** The policy as the IETF RateLimit fields advertise it: the limit in force, whatever configured it. */
-  get policyHeaders(): Readonly<Record<string, string>> {
-    return { 'RateLimit-Policy': `"${this.policy}";q=${this.limit};w=${this.windowMs / 1000}`, 'RateLimit-Limit': String(this.limit) };
-  }
+  readonly policyHeaders: Readonly<Record<string, string>>;
 
   /** The key's quota without spending any: `allowed` when one more unit fits. */
   peek(key: string): Quota {
