@@ -4,12 +4,22 @@
  * and entry), checks that the file still holds the record the caller read (its revision:
  * the hash of the record's own lines, src/owner/edit.ts), edits the record's lines as
  * text — or, for a new record, writes a new file — validated by the collection's schema,
- * replaces the file atomically (src/owner/content-file.ts), appends the change to the
- * write journal in STATE_DIR, and then rebuilds and swaps the generation. Writes run one
- * at a time, in arrival order. A call with a `requestId` already in the journal (for the
- * same client) is answered with the first call's result and changes nothing. A rebuild
- * that refuses the edited content puts the file back as it was.
+ * journals its intent in STATE_DIR, replaces the file atomically
+ * (src/owner/content-file.ts), journals that it is applied, and then rebuilds and swaps
+ * the generation. Writes run one at a time, in arrival order. A call with a `requestId`
+ * already in the journal (for the same client) is answered with the first call's result
+ * and changes nothing. A rebuild that refuses the edited content puts the file back as it
+ * was.
+ *
+ * Why the intent comes first: a process killed between the file's rename and a journal
+ * line written after it would leave a changed file that no journal entry names, and the
+ * client's retry with the same `requestId` would apply the change again (a second new
+ * file for `taste.log`). With the intent (which names the file and the digest of the
+ * bytes it will hold) flushed before the file is touched, a restart settles the one write
+ * that can be in flight: the file holds those bytes → the write happened (the retry is
+ * answered with its result); it does not → it never happened (the retry applies it, once).
  */
+import { createHash } from 'node:crypto';
 import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import yaml from 'js-yaml';
@@ -63,9 +73,15 @@ export interface JournalEntry {
   revision: string;
   /** A write the build refused: the file was put back, and the entry it follows is void. */
   reverted?: boolean;
+  /** SHA-256 (hex) of the content file's bytes after the write: how a restart tells whether an intent reached the file. */
+  digest?: string;
+  /** The intent, journaled before the file changes; the same entry without it follows once the file holds the change. */
+  pending?: boolean;
 }
 
 export const JOURNAL_FILE = 'owner-writes.jsonl';
+
+const digestOf = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 const sourceOf = (runtime: Runtime, collectionName: string, canonicalId: string) =>
   runtime.image.db.prepare(`SELECT file, entry FROM ${SOURCES_TABLE} WHERE collection = ? AND cid = ?`).get(collectionName, canonicalId) as { file: string; entry: number | null } | undefined;
@@ -85,6 +101,8 @@ export class OwnerWrites {
     mkdirSync(options.stateDir, { recursive: true });
     this.journalPath = join(options.stateDir, JOURNAL_FILE);
     if (existsSync(this.journalPath)) {
+      // Writes are serialized, so only the journal's last intent can lack its outcome (the line after it).
+      let pending: JournalEntry | undefined;
       for (const line of readFileSync(this.journalPath, 'utf8').split('\n')) {
         // A line cut short by a crash is the last one, and its write was never acknowledged.
         let entry: JournalEntry;
@@ -93,12 +111,36 @@ export class OwnerWrites {
         } catch {
           continue;
         }
-        this.journaled.add(entry.file);
-        if (!entry.requestId) continue;
-        const key = `${entry.client}\n${entry.requestId}`;
-        if (entry.reverted) this.done.delete(key);
-        else this.done.set(key, { collection: entry.collection, canonicalId: entry.canonicalId, revision: entry.revision, file: entry.file, swapped: true });
+        if (entry.pending) {
+          pending = entry;
+          continue;
+        }
+        pending = undefined;
+        this.remember(entry);
       }
+      if (pending && this.fileHolds(pending)) {
+        const { pending: _, ...applied } = pending;
+        this.append(applied);
+        this.remember(applied);
+      }
+    }
+  }
+
+  /** An applied (or reverted) journal entry: its file is rebuilt on catch-up, its requestId answered with its result. */
+  private remember(entry: JournalEntry): void {
+    this.journaled.add(entry.file);
+    if (!entry.requestId) return;
+    const key = `${entry.client}\n${entry.requestId}`;
+    if (entry.reverted) this.done.delete(key);
+    else this.done.set(key, { collection: entry.collection, canonicalId: entry.canonicalId, revision: entry.revision, file: entry.file, swapped: true });
+  }
+
+  /** Whether the content file holds the bytes an intent was about to write. */
+  private fileHolds(intent: JournalEntry): boolean {
+    try {
+      return intent.digest !== undefined && digestOf(readFileSync(join(this.contentDir, intent.file))) === intent.digest;
+    } catch {
+      return false;
     }
   }
 
@@ -232,14 +274,20 @@ export class OwnerWrites {
   }
 
   /**
-   * Writes the file, journals the change (flushed: from here on the write is durable and
-   * a retried requestId will not apply it twice), rebuilds and swaps; on a refused
-   * rebuild, puts the file back and journals that.
+   * Journals the intent (flushed), writes the file, journals that the file holds it
+   * (flushed: from here on the write is durable and a retried requestId will not apply it
+   * twice), rebuilds and swaps; on a refused rebuild, puts the file back and journals that.
    */
   private async commit(host: WriteHost, client: string, entry: Omit<JournalEntry, 'at' | 'client' | 'revision'>, path: string, before: string | undefined, after: string, revision: string): Promise<WriteResult> {
     const file = relative(this.contentDir, path).split(sep).join('/');
-    writeContentFile(path, after);
-    const journal: JournalEntry = { at: new Date().toISOString(), client, ...entry, file, revision };
+    const journal: JournalEntry = { at: new Date().toISOString(), client, ...entry, file, revision, digest: digestOf(after) };
+    this.append({ ...journal, pending: true });
+    try {
+      writeContentFile(path, after);
+    } catch (error) {
+      this.append({ ...journal, at: new Date().toISOString(), reverted: true });
+      throw error;
+    }
     this.append(journal);
     let summary: RebuildSummary;
     try {

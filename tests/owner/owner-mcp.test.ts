@@ -166,8 +166,10 @@ test('music.set_stance edits only the stance line of the record in a list file; 
   assert.equal(again.structuredContent!.replayed, true);
   assert.equal(again.structuredContent!.revision, result.structuredContent!.revision);
   assert.equal(readFileSync(file, 'utf8'), after);
-  const journal = readFileSync(join(stateDir, JOURNAL_FILE), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { requestId?: string; client: string; change: unknown; canonicalId: string; at: string });
-  const entries = journal.filter((e) => e.requestId === 'stance-1');
+  const journal = readFileSync(join(stateDir, JOURNAL_FILE), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { requestId?: string; client: string; change: unknown; canonicalId: string; at: string; pending?: boolean });
+  // The intent, journaled before the file changed, then the same entry once the file held it.
+  assert.deepEqual(journal.filter((e) => e.requestId === 'stance-1').map((e) => e.pending ?? false), [true, false]);
+  const entries = journal.filter((e) => e.requestId === 'stance-1' && !e.pending);
   assert.equal(entries.length, 1);
   assert.deepEqual(entries[0]!.change, { stance: 'dislike' });
   assert.equal(entries[0]!.canonicalId, cid);
