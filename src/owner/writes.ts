@@ -24,6 +24,7 @@ import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, 
 import { join, relative, resolve, sep } from 'node:path';
 import yaml from 'js-yaml';
 import { collection } from '../collections/index.ts';
+import type { CollectionDeclaration } from '../collections/define.ts';
 import { canonicalIdOf, EXPLICIT_ID } from '../compile/records.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { recordsTable, SOURCES_TABLE } from '../core/image.ts';
@@ -85,6 +86,34 @@ const digestOf = (data: string | Uint8Array) => createHash('sha256').update(data
 
 const sourceOf = (runtime: Runtime, collectionName: string, canonicalId: string) =>
   runtime.image.db.prepare(`SELECT file, entry FROM ${SOURCES_TABLE} WHERE collection = ? AND cid = ?`).get(collectionName, canonicalId) as { file: string; entry: number | null } | undefined;
+
+/** A Markdown file's body is its collection's body field: the record as the schema reads it. */
+function bodyOf(declaration: CollectionDeclaration, text: string, markdown: boolean) {
+  const body = markdown && declaration.bodyField ? text.replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '').trim() : '';
+  return (record: Record<string, unknown>) => (body ? { ...record, [declaration.bodyField!]: body } : record);
+}
+
+/** The record's fields at the entry the last build found it, refused when the file holds another record there now (a hand edit moved or replaced it). */
+function heldRecord(declaration: CollectionDeclaration, file: string, text: string, markdown: boolean, entry: number | null, canonicalId: string): Record<string, unknown> {
+  const record = readRecord(text, markdown, entry);
+  const { id, ...fields } = record;
+  const parsed = declaration.schema.safeParse(bodyOf(declaration, text, markdown)(fields));
+  if (!parsed.success || canonicalIdOf(declaration, typeof id === 'string' ? id : undefined, parsed.data as Record<string, unknown>) !== canonicalId) {
+    throw new WriteRefused('conflict', `The file ${file} no longer holds this record where the last build found it (edited by hand?); rebuild, reread and try again.`);
+  }
+  return record;
+}
+
+/** A record as its content file holds it now, with the revision a write checks. */
+export interface RecordRead {
+  collection: string;
+  canonicalId: string;
+  /** Pass it to a write of this record: the write is refused if the record's lines changed since. */
+  revision: string;
+  file: string;
+  /** The record's fields as the content file holds them (a Markdown body not included). */
+  fields: Record<string, unknown>;
+}
 
 export class OwnerWrites {
   readonly contentDir: string;
@@ -171,6 +200,19 @@ export class OwnerWrites {
     return this.serialized(client, input.requestId, () => this.setNow(client, tool, input));
   }
 
+  /** Reads a record from its content file (not from the image: a hand edit not yet built shows), with its revision. */
+  read(input: { collection: string; canonicalId: string }): RecordRead {
+    const runtime = this.hostOrRefuse().current();
+    const { declaration, source, text, markdown } = this.locate(runtime, input.collection, input.canonicalId);
+    try {
+      const fields = heldRecord(declaration, source.file, text, markdown, source.entry, input.canonicalId);
+      return { collection: input.collection, canonicalId: input.canonicalId, revision: blockRevision(text, recordBlock(text, markdown, source.entry)), file: source.file, fields };
+    } catch (error) {
+      if (error instanceof EditError) throw new WriteRefused('conflict', `Cannot read ${source.file}: ${error.message}.`);
+      throw error;
+    }
+  }
+
   private hostOrRefuse(): WriteHost {
     if (!this.host) throw new WriteRefused('unavailable', 'Writes are not available on this server (it does not rebuild its content).');
     return this.host;
@@ -210,11 +252,7 @@ export class OwnerWrites {
     const host = this.hostOrRefuse();
     const runtime = host.current();
     const { declaration, source, path, text, markdown } = this.locate(runtime, input.collection, input.canonicalId);
-    // A Markdown file's body is its collection's body field.
-    const withBody = (record: Record<string, unknown>) => {
-      const body = markdown && declaration.bodyField ? text.replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '').trim() : '';
-      return body ? { ...record, [declaration.bodyField!]: body } : record;
-    };
+    const withBody = bodyOf(declaration, text, markdown);
     let edited: ReturnType<typeof setFields>;
     let revisionBefore: string;
     try {
@@ -222,12 +260,7 @@ export class OwnerWrites {
       if (input.revision !== undefined && input.revision !== revisionBefore) {
         throw new WriteRefused('conflict', `The record was changed since revision ${input.revision.slice(0, 40)} (its file was edited; now ${revisionBefore}); reread it and decide again.`);
       }
-      // The file must still hold this record where the image says (a hand edit may have moved or replaced it).
-      const { id, ...current } = readRecord(text, markdown, source.entry);
-      const parsed = declaration.schema.safeParse(withBody(current));
-      if (!parsed.success || canonicalIdOf(declaration, typeof id === 'string' ? id : undefined, parsed.data as Record<string, unknown>) !== input.canonicalId) {
-        throw new WriteRefused('conflict', `The file ${source.file} no longer holds this record where the last build found it (edited by hand?); rebuild, reread and try again.`);
-      }
+      const { id: _id, ...current } = heldRecord(declaration, source.file, text, markdown, source.entry, input.canonicalId);
       // Without a revision, the caller read the record as served: a field it changes that
       // the file holds otherwise was edited by hand since, and is not overwritten blindly.
       if (input.revision === undefined) {
@@ -242,7 +275,7 @@ export class OwnerWrites {
       if (error instanceof EditError) throw new WriteRefused('conflict', `Cannot edit ${source.file}: ${error.message}.`);
       throw error;
     }
-    const { id: _id, ...fields } = edited.record;
+    const { id: _edited, ...fields } = edited.record;
     const checked = declaration.schema.safeParse(withBody(fields));
     if (!checked.success) throw new WriteRefused('invalid', `The change is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`);
     const revision = blockRevision(edited.text, recordBlock(edited.text, markdown, source.entry));
