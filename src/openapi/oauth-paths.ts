@@ -9,6 +9,7 @@
  * `Authorization: Bearer` (RFC 6750 §2.1).
  */
 import { LIMITS } from '../core/limits.ts';
+import { OWNER_TOOLS } from '../mcp/owner-tools.ts';
 import { SCOPES } from '../oauth/scopes.ts';
 import { OAUTH_URLS } from '../urls.ts';
 import { problemRef } from './problems.ts';
@@ -206,7 +207,7 @@ export function oauthPaths(): Record<string, PathItem> {
       options: preflight('preflightRevokeOAuthToken', tags),
     },
     [OAUTH_URLS.ownerMcp]: {
-      description: 'The owner lane: the public MCP server’s read tools plus the owner’s tools (`taste.get_for_edit` under `taste:read`; `taste.log`, `taste.rate`, `music.set_stance` under `taste:write`), JSON-RPC 2.0 over Streamable HTTP (stateless, JSON responses). Agents send no `Origin`; a browser page may call only from this site.',
+      description: `The owner lane: the public MCP server’s read tools plus the owner’s tools (${OWNER_TOOLS.map((tool) => `\`${tool.name}\` under \`${tool.scope}\``).join(', ')}), JSON-RPC 2.0 over Streamable HTTP (stateless, JSON responses). Agents send no \`Origin\`; a browser page may call only from this site.`,
       post: {
         operationId: 'ownerMcp',
         summary: 'MCP with the owner’s token',
