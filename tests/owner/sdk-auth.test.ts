@@ -55,6 +55,18 @@ class MemoryProvider implements OAuthClientProvider {
   codeVerifier = () => this.verifier;
 }
 
+/** The owner's browser at the authorization URL the SDK handed over: sign-in, Approve; the code sent back. */
+async function approveInBrowser(provider: MemoryProvider): Promise<string> {
+  const browser = new Browser();
+  const consent = await signIn(browser, provider.authorizationUrl!.href, OWNER, provider.redirectUrl, site.idp!.issuer);
+  assert.ok(consent instanceof Response, 'the consent page');
+  const back = await answerConsent(browser, consent, site.base, 'approve', provider.redirectUrl);
+  assert.ok(back instanceof URL, 'sent back to the client');
+  assert.equal(back.searchParams.get('state'), provider.stateValue);
+  assert.equal(back.searchParams.get('iss'), site.base);
+  return back.searchParams.get('code')!;
+}
+
 test('the MCP SDK client authorizes itself: discovery, registration, the ownerâ€™s sign-in and consent, token, tools/list and tools/call, then a refresh', async () => {
   const provider = new MemoryProvider();
   const endpoint = new URL(site.resource);
@@ -72,14 +84,7 @@ test('the MCP SDK client authorizes itself: discovery, registration, the ownerâ€
   assert.equal(url.searchParams.get('scope'), 'taste:read', 'the scope the 401 challenge names');
 
   // 2. The owner's browser: the identity provider's sign-in, then the site's consent page.
-  const browser = new Browser();
-  const consent = await signIn(browser, url.href, OWNER, provider.redirectUrl, site.idp!.issuer);
-  assert.ok(consent instanceof Response, 'the consent page');
-  const back = await answerConsent(browser, consent, site.base, 'approve', provider.redirectUrl);
-  assert.ok(back instanceof URL, 'sent back to the client');
-  assert.equal(back.searchParams.get('state'), provider.stateValue);
-  assert.equal(back.searchParams.get('iss'), site.base);
-  const code = back.searchParams.get('code')!;
+  const code = await approveInBrowser(provider);
 
   // 3. The SDK exchanges the code (with its verifier and the resource) and keeps the tokens.
   await first.finishAuth(code);
@@ -112,5 +117,35 @@ test('the MCP SDK client authorizes itself: discovery, registration, the ownerâ€
     assert.ok((await again.listTools()).tools.length > 0);
   } finally {
     await again.close();
+  }
+});
+
+test('step-up: a write with the read grant is 403 naming every scope it needs; authorizing again with exactly that scope keeps reading and allows the write', async () => {
+  const provider = new MemoryProvider();
+  const endpoint = new URL(site.resource);
+  const first = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
+  await assert.rejects(new Client({ name: 'sdk-auth-test', version: '1.0.0' }).connect(first), UnauthorizedError);
+  await first.finishAuth(await approveInBrowser(provider));
+  const write = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'taste.rate', arguments: { collection: 'movies', canonicalId: 'itm_000000000000000000000000', rating: 4 } } };
+  const refused = await fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${provider.saved!.access_token}` }, body: JSON.stringify(write) });
+  assert.equal(refused.status, 403);
+  const scope = /scope="([^"]+)"/.exec(refused.headers.get('www-authenticate')!)![1]!;
+  assert.equal(scope, 'taste:read taste:write');
+
+  // A client following the challenge authorizes again with exactly its scope (the old tokens dropped).
+  provider.saved = undefined;
+  assert.equal(await auth(provider, { serverUrl: endpoint, scope }), 'REDIRECT');
+  assert.equal(provider.authorizationUrl!.searchParams.get('scope'), scope);
+  assert.equal(await auth(provider, { serverUrl: endpoint, authorizationCode: await approveInBrowser(provider) }), 'AUTHORIZED');
+  assert.equal(provider.saved!.scope, 'taste:read taste:write');
+  const client = new Client({ name: 'sdk-auth-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: provider }));
+  try {
+    assert.ok((await client.listTools()).tools.length > 0, 'still reads');
+    // This site has no generations, so the write tool says so â€” past the scope check.
+    const rated = await client.callTool({ name: 'taste.rate', arguments: { collection: 'movies', canonicalId: 'itm_000000000000000000000000', rating: 4 } });
+    assert.match((rated.content as { text: string }[])[0]!.text, /not available/);
+  } finally {
+    await client.close();
   }
 });
