@@ -78,6 +78,8 @@ export interface JournalEntry {
   digest?: string;
   /** The intent, journaled before the file changes; the same entry without it follows once the file holds the change. */
   pending?: boolean;
+  /** On a put-back's intent (`reverted` and `pending`): the bytes the file is put back to, null to remove it, so a restart can finish it. */
+  before?: string | null;
 }
 
 export const JOURNAL_FILE = 'owner-writes.jsonl';
@@ -147,7 +149,14 @@ export class OwnerWrites {
         pending = undefined;
         this.remember(entry);
       }
-      if (pending && this.fileHolds(pending)) {
+      if (pending?.reverted) {
+        // A put-back cut short: the build refused the change, so the file must not keep it
+        // (unless it no longer holds it: then someone edited it since, and it is theirs).
+        if (this.fileHolds(pending)) this.restore(join(this.contentDir, pending.file), pending.before ?? undefined);
+        const { pending: _, before: __, ...reverted } = pending;
+        this.append(reverted);
+        this.remember(reverted);
+      } else if (pending && this.fileHolds(pending)) {
         const { pending: _, ...applied } = pending;
         this.append(applied);
         this.remember(applied);
@@ -326,9 +335,11 @@ export class OwnerWrites {
     try {
       summary = await host.rebuild([path]);
     } catch (error) {
-      if (before === undefined) removeContentFile(path);
-      else writeContentFile(path, before);
-      this.append({ ...journal, at: new Date().toISOString(), reverted: true });
+      // The put-back is journaled the same way: its intent (with the bytes to restore), then its outcome.
+      const putBack: JournalEntry = { ...journal, at: new Date().toISOString(), reverted: true };
+      this.append({ ...putBack, pending: true, before: before ?? null });
+      this.restore(path, before);
+      this.append(putBack);
       await host.rebuild([path]).catch(() => undefined);
       const detail = error instanceof Error && 'problems' in error ? (error as { problems: { field: string; reason: string }[] }).problems.map((p) => `${p.field}: ${p.reason}`).join('; ') : 'the rebuild failed';
       throw new WriteRefused('invalid', `The build refused the change (${detail.slice(0, 500)}); nothing was changed.`);
@@ -337,6 +348,12 @@ export class OwnerWrites {
     const result: WriteResult = { collection: entry.collection, canonicalId, revision, file, swapped: summary.swapped };
     if (entry.requestId !== undefined) this.done.set(`${client}\n${entry.requestId}`, result);
     return result;
+  }
+
+  /** Puts a file back as it was before a write: its bytes, or no file. */
+  private restore(path: string, before: string | undefined): void {
+    if (before !== undefined) writeContentFile(path, before);
+    else if (existsSync(path)) removeContentFile(path);
   }
 
   /** One line per write, flushed to disk before the write is acknowledged. */

@@ -5,7 +5,8 @@
  * one twice. Each state is made exactly as a kill would leave it — a real write, then the
  * journal cut back to its intent line (and, for a kill before the rename, the new file
  * gone) — and a new process (new OwnerWrites and Generations on the same folders) is
- * sent the client's retry with the same `requestId`.
+ * sent the client's retry with the same `requestId`. A put-back after a refused build is
+ * journaled the same way, and a kill in its middle is finished by the restart.
  */
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -98,6 +99,31 @@ test('an intent whose file holds other bytes (the write never landed, the owner 
   const second = await start();
   try {
     assert.deepEqual(journal().filter((e) => e.requestId === 'gap-3').map((e) => e.pending ?? false), [true]);
+  } finally {
+    await second.generations.shutdown();
+  }
+});
+
+test('killed while putting back a change the build refused: the restart finishes the put-back, and the retry is refused again, never answered as applied', async () => {
+  const first = await start();
+  const kept = await first.owner.log('client-c', { collection: 'music', fields: record('Refused Twice'), requestId: 'gap-4a' });
+  // The same record again: the build refuses the duplicate, and the new file is taken back.
+  await assert.rejects(first.owner.log('client-c', { collection: 'music', fields: record('Refused Twice'), requestId: 'gap-4' }), /build refused/);
+  await first.generations.shutdown();
+  const refused = 'music/refused-twice-2.yaml';
+  assert.equal(existsSync(join(content, refused)), false);
+  assert.deepEqual(journal().filter((e) => e.requestId === 'gap-4').map((e) => [e.pending ?? false, e.reverted ?? false]), [[true, false], [false, false], [true, true], [false, true]]);
+  // The state a kill right after the put-back's intent leaves: the refused file still there (its bytes are the first record's).
+  const lines = readFileSync(journalPath, 'utf8').trim().split('\n');
+  const putBack = lines.findIndex((line) => { const e = JSON.parse(line) as JournalEntry; return e.requestId === 'gap-4' && e.pending === true && e.reverted === true; });
+  writeFileSync(journalPath, `${lines.slice(0, putBack + 1).join('\n')}\n`);
+  writeFileSync(join(content, refused), readFileSync(join(content, kept.file)));
+
+  const second = await start();
+  try {
+    assert.equal(existsSync(join(content, refused)), false, 'the restart finished the put-back');
+    await assert.rejects(second.owner.log('client-c', { collection: 'music', fields: record('Refused Twice'), requestId: 'gap-4' }), /build refused/);
+    assert.equal(existsSync(join(content, refused)), false);
   } finally {
     await second.generations.shutdown();
   }
