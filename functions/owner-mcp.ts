@@ -16,8 +16,9 @@
  *    without `taste:read` → 403.
  * 3. The body: at most the MCP bound (413), one UTF-8 JSON message or a small batch (400).
  * 4. A `tools/call` of a write tool needs `taste:write`: otherwise 403
- *    `insufficient_scope` with `scope="taste:read taste:write"` (every scope the call
- *    needs, RFC 6750 §3), before anything is written.
+ *    `insufficient_scope` with `scope="taste:write"` (RFC 6750 §3), before anything is
+ *    written. `taste:write` includes reading (src/oauth/scopes.ts), so a client that
+ *    authorizes again with exactly that scope keeps every call it had.
  * 5. A fresh stateless server and transport answer, as JSON; write calls are journaled
  *    under the token's client.
  *
@@ -84,11 +85,8 @@ export async function ownerMcp(runtime: Runtime, request: Request, facts: Reques
   if (Array.isArray(parsed) && (parsed.length === 0 || parsed.length > LIMITS.mcpBatchMessagesMax)) return rpcError(400, -32600, `Invalid Request: a batch holds 1 to ${LIMITS.mcpBatchMessagesMax} messages.`);
 
   const writes = messages.some((m) => m?.method === 'tools/call' && ownerToolNamed(String(m.params?.name))?.scope === WRITE_SCOPE);
-  if (writes && !read.token.scopes.includes(WRITE_SCOPE)) {
-    // The challenge names every scope the call needs, not only the missing one: a client
-    // that authorizes again with exactly the challenge's scope (the MCP SDK's step-up
-    // does) must not get a grant without taste:read, which every call here needs.
-    const write = oauth.authorizeBearer(authorization, `${READ_SCOPE} ${WRITE_SCOPE}`);
+  if (writes) {
+    const write = oauth.authorizeBearer(authorization, WRITE_SCOPE);
     if (!write.ok) return refusal(write.status, write.status === 403 ? 'insufficient_scope' : 'invalid_token', write.description, write.wwwAuthenticate);
   }
 

@@ -150,7 +150,7 @@ export class OAuthServer {
 
   /**
    * For `/owner/mcp`: the bearer check of one request needing `scope` (`taste:read` for
-   * reads, `taste:read taste:write` for writes: every scope named) — the verified token,
+   * reads, `taste:write` for writes, which includes reading) — the verified token,
    * or the 401/403 and its `WWW-Authenticate` value.
    */
   authorizeBearer(authorization: string | null, scope: string): BearerDecision {

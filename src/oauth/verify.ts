@@ -21,6 +21,7 @@
  *     // decision.token: { clientId, scopes, grantId, subject, expiresAt } — the client to journal a write under.
  */
 import type { OAuthContext } from './context.ts';
+import { heldScopes } from './scopes.ts';
 
 export interface VerifiedToken {
   clientId: string;
@@ -101,7 +102,8 @@ export function authorizeBearer(ctx: OAuthContext, authorization: string | null,
     return { ok: false, status: 401, description: verified.description, wwwAuthenticate: bearerChallenge({ resourceMetadata: need.resourceMetadata, scope: need.scope, error: 'invalid_token', description: verified.description }) };
   }
   // `need.scope` may name several scopes (space-separated): the call needs every one.
-  if (!need.scope.split(' ').every((scope) => verified.scopes.includes(scope))) {
+  const held = heldScopes(verified.scopes);
+  if (!need.scope.split(' ').every((scope) => held.has(scope))) {
     const description = `This call needs the ${need.scope} scope${need.scope.includes(' ') ? 's' : ''}; authorize again asking for ${need.scope.includes(' ') ? 'them' : 'it'}.`;
     return { ok: false, status: 403, description, wwwAuthenticate: bearerChallenge({ resourceMetadata: need.resourceMetadata, scope: need.scope, error: 'insufficient_scope', description }) };
   }

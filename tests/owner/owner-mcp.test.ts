@@ -129,7 +129,7 @@ test('a read token lists the public tools and the write tools and reads the publ
   const refused = await rpc(OAUTH_URLS.ownerMcp, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'music.set_stance', arguments: { canonicalId: sourceOf('music/albums.yaml', 1), stance: 'dislike' } } }, tokens.read);
   assert.equal(refused.status, 403);
   const challenge = refused.headers.get('www-authenticate')!;
-  assert.ok(challenge.startsWith(`Bearer resource_metadata="${METADATA()}", scope="taste:read taste:write", error="insufficient_scope"`), challenge);
+  assert.ok(challenge.startsWith(`Bearer resource_metadata="${METADATA()}", scope="taste:write", error="insufficient_scope"`), challenge);
   assert.equal(readFileSync(join(content, 'music/albums.yaml'), 'utf8'), before, 'nothing was written');
 });
 

@@ -120,7 +120,7 @@ test('the MCP SDK client authorizes itself: discovery, registration, the ownerâ€
   }
 });
 
-test('step-up: a write with the read grant is 403 naming every scope it needs; authorizing again with exactly that scope keeps reading and allows the write', async () => {
+test('step-up: a write with the read grant is 403 naming taste:write; authorizing again with exactly that scope keeps reading (writing includes it) and allows the write', async () => {
   const provider = new MemoryProvider();
   const endpoint = new URL(site.resource);
   const first = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
@@ -130,14 +130,14 @@ test('step-up: a write with the read grant is 403 naming every scope it needs; a
   const refused = await fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${provider.saved!.access_token}` }, body: JSON.stringify(write) });
   assert.equal(refused.status, 403);
   const scope = /scope="([^"]+)"/.exec(refused.headers.get('www-authenticate')!)![1]!;
-  assert.equal(scope, 'taste:read taste:write');
+  assert.equal(scope, 'taste:write');
 
   // A client following the challenge authorizes again with exactly its scope (the old tokens dropped).
   provider.saved = undefined;
   assert.equal(await auth(provider, { serverUrl: endpoint, scope }), 'REDIRECT');
   assert.equal(provider.authorizationUrl!.searchParams.get('scope'), scope);
   assert.equal(await auth(provider, { serverUrl: endpoint, authorizationCode: await approveInBrowser(provider) }), 'AUTHORIZED');
-  assert.equal(provider.saved!.scope, 'taste:read taste:write');
+  assert.equal(provider.saved!.scope, 'taste:write');
   const client = new Client({ name: 'sdk-auth-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: provider }));
   try {
