@@ -21,6 +21,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { LIMITS } from '../src/core/limits.ts';
 import type { RequestFacts } from '../src/http/answer.ts';
 import { negotiate } from '../src/http/negotiate.ts';
+import { allowedHost, loopbackOrigin } from '../src/http/origin.ts';
 import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
 import { createServer, sharesUi } from '../src/mcp/server.ts';
 import { toolNamed } from '../src/mcp/tools.ts';
@@ -30,8 +31,6 @@ import { problemUrl, URLS } from '../src/urls.ts';
 export const MCP_ALLOW = 'GET, POST, DELETE, OPTIONS';
 /** The protocol version a request without `MCP-Protocol-Version` is assumed to speak (Streamable HTTP transport, "Protocol Version Header"). */
 const ASSUMED_VERSION = '2025-03-26';
-/** Loopback hosts: local MCP clients and the inspector reach a server on the same machine through them. */
-const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
 
 export interface McpOptions {
   /** Where the request and work counters live (shared across generations). */
@@ -53,15 +52,7 @@ function rpcError(status: number, code: number, message: string, headers: Record
 }
 
 /** Whether an Origin may call: the site's own, or a loopback one (local tools). */
-function allowedOrigin(origin: string, site: URL): boolean {
-  if (origin === site.origin) return true;
-  try {
-    const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK.test(url.host) && url.origin === origin;
-  } catch {
-    return false;
-  }
-}
+const allowedOrigin = (origin: string, site: URL) => origin === site.origin || loopbackOrigin(origin);
 
 interface Message {
   method?: unknown;
@@ -80,8 +71,7 @@ export function mcpHandler(options: McpOptions): McpHandler {
 
   return async (runtime, request, facts) => {
     const site = new URL(runtime.siteUrl);
-    const host = facts.header('Host') ?? '';
-    if (host.toLowerCase() !== site.host.toLowerCase() && !LOOPBACK.test(host)) return rpcError(403, -32000, `Forbidden: this endpoint is served at ${site.host}.`);
+    if (!allowedHost(facts.header('Host'), site)) return rpcError(403, -32000, `Forbidden: this endpoint is served at ${site.host}.`);
     const origin = facts.header('Origin');
     if (origin !== null && !allowedOrigin(origin, site)) return rpcError(403, -32000, 'Forbidden: requests from another site’s pages are refused (Origin).');
     const cors: Record<string, string> = origin === null ? {} : { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };

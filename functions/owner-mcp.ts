@@ -1,16 +1,25 @@
 /**
  * The owner lane's MCP endpoint, `POST /owner/mcp` (SPEC §4.7, §5; issue 17 items 6–7):
  * the MCP server of `/mcp` — the same read tools over the public corpus — plus the
- * owner's write tools, behind an OAuth bearer token issued for this resource. In order:
+ * owner's tools, behind an OAuth bearer token issued for this resource. In order:
  *
- * 1. The token (src/oauth/verify.ts): none or a bad, expired, revoked or foreign one
+ * 1. `Host` is the site's host or a loopback name, and `Origin`, when sent, is the
+ *    site's own origin: otherwise 403 `forbidden-origin` (src/http/origin.ts). Unlike
+ *    `/mcp`, no other origin is allowed, loopback ones included: the callers are agents
+ *    (no `Origin`), and a browser page has no business holding the owner's token, so no
+ *    page of another site may use one here even if it got it. A CORS preflight is
+ *    answered under the same rule: 403 from another site (the browser then sends
+ *    nothing), 204 with `Allow` from the site itself.
+ * 2. The token (src/oauth/verify.ts): none or a bad, expired, revoked or foreign one
  *    (issued for another resource) → 401 with `WWW-Authenticate: Bearer
  *    resource_metadata="…", scope="taste:read"` (RFC 6750 §3, RFC 9728 §5.1); a token
  *    without `taste:read` → 403.
- * 2. The body: at most the MCP bound (413), one UTF-8 JSON message or a small batch (400).
- * 3. A `tools/call` of a write tool needs `taste:write`: otherwise 403 `insufficient_scope`
- *    naming it, before anything is written.
- * 4. A fresh stateless server and transport answer, as JSON; write calls are journaled
+ * 3. The body: at most the MCP bound (413), one UTF-8 JSON message or a small batch (400).
+ * 4. A `tools/call` of a write tool needs `taste:write`: otherwise 403
+ *    `insufficient_scope` with `scope="taste:write"` (RFC 6750 §3), before anything is
+ *    written. `taste:write` includes reading (src/oauth/scopes.ts), so a client that
+ *    authorizes again with exactly that scope keeps every call it had.
+ * 5. A fresh stateless server and transport answer, as JSON; write calls are journaled
  *    under the token's client.
  *
  * The token is read only here: the public `/mcp` never reads `Authorization`.
@@ -18,11 +27,14 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { LIMITS } from '../src/core/limits.ts';
 import type { RequestFacts } from '../src/http/answer.ts';
-import { ownerToolNamed, WRITE_SCOPE } from '../src/mcp/owner-tools.ts';
+import { toResponse } from '../src/http/answer.ts';
+import { allowedHost } from '../src/http/origin.ts';
+import { problemAnswer } from '../src/http/problem.ts';
+import { ownerToolNamed, READ_SCOPE, WRITE_SCOPE } from '../src/mcp/owner-tools.ts';
 import { createServer, sharesUi } from '../src/mcp/server.ts';
 import type { Runtime } from '../src/runtime/runtime.ts';
 
-export const READ_SCOPE = 'taste:read';
+export const OWNER_MCP_ALLOW = 'POST, OPTIONS';
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
 interface Message {
@@ -37,6 +49,13 @@ function refusal(status: number, error: string, description: string, wwwAuthenti
   });
 }
 
+/** A refused Host or Origin, as a problem without the public API's `Access-Control-Allow-Origin: *`. */
+function forbidden(detail: string): Response {
+  const answer = problemAnswer('forbidden-origin', detail);
+  const { 'Access-Control-Allow-Origin': _, 'Access-Control-Expose-Headers': __, ...headers } = answer.headers;
+  return toResponse({ ...answer, headers });
+}
+
 function rpcError(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'Content-Type': 'application/json', ...NO_STORE } });
 }
@@ -44,6 +63,12 @@ function rpcError(status: number, code: number, message: string): Response {
 export async function ownerMcp(runtime: Runtime, request: Request, facts: RequestFacts, log: (error: unknown) => void = console.error): Promise<Response> {
   const oauth = runtime.oauth;
   if (!oauth) return rpcError(404, -32000, 'The owner lane is not configured on this server.');
+  // The owner lane's own URL (its issuer and resource), which is the site's public one.
+  const site = new URL(oauth.config.siteUrl);
+  const origin = facts.header('Origin');
+  if (!allowedHost(facts.header('Host'), site)) return forbidden(`This endpoint is served at ${site.host}; the request names another host.`);
+  if (origin !== null && origin !== site.origin) return forbidden(`Requests from another site's pages are refused here (Origin); agents call without one, and only ${site.origin} may call from a browser.`);
+  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: OWNER_MCP_ALLOW, ...NO_STORE } });
   const authorization = facts.header('Authorization');
   const read = oauth.authorizeBearer(authorization, READ_SCOPE);
   if (!read.ok) return refusal(read.status, read.status === 403 ? 'insufficient_scope' : 'invalid_token', read.description, read.wwwAuthenticate);
@@ -59,8 +84,8 @@ export async function ownerMcp(runtime: Runtime, request: Request, facts: Reques
   const messages: Message[] = Array.isArray(parsed) ? (parsed as Message[]) : parsed !== null && typeof parsed === 'object' ? [parsed as Message] : [];
   if (Array.isArray(parsed) && (parsed.length === 0 || parsed.length > LIMITS.mcpBatchMessagesMax)) return rpcError(400, -32600, `Invalid Request: a batch holds 1 to ${LIMITS.mcpBatchMessagesMax} messages.`);
 
-  const writes = messages.some((m) => m?.method === 'tools/call' && ownerToolNamed(String(m.params?.name)) !== undefined);
-  if (writes && !read.token.scopes.includes(WRITE_SCOPE)) {
+  const writes = messages.some((m) => m?.method === 'tools/call' && ownerToolNamed(String(m.params?.name))?.scope === WRITE_SCOPE);
+  if (writes) {
     const write = oauth.authorizeBearer(authorization, WRITE_SCOPE);
     if (!write.ok) return refusal(write.status, write.status === 403 ? 'insufficient_scope' : 'invalid_token', write.description, write.wwwAuthenticate);
   }

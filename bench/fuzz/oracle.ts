@@ -14,7 +14,8 @@
  *   sql.js text, JavaScript error names and messages, database or system file contents.
  * - shape (fails the run only with --strict-shape): an error (4xx/5xx) that is not
  *   `application/problem+json` with a matching `status` (GraphQL: not a GraphQL response
- *   with `errors`), a 405 without `Allow`, a HEAD answering otherwise than its GET, a
+ *   with `errors`; the owner lane's OAuth endpoints: not an RFC 6749 §5.2 error, and its
+ *   browser pages: not an HTML page), a 405 without `Allow`, a HEAD answering otherwise than its GET, a
  *   method the route table does not list for a path answered with success.
  *
  * Echo policy, by where the canary was planted (its class):
@@ -38,6 +39,19 @@
 import type { Outcome, RawRequest, RawResponse } from './http.ts';
 import { header, serialize } from './http.ts';
 import { TOKEN, type CanaryClass } from './gen/common.ts';
+import { OAUTH_URLS } from '../../src/urls.ts';
+
+/**
+ * The owner lane answers its clients in OAuth's own error shape (RFC 6749 §5.2, RFC 7591
+ * §3.2.2; RFC 6750 §3 at /owner/mcp's token check): `application/json` with a string
+ * `error` and `Cache-Control: no-store`; a 401 also challenges with `WWW-Authenticate:
+ * Bearer`. Its browser pages (authorization, the identity provider's callback, the
+ * connected clients) answer errors as pages for the owner to read.
+ */
+const OAUTH_JSON: ReadonlySet<string> = new Set([OAUTH_URLS.register, OAUTH_URLS.token, OAUTH_URLS.revoke, OAUTH_URLS.ownerMcp]);
+const OAUTH_PAGES: ReadonlySet<string> = new Set([OAUTH_URLS.authorize, OAUTH_URLS.callback, OAUTH_URLS.clients]);
+/** RFC 6749 §5.2: `error` is one ASCII word of printable characters other than `"` and `\`; ours are snake_case. */
+const OAUTH_ERROR = /^[a-z_]{1,64}$/;
 
 export type Category = 'crash' | 'freeze' | '5xx' | 'reset' | 'hang' | 'protocol' | 'echo' | 'leak' | 'shape';
 /** The categories that fail a run; shape joins them with --strict-shape. */
@@ -212,9 +226,22 @@ function shape(response: RawResponse, request: RawRequest, graphql: boolean): st
     else if (hasBody && !(parsed && Array.isArray(parsed.errors) && parsed.errors.length > 0)) problems.push(`GraphQL error ${response.status} without an errors array`);
     return problems;
   }
+  const path = resolvedPath(pathOf(request.target));
+  if (OAUTH_PAGES.has(path) && type.startsWith('text/html')) return problems;
+  if (OAUTH_JSON.has(path) && type.startsWith('application/json') && typeof parsed?.error === 'string') return oauthShape(response, parsed);
   if (!type.startsWith('application/problem+json')) problems.push(`${response.status} with Content-Type ${type || '(none)'}, not a problem`);
   else if (hasBody && !(parsed && typeof parsed.type === 'string' && typeof parsed.title === 'string' && parsed.status === response.status)) problems.push(`${response.status} problem whose body does not say type, title and the same status`);
   else if (!hasBody && request.method !== 'HEAD') problems.push(`${response.status} problem without a body`);
+  return problems;
+}
+
+/** An OAuth error answer (RFC 6749 §5.2): its `error`, its description, `no-store`, and a 401's challenge. */
+function oauthShape(response: RawResponse, parsed: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  if (!OAUTH_ERROR.test(parsed.error as string)) problems.push(`${response.status} OAuth error whose error is not an error code`);
+  if (parsed.error_description !== undefined && typeof parsed.error_description !== 'string') problems.push(`${response.status} OAuth error whose error_description is not a string`);
+  if (!/\bno-store\b/.test(header(response, 'cache-control') ?? '')) problems.push(`${response.status} OAuth error without Cache-Control: no-store`);
+  if (response.status === 401 && !/^Bearer\b/.test(header(response, 'www-authenticate') ?? '')) problems.push('401 OAuth error without a Bearer challenge');
   return problems;
 }
 

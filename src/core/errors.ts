@@ -10,6 +10,7 @@ export const PROBLEMS = {
   'invalid-cursor': { status: 400, title: 'Bad Request', when: 'The cursor was not returned by the API for this same collection, filters, search and sort.' },
   'unknown-parameter': { status: 400, title: 'Bad Request', when: 'The collection does not take a parameter of that name (a typo never returns everything).' },
   'unsupported-api-version': { status: 400, title: 'Bad Request', when: 'The `API-Version` request header names a version this API does not serve (omit it, or send `1.0.0`).' },
+  'forbidden-origin': { status: 403, title: 'Forbidden', when: 'A request to the owner lane\'s MCP endpoint names another host (`Host`) or comes from a page of another site (`Origin`): it takes calls from agents and from the site\'s own pages only (DNS-rebinding and cross-site protection).' },
   'not-found': { status: 404, title: 'Not Found', when: 'Nothing is published at the path.' },
   'method-not-allowed': { status: 405, title: 'Method Not Allowed', when: 'The resource is read-only; `Allow` lists the methods it takes.' },
   'not-acceptable': { status: 406, title: 'Not Acceptable', when: 'None of the media types in `Accept` is available for the resource; the detail lists those that are.' },

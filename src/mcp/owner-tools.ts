@@ -1,19 +1,24 @@
 /**
- * The owner's write tools (issue 17, item 7), offered only on `/owner/mcp` and only
- * called under the `taste:write` scope: `taste.log` adds a record, `taste.rate` sets a
- * record's `rating` and/or `recommended`, `music.set_stance` sets a music record's
- * stance. Each takes an optional `requestId` (a retried call with the same id applies
- * once) and an optional `revision` (the write is refused when the record's lines changed
- * since: a hand edit is never overwritten blindly). The work is src/owner/writes.ts.
+ * The owner's tools (issue 17, item 7), offered only on `/owner/mcp`. Under the
+ * `taste:write` scope: `taste.log` adds a record, `taste.rate` sets a record's `rating`
+ * and/or `recommended`, `music.set_stance` sets a music record's stance. Each takes an
+ * optional `requestId` (a retried call with the same id applies once) and an optional
+ * `revision` (the write is refused when the record's lines changed since: a hand edit is
+ * never overwritten blindly). Under `taste:read`: `taste.get_for_edit` reads a record
+ * from its content file with that revision, so an agent can read, decide and write
+ * without a hand edit in between going unnoticed (the public `taste.get` reads the built
+ * image, which knows no revisions). The work is src/owner/writes.ts.
  */
 import { contentCollections } from '../collections/index.ts';
 import { STANCES } from '../collections/music.ts';
 import type { JsonSchema } from '../collections/item-schema.ts';
-import { WriteRefused, type OwnerWrites, type WriteResult } from '../owner/writes.ts';
+import { WriteRefused, type OwnerWrites, type RecordRead, type WriteResult } from '../owner/writes.ts';
 import type { CallResult } from './tool.ts';
 
-/** The scope every tool here needs. */
+/** The scope of the write tools. */
 export const WRITE_SCOPE = 'taste:write';
+/** The scope of every call to `/owner/mcp`, and of its read tool. */
+export const READ_SCOPE = 'taste:read';
 
 const WRITABLE = contentCollections.filter((c) => !c.compose).map((c) => c.name);
 
@@ -34,20 +39,55 @@ const WRITE_OUTPUT: JsonSchema = {
   required: ['collection', 'canonicalId', 'revision', 'file', 'swapped'],
 };
 
+const READ_OUTPUT: JsonSchema = {
+  type: 'object',
+  properties: {
+    collection: { type: 'string' },
+    canonicalId: { type: 'string' },
+    revision: { type: 'string', description: 'The record’s revision now: pass it to a write of this record.' },
+    file: { type: 'string', description: 'The content file, relative to the content folder.' },
+    fields: { type: 'object', description: 'The record’s fields as its content file holds them (a Markdown body not included).' },
+  },
+  required: ['collection', 'canonicalId', 'revision', 'file', 'fields'],
+};
+
 const WRITE_ANNOTATIONS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
+const READ_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 export interface OwnerTool {
   name: string;
   title: string;
   description: string;
+  /** The scope a call needs (the endpoint checks it before the call runs). */
+  scope: typeof READ_SCOPE | typeof WRITE_SCOPE;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
-  run(writes: OwnerWrites, client: string, args: Record<string, unknown>): Promise<WriteResult>;
+  run(writes: OwnerWrites, client: string, args: Record<string, unknown>): Promise<WriteResult | RecordRead>;
+}
+
+/** What a call's text says (its structured content is the result itself). */
+function say(result: WriteResult | RecordRead): string {
+  if ('fields' in result) return `${result.collection}/${result.canonicalId} in ${result.file}, revision ${result.revision} (pass it to a write of this record): ${JSON.stringify(result.fields)}`;
+  return `${result.replayed ? 'Already applied' : 'Saved'}: ${result.collection}/${result.canonicalId} (revision ${result.revision}, ${result.file})${result.swapped || result.replayed ? '' : '; nothing a reader sees changed'}.`;
 }
 
 const optional = (args: Record<string, unknown>, name: string) => (typeof args[name] === 'string' ? (args[name] as string) : undefined);
 
 export const OWNER_TOOLS: readonly OwnerTool[] = [
+  {
+    name: 'taste.get_for_edit',
+    title: 'Read a record to edit it',
+    description: 'Reads one record of the owner’s collections from its content file — as it is now, hand edits not yet built included — with its revision. Pass that revision to taste.rate or music.set_stance: the write is refused if the record changed in between.',
+    scope: READ_SCOPE,
+    inputSchema: {
+      type: 'object',
+      properties: { collection: { type: 'string', enum: WRITABLE }, canonicalId },
+      required: ['collection', 'canonicalId'],
+      additionalProperties: false,
+    },
+    outputSchema: READ_OUTPUT,
+    run: (writes, _client, args) => Promise.resolve().then(() => writes.read({ collection: args.collection as string, canonicalId: args.canonicalId as string })),
+  },
   {
     name: 'taste.log',
     title: 'Log a record',
@@ -58,6 +98,7 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
       required: ['collection', 'fields'],
       additionalProperties: false,
     },
+    scope: WRITE_SCOPE,
     outputSchema: WRITE_OUTPUT,
     run: (writes, client, args) => writes.log(client, { collection: args.collection as string, fields: args.fields as Record<string, unknown>, requestId: optional(args, 'requestId') }),
   },
@@ -79,6 +120,7 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
       anyOf: [{ required: ['rating'] }, { required: ['recommended'] }],
       additionalProperties: false,
     },
+    scope: WRITE_SCOPE,
     outputSchema: WRITE_OUTPUT,
     run: (writes, client, args) => {
       const change: Record<string, unknown> = {};
@@ -97,6 +139,7 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
       required: ['canonicalId', 'stance'],
       additionalProperties: false,
     },
+    scope: WRITE_SCOPE,
     outputSchema: WRITE_OUTPUT,
     run: (writes, client, args) =>
       writes.set(client, 'music.set_stance', { collection: 'music', canonicalId: args.canonicalId as string, change: { stance: args.stance }, revision: optional(args, 'revision'), requestId: optional(args, 'requestId') }),
@@ -109,7 +152,7 @@ export const OWNER_TOOL_LIST = OWNER_TOOLS.map((tool) => ({
   description: tool.description,
   inputSchema: tool.inputSchema,
   outputSchema: tool.outputSchema,
-  annotations: { title: tool.title, ...WRITE_ANNOTATIONS },
+  annotations: { title: tool.title, ...(tool.scope === WRITE_SCOPE ? WRITE_ANNOTATIONS : READ_ANNOTATIONS) },
 }));
 
 const byName = new Map(OWNER_TOOLS.map((tool) => [tool.name, tool]));
@@ -117,16 +160,14 @@ export const ownerToolNamed = (name: string): OwnerTool | undefined => byName.ge
 
 const failure = (text: string): CallResult => ({ content: [{ type: 'text', text }], isError: true });
 
-/** One write call: a refusal the caller can act on is an `isError` result; anything else is logged and said safely. */
+/** One call: a refusal the caller can act on is an `isError` result; anything else is logged and said safely. */
 export async function callOwnerTool(tool: OwnerTool, writes: OwnerWrites | undefined, client: string, args: Record<string, unknown>, check: (args: unknown) => string | undefined, log: (error: unknown) => void = console.error): Promise<CallResult> {
   const invalid = check(args);
   if (invalid) return failure(`Invalid arguments for ${tool.name}: ${invalid}. The tool’s inputSchema lists what it takes.`);
-  if (!writes) return failure(`${tool.name}: writes are not available on this server (it does not rebuild its content).`);
+  if (!writes) return failure(`${tool.name}: the owner's tools are not available on this server (it does not rebuild its content).`);
   try {
     const result = await tool.run(writes, client, args);
-    const structured = { ...result } as Record<string, unknown>;
-    const text = `${result.replayed ? 'Already applied' : 'Saved'}: ${result.collection}/${result.canonicalId} (revision ${result.revision}, ${result.file})${result.swapped || result.replayed ? '' : '; nothing a reader sees changed'}.`;
-    return { content: [{ type: 'text', text }], structuredContent: structured };
+    return { content: [{ type: 'text', text: say(result) }], structuredContent: { ...result } as Record<string, unknown> };
   } catch (error) {
     if (error instanceof WriteRefused) return failure(`${tool.name} refused the call (${error.code}): ${error.message}`);
     log(error);

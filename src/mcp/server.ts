@@ -67,11 +67,11 @@ export interface ServerOptions {
   owner?: { writes: OwnerWrites | undefined; client: string };
 }
 
-/** The owner lane's tool list: the public tools, then the write tools. */
+/** The owner lane's tool list: the public tools, then the owner's. */
 const OWNER_LIST = [...TOOL_LIST, ...OWNER_TOOL_LIST];
 
 export const OWNER_INSTRUCTIONS = `${INSTRUCTIONS}
-On this owner lane, with the taste:write scope, three tools change the owner's collections: taste.log adds a record, taste.rate sets rating/recommended, music.set_stance sets a music stance. Give each change a requestId (a retry applies once) and pass back the revision a write returned (a record edited since is refused, not overwritten).`;
+On this owner lane, with the taste:write scope, three tools change the owner's collections: taste.log adds a record, taste.rate sets rating/recommended, music.set_stance sets a music stance. Read a record with taste.get_for_edit first (its content file as it is now, and its revision); give each change a requestId (a retry applies once) and pass the revision you read or a write returned (a record edited since is refused, not overwritten).`;
 
 /** A server for one request of one generation. */
 export function createServer(runtime: Runtime, options: ServerOptions): Server {

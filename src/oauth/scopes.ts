@@ -6,7 +6,7 @@
 
 export const SCOPES = {
   'taste:read': 'Read your collections through the owner endpoint (the same records the public site shows).',
-  'taste:write': 'Change your collections: add records, set ratings and recommendations, set music stances. Each change edits your content files.',
+  'taste:write': 'Read and change your collections: add records, set ratings and recommendations, set music stances. Each change edits your content files.',
 } as const;
 
 export type Scope = keyof typeof SCOPES;
@@ -17,6 +17,18 @@ export const SCOPE_NAMES = Object.keys(SCOPES) as Scope[];
 export const DEFAULT_SCOPES: readonly Scope[] = ['taste:read'];
 
 export const isScope = (name: string): name is Scope => Object.hasOwn(SCOPES, name);
+
+/**
+ * What a granted scope includes besides itself: writing includes reading. So a client
+ * that authorizes again with exactly a write challenge's `scope="taste:write"` (the MCP
+ * SDK's step-up does) keeps reading, and the challenge names only what is missing.
+ */
+const INCLUDES: Readonly<Record<Scope, readonly Scope[]>> = { 'taste:read': [], 'taste:write': ['taste:read'] };
+
+/** Every scope a grant of `granted` holds, the included ones too. */
+export function heldScopes(granted: readonly string[]): Set<string> {
+  return new Set(granted.flatMap((scope) => [scope, ...(isScope(scope) ? INCLUDES[scope] : [])]));
+}
 
 /**
  * A `scope` parameter (RFC 6749 §3.3: space-delimited, order irrelevant) as a sorted list

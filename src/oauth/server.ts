@@ -150,8 +150,8 @@ export class OAuthServer {
 
   /**
    * For `/owner/mcp`: the bearer check of one request needing `scope` (`taste:read` for
-   * reads, `taste:write` for writes) — the verified token, or the 401/403 and its
-   * `WWW-Authenticate` value.
+   * reads, `taste:write` for writes, which includes reading) — the verified token,
+   * or the 401/403 and its `WWW-Authenticate` value.
    */
   authorizeBearer(authorization: string | null, scope: string): BearerDecision {
     const resourceMetadata = `${this.config.siteUrl}${OAUTH_URLS.protectedResource}`;

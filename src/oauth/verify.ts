@@ -21,6 +21,7 @@
  *     // decision.token: { clientId, scopes, grantId, subject, expiresAt } — the client to journal a write under.
  */
 import type { OAuthContext } from './context.ts';
+import { heldScopes } from './scopes.ts';
 
 export interface VerifiedToken {
   clientId: string;
@@ -86,7 +87,7 @@ export type BearerDecision = { ok: true; token: VerifiedToken } | { ok: false; s
 
 /**
  * The whole bearer check of a request to the resource: the `Authorization` header, the
- * token, its resource, and the scope the call needs. `resourceMetadata` is the URL of the
+ * token, its resource, and the scope (or space-separated scopes) the call needs. `resourceMetadata` is the URL of the
  * resource's RFC 9728 document, which every challenge names so a client can discover
  * where to authorize.
  */
@@ -100,8 +101,10 @@ export function authorizeBearer(ctx: OAuthContext, authorization: string | null,
   if (!verified.ok) {
     return { ok: false, status: 401, description: verified.description, wwwAuthenticate: bearerChallenge({ resourceMetadata: need.resourceMetadata, scope: need.scope, error: 'invalid_token', description: verified.description }) };
   }
-  if (!verified.scopes.includes(need.scope)) {
-    const description = `This call needs the ${need.scope} scope; authorize again asking for it.`;
+  // `need.scope` may name several scopes (space-separated): the call needs every one.
+  const held = heldScopes(verified.scopes);
+  if (!need.scope.split(' ').every((scope) => held.has(scope))) {
+    const description = `This call needs the ${need.scope} scope${need.scope.includes(' ') ? 's' : ''}; authorize again asking for ${need.scope.includes(' ') ? 'them' : 'it'}.`;
     return { ok: false, status: 403, description, wwwAuthenticate: bearerChallenge({ resourceMetadata: need.resourceMetadata, scope: need.scope, error: 'insufficient_scope', description }) };
   }
   const { ok: _ok, ...rest } = verified;

@@ -14,6 +14,7 @@ import { itemSchema } from '../collections/item-schema.ts';
 import { exportPaths } from './export-paths.ts';
 import { metaPaths } from './meta-paths.ts';
 import { searchPaths, SEARCH_SCHEMAS } from './search-paths.ts';
+import { OAUTH_SCHEMAS, oauthPaths, OWNER_SECURITY_SCHEMES } from './oauth-paths.ts';
 import { rpcPaths } from './rpc-paths.ts';
 import { sqlPaths } from './sql-paths.ts';
 import { tastePaths, tasteSchemas } from './taste-paths.ts';
@@ -38,6 +39,7 @@ const OTHER_TAGS: readonly Tag[] = [
   { name: 'search', description: 'Search across every collection at once: ranked hits that say which collection and which field matched.' },
   { name: 'rpc', description: "Object-capability RPC over Cap'n Web: HTTP batches and WebSocket sessions, typed by a generated declaration." },
   { name: 'meta', description: 'Service metadata and discovery: this description, metadata, status, the API catalog and the problem registry.' },
+  { name: 'oauth', description: 'The owner lane: an OAuth 2.1 authorization server that only the site’s owner can complete, and `/owner/mcp`, the MCP endpoint where the owner’s agents read and change the collections. Everything else in this API is anonymous.', 'x-displayName': 'Owner lane (OAuth)' },
 ];
 
 function limitsTable(): string {
@@ -68,8 +70,8 @@ export function openApiDocument(): OpenApiDocument {
     paths[path] = pathItem;
     Object.assign(schemas, collectionSchemas(c, item, isGeographic(c)));
   }
-  Object.assign(paths, searchPaths(), metaPaths(), exportPaths(), sqlPaths(), tastePaths(), rpcPaths());
-  Object.assign(schemas, SEARCH_SCHEMAS, tasteSchemas());
+  Object.assign(paths, searchPaths(), metaPaths(), exportPaths(), sqlPaths(), tastePaths(), rpcPaths(), oauthPaths());
+  Object.assign(schemas, SEARCH_SCHEMAS, tasteSchemas(), OAUTH_SCHEMAS);
   Object.assign(schemas, {
     ServiceMeta: SERVICE_META_SCHEMA,
     ServiceStatus: STATUS_SCHEMA,
@@ -100,6 +102,7 @@ export function openApiDocument(): OpenApiDocument {
       parameters: { ...COMMON_PARAMETERS },
       headers: { ...RESPONSE_HEADERS },
       responses: problemResponses(),
+      securitySchemes: OWNER_SECURITY_SCHEMES,
     },
   };
 }

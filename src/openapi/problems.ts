@@ -31,6 +31,7 @@ export const slugsWithStatus = (status: number): ProblemSlug[] =>
 /** The problem statuses that have a reusable response, and the component name of each. */
 export const PROBLEM_RESPONSES = {
   400: 'BadRequest',
+  403: 'Forbidden',
   404: 'NotFound',
   406: 'NotAcceptable',
   408: 'RequestTimeout',

@@ -55,9 +55,12 @@ export interface Operation {
   parameters?: (Parameter | Reference)[];
   requestBody?: { required: boolean; content: Record<string, MediaType> };
   responses: Record<string, Response | Reference>;
-  /** Empty: every public operation is anonymous. */
-  security: [];
+  /** Empty: every public operation is anonymous; only the owner lane's `/owner/mcp` names its OAuth scheme. */
+  security: SecurityRequirement[];
 }
+
+/** A security requirement: scheme name → the scopes it needs. */
+export type SecurityRequirement = Record<string, string[]>;
 
 export interface PathItem {
   summary?: string;
@@ -97,6 +100,7 @@ export interface OpenApiDocument {
     parameters: Record<string, Parameter>;
     headers: Record<string, Header>;
     responses: Record<string, Response>;
+    securitySchemes: Record<string, JsonObject>;
   };
 }
 

@@ -4,16 +4,27 @@
  * and entry), checks that the file still holds the record the caller read (its revision:
  * the hash of the record's own lines, src/owner/edit.ts), edits the record's lines as
  * text — or, for a new record, writes a new file — validated by the collection's schema,
- * replaces the file atomically (src/owner/content-file.ts), appends the change to the
- * write journal in STATE_DIR, and then rebuilds and swaps the generation. Writes run one
- * at a time, in arrival order. A call with a `requestId` already in the journal (for the
- * same client) is answered with the first call's result and changes nothing. A rebuild
- * that refuses the edited content puts the file back as it was.
+ * journals its intent in STATE_DIR, replaces the file atomically
+ * (src/owner/content-file.ts), journals that it is applied, and then rebuilds and swaps
+ * the generation. Writes run one at a time, in arrival order. A call with a `requestId`
+ * already in the journal (for the same client) is answered with the first call's result
+ * and changes nothing. A rebuild that refuses the edited content puts the file back as it
+ * was.
+ *
+ * Why the intent comes first: a process killed between the file's rename and a journal
+ * line written after it would leave a changed file that no journal entry names, and the
+ * client's retry with the same `requestId` would apply the change again (a second new
+ * file for `taste.log`). With the intent (which names the file and the digest of the
+ * bytes it will hold) flushed before the file is touched, a restart settles the one write
+ * that can be in flight: the file holds those bytes → the write happened (the retry is
+ * answered with its result); it does not → it never happened (the retry applies it, once).
  */
+import { createHash } from 'node:crypto';
 import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import yaml from 'js-yaml';
 import { collection } from '../collections/index.ts';
+import type { CollectionDeclaration } from '../collections/define.ts';
 import { canonicalIdOf, EXPLICIT_ID } from '../compile/records.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { recordsTable, SOURCES_TABLE } from '../core/image.ts';
@@ -63,12 +74,48 @@ export interface JournalEntry {
   revision: string;
   /** A write the build refused: the file was put back, and the entry it follows is void. */
   reverted?: boolean;
+  /** SHA-256 (hex) of the content file's bytes after the write: how a restart tells whether an intent reached the file. */
+  digest?: string;
+  /** The intent, journaled before the file changes; the same entry without it follows once the file holds the change. */
+  pending?: boolean;
+  /** On a put-back's intent (`reverted` and `pending`): the bytes the file is put back to, null to remove it, so a restart can finish it. */
+  before?: string | null;
 }
 
 export const JOURNAL_FILE = 'owner-writes.jsonl';
 
+const digestOf = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
+
 const sourceOf = (runtime: Runtime, collectionName: string, canonicalId: string) =>
   runtime.image.db.prepare(`SELECT file, entry FROM ${SOURCES_TABLE} WHERE collection = ? AND cid = ?`).get(collectionName, canonicalId) as { file: string; entry: number | null } | undefined;
+
+/** A Markdown file's body is its collection's body field: the record as the schema reads it. */
+function bodyOf(declaration: CollectionDeclaration, text: string, markdown: boolean) {
+  const body = markdown && declaration.bodyField ? text.replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '').trim() : '';
+  return (record: Record<string, unknown>) => (body ? { ...record, [declaration.bodyField!]: body } : record);
+}
+
+/** The record's fields at the entry the last build found it, refused when the file holds another record there now (a hand edit moved or replaced it). */
+function heldRecord(declaration: CollectionDeclaration, file: string, text: string, markdown: boolean, entry: number | null, canonicalId: string): Record<string, unknown> {
+  const record = readRecord(text, markdown, entry);
+  const { id, ...fields } = record;
+  const parsed = declaration.schema.safeParse(bodyOf(declaration, text, markdown)(fields));
+  if (!parsed.success || canonicalIdOf(declaration, typeof id === 'string' ? id : undefined, parsed.data as Record<string, unknown>) !== canonicalId) {
+    throw new WriteRefused('conflict', `The file ${file} no longer holds this record where the last build found it (edited by hand?); rebuild, reread and try again.`);
+  }
+  return record;
+}
+
+/** A record as its content file holds it now, with the revision a write checks. */
+export interface RecordRead {
+  collection: string;
+  canonicalId: string;
+  /** Pass it to a write of this record: the write is refused if the record's lines changed since. */
+  revision: string;
+  file: string;
+  /** The record's fields as the content file holds them (a Markdown body not included). */
+  fields: Record<string, unknown>;
+}
 
 export class OwnerWrites {
   readonly contentDir: string;
@@ -85,6 +132,8 @@ export class OwnerWrites {
     mkdirSync(options.stateDir, { recursive: true });
     this.journalPath = join(options.stateDir, JOURNAL_FILE);
     if (existsSync(this.journalPath)) {
+      // Writes are serialized, so only the journal's last intent can lack its outcome (the line after it).
+      let pending: JournalEntry | undefined;
       for (const line of readFileSync(this.journalPath, 'utf8').split('\n')) {
         // A line cut short by a crash is the last one, and its write was never acknowledged.
         let entry: JournalEntry;
@@ -93,12 +142,43 @@ export class OwnerWrites {
         } catch {
           continue;
         }
-        this.journaled.add(entry.file);
-        if (!entry.requestId) continue;
-        const key = `${entry.client}\n${entry.requestId}`;
-        if (entry.reverted) this.done.delete(key);
-        else this.done.set(key, { collection: entry.collection, canonicalId: entry.canonicalId, revision: entry.revision, file: entry.file, swapped: true });
+        if (entry.pending) {
+          pending = entry;
+          continue;
+        }
+        pending = undefined;
+        this.remember(entry);
       }
+      if (pending?.reverted) {
+        // A put-back cut short: the build refused the change, so the file must not keep it
+        // (unless it no longer holds it: then someone edited it since, and it is theirs).
+        if (this.fileHolds(pending)) this.restore(join(this.contentDir, pending.file), pending.before ?? undefined);
+        const { pending: _, before: __, ...reverted } = pending;
+        this.append(reverted);
+        this.remember(reverted);
+      } else if (pending && this.fileHolds(pending)) {
+        const { pending: _, ...applied } = pending;
+        this.append(applied);
+        this.remember(applied);
+      }
+    }
+  }
+
+  /** An applied (or reverted) journal entry: its file is rebuilt on catch-up, its requestId answered with its result. */
+  private remember(entry: JournalEntry): void {
+    this.journaled.add(entry.file);
+    if (!entry.requestId) return;
+    const key = `${entry.client}\n${entry.requestId}`;
+    if (entry.reverted) this.done.delete(key);
+    else this.done.set(key, { collection: entry.collection, canonicalId: entry.canonicalId, revision: entry.revision, file: entry.file, swapped: true });
+  }
+
+  /** Whether the content file holds the bytes an intent was about to write. */
+  private fileHolds(intent: JournalEntry): boolean {
+    try {
+      return intent.digest !== undefined && digestOf(readFileSync(join(this.contentDir, intent.file))) === intent.digest;
+    } catch {
+      return false;
     }
   }
 
@@ -127,6 +207,19 @@ export class OwnerWrites {
   /** Sets fields of a record (`rating`, `recommended`, `stance`), guarded by the revision the caller read, when given. */
   set(client: string, tool: string, input: { collection: string; canonicalId: string; change: Record<string, unknown>; revision?: string; requestId?: string }): Promise<WriteResult> {
     return this.serialized(client, input.requestId, () => this.setNow(client, tool, input));
+  }
+
+  /** Reads a record from its content file (not from the image: a hand edit not yet built shows), with its revision. */
+  read(input: { collection: string; canonicalId: string }): RecordRead {
+    const runtime = this.hostOrRefuse().current();
+    const { declaration, source, text, markdown } = this.locate(runtime, input.collection, input.canonicalId);
+    try {
+      const fields = heldRecord(declaration, source.file, text, markdown, source.entry, input.canonicalId);
+      return { collection: input.collection, canonicalId: input.canonicalId, revision: blockRevision(text, recordBlock(text, markdown, source.entry)), file: source.file, fields };
+    } catch (error) {
+      if (error instanceof EditError) throw new WriteRefused('conflict', `Cannot read ${source.file}: ${error.message}.`);
+      throw error;
+    }
   }
 
   private hostOrRefuse(): WriteHost {
@@ -168,11 +261,7 @@ export class OwnerWrites {
     const host = this.hostOrRefuse();
     const runtime = host.current();
     const { declaration, source, path, text, markdown } = this.locate(runtime, input.collection, input.canonicalId);
-    // A Markdown file's body is its collection's body field.
-    const withBody = (record: Record<string, unknown>) => {
-      const body = markdown && declaration.bodyField ? text.replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '').trim() : '';
-      return body ? { ...record, [declaration.bodyField!]: body } : record;
-    };
+    const withBody = bodyOf(declaration, text, markdown);
     let edited: ReturnType<typeof setFields>;
     let revisionBefore: string;
     try {
@@ -180,12 +269,7 @@ export class OwnerWrites {
       if (input.revision !== undefined && input.revision !== revisionBefore) {
         throw new WriteRefused('conflict', `The record was changed since revision ${input.revision.slice(0, 40)} (its file was edited; now ${revisionBefore}); reread it and decide again.`);
       }
-      // The file must still hold this record where the image says (a hand edit may have moved or replaced it).
-      const { id, ...current } = readRecord(text, markdown, source.entry);
-      const parsed = declaration.schema.safeParse(withBody(current));
-      if (!parsed.success || canonicalIdOf(declaration, typeof id === 'string' ? id : undefined, parsed.data as Record<string, unknown>) !== input.canonicalId) {
-        throw new WriteRefused('conflict', `The file ${source.file} no longer holds this record where the last build found it (edited by hand?); rebuild, reread and try again.`);
-      }
+      const { id: _id, ...current } = heldRecord(declaration, source.file, text, markdown, source.entry, input.canonicalId);
       // Without a revision, the caller read the record as served: a field it changes that
       // the file holds otherwise was edited by hand since, and is not overwritten blindly.
       if (input.revision === undefined) {
@@ -200,7 +284,7 @@ export class OwnerWrites {
       if (error instanceof EditError) throw new WriteRefused('conflict', `Cannot edit ${source.file}: ${error.message}.`);
       throw error;
     }
-    const { id: _id, ...fields } = edited.record;
+    const { id: _edited, ...fields } = edited.record;
     const checked = declaration.schema.safeParse(withBody(fields));
     if (!checked.success) throw new WriteRefused('invalid', `The change is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`);
     const revision = blockRevision(edited.text, recordBlock(edited.text, markdown, source.entry));
@@ -232,22 +316,30 @@ export class OwnerWrites {
   }
 
   /**
-   * Writes the file, journals the change (flushed: from here on the write is durable and
-   * a retried requestId will not apply it twice), rebuilds and swaps; on a refused
-   * rebuild, puts the file back and journals that.
+   * Journals the intent (flushed), writes the file, journals that the file holds it
+   * (flushed: from here on the write is durable and a retried requestId will not apply it
+   * twice), rebuilds and swaps; on a refused rebuild, puts the file back and journals that.
    */
   private async commit(host: WriteHost, client: string, entry: Omit<JournalEntry, 'at' | 'client' | 'revision'>, path: string, before: string | undefined, after: string, revision: string): Promise<WriteResult> {
     const file = relative(this.contentDir, path).split(sep).join('/');
-    writeContentFile(path, after);
-    const journal: JournalEntry = { at: new Date().toISOString(), client, ...entry, file, revision };
+    const journal: JournalEntry = { at: new Date().toISOString(), client, ...entry, file, revision, digest: digestOf(after) };
+    this.append({ ...journal, pending: true });
+    try {
+      writeContentFile(path, after);
+    } catch (error) {
+      this.append({ ...journal, at: new Date().toISOString(), reverted: true });
+      throw error;
+    }
     this.append(journal);
     let summary: RebuildSummary;
     try {
       summary = await host.rebuild([path]);
     } catch (error) {
-      if (before === undefined) removeContentFile(path);
-      else writeContentFile(path, before);
-      this.append({ ...journal, at: new Date().toISOString(), reverted: true });
+      // The put-back is journaled the same way: its intent (with the bytes to restore), then its outcome.
+      const putBack: JournalEntry = { ...journal, at: new Date().toISOString(), reverted: true };
+      this.append({ ...putBack, pending: true, before: before ?? null });
+      this.restore(path, before);
+      this.append(putBack);
       await host.rebuild([path]).catch(() => undefined);
       const detail = error instanceof Error && 'problems' in error ? (error as { problems: { field: string; reason: string }[] }).problems.map((p) => `${p.field}: ${p.reason}`).join('; ') : 'the rebuild failed';
       throw new WriteRefused('invalid', `The build refused the change (${detail.slice(0, 500)}); nothing was changed.`);
@@ -256,6 +348,12 @@ export class OwnerWrites {
     const result: WriteResult = { collection: entry.collection, canonicalId, revision, file, swapped: summary.swapped };
     if (entry.requestId !== undefined) this.done.set(`${client}\n${entry.requestId}`, result);
     return result;
+  }
+
+  /** Puts a file back as it was before a write: its bytes, or no file. */
+  private restore(path: string, before: string | undefined): void {
+    if (before !== undefined) writeContentFile(path, before);
+    else if (existsSync(path)) removeContentFile(path);
   }
 
   /** One line per write, flushed to disk before the write is acknowledged. */

@@ -218,7 +218,7 @@ export const ROUTES: readonly Route[] = [
     name: 'owner-mcp',
     metered: true,
     ...oauthAt(OAUTH_URLS.ownerMcp),
-    methods: ['POST'],
+    methods: ['POST', 'OPTIONS'],
     kind: 'fetch',
     bodyMax: LIMITS.mcpRequestBytesMax,
     fetch: (rt, request, facts) => ownerMcp(rt, request, facts),

@@ -106,7 +106,7 @@ test('the consent page names the client, its redirect host and each scope, and c
   assert.match(html, /127\.0\.0\.1:9/);
   assert.match(html, /taste:read/);
   assert.match(html, /taste:write/);
-  assert.match(html, /Change your collections/);
+  assert.match(html, /Read and change your collections/);
   const policy = page.headers.get('content-security-policy')!;
   assert.match(policy, /frame-ancestors 'none'/);
   assert.match(policy, /form-action 'self' http:\/\/127\.0\.0\.1:9;/, 'the form may lead on to the client, and nowhere else');

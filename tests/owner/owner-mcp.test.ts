@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -166,8 +166,10 @@ test('music.set_stance edits only the stance line of the record in a list file; 
   assert.equal(again.structuredContent!.replayed, true);
   assert.equal(again.structuredContent!.revision, result.structuredContent!.revision);
   assert.equal(readFileSync(file, 'utf8'), after);
-  const journal = readFileSync(join(stateDir, JOURNAL_FILE), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { requestId?: string; client: string; change: unknown; canonicalId: string; at: string });
-  const entries = journal.filter((e) => e.requestId === 'stance-1');
+  const journal = readFileSync(join(stateDir, JOURNAL_FILE), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { requestId?: string; client: string; change: unknown; canonicalId: string; at: string; pending?: boolean });
+  // The intent, journaled before the file changed, then the same entry once the file held it.
+  assert.deepEqual(journal.filter((e) => e.requestId === 'stance-1').map((e) => e.pending ?? false), [true, false]);
+  const entries = journal.filter((e) => e.requestId === 'stance-1' && !e.pending);
   assert.equal(entries.length, 1);
   assert.deepEqual(entries[0]!.change, { stance: 'dislike' });
   assert.equal(entries[0]!.canonicalId, cid);
@@ -238,4 +240,59 @@ test('a hand edit of the record since the revision a write returned is detected,
   const third = await call('music.set_stance', { canonicalId: cid, stance: 'like', revision: current });
   assert.equal(third.isError, undefined, third.content[0]?.text);
   assert.equal(readFileSync(file, 'utf8'), handEdited.replace('  stance: love  # changed my mind', '  stance: like  # changed my mind'));
+});
+
+test('Host and Origin (DNS-rebinding protection): another host or another site’s page is a 403 problem before the token is read; the site’s own origin and agents without one pass; a preflight follows the same rule', async () => {
+  const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  const send = (headers: Record<string, string>, method = 'POST') =>
+    new Promise<{ status: number; headers: import('node:http').IncomingHttpHeaders; body: string }>((done, fail) => {
+      // node:http, since fetch will not send a Host of the caller's choosing.
+      const url = new URL(`${base}${OAUTH_URLS.ownerMcp}`);
+      const req = request(url, { method, headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${tokens.write}`, ...headers } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => done({ status: res.statusCode!, headers: res.headers, body }));
+      });
+      req.on('error', fail);
+      req.end(method === 'POST' ? list : undefined);
+    });
+  const hostile: Record<string, string>[] = [{ Origin: 'https://evil.example' }, { Origin: 'http://localhost:6274' }, { Origin: 'null' }, { Host: 'evil.example' }, { Host: 'evil.example', Origin: base }];
+  for (const headers of hostile) {
+    const refused = await send(headers);
+    assert.equal(refused.status, 403, JSON.stringify(headers));
+    assert.match(refused.headers['content-type']!, /^application\/problem\+json/);
+    assert.equal((JSON.parse(refused.body) as { type: string }).type.endsWith('/problems/forbidden-origin'), true);
+    assert.equal(refused.headers['access-control-allow-origin'], undefined);
+    assert.equal(refused.headers['www-authenticate'], undefined, 'refused before the token is read');
+  }
+  assert.equal((await send({ Origin: base })).status, 200);
+  assert.equal((await send({})).status, 200);
+  const preflight = { 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' };
+  assert.equal((await send({ ...preflight, Origin: 'https://evil.example' }, 'OPTIONS')).status, 403);
+  const own = await send({ ...preflight, Origin: base }, 'OPTIONS');
+  assert.equal(own.status, 204);
+  assert.equal(own.headers.allow, 'POST, OPTIONS');
+  assert.equal(own.headers['access-control-allow-origin'], undefined, 'no cross-origin browser client is invited');
+});
+
+test('taste.get_for_edit (taste:read) reads a record from its file with the revision a write checks: read, then write with it; a hand edit in between is caught', async () => {
+  const cid = sourceOf('music/albums.yaml', 4);
+  const read = await call('taste.get_for_edit', { collection: 'music', canonicalId: cid }, tokens.read);
+  assert.equal(read.isError, undefined, read.content[0]?.text);
+  const got = read.structuredContent as unknown as { revision: string; file: string; fields: { title: string; stance?: string } };
+  assert.equal(got.file, 'music/albums.yaml');
+  assert.equal(got.fields.title, (yaml.load(readFileSync(join(content, 'music/albums.yaml'), 'utf8'), { schema: yaml.CORE_SCHEMA }) as { title: string }[])[4]!.title);
+  const stance = got.fields.stance === 'dislike' ? 'love' : 'dislike';
+  const written = await call('music.set_stance', { canonicalId: cid, stance, revision: got.revision });
+  assert.equal(written.isError, undefined, written.content[0]?.text);
+  const reread = await call('taste.get_for_edit', { collection: 'music', canonicalId: cid }, tokens.read);
+  assert.equal((reread.structuredContent as unknown as { revision: string }).revision, written.structuredContent!.revision);
+  assert.equal((reread.structuredContent as unknown as { fields: { stance: string } }).fields.stance, stance);
+  // The stale revision is refused.
+  const stale = await call('music.set_stance', { canonicalId: cid, stance: 'neutral', revision: got.revision });
+  assert.equal(stale.isError, true);
+  assert.match(stale.content[0]!.text, /conflict/);
+  const missing = await call('taste.get_for_edit', { collection: 'music', canonicalId: 'itm_000000000000000000000000' }, tokens.read);
+  assert.equal(missing.isError, true);
+  assert.match(missing.content[0]!.text, /not-found/);
 });
