@@ -1,0 +1,135 @@
+/**
+ * The README's performance tables, generated from `bench/results.json` (what `npm run
+ * bench` wrote), so the figures in the README are always those of one recorded run.
+ * `npm run bench` prints the same tables; `src/compile/readme.ts` puts them between the
+ * README's `bench` markers. The types below are the file's contract.
+ */
+
+/** A figure over the runs of one target: the median and the spread. */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+/** One target under load: throughput, latency, the server's RSS, and every answer that was not a 2xx. */
+export interface LoadFigures {
+  rps: Spread;
+  p50Ms: Spread;
+  p99Ms: Spread;
+  /** The highest VmRSS of the server process sampled while it was under load. */
+  rssMb: Spread;
+  /** Requests answered over all runs. */
+  requests: number;
+  non2xx: number;
+  /** Connection errors and timeouts. */
+  errors: number;
+}
+
+/** Where and with what a section of the results was measured. */
+export interface RunFacts {
+  date: string;
+  node: string;
+  machine: string;
+}
+
+export interface BuildFigures extends RunFacts {
+  records: number;
+  compileSeconds: number;
+  buildSeconds: number;
+  peakRssMb: number;
+  imageMb: number;
+}
+
+export interface TargetRow {
+  id: string;
+  label: string;
+  /** What is sent, e.g. `GET /api/tweets.json?q=…`. */
+  request: string;
+  bodyBytes: number;
+  /** The REST row asking the same question (GraphQL, MCP, RPC and site pages rendered on request). */
+  sameQuestionAs?: string;
+  /** Connections, when the surface bounds one client below the run's (SQL); the bare baseline used the same. */
+  connections?: number;
+  /** The runtime as deployed: answer and page caches on. */
+  warm: LoadFigures;
+  /** Answer and page caches off (`ANSWER_CACHE_BYTES=0`, `PAGE_CACHE_BYTES=0`): every request does the work. */
+  cold: LoadFigures;
+  /** A bare node:http server answering a body of `bodyBytes`: the runtime's limit. */
+  bare: LoadFigures;
+  /** nginx serving the same file (static rows only), or why not. */
+  nginx?: LoadFigures | 'absent';
+}
+
+export interface LoadResults extends RunFacts {
+  loadGenerator: string;
+  records: number;
+  collection: string;
+  collectionRecords: number;
+  connections: number;
+  seconds: number;
+  runs: number;
+  rows: TargetRow[];
+}
+
+export interface BenchResults {
+  /** Present when the file is not the record (a smoke run of the harness). */
+  note?: string;
+  /** Keyed by the number of records generated. */
+  build: Record<string, BuildFigures>;
+  load?: LoadResults;
+}
+
+const count = (n: number) => Math.round(n).toLocaleString('en');
+const spread = (s: Spread, f: (n: number) => string) => (s.min === s.max ? f(s.median) : `${f(s.median)} (${f(s.min)}–${f(s.max)})`);
+const rps = (s: Spread) => spread(s, count);
+const ms = (s: Spread) => spread(s, (n) => n.toFixed(2));
+const mb = (s: Spread) => spread(s, (n) => String(Math.round(n)));
+const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '—');
+
+function buildTable(results: BenchResults): string[] {
+  const builds = Object.values(results.build).sort((a, b) => a.records - b.records);
+  return [
+    '| records | compile (content → image → page-one files) | whole `astro build` | peak RSS of the build | image size | measured |',
+    '| ---: | ---: | ---: | ---: | ---: | --- |',
+    ...builds.map((b) => `| ${count(b.records)} | ${b.compileSeconds.toFixed(2)} s | ${b.buildSeconds.toFixed(2)} s | ${count(b.peakRssMb)} MB | ${b.imageMb.toFixed(1)} MB | ${b.date}, node ${b.node}, ${b.machine} |`),
+  ];
+}
+
+function loadTables(load: LoadResults): string[] {
+  const byId = new Map(load.rows.map((r) => [r.id, r]));
+  const versusRest = (r: TargetRow) => {
+    const rest = r.sameQuestionAs === undefined ? undefined : byId.get(r.sameQuestionAs);
+    return rest ? `${ratio(r.warm.rps.median, rest.warm.rps.median)} / ${ratio(r.cold.rps.median, rest.cold.rps.median)} (${rest.label})` : '';
+  };
+  const failures = (r: TargetRow) => [r.warm, r.cold, r.bare].reduce((n, f) => n + f.non2xx + f.errors, 0);
+  const nginx = load.rows.find((r) => r.nginx !== undefined)?.nginx;
+  return [
+    `${count(load.records)} generated records (${load.collection}: ${count(load.collectionRecords)}), ${load.date}, node ${load.node}, ${load.machine}; ${load.loadGenerator}, ${load.connections} connections, ${load.seconds} s per run; each target alone, ${load.runs} runs, median (min–max). *Caches*: the server as deployed, answer and page caches on; *cold*: both off, so every request does its work.`,
+    '',
+    '| request | body bytes | req/s, caches | req/s, cold | bare node:http req/s | ÷ bare, caches / cold | ÷ REST for the same question, caches / cold (target ≥ 0.5) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    ...load.rows.map((r) => `| ${r.label} | ${count(r.bodyBytes)} | ${rps(r.warm.rps)} | ${rps(r.cold.rps)} | ${rps(r.bare.rps)} | ${ratio(r.warm.rps.median, r.bare.rps.median)} / ${ratio(r.cold.rps.median, r.bare.rps.median)} | ${versusRest(r)} |`),
+    '',
+    '| request | p50 ms, caches | p50 ms, cold | p99 ms, caches | p99 ms, cold | server RSS under load MB, caches / cold | non-2xx and errors |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...load.rows.map((r) => `| ${r.label} | ${ms(r.warm.p50Ms)} | ${ms(r.cold.p50Ms)} | ${ms(r.warm.p99Ms)} | ${ms(r.cold.p99Ms)} | ${mb(r.warm.rssMb)} / ${mb(r.cold.rssMb)} | ${failures(r)} |`),
+    '',
+    nginx === undefined || nginx === 'absent'
+      ? 'nginx serving the same static file (the static limit): not installed on the machine of this run.'
+      : `nginx serving the same static file (the static limit): ${rps(nginx.rps)} req/s, p50 ${ms(nginx.p50Ms)} ms, p99 ${ms(nginx.p99Ms)} ms.`,
+    '',
+    '| request | what is sent |',
+    '| --- | --- |',
+    ...load.rows.map((r) => `| ${r.label} | ${r.request.replaceAll('|', '\\|')} |`),
+  ];
+}
+
+/** The generated Markdown: a warning when the results are not the record, the load tables, the build table. */
+export function benchTables(results: BenchResults): string {
+  return [
+    ...(results.note ? [`**${results.note}**`, ''] : []),
+    ...(results.load ? [...loadTables(results.load), ''] : []),
+    ...buildTable(results),
+  ].join('\n');
+}
