@@ -96,7 +96,7 @@ init = function() requests = {\n  ${table}\n} end
 request = function() i = i % #requests + 1; return requests[i] end
 done = function(summary, latency)
   local e = summary.errors
-  io.write(string.format('\\nRESULT %d %d %d %d %d %d\\n', summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), e.status, e.connect + e.read + e.write + e.timeout))
+  io.write(string.format('\\nRESULT %d %d %d %d %d %d\\n', summary.requests, summary.duration, math.floor(latency:percentile(50)), math.floor(latency:percentile(99)), e.status, e.connect + e.read + e.write + e.timeout))
 end
 `,
       );

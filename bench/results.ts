@@ -5,11 +5,11 @@
  * with sorted keys, so the same figures are always the same bytes.
  */
 import { cpus, totalmem } from 'node:os';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { BenchResults, LoadFigures, RunFacts, Spread } from '../src/compile/bench-readme.ts';
+import { writeFileSync } from 'node:fs';
+import { BENCH_RESULTS_PATH, readBenchResults, type BenchResults, type LoadFigures, type RunFacts, type Spread } from '../src/compile/bench-readme.ts';
 import type { Loaded } from './load.ts';
 
-export const RESULTS_PATH = 'bench/results.json';
+export const RESULTS_PATH = BENCH_RESULTS_PATH;
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
@@ -43,10 +43,6 @@ export function runFacts(): RunFacts {
   };
 }
 
-export function readResults(path: string): BenchResults {
-  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as BenchResults) : { build: {} };
-}
-
 const sorted = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(sorted)
@@ -56,7 +52,7 @@ const sorted = (value: unknown): unknown =>
 
 /** Merges `update` into the file at `path` section by section; `note: undefined` removes a note. */
 export function writeResults(path: string, update: Partial<BenchResults>): BenchResults {
-  const old = readResults(path);
+  const old = readBenchResults(path);
   const merged: BenchResults = { ...old, ...update, build: { ...old.build, ...update.build } };
   if ('note' in update && update.note === undefined) delete merged.note;
   writeFileSync(path, `${JSON.stringify(sorted(merged), null, 2)}\n`);

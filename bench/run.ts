@@ -24,6 +24,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { benchTables, type BuildFigures, type TargetRow } from '../src/compile/bench-readme.ts';
 import { loadGenerator, type LoadRequest, type Loaded } from './load.ts';
@@ -96,6 +97,8 @@ if (args.only === 'rebuild') {
   // The dev loop on the build just made (bench/rebuild.ts).
   const figures = await measureRebuild(content, dist, log);
   const text = [
+    built ? `Full build of the same run: compile ${built.compileSeconds.toFixed(2)} s, whole \`astro build\` ${built.buildSeconds.toFixed(2)} s, peak RSS ${built.peakRssMb} MB.` : 'Build reused (--reuse-build).',
+    '',
     '| dev loop (`npm run dev`) | save → every surface answers | server: change seen → new generation | documents whose bytes changed |',
     '| --- | ---: | ---: | --- |',
     ...figures.map((f) => `| ${f.label} | ${(f.ms / 1000).toFixed(2)} s | ${(f.serverMs / 1000).toFixed(2)} s | ${f.changed.split(' ').map((p) => `\`${p}\``).join(' ')} |`),
@@ -148,6 +151,9 @@ async function preflight(base: string, target: Target): Promise<number> {
 async function measure(server: Running, requests: LoadRequest[], loadConnections = connections): Promise<Loaded & { rssMb: number }> {
   const options = { connections: loadConnections, seconds };
   await generator.run(server.base, requests, { ...options, seconds: Math.max(1, Math.round(seconds / 4)) });
+  // The warm-up's last requests are cut off, not finished: let the server finish them, or
+  // they still count against one client's concurrency (SQL) when the measured pass starts.
+  await sleep(500);
   let peak = 0;
   const sample = () => (peak = Math.max(peak, server.pids().reduce((n, pid) => n + rssMb(pid), 0)));
   const timer = setInterval(sample, 100);

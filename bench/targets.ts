@@ -106,8 +106,8 @@ export function targets(imagePath: string, name: string): { targets: Target[]; c
       ok: (body) => !body.includes('"reject"'),
     },
     { id: 'site-filtered', label: `site: collection page, ${filter}=… (rendered on request)`, request: `GET /${name}/?${filter}=… (HTML)`, requests: get(filterValues.map((v) => `/${name}/?${filter}=${v}`), HTML), sameQuestionAs: 'rest-filtered' },
-    { id: 'site-record', label: 'site: record page', request: `GET /${name}/<id> (HTML, ${recordIds.length} records)`, requests: get(recordIds.map((id) => `/${name}/${id}`), HTML) },
-    { id: 'site-record-markdown', label: 'site: record page, Markdown twin', request: `GET /${name}/<id> with Accept: text/markdown (${recordIds.length} records)`, requests: get(recordIds.map((id) => `/${name}/${id}`), MARKDOWN) },
+    { id: 'site-record', label: 'site: record page', request: `GET /${name}/{id} (HTML, ${recordIds.length} records)`, requests: get(recordIds.map((id) => `/${name}/${id}`), HTML) },
+    { id: 'site-record-markdown', label: 'site: record page, Markdown twin', request: `GET /${name}/{id} with Accept: text/markdown (${recordIds.length} records)`, requests: get(recordIds.map((id) => `/${name}/${id}`), MARKDOWN) },
   ];
   return { targets: list, collectionRecords };
 }

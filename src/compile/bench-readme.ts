@@ -4,6 +4,14 @@
  * `npm run bench` prints the same tables; `src/compile/readme.ts` puts them between the
  * README's `bench` markers. The types below are the file's contract.
  */
+import { existsSync, readFileSync } from 'node:fs';
+
+/** The record of the last benchmark run, committed with the README it generates. */
+export const BENCH_RESULTS_PATH = 'bench/results.json';
+
+export function readBenchResults(path = BENCH_RESULTS_PATH): BenchResults {
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as BenchResults) : { build: {} };
+}
 
 /** A figure over the runs of one target: the median and the spread. */
 export interface Spread {
@@ -121,7 +129,8 @@ function loadTables(load: LoadResults): string[] {
     '',
     '| request | what is sent |',
     '| --- | --- |',
-    ...load.rows.map((r) => `| ${r.label} | ${r.request.replaceAll('|', '\\|')} |`),
+    // Markdown would take `<id>` or `a < b` for HTML, and `|` for a cell's end.
+    ...load.rows.map((r) => `| ${r.label} | ${r.request.replaceAll('<', '&lt;').replaceAll('|', '\\|')} |`),
   ];
 }
 
