@@ -34,7 +34,7 @@ test('results merge section by section, with sorted keys, so the same figures ar
   }
 });
 
-test('the README tables state the note, the ratio to the bare server and to REST for the same question', () => {
+test('the README tables state the note, the ratio to the bare server and to REST for the same question, and the targets', () => {
   const load = (rps: number): LoadFigures => figures([run(rps)]);
   const results: BenchResults = {
     note: 'Smoke run: not the record.',
@@ -59,4 +59,9 @@ test('the README tables state the note, the ratio to the bare server and to REST
   assert.match(text, /\| GraphQL \| 900 \| 500 \| 300 \| 2,000 \| 0\.25 \/ 0\.15 \| 0\.50 \/ 0\.75 \(REST\) \|/);
   assert.match(text, /nginx .*: not installed/);
   assert.match(text, /\| 100,000 \| 1\.00 s \| 2\.00 s \| 300 MB \| 10\.0 MB \|/);
+  // Each target of issue 18 beside its figure; a figure these results lack says so.
+  assert.match(text, /\| GraphQL ÷ REST, caches \| ≥ 0\.5 \| 0\.50 \| yes \|/);
+  assert.match(text, /\| GraphQL ÷ REST, cold \| ≥ 0\.5 \| 0\.75 \| yes \|/);
+  assert.match(text, /\| compile, 1,000,000 records \| ≤ 120 s \| not measured \| — \|/);
+  assert.match(text, /\| peak RSS of the build, 100,000 records \| ≤ 1 GB \| 300 MB \| yes \|/);
 });
