@@ -68,11 +68,9 @@ function autocannonGenerator(): LoadGenerator {
   };
 }
 
-/** A Lua long string that cannot be closed by its content. */
-function luaString(text: string): string {
-  let level = '';
-  while (text.includes(`]${level}]`)) level += '=';
-  return `[${level}[${text}]${level}]`;
+/** A Lua string literal of any bytes: letters, digits and spaces as they are, every other byte as a three-digit decimal escape. */
+export function luaString(text: string): string {
+  return `"${[...Buffer.from(text)].map((b) => (/[A-Za-z0-9 ]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `\\${String(b).padStart(3, '0')}`)).join('')}"`;
 }
 
 function wrkGenerator(name: string): LoadGenerator {
