@@ -1,17 +1,26 @@
 /**
- * The benchmark's yardstick: a bare node:http server answering one fixed JSON body of a
- * given size, with no routing, parsing or querying. Ratios against it show what the
- * project's own work costs on this machine. Usage: node bench/baseline.ts <bytes>.
+ * The benchmark's yardstick: a bare node:http server answering `GET /<bytes>` with a fixed
+ * JSON body of that many bytes, with no routing, parsing or querying beyond the number.
+ * Ratios against it show what the project's own work costs on this machine, whatever the
+ * machine. Usage: node bench/baseline.ts (prints `listening on <url>`).
  */
 import { createServer } from 'node:http';
 
-const bytes = Number(process.argv[2] ?? 20_000);
 const item = '{"canonicalId":"itm_000000000000000000000000","title":"x"},';
-const body = Buffer.from(`{"data":[${item.repeat(Math.max(0, Math.floor((bytes - 40) / item.length))).slice(0, -1)}]}`.padEnd(bytes, ' '));
+const bodies = new Map<number, Buffer>();
+function body(bytes: number): Buffer {
+  let b = bodies.get(bytes);
+  if (!b) {
+    b = Buffer.from(`{"data":[${item.repeat(Math.max(0, Math.floor((bytes - 40) / item.length))).slice(0, -1)}]}`.padEnd(bytes, ' '));
+    bodies.set(bytes, b);
+  }
+  return b;
+}
 
-const server = createServer((_req, res) => {
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
-  res.end(body);
+const server = createServer((req, res) => {
+  const b = body(Number(req.url!.slice(1)) || 0);
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': b.length });
+  res.end(b);
 });
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();

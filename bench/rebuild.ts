@@ -125,8 +125,9 @@ export async function measureRebuild(content: string, dist: string, log: (line: 
     placeFile = placePath;
     const place = `Rebuildplace${Date.now().toString(36)}`;
     const home = await (await fetch(`${base}/`)).text();
-    const count = Number(/<p>(\d+) public records/.exec(home)?.[1]);
-    const homeShows = (n: number) => (_s: number, b: string) => b.includes(`<p>${n} public records`);
+    // The home page's lede: `<p class="lede …">1947 public records in 17 collections`.
+    const count = Number(/>(\d+) public records/.exec(home)?.[1]);
+    const homeShows = (n: number) => (_s: number, b: string) => b.includes(`>${n} public records`);
     const exportsShow = (present: boolean) =>
       ['/places.geojson', '/places.kml', '/places.gpx'].map((path) => ({ name: path, path, ok: (_s: number, b: string) => b.includes(place) === present }));
     await step('add one record (a place)', () => writeContentFile(placePath, `name: ${place}\ncategory: coffee\ncity: Zurich\ncountry: Switzerland\ncoordinates: { latitude: 47.3769, longitude: 8.5417 }\ncoordinatesSource: manual\n`), [

@@ -1,7 +1,8 @@
 /**
  * The README's reference tables — collections with their filters and sort fields, the
  * problem types, the limits, the content rules — generated from the declarations, the problem catalog and
- * the limits module, so the documentation cannot drift from the code. `npm run docs`
+ * the limits module, and its performance tables from `bench/results.json` (src/compile/bench-readme.ts),
+ * so the documentation cannot drift from the code or from the recorded benchmark. `npm run docs`
  * rewrites them in place; a test fails when the README is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { PROBLEMS } from '../core/errors.ts';
 import { LIMIT_DEFINITIONS } from '../core/limits.ts';
 import { collectionUrl, problemUrl } from '../urls.ts';
 import { TOOLS } from '../mcp/tools.ts';
+import { benchTables, readBenchResults } from './bench-readme.ts';
 
 const code = (s: string) => `\`${s}\``;
 
@@ -60,6 +62,7 @@ export function tables(): Record<string, string> {
     'problems-table': problems.join('\n'),
     'limits-table': limits.join('\n'),
     'rules-table': rules.join('\n'),
+    bench: benchTables(readBenchResults()),
   };
 }
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { renderReadme } from '../../src/compile/readme.ts';
 
-test('the README reference tables match the declarations, problems and limits (npm run docs)', () => {
+test('the README reference tables match the declarations, problems and limits, and its performance tables bench/results.json (npm run docs)', () => {
   const readme = readFileSync('README.md', 'utf8');
   assert.equal(readme, renderReadme(readme));
 });

@@ -1,0 +1,60 @@
+/**
+ * `bench/results.json`, the record of a benchmark run: figures over runs reduced to a
+ * median and a spread, the file merged section by section (a 1M `--build-only` run adds
+ * its build figures beside the 100k ones and leaves the load figures alone) and written
+ * with sorted keys, so the same figures are always the same bytes.
+ */
+import { cpus, totalmem } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { BENCH_RESULTS_PATH, readBenchResults, type BenchResults, type LoadFigures, type RunFacts, type Spread } from '../src/compile/bench-readme.ts';
+import type { Loaded } from './load.ts';
+
+export const RESULTS_PATH = BENCH_RESULTS_PATH;
+
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+export function spread(values: readonly number[], digits: number): Spread {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { median: round(median, digits), min: round(sorted[0]!, digits), max: round(sorted.at(-1)!, digits) };
+}
+
+/** One target's runs, each with the peak RSS sampled under its load. */
+export function figures(runs: readonly (Loaded & { rssMb: number })[]): LoadFigures {
+  return {
+    rps: spread(runs.map((r) => r.rps), 0),
+    p50Ms: spread(runs.map((r) => r.p50Ms), 2),
+    p99Ms: spread(runs.map((r) => r.p99Ms), 2),
+    rssMb: spread(runs.map((r) => r.rssMb), 0),
+    requests: runs.reduce((n, r) => n + r.requests, 0),
+    non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+  };
+}
+
+/** The machine, Node and date of this run. */
+export function runFacts(): RunFacts {
+  const cores = cpus();
+  return {
+    date: new Date().toISOString().slice(0, 10),
+    node: process.version,
+    machine: `${cores.length} × ${cores[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB`,
+  };
+}
+
+const sorted = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(sorted)
+    : value !== null && typeof value === 'object'
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, sorted(v)]))
+      : value;
+
+/** Merges `update` into the file at `path` section by section; `note: undefined` removes a note. */
+export function writeResults(path: string, update: Partial<BenchResults>): BenchResults {
+  const old = readBenchResults(path);
+  const merged: BenchResults = { ...old, ...update, build: { ...old.build, ...update.build } };
+  if ('note' in update && update.note === undefined) delete merged.note;
+  writeFileSync(path, `${JSON.stringify(sorted(merged), null, 2)}\n`);
+  return merged;
+}

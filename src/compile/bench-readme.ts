@@ -1,0 +1,179 @@
+/**
+ * The README's performance tables, generated from `bench/results.json` (what `npm run
+ * bench` wrote), so the figures in the README are always those of one recorded run.
+ * `npm run bench` prints the same tables; `src/compile/readme.ts` puts them between the
+ * README's `bench` markers. The types below are the file's contract.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+
+/** The record of the last benchmark run, committed with the README it generates. */
+export const BENCH_RESULTS_PATH = 'bench/results.json';
+
+export function readBenchResults(path = BENCH_RESULTS_PATH): BenchResults {
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as BenchResults) : { build: {} };
+}
+
+/** A figure over the runs of one target: the median and the spread. */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+/** One target under load: throughput, latency, the server's RSS, and every answer that was not a 2xx. */
+export interface LoadFigures {
+  rps: Spread;
+  p50Ms: Spread;
+  p99Ms: Spread;
+  /** The highest VmRSS of the server process sampled while it was under load. */
+  rssMb: Spread;
+  /** Requests answered over all runs. */
+  requests: number;
+  non2xx: number;
+  /** Connection errors and timeouts. */
+  errors: number;
+}
+
+/** Where and with what a section of the results was measured. */
+export interface RunFacts {
+  date: string;
+  node: string;
+  machine: string;
+}
+
+export interface BuildFigures extends RunFacts {
+  records: number;
+  compileSeconds: number;
+  buildSeconds: number;
+  peakRssMb: number;
+  imageMb: number;
+}
+
+export interface TargetRow {
+  id: string;
+  label: string;
+  /** What is sent, e.g. `GET /api/tweets.json?q=…`. */
+  request: string;
+  bodyBytes: number;
+  /** The REST row asking the same question (GraphQL, MCP, RPC and site pages rendered on request). */
+  sameQuestionAs?: string;
+  /** Connections, when the surface bounds one client below the run's (SQL); the bare baseline used the same. */
+  connections?: number;
+  /** The runtime as deployed: answer and page caches on. */
+  warm: LoadFigures;
+  /** Answer and page caches off (`ANSWER_CACHE_BYTES=0`, `PAGE_CACHE_BYTES=0`): every request does the work. */
+  cold: LoadFigures;
+  /** A bare node:http server answering a body of `bodyBytes`: the runtime's limit. */
+  bare: LoadFigures;
+  /** nginx serving the same file (static rows only), or why not. */
+  nginx?: LoadFigures | 'absent';
+}
+
+export interface LoadResults extends RunFacts {
+  loadGenerator: string;
+  records: number;
+  collection: string;
+  collectionRecords: number;
+  connections: number;
+  seconds: number;
+  runs: number;
+  rows: TargetRow[];
+}
+
+export interface BenchResults {
+  /** Present when the file is not the record (a smoke run of the harness). */
+  note?: string;
+  /** Keyed by the number of records generated. */
+  build: Record<string, BuildFigures>;
+  load?: LoadResults;
+}
+
+const count = (n: number) => Math.round(n).toLocaleString('en');
+const spread = (s: Spread, f: (n: number) => string) => (s.min === s.max ? f(s.median) : `${f(s.median)} (${f(s.min)}–${f(s.max)})`);
+const rps = (s: Spread) => spread(s, count);
+const ms = (s: Spread) => spread(s, (n) => n.toFixed(2));
+const mb = (s: Spread) => spread(s, (n) => String(Math.round(n)));
+const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '—');
+
+function buildTable(results: BenchResults): string[] {
+  const builds = Object.values(results.build).sort((a, b) => a.records - b.records);
+  return [
+    '| records | compile (content → image → page-one files) | whole `astro build` | peak RSS of the build | image size | measured |',
+    '| ---: | ---: | ---: | ---: | ---: | --- |',
+    ...builds.map((b) => `| ${count(b.records)} | ${b.compileSeconds.toFixed(2)} s | ${b.buildSeconds.toFixed(2)} s | ${count(b.peakRssMb)} MB | ${b.imageMb.toFixed(1)} MB | ${b.date}, node ${b.node}, ${b.machine} |`),
+  ];
+}
+
+function loadTables(load: LoadResults): string[] {
+  const byId = new Map(load.rows.map((r) => [r.id, r]));
+  const versusRest = (r: TargetRow) => {
+    const rest = r.sameQuestionAs === undefined ? undefined : byId.get(r.sameQuestionAs);
+    return rest ? `${ratio(r.warm.rps.median, rest.warm.rps.median)} / ${ratio(r.cold.rps.median, rest.cold.rps.median)} (${rest.label})` : '';
+  };
+  const failures = (r: TargetRow) => [r.warm, r.cold, r.bare].reduce((n, f) => n + f.non2xx + f.errors, 0);
+  const nginx = load.rows.find((r) => r.nginx !== undefined)?.nginx;
+  return [
+    `${count(load.records)} generated records (${load.collection}: ${count(load.collectionRecords)}), ${load.date}, node ${load.node}, ${load.machine}; ${load.loadGenerator}, ${load.connections} connections, ${load.seconds} s per run; each target alone, ${load.runs} runs, median (min–max). *Caches*: the server as deployed, answer and page caches on; *cold*: both off, so every request does its work.`,
+    '',
+    '| request | body bytes | req/s, caches | req/s, cold | bare node:http req/s | ÷ bare, caches / cold | ÷ REST for the same question, caches / cold (target ≥ 0.5) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    ...load.rows.map((r) => `| ${r.label} | ${count(r.bodyBytes)} | ${rps(r.warm.rps)} | ${rps(r.cold.rps)} | ${rps(r.bare.rps)} | ${ratio(r.warm.rps.median, r.bare.rps.median)} / ${ratio(r.cold.rps.median, r.bare.rps.median)} | ${versusRest(r)} |`),
+    '',
+    '| request | p50 ms, caches | p50 ms, cold | p99 ms, caches | p99 ms, cold | server RSS under load MB, caches / cold | non-2xx and errors |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...load.rows.map((r) => `| ${r.label} | ${ms(r.warm.p50Ms)} | ${ms(r.cold.p50Ms)} | ${ms(r.warm.p99Ms)} | ${ms(r.cold.p99Ms)} | ${mb(r.warm.rssMb)} / ${mb(r.cold.rssMb)} | ${failures(r)} |`),
+    '',
+    nginx === undefined || nginx === 'absent'
+      ? 'nginx serving the same static file (the static limit): not installed on the machine of this run.'
+      : `nginx serving the same static file (the static limit): ${rps(nginx.rps)} req/s, p50 ${ms(nginx.p50Ms)} ms, p99 ${ms(nginx.p99Ms)} ms.`,
+    '',
+    '| request | what is sent |',
+    '| --- | --- |',
+    // Markdown would take `<id>` or `a < b` for HTML, and `|` for a cell's end.
+    ...load.rows.map((r) => `| ${r.label} | ${r.request.replaceAll('<', '&lt;').replaceAll('|', '\\|')} |`),
+  ];
+}
+
+/** Issue 18's targets, each beside the figure of these results that it is judged on. */
+function targetTable(results: BenchResults): string[] {
+  const lines: string[] = [];
+  const check = (what: string, target: string, measured: number | undefined, met: (n: number) => boolean, show: (n: number) => string) =>
+    lines.push(`| ${what} | ${target} | ${measured === undefined || Number.isNaN(measured) ? 'not measured | —' : `${show(measured)} | ${met(measured) ? 'yes' : '**no**'}`} |`);
+  for (const [records, seconds, gb] of [[100_000, 10, 1], [1_000_000, 120, 4]] as const) {
+    const b = results.build[records];
+    check(`compile, ${count(records)} records`, `≤ ${seconds} s`, b?.compileSeconds, (n) => n <= seconds, (n) => `${n.toFixed(2)} s`);
+    check(`peak RSS of the build, ${count(records)} records`, `≤ ${gb} GB`, b?.peakRssMb, (n) => n <= gb * 1024, (n) => `${count(n)} MB`);
+  }
+  const rows = new Map((results.load?.rows ?? []).map((r) => [r.id, r]));
+  const toBare = (id: string, variant: 'warm' | 'cold') => {
+    const r = rows.get(id);
+    return r ? r[variant].rps.median / r.bare.rps.median : undefined;
+  };
+  const two = (n: number) => n.toFixed(2);
+  check('REST filtered, cold ÷ bare node:http', '≥ 0.12', toBare('rest-filtered', 'cold'), (n) => n >= 0.12, two);
+  check('REST q search, cold ÷ bare node:http', '≥ 0.08', toBare('rest-q', 'cold'), (n) => n >= 0.08, two);
+  for (const id of ['rest-page-one', 'rest-filtered', 'rest-q', 'rest-deep-cursor']) {
+    check(`${rows.get(id)?.label ?? id}, caches ÷ bare node:http`, '≥ 0.75', toBare(id, 'warm'), (n) => n >= 0.75, two);
+  }
+  for (const r of rows.values()) {
+    const rest = r.sameQuestionAs === undefined ? undefined : rows.get(r.sameQuestionAs);
+    if (!rest) continue;
+    for (const variant of ['warm', 'cold'] as const) {
+      check(`${r.label} ÷ ${rest.label}, ${variant === 'warm' ? 'caches' : 'cold'}`, '≥ 0.5', r[variant].rps.median / rest[variant].rps.median, (n) => n >= 0.5, two);
+    }
+  }
+  // Datasette is not installed by the project, so this comparison is outside the benchmark.
+  lines.push('| SQL `QUERY` ÷ Datasette `?sql=` on the same statement | ≥ 4 | not measured by `npm run bench` | — |');
+  return ['| target (issue 18) | wanted | measured | met |', '| --- | --- | ---: | --- |', ...lines];
+}
+
+/** The generated Markdown: a warning when the results are not the record, the load tables, the build table, the targets. */
+export function benchTables(results: BenchResults): string {
+  return [
+    ...(results.note ? [`**${results.note}**`, ''] : []),
+    ...(results.load ? [...loadTables(results.load), ''] : []),
+    ...buildTable(results),
+    '',
+    ...targetTable(results),
+  ].join('\n');
+}
