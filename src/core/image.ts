@@ -11,6 +11,10 @@ import type { SortType } from '../collections/define.ts';
 import { fold } from './fold.ts';
 import { LIMITS } from './limits.ts';
 import { BoundedCache } from './memo.ts';
+import type { MediaFile } from '../site/media.ts';
+
+/** The meta key prefix of a published image file. */
+export const MEDIA_KEY = 'media:';
 
 export const IMAGE_FORMAT = '1';
 
@@ -140,6 +144,12 @@ export class Image {
   /** The data's as-of time for a collection: its newest record date, as an RFC 3339 UTC date-time. */
   asOf(collection: string): string {
     return this.meta(`asOf:${collection}`) ?? '1970-01-01T00:00:00Z';
+  }
+
+  /** A published image file by its public path (`/photos/2024/x.jpg`): its hash and size, as the build found it. */
+  media(path: string): MediaFile | undefined {
+    const text = this.meta(`${MEDIA_KEY}${path}`);
+    return text === undefined ? undefined : (JSON.parse(text) as MediaFile);
   }
 
   close(): void {

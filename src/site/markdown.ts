@@ -10,6 +10,7 @@ import type { CollectionDeclaration } from '../collections/define.ts';
 import { collectionPageUrl, collectionUrl, EXPORTS, LINKS, PAGES, URLS } from '../urls.ts';
 import type { FieldView } from './format.ts';
 import type { HomeView } from './home.ts';
+import type { PictureView } from './media.ts';
 import { apiGuide } from './api-guide.ts';
 import type { MapView } from './map.ts';
 import type { SearchView } from './search-view.ts';
@@ -61,11 +62,13 @@ export function collectionMarkdown(view: CollectionView): string {
   );
 }
 
-export function recordMarkdown(c: CollectionDeclaration, title: string, fields: readonly FieldView[], body: string | undefined, canonicalId: string): string {
+export function recordMarkdown(c: CollectionDeclaration, title: string, fields: readonly FieldView[], body: string | undefined, canonicalId: string, picture?: PictureView): string {
   const value = (f: FieldView) => f.values.map((v) => (v.href ? link(v.text, v.href) : escapeMarkdown(v.text))).join(', ');
   return lines(
     `# ${escapeMarkdown(title)}`,
     '',
+    picture !== undefined && `![${escapeMarkdown(picture.alt)}](${dest(picture.src)})`,
+    picture !== undefined && '',
     `In ${link(c.title, collectionPageUrl(c.name))} · canonical ID \`${canonicalId}\` · JSON: ${link(`${collectionUrl(c.name)}`, collectionUrl(c.name))}`,
     '',
     ...fields.map((f) => `- **${escapeMarkdown(f.label)}**: ${value(f)}`),

@@ -7,11 +7,12 @@
  * twin parses with remark and lists the same records as its HTML page.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { mf2 } from 'microformats-parser';
 import type { Link, Root } from 'mdast';
+import { LIMITS } from '../../src/core/limits.ts';
 import { pageCollections } from '../../src/site/view.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
@@ -265,5 +266,48 @@ test('query values shown on a page are escaped, never reflected as markup', asyn
     const outsideAttributes = (await res.text()).replace(/="[^"]*"/g, '=""');
     assert.doesNotMatch(outsideAttributes, /<script>alert|<b onmouseover|<img src=x/, path);
     assert.match(outsideAttributes, /&lt;(script|img)/, path);
+  }
+});
+
+test('photos and flyers with a published file are drawn from sized WebP variants with the record’s alt; one without a file draws nothing; the twin shows the image', async () => {
+  const photos = ((await (await fetch(`${server.base}/api/photos.json?limit=100`)).json()) as { data: { canonicalId: string; src: string; alt: string }[] }).data;
+  const drawn = photos.filter((p) => existsSync(new URL(`../../content/media${p.src}`, import.meta.url)));
+  const missing = photos.filter((p) => !drawn.includes(p));
+  assert.ok(drawn.length > 0 && missing.length > 0, 'the demo has photos with and without a file');
+  const escape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+  for (const photo of drawn) {
+    const html = await (await get(`/photos/${photo.canonicalId}`)).text();
+    const img = /<figure class="picture"><img ([^>]+)>/.exec(html)?.[1];
+    assert.ok(img, `${photo.src}: drawn`);
+    assert.ok(img.includes(`alt="${escape(photo.alt)}"`), 'the record’s alt');
+    for (const attribute of [/ width="\d+"/, / height="\d+"/, / loading="lazy"/, / decoding="async"/, / sizes="[^"]+"/]) assert.match(img, attribute);
+    const srcset = /srcset="([^"]+)"/.exec(img)![1]!.split(', ').map((c) => c.split(' ')[0]!);
+    for (const variant of srcset) {
+      const res = await get(variant, 'image/webp,*/*');
+      assert.equal(res.status, 200, variant);
+      assert.equal(res.headers.get('content-type'), 'image/webp');
+      assert.match(res.headers.get('cache-control')!, /immutable/);
+    }
+    assert.equal((await get(photo.src, '*/*')).status, 200, 'the src the API answers resolves');
+    const twin = await (await get(`/photos/${photo.canonicalId}`, 'text/markdown')).text();
+    const image = fromMarkdown(twin).children.flatMap((n) => (n.type === 'paragraph' ? n.children : [])).find((c) => c.type === 'image');
+    assert.equal(image?.alt, photo.alt, 'the twin shows the image with its alt');
+    assert.ok(srcset.includes(image.url));
+  }
+  const html = await (await get(`/photos/${missing[0]!.canonicalId}`)).text();
+  assert.doesNotMatch(html, /<img /, 'a photo whose file is missing draws nothing');
+  const list = await (await get('/photos/')).text();
+  assert.equal([...list.matchAll(/<img class="u-photo" [^>]*loading="lazy" decoding="async"/g)].length, drawn.length, 'the collection page shows each drawn photo, lazily');
+  const concerts = ((await (await fetch(`${server.base}/api/concerts.json?limit=100`)).json()) as { data: { canonicalId: string; flyer?: string; artist: string }[] }).data;
+  const flyer = concerts.find((c) => c.flyer && existsSync(new URL(`../../content/media${c.flyer}`, import.meta.url)))!;
+  assert.match(await (await get(`/concerts/${flyer.canonicalId}`)).text(), new RegExp(`<img class="u-photo" [^>]*alt="Flyer for ${flyer.artist}`));
+});
+
+test(`every collection page weighs at most ${LIMITS.collectionPageBytesMax} bytes as sent, images aside`, async () => {
+  for (const c of pageCollections) {
+    for (const search of ['', `?limit=${LIMITS.pageSizeMax}`]) {
+      const body = await (await get(`/${c.name}/${search}`)).arrayBuffer();
+      assert.ok(body.byteLength <= LIMITS.collectionPageBytesMax, `/${c.name}/${search}: ${body.byteLength} bytes`);
+    }
   }
 });
