@@ -13,7 +13,7 @@ import { pageCollections } from './view.ts';
 export const SITEMAP_URLS_MAX = 50_000;
 
 /** The collections whose records have their own page on this site (writing links elsewhere, the blog's posts are pages). */
-const recordCollections = () => pageCollections.filter((c) => c.name !== 'writing');
+export const recordCollections = () => pageCollections.filter((c) => c.name !== 'writing');
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
