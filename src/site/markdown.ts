@@ -7,7 +7,7 @@
  */
 import { blogPath } from '../collections/blog.ts';
 import type { CollectionDeclaration } from '../collections/define.ts';
-import { collectionPageUrl, collectionUrl, EXPORTS, LINKS, PAGES, URLS } from '../urls.ts';
+import { collectionPageUrl, collectionUrl, EXPORTS, LINKS, PAGES, problemJsonUrl, problemUrl, URLS } from '../urls.ts';
 import type { FieldView } from './format.ts';
 import type { HomeView } from './home.ts';
 import type { PictureView } from './media.ts';
@@ -197,5 +197,67 @@ export function mapMarkdown(view: MapView): string {
     '',
     `${view.points.length} places, concerts and photos with coordinates (latitude, longitude). Exports for map apps: ${EXPORTS.map((e) => link(e.path, e.path)).join(', ')}.`,
     ...groups.flatMap(([name, points]) => ['', `## ${escapeMarkdown(name)}`, '', ...points!.map((p) => `- ${link(p.title, p.href)} (${p.latitude}, ${p.longitude})`)]),
+  );
+}
+
+/** A problem type as its page and twin show it. */
+export interface ProblemView {
+  slug: string;
+  status: number;
+  title: string;
+  when: string;
+}
+
+/** The problem registry's twin: every problem type, with its status and when it is answered. */
+export function problemsMarkdown(problems: readonly ProblemView[]): string {
+  return lines(
+    '# Problem types',
+    '',
+    `Every error of the API is an RFC 9457 problem whose \`type\` is one of these. The same list as JSON: ${link(URLS.problemsIndex, URLS.problemsIndex)}.`,
+    '',
+    // `when` is the catalog's own Markdown (code spans for header names), kept as written.
+    ...problems.map((p) => `- ${link(p.slug, problemUrl(p.slug))} — ${p.status} ${p.title}: ${p.when}`),
+  );
+}
+
+/** One problem type's twin: when it is answered, and the shape of its body. */
+export function problemMarkdown(p: ProblemView): string {
+  const example = JSON.stringify({ type: problemUrl(p.slug), title: p.title, status: p.status, detail: '…what happened and what to do…' }, null, 2);
+  return lines(
+    `# Problem: \`${p.slug}\``,
+    '',
+    `**${p.status} ${p.title}.** ${p.when}`,
+    '',
+    'A response with this problem has `Content-Type: application/problem+json` and a body like:',
+    '',
+    '```json',
+    example,
+    '```',
+    '',
+    `${link('All problem types', LINKS.problems)} · ${link('this type as JSON', problemJsonUrl(p.slug))}`,
+  );
+}
+
+/** A root field of the GraphQL schema, as the explorer's twin lists it. */
+export interface GraphqlFieldView {
+  name: string;
+  args: string[];
+  description: string;
+}
+
+/** The GraphQL explorer's twin: where to send queries, the schema, and the root fields an agent can ask for. */
+export function graphqlMarkdown(fields: readonly GraphqlFieldView[]): string {
+  return lines(
+    '# GraphQL',
+    '',
+    `The collections as typed connections. Send queries to \`POST ${LINKS.graphql}\` (\`application/json\` with \`query\` and \`variables\`) or \`GET ${LINKS.graphql}?query=…\`; a browser visiting ${link(LINKS.graphql, LINKS.graphql)} gets an explorer. The schema: ${link(LINKS.graphqlSchema, LINKS.graphqlSchema)}.`,
+    '',
+    '```sh',
+    `curl -s ${LINKS.graphql} -H 'Content-Type: application/json' -d '{"query":"{ movies(first: 3) { nodes { canonicalId title year } pageInfo { endCursor hasNextPage } } }"}'`,
+    '```',
+    '',
+    '## Root fields',
+    '',
+    ...fields.map((f) => `- \`${f.name}${f.args.length > 0 ? `(${f.args.join(', ')})` : ''}\`: ${escapeMarkdown(f.description)}`),
   );
 }

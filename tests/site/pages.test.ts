@@ -245,16 +245,40 @@ test('record pages carry schema.org JSON-LD of their type and an h-entry; lists 
   assert.ok(card?.properties.name?.[0], 'the home page names its owner in an h-card');
 });
 
-test('every prerendered page has its Markdown twin beside it, served on Accept: text/markdown (the problem registry and GraphQL explorer aside)', async () => {
+test('every prerendered page has its Markdown twin beside it, links it, and answers Accept: text/markdown with it', async () => {
   const manifest = JSON.parse(readFileSync(new URL('../../dist/headers.json', import.meta.url), 'utf8')) as Record<string, { headers: Record<string, string> }>;
   const pages = Object.keys(manifest).filter((p) => p.endsWith('/') && manifest[p]!.headers['Content-Type']!.startsWith('text/html'));
-  const untwinned = pages.filter((p) => !Object.hasOwn(manifest, `${p}index.md`));
-  assert.deepEqual(untwinned.filter((p) => !p.startsWith('/problems/') && p !== '/graphql/'), []);
-  for (const page of pages.filter((p) => !untwinned.includes(p))) {
+  assert.ok(pages.includes('/problems/') && pages.includes('/graphql/') && pages.some((p) => /^\/problems\/[a-z-]+\/$/.test(p)));
+  assert.deepEqual(pages.filter((p) => !Object.hasOwn(manifest, `${p}index.md`)), []);
+  for (const page of pages) {
+    const html = await (await get(page)).text();
+    assert.ok(html.includes(`<link rel="alternate" type="text/markdown" href="${page}index.md"`), `${page} links its twin`);
     const res = await get(page, 'text/markdown');
     assert.equal(res.headers.get('content-type'), 'text/markdown; charset=utf-8', page);
-    fromMarkdown(await res.text());
+    assert.equal(fromMarkdown(await res.text()).children[0]?.type, 'heading', page);
   }
+});
+
+test('the problem registry and each problem type: JSON by default, HTML for browsers, Markdown for agents; the GraphQL endpoint gives agents the explorer’s twin', async () => {
+  for (const path of ['/problems/', '/problems/invalid-cursor']) {
+    for (const [accept, type] of [['*/*', /^application\/json/], ['', /^application\/json/], [BROWSER_ACCEPT, /^text\/html/], ['text/markdown', /^text\/markdown/]] as const) {
+      const res = await get(path, accept);
+      assert.equal(res.status, 200, `${path} ${accept}`);
+      assert.match(res.headers.get('content-type')!, type, `${path} ${accept}`);
+      assert.equal(res.headers.get('vary'), 'Accept');
+    }
+  }
+  const twin = await (await get('/problems/', 'text/markdown')).text();
+  const index = (await (await get('/problems/', 'application/json')).json()) as { problems: { slug: string }[] };
+  const listed = fromMarkdown(twin).children.find((n) => n.type === 'list');
+  assert.equal(listed?.type === 'list' ? listed.children.length : 0, index.problems.length, 'the twin lists every problem type');
+  const graphql = await get('/graphql', 'text/markdown');
+  assert.equal(graphql.headers.get('content-type'), 'text/markdown; charset=utf-8');
+  const text = await graphql.text();
+  assert.match(text, /^# GraphQL/);
+  assert.match(text, /- `movies\(/, 'the twin lists the root fields');
+  assert.match((await get('/graphql', BROWSER_ACCEPT)).headers.get('content-type')!, /^text\/html/);
+  assert.match((await get('/graphql?query=%7B__typename%7D', 'application/json')).headers.get('content-type')!, /^application\/json/);
 });
 
 test('query values shown on a page are escaped, never reflected as markup', async () => {
