@@ -90,10 +90,14 @@ export const PAGES = {
   search: '/search/',
   map: '/map/',
   api: '/api/',
+  apiReference: '/api/reference/',
   llms: '/llms.txt',
   robots: '/robots.txt',
   sitemap: '/sitemap.xml',
 } as const;
+
+/** One tag's page of the API reference (its operations and schemas). */
+export const apiReferenceTagUrl = (tag: string) => `${PAGES.apiReference}${tag}/`;
 
 /** A collection's page on the site (the blog's is its index of posts). */
 export const collectionPageUrl = (name: string) => `/${name}/`;

@@ -37,7 +37,7 @@ export function sitemapIndex(image: Image): string {
 
 export function pagesSitemap(image: Image): string {
   const slugs = (image.statement(`SELECT json ->> '$.slug' AS slug FROM ${recordsTable(collection('blog')!.name)} ORDER BY cid`).all() as { slug: string }[]).map((r) => blogPath(r.slug));
-  const paths = ['/', ...pageCollections.map((c) => collectionPageUrl(c.name)), URLS.blog, ...slugs, PAGES.map, PAGES.search, PAGES.api, URLS.subscribe];
+  const paths = ['/', ...pageCollections.map((c) => collectionPageUrl(c.name)), URLS.blog, ...slugs, PAGES.map, PAGES.search, PAGES.api, PAGES.apiReference, URLS.subscribe];
   return urlset(paths.map((p) => new URL(p, image.siteUrl).href));
 }
 

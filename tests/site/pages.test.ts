@@ -335,3 +335,35 @@ test(`every collection page weighs at most ${LIMITS.collectionPageBytesMax} byte
     }
   }
 });
+
+test('the API reference shows every operation of the OpenAPI document on its tag’s page, with its responses and problem types, without a script; each page has its twin', async () => {
+  const doc = (await (await get('/openapi.json', 'application/json')).json()) as { paths: Record<string, Record<string, { operationId?: string; tags?: string[]; responses?: Record<string, unknown> }>> };
+  const api = await (await get('/api/')).text();
+  assert.match(api, /<a href="\/api\/reference\/">API reference<\/a>/, 'the API page links the reference');
+  const index = await (await get('/api/reference/')).text();
+  const pages = new Map<string, string>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (typeof op !== 'object' || op === null || op.operationId === undefined) continue;
+      const tag = op.tags![0]!;
+      if (!pages.has(tag)) {
+        const res = await get(`/api/reference/${tag}/`);
+        assert.equal(res.status, 200, tag);
+        pages.set(tag, await res.text());
+      }
+      const html = pages.get(tag)!;
+      const section = new RegExp(`<section class="operation" id="${op.operationId}"[^>]*>([\\s\\S]*?)</section>`).exec(html)?.[1];
+      assert.ok(section, `${method} ${path}: ${op.operationId} is on /api/reference/${tag}/`);
+      assert.ok(section.includes(path.replaceAll('&', '&amp;')), `${op.operationId}: its path`);
+      for (const status of Object.keys(op.responses ?? {})) assert.match(section, new RegExp(`<td>${status}</td>`), `${op.operationId}: response ${status}`);
+      if (Object.keys(op.responses ?? {}).includes('400')) assert.match(section, /<a href="\/problems\/invalid-query">invalid-query<\/a>/, `${op.operationId}: the problem types of 400`);
+      assert.ok(index.includes(`href="/api/reference/${tag}/#${op.operationId}"`), `${op.operationId} is listed on the front page`);
+    }
+  }
+  for (const [tag, html] of [['', index], ...pages] as [string, string][]) {
+    assert.doesNotMatch(html, /<script(?! type="application\/ld\+json")/, `/api/reference/${tag}: no script`);
+    const twin = await get(`/api/reference/${tag ? `${tag}/` : ''}`, 'text/markdown');
+    assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
+    assert.equal(fromMarkdown(await twin.text()).children[0]?.type, 'heading');
+  }
+});
