@@ -12,11 +12,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, extname, join, relative, sep } from 'node:path';
 import sharp from 'sharp';
 import { imageOf, variantWidths, type MediaFile, type MediaIndex } from '../site/media.ts';
+import { MEDIA_FOLDER } from '../paths.ts';
 import { mediaVariantUrl } from '../urls.ts';
 import type { CollectionRecords } from './image.ts';
-
-/** The folder of the content directory holding image files. */
-export const MEDIA_FOLDER = 'media';
 
 /** The image files sharp reads; anything else in the folder is left alone. */
 const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp', '.avif', '.gif', '.tif', '.tiff']);
