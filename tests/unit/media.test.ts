@@ -88,6 +88,15 @@ test('a record naming a file content/media lacks builds with a warning; the imag
   }
 });
 
+test('a build names the first ten records without their image file, then counts the rest', async () => {
+  const content = await site({ 'photos/p.yaml': Array.from({ length: 12 }, (_, i) => PHOTO(`/photos/${i}.jpg`).replace('Square', `Square ${i}`)).join('') });
+  const out = join(content, '../out');
+  const result = compile({ contentDir: content, imagePath: join(out, 'site.db'), clientDir: join(out, 'client'), secret: 's', media: {} });
+  const missing = result.warnings.filter((w) => w.includes('media/'));
+  assert.equal(missing.length, 11);
+  assert.equal(missing.at(-1), '…and 2 more records whose image file is not in media/');
+});
+
 test('a photo without alt text fails the build, naming the file and the field', async () => {
   for (const alt of ['', '\n  alt: "  "']) {
     const content = await site({ 'photos/p.yaml': PHOTO('/photos/a.jpg', alt) });
