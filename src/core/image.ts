@@ -11,10 +11,16 @@ import type { SortType } from '../collections/define.ts';
 import { fold } from './fold.ts';
 import { LIMITS } from './limits.ts';
 import { BoundedCache } from './memo.ts';
-import type { MediaFile } from '../site/media.ts';
 
 /** The meta key prefix of a published image file. */
 export const MEDIA_KEY = 'media:';
+
+/** A published image file as the build found it (src/compile/media.ts): a hash of its bytes (in its variants' names) and its size in pixels. */
+export interface MediaFile {
+  hash: string;
+  width: number;
+  height: number;
+}
 
 export const IMAGE_FORMAT = '1';
 

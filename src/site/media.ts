@@ -4,14 +4,10 @@
  * alt text, or nothing when the build found no file for it. A remote image is never
  * drawn — no request of a page may leave the site — its URL stays a link among the fields.
  */
+import type { MediaFile } from '../core/image.ts';
 import { mediaVariantUrl } from '../urls.ts';
 
-/** An original image as the build found it: a hash of its bytes (in its variants' names) and its size in pixels. */
-export interface MediaFile {
-  hash: string;
-  width: number;
-  height: number;
-}
+export type { MediaFile };
 
 /** Every published image file, by its public path (`/photos/2024/x.jpg`). */
 export type MediaIndex = Record<string, MediaFile>;
