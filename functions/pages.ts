@@ -156,7 +156,7 @@ export function recordPageAnswer(rt: Runtime, request: RequestFacts): Promise<An
   if (json === undefined) return problemAnswer('not-found', 'No published record has this identifier in this collection.');
   const markdown = wantsMarkdown(request);
   return remembered(rt, request, `${markdown ? 'md' : 'html'} ${request.url.pathname}`, async () => {
-    if (markdown) return { type: MARKDOWN, body: Buffer.from(recordPageMarkdown(declaration, recordPage(declaration, JSON.parse(json) as Record<string, unknown>, rt.image.siteUrl))) };
+    if (markdown) return { type: MARKDOWN, body: Buffer.from(recordPageMarkdown(declaration, recordPage(declaration, JSON.parse(json) as Record<string, unknown>, rt.image))) };
     return { type: HTML, body: await renderPage(rt.pages, request.url.pathname, { core: rt.core }) };
   });
 }

@@ -90,13 +90,28 @@ export const PAGES = {
   search: '/search/',
   map: '/map/',
   api: '/api/',
+  apiReference: '/api/reference/',
   llms: '/llms.txt',
   robots: '/robots.txt',
   sitemap: '/sitemap.xml',
 } as const;
 
+/** One tag's page of the API reference (its operations and schemas). */
+export const apiReferenceTagUrl = (tag: string) => `${PAGES.apiReference}${tag}/`;
+
 /** A collection's page on the site (the blog's is its index of posts). */
 export const collectionPageUrl = (name: string) => `/${name}/`;
+
+/**
+ * A sized WebP variant of a published image (src/compile/media.ts): under `/media/`, the
+ * original's path without its extension, a hash of the original's bytes (so a changed
+ * file gets new names, and every name can be cached forever), and the width.
+ * `/photos/2024/x.jpg` → `/media/photos/2024/x.3f2a9c0d1e4b.800w.webp`.
+ */
+export const mediaVariantUrl = (src: string, hash: string, width: number) => `${MEDIA_VARIANTS}${src.slice(1).replace(/\.[^./]*$/, '')}.${hash}.${width}w.webp`;
+
+/** Where the image variants live; their names change with their bytes, so they are cached as immutable. */
+export const MEDIA_VARIANTS = '/media/';
 
 /** The Markdown twin prerendered beside a page that ends in `/`: `/movies/` → `/movies/index.md`. */
 export const markdownTwinUrl = (pagePath: string) => `${pagePath.endsWith('/') ? pagePath : `${pagePath}/`}index.md`;

@@ -14,7 +14,9 @@ import { QueryCore } from '../core/query.ts';
 import { groupsReading, type Artifact } from './artifacts.ts';
 import { missingProvenance, writeImage, type CollectionRecords, type SourceRow } from './image.ts';
 import { contentFiles, loadFile, type LoadProblem, type SourceEntry } from './load.ts';
+import { missingMedia } from './media.ts';
 import { buildNow } from './now.ts';
+import type { MediaIndex } from '../site/media.ts';
 import { buildRecords, sharedCanonicalIds, type BuildContext, type PublishedRecord } from './records.ts';
 import type { SearchSource } from './search-index.ts';
 
@@ -32,6 +34,8 @@ export interface CompileOptions {
   siteAuthor?: string;
   /** The build's present, for the content rules that read dates against it; default `buildNow()` (SOURCE_DATE_EPOCH, else the clock). */
   now?: Date;
+  /** The image files published from `content/media/` (src/compile/media.ts), for pages to draw; none when omitted. */
+  media?: MediaIndex;
 }
 
 export interface StaticFile {
@@ -45,7 +49,11 @@ export type Manifest = Record<string, StaticFile>;
 export interface CompileResult {
   counts: Record<string, number>;
   manifest: Manifest;
-  /** `origin: reason` of every located record whose coordinates lack provenance (its collection's geographic formats answer 503). */
+  /**
+   * `origin: reason` of every located record whose coordinates lack provenance (its
+   * collection's geographic formats answer 503), and of every record naming a site image
+   * that `content/media/` lacks (when the build publishes media).
+   */
   warnings: string[];
 }
 
@@ -160,9 +168,9 @@ export function writeArtifact(clientDir: string, artifact: Artifact): void {
 export function compile(options: CompileOptions): CompileResult {
   const content = loadContent(options);
   const siteUrl = siteUrlOf(options);
-  writeImage(options.imagePath, content.compiled, cursorKey(options.secret), siteUrl, content.searched, content.sources);
+  writeImage(options.imagePath, content.compiled, cursorKey(options.secret), siteUrl, content.searched, content.sources, options.media);
   const counts = Object.fromEntries(content.compiled.map((c) => [c.collection.name, c.records.length]));
-  const warnings = content.compiled.flatMap(provenanceWarnings);
+  const warnings = [...content.compiled.flatMap(provenanceWarnings), ...(options.media ? missingMedia(content.compiled, options.media) : [])];
   // Everything below reads the image; let the in-memory records go before it renders.
   content.compiled.length = 0;
   content.searched.length = 0;

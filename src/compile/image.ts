@@ -11,9 +11,10 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { fold } from '../core/fold.ts';
-import { IMAGE_FORMAT, instantKey, recordsTable, RID_GAP, searchTable, sortColumn, sortKey, SOURCES_TABLE, tagsTable } from '../core/image.ts';
+import { IMAGE_FORMAT, instantKey, MEDIA_KEY, recordsTable, RID_GAP, searchTable, sortColumn, sortKey, SOURCES_TABLE, tagsTable } from '../core/image.ts';
 import type { PublishedRecord } from './records.ts';
 import { writeSearchIndex, type SearchSource } from './search-index.ts';
+import type { MediaIndex } from '../site/media.ts';
 
 export interface CollectionRecords {
   collection: CollectionDeclaration;
@@ -158,7 +159,7 @@ export const missingProvenance = ({ records }: CollectionRecords): PublishedReco
 
 /**
  * `search` lists the records the cross-collection search indexes (the content collections,
- * as loaded); `sources` where each of them came from.
+ * as loaded); `sources` where each of them came from; `media` the image files published beside them.
  */
 export function writeImage(
   path: string,
@@ -167,6 +168,7 @@ export function writeImage(
   siteUrl: string,
   search: readonly SearchSource[] = [],
   sources: readonly SourceRow[] = [],
+  media: MediaIndex = {},
 ): void {
   rmSync(path, { force: true });
   mkdirSync(dirname(path), { recursive: true });
@@ -188,6 +190,8 @@ export function writeImage(
     meta.run('count:search', String(writeSearchIndex(db, search, siteUrl.replace(/\/+$/, ''))));
     const newest = search.map((s) => asOf(s.collection, s.records)).sort().at(-1);
     meta.run('asOf:search', newest ?? '1970-01-01T00:00:00Z');
+    // The published image files, for pages to draw them (src/site/media.ts).
+    for (const [path, file] of Object.entries(media)) meta.run(`${MEDIA_KEY}${path}`, JSON.stringify(file));
     createSources(db, sources);
     db.exec('COMMIT');
     db.exec('ANALYZE');

@@ -11,6 +11,7 @@ import { strongEtag } from '../http/etag.ts';
 import { CONTENT_SIGNAL, CONTENT_USAGE } from '../http/headers.ts';
 import { securityHeaders } from '../http/security.ts';
 import type { Manifest, StaticFile } from './compile.ts';
+import { MEDIA_VARIANTS } from '../urls.ts';
 
 const MEDIA_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -34,8 +35,9 @@ const MEDIA_TYPES: Record<string, string> = {
 
 export const mediaTypeOf = (file: string) => MEDIA_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
 
-/** Astro's fingerprinted assets never change under the same name. */
-const cacheControlOf = (path: string) => (path.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=60, stale-while-revalidate=300');
+/** Astro's fingerprinted assets and the image variants (named after their original's hash) never change under the same name. */
+const cacheControlOf = (path: string) =>
+  path.startsWith('/_astro/') || path.startsWith(MEDIA_VARIANTS) ? 'public, max-age=31536000, immutable' : 'public, max-age=60, stale-while-revalidate=300';
 
 /** `/index.html` is served at `/`, and `/x/index.html` at `/x/`. */
 export const urlPathOf = (file: string) => `/${file}`.replace(/(^|\/)index\.html$/, '$1');

@@ -3,13 +3,15 @@
  * them: the home page (and its twin, and `/llms.txt`) reads every list's count and newest
  * records, each collection's page one (and its twin) reads that collection, the map reads
  * the located collections, the blog
- * index and each post's page read the blog. A rebuild renders again only the pages whose records changed, through the
+ * index and each post's page read the blog, the sitemaps list the record pages and the
+ * posts. A rebuild renders again only the pages whose records changed, through the
  * `rerender` route (src/pages/rerender/), which uses the same components and data as
  * the prerendered pages; a post that left the blog takes its page with it.
  */
 import { blogPath } from '../collections/blog.ts';
 import { restCollections } from '../collections/index.ts';
 import { MAPPED } from '../site/map.ts';
+import { PAGES_SITEMAP, recordCollections, recordSitemapCount, recordSitemapPath } from '../site/sitemap.ts';
 import { pageCollections } from '../site/view.ts';
 import type { Image } from '../core/image.ts';
 import type { ContentChanges } from './changes.ts';
@@ -41,6 +43,15 @@ export function pagesToRender(changes: ContentChanges, before: Image, after: Ima
     const path = collectionPageUrl(c.name);
     render.push(page(path, `collection/${c.name}`), file(markdownTwinUrl(path), `collection.md/${c.name}`));
   }
+  // The sitemaps list pages, not their content: they change when a record page comes or goes, or a post does.
+  const cameOrWent = (name: string) => [...(changes.records.get(name)?.values() ?? [])].some((c) => (c.before === undefined) !== (c.after === undefined));
+  if (recordCollections().some((c) => cameOrWent(c.name))) {
+    const [was, is] = [recordSitemapCount(before), recordSitemapCount(after)];
+    render.push(file(PAGES.sitemap, 'sitemap'));
+    for (let n = 1; n <= is; n++) render.push(file(recordSitemapPath(n), `sitemap-records/${n}`));
+    for (let n = is + 1; n <= was; n++) remove.push(recordSitemapPath(n));
+  }
+  if (changed('blog')) render.push(file(PAGES_SITEMAP, 'sitemap-pages'));
   const blog = changes.records.get('blog');
   if (blog && blog.size > 0) {
     render.push(page(URLS.blog, 'blog'), file(markdownTwinUrl(URLS.blog), 'blog.md'));

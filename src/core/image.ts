@@ -12,6 +12,16 @@ import { fold } from './fold.ts';
 import { LIMITS } from './limits.ts';
 import { BoundedCache } from './memo.ts';
 
+/** The meta key prefix of a published image file. */
+export const MEDIA_KEY = 'media:';
+
+/** A published image file as the build found it (src/compile/media.ts): a hash of its bytes (in its variants' names) and its size in pixels. */
+export interface MediaFile {
+  hash: string;
+  width: number;
+  height: number;
+}
+
 export const IMAGE_FORMAT = '1';
 
 /** A canonical ID: `itm_` and 24 lowercase hexadecimal characters (SPEC §2.2), on every surface. */
@@ -140,6 +150,12 @@ export class Image {
   /** The data's as-of time for a collection: its newest record date, as an RFC 3339 UTC date-time. */
   asOf(collection: string): string {
     return this.meta(`asOf:${collection}`) ?? '1970-01-01T00:00:00Z';
+  }
+
+  /** A published image file by its public path (`/photos/2024/x.jpg`): its hash and size, as the build found it. */
+  media(path: string): MediaFile | undefined {
+    const text = this.meta(`${MEDIA_KEY}${path}`);
+    return text === undefined ? undefined : (JSON.parse(text) as MediaFile);
   }
 
   close(): void {

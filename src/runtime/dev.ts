@@ -5,7 +5,8 @@
  * running server (src/runtime/generations.ts), and what changed is printed; an invalid
  * edit prints every problem as `path: field: reason` and the last good build keeps
  * serving until the file is fixed. A change to the code (`src/`, `functions/`,
- * `server.ts`, `astro.config.mjs`) rebuilds fully and restarts the server.
+ * `server.ts`, `astro.config.mjs`) or to an image file (`content/media/`) rebuilds fully
+ * and restarts the server.
  *
  * Two processes: this supervisor, which builds and watches the code, and the server
  * (this file with `--serve`), which a code change replaces. `PORT`, `HOST` and the other
@@ -14,10 +15,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { ContentError } from '../compile/compile.ts';
 import { isContentFile } from '../compile/load.ts';
-import { paths } from '../paths.ts';
+import { MEDIA_FOLDER, paths } from '../paths.ts';
 import { renderPage } from './render-page.ts';
 import { serve } from './serve.ts';
 import { watchFolder, type Watcher } from './watch.ts';
@@ -107,6 +108,14 @@ async function supervise(): Promise<void> {
       void cycle();
     }, 200),
   );
+  // Image files are published by the full build (src/compile/media.ts): a change to one rebuilds and restarts.
+  const media = join(paths.content, MEDIA_FOLDER);
+  if (existsSync(media)) {
+    watchers.push(watchFolder(media, () => true, (names) => {
+      log(`${MEDIA_FOLDER}: ${names.slice(0, 3).join(', ')}${names.length > 3 ? '…' : ''} changed: full rebuild and restart`);
+      void cycle();
+    }, 200));
+  }
   // Content is the server's to watch; while no server runs (the build failed), a content change retries the build.
   watchers.push(watchFolder(paths.content, contentName, () => (server === undefined || server.exitCode !== null ? void cycle() : undefined), 200));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -74,9 +74,9 @@ export type Route = (AnswerRoute | PageRoute | FetchRoute) & {
   metered?: boolean;
 };
 
-/** Whether the browser visiting the GraphQL endpoint should get the explorer page rather than GraphQL over HTTP. */
+/** Whether a GET of the GraphQL endpoint asks for the explorer page (a browser) or its Markdown twin (an agent) rather than GraphQL over HTTP. */
 const wantsExplorer = (request: RequestFacts) =>
-  request.method === 'GET' && negotiate(request.header('Accept'), ['application/graphql-response+json', 'application/json', 'text/html']) === 'text/html';
+  request.method === 'GET' && ['text/html', 'text/markdown'].includes(negotiate(request.header('Accept'), ['application/graphql-response+json', 'application/json', 'text/html', 'text/markdown']) ?? '');
 
 /** A route at one fixed path: its pattern is the path, and it matches only that. */
 const exactly = (path: string) => ({ path, matches: (pathname: string) => pathname === path });
@@ -99,7 +99,8 @@ export const ROUTES: readonly Route[] = [
     methods: ['GET', 'POST', 'OPTIONS'],
     kind: 'answer',
     bodyMax: LIMITS.graphqlDocumentBytesMax,
-    answer: (rt, request, body) => (rt.explorer && wantsExplorer(request) ? rt.files.answer(request, rt.explorer) : rt.graphql(request, body)),
+    answer: (rt, request, body) =>
+      rt.explorer && wantsExplorer(request) ? rt.files.answer(request, rt.files.resolve(`${URLS.graphql}/`, request.header('Accept')) ?? rt.explorer) : rt.graphql(request, body),
   },
   {
     name: 'mcp',

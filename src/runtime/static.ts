@@ -25,25 +25,26 @@ export class StaticFiles {
   }
 
   /**
-   * The manifest path that answers a request: the path itself, or — for a document kept as
-   * an HTML page and a JSON file, such as `/problems/<slug>` — the variant `Accept`
-   * prefers (JSON unless HTML is asked for first).
+   * The manifest path that answers a request: the path itself, or — for a document kept in
+   * several representations — the one `Accept` prefers: a JSON file and an HTML page
+   * (`/problems/<slug>`: JSON unless HTML is asked for first), a page and its Markdown twin
+   * (`/movies/` and `/movies/index.md`: HTML unless Markdown is preferred), or all three
+   * (`/problems/`). The twin answers at the page's own path, or beside a JSON variant.
    */
   resolve(pathname: string, accept: string | null): { path: string; negotiated: boolean } | undefined {
+    const has = (path: string) => Object.hasOwn(this.manifest, path);
     const html = pathname.endsWith('/') ? pathname : `${pathname}/`;
     const json = pathname.endsWith('/') ? `${pathname}index.json` : `${pathname}.json`;
-    const variants = [json, html].filter((p) => Object.hasOwn(this.manifest, p));
-    // A page with a Markdown twin beside it (`/movies/` and `/movies/index.md`): HTML unless Markdown is preferred.
     const twin = `${html}index.md`;
-    if (pathname === html && Object.hasOwn(this.manifest, html) && Object.hasOwn(this.manifest, twin)) {
-      const chosen = negotiate(accept, ['text/html', 'text/markdown']) ?? 'text/html';
-      return { path: chosen === 'text/markdown' ? twin : html, negotiated: true };
+    const offered: [string, string][] = [];
+    if (has(json)) offered.push(['application/json', json]);
+    if (has(html)) offered.push(['text/html', html]);
+    if (has(html) && has(twin) && (pathname === html || has(json))) offered.push(['text/markdown', twin]);
+    if (offered.length >= 2) {
+      const chosen = negotiate(accept, offered.map(([type]) => type)) ?? offered[0]![0];
+      return { path: offered.find(([type]) => type === chosen)![1], negotiated: true };
     }
-    if (variants.length === 2) {
-      const chosen = negotiate(accept, ['application/json', 'text/html']) ?? 'application/json';
-      return { path: chosen === 'text/html' ? html : json, negotiated: true };
-    }
-    if (Object.hasOwn(this.manifest, pathname)) return { path: pathname, negotiated: false };
+    if (has(pathname)) return { path: pathname, negotiated: false };
     return undefined;
   }
 

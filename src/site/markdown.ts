@@ -7,10 +7,12 @@
  */
 import { blogPath } from '../collections/blog.ts';
 import type { CollectionDeclaration } from '../collections/define.ts';
-import { collectionPageUrl, collectionUrl, EXPORTS, LINKS, PAGES, URLS } from '../urls.ts';
+import { collectionPageUrl, collectionUrl, EXPORTS, LINKS, markdownTwinUrl, PAGES, problemJsonUrl, problemUrl, URLS } from '../urls.ts';
 import type { FieldView } from './format.ts';
 import type { HomeView } from './home.ts';
+import type { PictureView } from './media.ts';
 import { apiGuide } from './api-guide.ts';
+import type { OperationView, ReferenceView, SchemaView, TagView } from './api-reference.ts';
 import type { MapView } from './map.ts';
 import type { SearchView } from './search-view.ts';
 import { pageCollections, type CollectionView, type ItemView } from './view.ts';
@@ -61,11 +63,13 @@ export function collectionMarkdown(view: CollectionView): string {
   );
 }
 
-export function recordMarkdown(c: CollectionDeclaration, title: string, fields: readonly FieldView[], body: string | undefined, canonicalId: string): string {
+export function recordMarkdown(c: CollectionDeclaration, title: string, fields: readonly FieldView[], body: string | undefined, canonicalId: string, picture?: PictureView): string {
   const value = (f: FieldView) => f.values.map((v) => (v.href ? link(v.text, v.href) : escapeMarkdown(v.text))).join(', ');
   return lines(
     `# ${escapeMarkdown(title)}`,
     '',
+    picture !== undefined && `![${escapeMarkdown(picture.alt)}](${dest(picture.src)})`,
+    picture !== undefined && '',
     `In ${link(c.title, collectionPageUrl(c.name))} · canonical ID \`${canonicalId}\` · JSON: ${link(`${collectionUrl(c.name)}`, collectionUrl(c.name))}`,
     '',
     ...fields.map((f) => `- **${escapeMarkdown(f.label)}**: ${value(f)}`),
@@ -110,6 +114,7 @@ export function llmsTxt(view: HomeView, siteUrl: string): string {
     '## APIs',
     '',
     `- ${link('OpenAPI description', abs(LINKS.openapi))}: the REST lists, filters, sort fields and cursors`,
+    `- ${link('API reference', abs(markdownTwinUrl(PAGES.apiReference)))}: the same description as Markdown, one page per tag`,
     `- ${link('Search', abs(LINKS.search))}: \`?q=\` across every collection`,
     `- ${link('GraphQL', abs(LINKS.graphql))}: the same lists as typed connections`,
     `- ${link('SQL profile', abs(LINKS.sqlProfile))}: the relations \`QUERY ${LINKS.sql}\` can read`,
@@ -194,5 +199,133 @@ export function mapMarkdown(view: MapView): string {
     '',
     `${view.points.length} places, concerts and photos with coordinates (latitude, longitude). Exports for map apps: ${EXPORTS.map((e) => link(e.path, e.path)).join(', ')}.`,
     ...groups.flatMap(([name, points]) => ['', `## ${escapeMarkdown(name)}`, '', ...points!.map((p) => `- ${link(p.title, p.href)} (${p.latitude}, ${p.longitude})`)]),
+  );
+}
+
+/** A problem type as its page and twin show it. */
+export interface ProblemView {
+  slug: string;
+  status: number;
+  title: string;
+  when: string;
+}
+
+/** The problem registry's twin: every problem type, with its status and when it is answered. */
+export function problemsMarkdown(problems: readonly ProblemView[]): string {
+  return lines(
+    '# Problem types',
+    '',
+    `Every error of the API is an RFC 9457 problem whose \`type\` is one of these. The same list as JSON: ${link(URLS.problemsIndex, URLS.problemsIndex)}.`,
+    '',
+    // `when` is the catalog's own Markdown (code spans for header names), kept as written.
+    ...problems.map((p) => `- ${link(p.slug, problemUrl(p.slug))} — ${p.status} ${p.title}: ${p.when}`),
+  );
+}
+
+/** One problem type's twin: when it is answered, and the shape of its body. */
+export function problemMarkdown(p: ProblemView): string {
+  const example = JSON.stringify({ type: problemUrl(p.slug), title: p.title, status: p.status, detail: '…what happened and what to do…' }, null, 2);
+  return lines(
+    `# Problem: \`${p.slug}\``,
+    '',
+    `**${p.status} ${p.title}.** ${p.when}`,
+    '',
+    'A response with this problem has `Content-Type: application/problem+json` and a body like:',
+    '',
+    '```json',
+    example,
+    '```',
+    '',
+    `${link('All problem types', LINKS.problems)} · ${link('this type as JSON', problemJsonUrl(p.slug))}`,
+  );
+}
+
+/** A root field of the GraphQL schema, as the explorer's twin lists it. */
+export interface GraphqlFieldView {
+  name: string;
+  args: string[];
+  description: string;
+}
+
+/** The GraphQL explorer's twin: where to send queries, the schema, and the root fields an agent can ask for. */
+export function graphqlMarkdown(fields: readonly GraphqlFieldView[]): string {
+  return lines(
+    '# GraphQL',
+    '',
+    `The collections as typed connections. Send queries to \`POST ${LINKS.graphql}\` (\`application/json\` with \`query\` and \`variables\`) or \`GET ${LINKS.graphql}?query=…\`; a browser visiting ${link(LINKS.graphql, LINKS.graphql)} gets an explorer. The schema: ${link(LINKS.graphqlSchema, LINKS.graphqlSchema)}.`,
+    '',
+    '```sh',
+    `curl -s ${LINKS.graphql} -H 'Content-Type: application/json' -d '{"query":"{ movies(first: 3) { nodes { canonicalId title year } pageInfo { endCursor hasNextPage } } }"}'`,
+    '```',
+    '',
+    '## Root fields',
+    '',
+    ...fields.map((f) => `- \`${f.name}${f.args.length > 0 ? `(${f.args.join(', ')})` : ''}\`: ${escapeMarkdown(f.description)}`),
+  );
+}
+
+/** The OpenAPI document's own Markdown, on one line (for a list item). */
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ').trim();
+
+/** The API reference's front page as Markdown: the description, then every tag's operations. */
+export function referenceMarkdown(view: ReferenceView): string {
+  return lines(
+    `# ${escapeMarkdown(view.title)} ${view.version}: reference`,
+    '',
+    `${escapeMarkdown(view.summary)} Read from the ${link('OpenAPI description', LINKS.openapi)} (also as ${link('YAML', LINKS.openapiYaml)}).`,
+    '',
+    // The document's description is this project's own Markdown, kept as written.
+    view.description.trim(),
+    '',
+    '## Operations by tag',
+    ...view.tags.flatMap((t) => ['', `### ${link(t.title, t.href)}`, '', escapeMarkdown(t.description), '', ...t.operations.map((op) => `- ${link(`${op.method} ${op.path}`, `${t.href}#${op.id}`)}: ${escapeMarkdown(op.summary)}`)]),
+    '',
+    '## Errors',
+    '',
+    `Every error is a problem of this shape; its \`type\` is one of the ${link('registered problem types', LINKS.problems)}.`,
+    '',
+    ...schemaLines(view.problem),
+  );
+}
+
+function schemaLines(schema: SchemaView): string[] {
+  return [
+    `### \`${schema.name}\``,
+    ...(schema.description ? ['', oneLine(schema.description)] : []),
+    ...(schema.properties.length > 0 ? ['', ...schema.properties.map((p) => `- \`${p.name}\` (\`${p.type}\`${p.required ? ', required' : ''})${p.description ? `: ${oneLine(p.description)}` : ''}`)] : []),
+  ];
+}
+
+function operationLines(op: OperationView): string[] {
+  return [
+    `## ${op.method} \`${op.path}\``,
+    '',
+    `**${escapeMarkdown(op.summary)}** (\`${op.id}\`)`,
+    ...(op.description ? ['', op.description.trim()] : []),
+    ...(op.parameters.length > 0 ? ['', '### Parameters', '', ...op.parameters.map((p) => `- \`${p.name}\` (${p.in}, \`${p.type}\`${p.required ? ', required' : ''}): ${oneLine(p.description)}`)] : []),
+    ...(op.body.length > 0 ? ['', '### Request body', '', ...op.body.map((b) => `- \`${b.mediaType}\`: \`${b.type}\``)] : []),
+    '',
+    '### Responses',
+    '',
+    ...op.responses.map((r) => {
+      const body = r.mediaTypes.length > 0 ? ` Body: ${r.mediaTypes.map((m) => `\`${m}\``).join(', ')}.` : '';
+      const problems = r.problems.length > 0 ? ` Problem types: ${r.problems.map((slug) => link(slug, problemUrl(slug))).join(', ')}.` : '';
+      return `- **${r.status}**: ${oneLine(r.description)}${body}${problems}`;
+    }),
+    '',
+  ];
+}
+
+/** One tag of the API reference as Markdown: its operations in full, then the schemas they name. */
+export function referenceTagMarkdown(tag: TagView): string {
+  return lines(
+    `# ${escapeMarkdown(tag.title)}`,
+    '',
+    escapeMarkdown(tag.description),
+    '',
+    `Part of the ${link('API reference', PAGES.apiReference)}.`,
+    '',
+    ...tag.operations.flatMap(operationLines),
+    ...(tag.schemas.length > 0 ? ['## Schemas', '', ...tag.schemas.flatMap((s) => [...schemaLines(s), ''])] : []),
   );
 }

@@ -13,7 +13,7 @@ import { pageCollections } from './view.ts';
 export const SITEMAP_URLS_MAX = 50_000;
 
 /** The collections whose records have their own page on this site (writing links elsewhere, the blog's posts are pages). */
-const recordCollections = () => pageCollections.filter((c) => c.name !== 'writing');
+export const recordCollections = () => pageCollections.filter((c) => c.name !== 'writing');
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -37,7 +37,7 @@ export function sitemapIndex(image: Image): string {
 
 export function pagesSitemap(image: Image): string {
   const slugs = (image.statement(`SELECT json ->> '$.slug' AS slug FROM ${recordsTable(collection('blog')!.name)} ORDER BY cid`).all() as { slug: string }[]).map((r) => blogPath(r.slug));
-  const paths = ['/', ...pageCollections.map((c) => collectionPageUrl(c.name)), URLS.blog, ...slugs, PAGES.map, PAGES.search, PAGES.api, URLS.subscribe];
+  const paths = ['/', ...pageCollections.map((c) => collectionPageUrl(c.name)), URLS.blog, ...slugs, PAGES.map, PAGES.search, PAGES.api, PAGES.apiReference, URLS.subscribe];
   return urlset(paths.map((p) => new URL(p, image.siteUrl).href));
 }
 

@@ -15,6 +15,7 @@ import { LIMITS } from '../core/limits.ts';
 import type { QueryCore } from '../core/query.ts';
 import { collectionPageUrl, collectionUrl, recordUrl } from '../urls.ts';
 import { formatDate, humanize } from './format.ts';
+import { pictureOf, type MediaLookup, type PictureView } from './media.ts';
 
 /** Collections with a page at `/<name>/`: every list but the composed feed (the home page shows it) and the blog (its index is `/blog/`). */
 export const pageCollections: readonly CollectionDeclaration[] = restCollections.filter((c) => c.name !== 'feed-items' && c.name !== 'blog');
@@ -29,6 +30,8 @@ export interface ItemView {
   date?: { iso: string; text: string };
   /** A short line of the record's filterable values (type, year, genres…). */
   detail: string;
+  /** The record's image as a thumbnail, when the list shows images and the site publishes the file. */
+  picture?: PictureView;
 }
 
 export interface LinkView {
@@ -75,8 +78,9 @@ export function itemHref(collection: string, r: Record<string, unknown>): string
 
 const values = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined || v === null || v === '' ? [] : [String(v)]);
 
-/** One list row of a record. */
-export function itemView(c: CollectionDeclaration, r: Record<string, unknown>): ItemView {
+/** One list row of a record; with `media`, its image too. */
+export function itemView(c: CollectionDeclaration, r: Record<string, unknown>, media?: MediaLookup): ItemView {
+  const picture = media === undefined ? undefined : pictureOf(c.name, r, media);
   const when = HAPPENED[c.name]?.(r) ?? (typeof r[c.dateField] === 'string' ? String(r[c.dateField]) : undefined);
   const detail = facetable(c)
     .map((param) => c.filters[param]!.field)
@@ -90,6 +94,7 @@ export function itemView(c: CollectionDeclaration, r: Record<string, unknown>): 
     href: itemHref(c.name, r),
     ...(when ? { date: { iso: when, text: formatDate(when, typeof r.timezone === 'string' ? r.timezone : undefined) } } : {}),
     detail,
+    ...(picture ? { picture } : {}),
   };
 }
 
@@ -111,7 +116,7 @@ export function collectionView(core: QueryCore, query: Query): CollectionView {
   const c = query.collection;
   const page = core.run({ ...query, facets: true });
   const plain = { ...query, facets: false };
-  const items = page.items.map((json) => itemView(c, JSON.parse(json) as Record<string, unknown>));
+  const items = page.items.map((json) => itemView(c, JSON.parse(json) as Record<string, unknown>, (src) => core.image.media(src)));
   const applied: LinkView[] = query.filters.flatMap((f) =>
     f.values.map((value) => ({
       label: `${humanize(f.param)}: ${value}`,

@@ -142,6 +142,7 @@ test('a new post is seen on REST, GraphQL, SQL, the feeds, its page and the home
   assert.equal(page.status, 200);
   assert.match(page.body, /A post written while the server runs\./);
   assert.match((await get('/blog/')).body, /Notes from a dev loop/);
+  assert.match((await get('/sitemap-pages.xml')).body, /\/blog\/notes-from-a-dev-loop\/<\/loc>/, 'the sitemap lists the new post');
   assert.equal(await count(), before + 2); // the post and the same post as writing (the feed repeats records, so the home total leaves it out)
 
   const removed = await save('blog/2026-notes-from-a-dev-loop.md', null);
@@ -154,6 +155,7 @@ test('a new post is seen on REST, GraphQL, SQL, the feeds, its page and the home
   assert.doesNotMatch((await get('/feed.xml')).body, /Notes from a dev loop/);
   assert.equal((await get('/blog/notes-from-a-dev-loop/')).status, 404);
   assert.doesNotMatch((await get('/blog/')).body, /Notes from a dev loop/);
+  assert.doesNotMatch((await get('/sitemap-pages.xml')).body, /notes-from-a-dev-loop/);
   assert.equal(await count(), before);
   assert.equal((await get(`/blog/${post!.canonicalId}`)).status, 404);
 });

@@ -114,12 +114,16 @@ test('pages rendered again for a generation are the bytes the build prerendered'
       ['/rerender/home', 'index.html'],
       ['/rerender/blog', 'blog/index.html'],
       [`/rerender/blog/${post!.canonicalId}`, `blog/${post!.slug}/index.html`],
+      ['/rerender/sitemap', 'sitemap.xml'],
+      ['/rerender/sitemap-pages', 'sitemap-pages.xml'],
+      ['/rerender/sitemap-records/1', 'sitemap-records-1.xml'],
     ];
     for (const [route, file] of pages) {
       const body = await renderPage(fresh.pages, route, { core: fresh.core });
       assert.ok(body.equals(readFileSync(join(paths.dist, 'client', file))), `${route} differs from ${file}`);
     }
     await assert.rejects(renderPage(fresh.pages, '/rerender/nothing', { core: fresh.core }), /404/);
+    await assert.rejects(renderPage(fresh.pages, '/rerender/sitemap-records/2', { core: fresh.core }), /404/);
   } finally {
     fresh.close();
   }

@@ -111,7 +111,7 @@ test('axe-core finds no violations and html-validate no errors on every page typ
   const movie = ((await (await fetch(`${server.base}/api/movies.json?limit=1`)).json()) as { data: { canonicalId: string }[] }).data[0]!.canonicalId;
   const place = ((await (await fetch(`${server.base}/api/places.json?limit=1`)).json()) as { data: { canonicalId: string }[] }).data[0]!.canonicalId;
   const post = ((await (await fetch(`${server.base}/api/blog.json?limit=1`)).json()) as { data: { slug: string }[] }).data[0]!.slug;
-  const pages = ['/', '/movies/', '/movies/?type=movie&limit=10', '/map/', '/search/', '/search/?q=jazz', `/movies/${movie}`, `/places/${place}`, '/blog/', `/blog/${post}/`, '/api/', '/subscribe/'];
+  const pages = ['/', '/movies/', '/movies/?type=movie&limit=10', '/map/', '/search/', '/search/?q=jazz', `/movies/${movie}`, `/places/${place}`, '/blog/', `/blog/${post}/`, '/api/', '/subscribe/', '/api/reference/', '/api/reference/music/', '/problems/', '/problems/invalid-cursor'];
   const validator = new HtmlValidate({ extends: ['html-validate:recommended'], rules: { 'no-inline-style': 'error', 'long-title': 'off' } });
   for (const scheme of ['light', 'dark'] as const) {
     const { context, page } = await guarded();
@@ -129,6 +129,29 @@ test('axe-core finds no violations and html-validate no errors on every page typ
     const messages = report.results.flatMap((r) => r.messages.map((m) => `${m.ruleId} ${m.line}:${m.column} ${m.message}`));
     assert.ok(report.valid, `${path}:\n${messages.join('\n')}`);
   }
+});
+
+test('the API page leads to the reference, whose tag pages show each operation; a photo page draws its image; nothing leaves the site', { timeout: 60_000 }, async () => {
+  const { context, page, external, errors } = await guarded();
+  await page.goto(`${server.base}/api/`);
+  await page.locator('main a', { hasText: 'API reference' }).click();
+  await page.waitForURL(`${server.base}/api/reference/`);
+  await page.locator('.card h3 a', { hasText: 'Movies & TV' }).click();
+  await page.waitForURL(`${server.base}/api/reference/movies/`);
+  await page.locator('nav[aria-label="Operations"] a').first().click();
+  await page.waitForURL(/#listMovies$/);
+  await shot(page, 'reference');
+  assert.ok(await page.locator('#listMovies table.reference').count() >= 2, 'parameters and responses');
+  const photo = ((await (await fetch(`${server.base}/api/photos.json?q=lighthouse`)).json()) as { data: { canonicalId: string }[] }).data[0]!.canonicalId;
+  await page.goto(`${server.base}/photos/${photo}`);
+  const img = page.locator('figure.picture img');
+  await img.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => (document.querySelector('figure.picture img') as HTMLImageElement | null)?.complete === true);
+  assert.ok(await img.evaluate((i: HTMLImageElement) => i.naturalWidth > 0 && i.currentSrc.endsWith('.webp')), 'the photo is drawn from a WebP variant');
+  await shot(page, 'photo');
+  assert.deepEqual(external, []);
+  assert.deepEqual(errors, []);
+  await context.close();
 });
 
 test('the map draws the land and links every located record; the search form finds records; nothing leaves the site', { timeout: 60_000 }, async () => {

@@ -7,11 +7,12 @@
  * twin parses with remark and lists the same records as its HTML page.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { mf2 } from 'microformats-parser';
 import type { Link, Root } from 'mdast';
+import { LIMITS } from '../../src/core/limits.ts';
 import { pageCollections } from '../../src/site/view.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
@@ -244,16 +245,40 @@ test('record pages carry schema.org JSON-LD of their type and an h-entry; lists 
   assert.ok(card?.properties.name?.[0], 'the home page names its owner in an h-card');
 });
 
-test('every prerendered page has its Markdown twin beside it, served on Accept: text/markdown (the problem registry and GraphQL explorer aside)', async () => {
+test('every prerendered page has its Markdown twin beside it, links it, and answers Accept: text/markdown with it', async () => {
   const manifest = JSON.parse(readFileSync(new URL('../../dist/headers.json', import.meta.url), 'utf8')) as Record<string, { headers: Record<string, string> }>;
   const pages = Object.keys(manifest).filter((p) => p.endsWith('/') && manifest[p]!.headers['Content-Type']!.startsWith('text/html'));
-  const untwinned = pages.filter((p) => !Object.hasOwn(manifest, `${p}index.md`));
-  assert.deepEqual(untwinned.filter((p) => !p.startsWith('/problems/') && p !== '/graphql/'), []);
-  for (const page of pages.filter((p) => !untwinned.includes(p))) {
+  assert.ok(pages.includes('/problems/') && pages.includes('/graphql/') && pages.some((p) => /^\/problems\/[a-z-]+\/$/.test(p)));
+  assert.deepEqual(pages.filter((p) => !Object.hasOwn(manifest, `${p}index.md`)), []);
+  for (const page of pages) {
+    const html = await (await get(page)).text();
+    assert.ok(html.includes(`<link rel="alternate" type="text/markdown" href="${page}index.md"`), `${page} links its twin`);
     const res = await get(page, 'text/markdown');
     assert.equal(res.headers.get('content-type'), 'text/markdown; charset=utf-8', page);
-    fromMarkdown(await res.text());
+    assert.equal(fromMarkdown(await res.text()).children[0]?.type, 'heading', page);
   }
+});
+
+test('the problem registry and each problem type: JSON by default, HTML for browsers, Markdown for agents; the GraphQL endpoint gives agents the explorer’s twin', async () => {
+  for (const path of ['/problems/', '/problems/invalid-cursor']) {
+    for (const [accept, type] of [['*/*', /^application\/json/], ['', /^application\/json/], [BROWSER_ACCEPT, /^text\/html/], ['text/markdown', /^text\/markdown/]] as const) {
+      const res = await get(path, accept);
+      assert.equal(res.status, 200, `${path} ${accept}`);
+      assert.match(res.headers.get('content-type')!, type, `${path} ${accept}`);
+      assert.equal(res.headers.get('vary'), 'Accept');
+    }
+  }
+  const twin = await (await get('/problems/', 'text/markdown')).text();
+  const index = (await (await get('/problems/', 'application/json')).json()) as { problems: { slug: string }[] };
+  const listed = fromMarkdown(twin).children.find((n) => n.type === 'list');
+  assert.equal(listed?.type === 'list' ? listed.children.length : 0, index.problems.length, 'the twin lists every problem type');
+  const graphql = await get('/graphql', 'text/markdown');
+  assert.equal(graphql.headers.get('content-type'), 'text/markdown; charset=utf-8');
+  const text = await graphql.text();
+  assert.match(text, /^# GraphQL/);
+  assert.match(text, /- `movies\(/, 'the twin lists the root fields');
+  assert.match((await get('/graphql', BROWSER_ACCEPT)).headers.get('content-type')!, /^text\/html/);
+  assert.match((await get('/graphql?query=%7B__typename%7D', 'application/json')).headers.get('content-type')!, /^application\/json/);
 });
 
 test('query values shown on a page are escaped, never reflected as markup', async () => {
@@ -265,5 +290,80 @@ test('query values shown on a page are escaped, never reflected as markup', asyn
     const outsideAttributes = (await res.text()).replace(/="[^"]*"/g, '=""');
     assert.doesNotMatch(outsideAttributes, /<script>alert|<b onmouseover|<img src=x/, path);
     assert.match(outsideAttributes, /&lt;(script|img)/, path);
+  }
+});
+
+test('photos and flyers with a published file are drawn from sized WebP variants with the record’s alt; one without a file draws nothing; the twin shows the image', async () => {
+  const photos = ((await (await fetch(`${server.base}/api/photos.json?limit=100`)).json()) as { data: { canonicalId: string; src: string; alt: string }[] }).data;
+  const drawn = photos.filter((p) => existsSync(new URL(`../../content/media${p.src}`, import.meta.url)));
+  const missing = photos.filter((p) => !drawn.includes(p));
+  assert.ok(drawn.length > 0 && missing.length > 0, 'the demo has photos with and without a file');
+  const escape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+  for (const photo of drawn) {
+    const html = await (await get(`/photos/${photo.canonicalId}`)).text();
+    const img = /<figure class="picture"><img ([^>]+)>/.exec(html)?.[1];
+    assert.ok(img, `${photo.src}: drawn`);
+    assert.ok(img.includes(`alt="${escape(photo.alt)}"`), 'the record’s alt');
+    for (const attribute of [/ width="\d+"/, / height="\d+"/, / loading="lazy"/, / decoding="async"/, / sizes="[^"]+"/]) assert.match(img, attribute);
+    const srcset = /srcset="([^"]+)"/.exec(img)![1]!.split(', ').map((c) => c.split(' ')[0]!);
+    for (const variant of srcset) {
+      const res = await get(variant, 'image/webp,*/*');
+      assert.equal(res.status, 200, variant);
+      assert.equal(res.headers.get('content-type'), 'image/webp');
+      assert.match(res.headers.get('cache-control')!, /immutable/);
+    }
+    assert.equal((await get(photo.src, '*/*')).status, 200, 'the src the API answers resolves');
+    const twin = await (await get(`/photos/${photo.canonicalId}`, 'text/markdown')).text();
+    const image = fromMarkdown(twin).children.flatMap((n) => (n.type === 'paragraph' ? n.children : [])).find((c) => c.type === 'image');
+    assert.equal(image?.alt, photo.alt, 'the twin shows the image with its alt');
+    assert.ok(srcset.includes(image.url));
+  }
+  const html = await (await get(`/photos/${missing[0]!.canonicalId}`)).text();
+  assert.doesNotMatch(html, /<img /, 'a photo whose file is missing draws nothing');
+  const list = await (await get('/photos/')).text();
+  assert.equal([...list.matchAll(/<img class="u-photo" [^>]*loading="lazy" decoding="async"/g)].length, drawn.length, 'the collection page shows each drawn photo, lazily');
+  const concerts = ((await (await fetch(`${server.base}/api/concerts.json?limit=100`)).json()) as { data: { canonicalId: string; flyer?: string; artist: string }[] }).data;
+  const flyer = concerts.find((c) => c.flyer && existsSync(new URL(`../../content/media${c.flyer}`, import.meta.url)))!;
+  assert.match(await (await get(`/concerts/${flyer.canonicalId}`)).text(), new RegExp(`<img class="u-photo" [^>]*alt="Flyer for ${flyer.artist}`));
+});
+
+test(`every collection page weighs at most ${LIMITS.collectionPageBytesMax} bytes as sent, images aside`, async () => {
+  for (const c of pageCollections) {
+    for (const search of ['', `?limit=${LIMITS.pageSizeMax}`]) {
+      const body = await (await get(`/${c.name}/${search}`)).arrayBuffer();
+      assert.ok(body.byteLength <= LIMITS.collectionPageBytesMax, `/${c.name}/${search}: ${body.byteLength} bytes`);
+    }
+  }
+});
+
+test('the API reference shows every operation of the OpenAPI document on its tag’s page, with its responses and problem types, without a script; each page has its twin', async () => {
+  const doc = (await (await get('/openapi.json', 'application/json')).json()) as { paths: Record<string, Record<string, { operationId?: string; tags?: string[]; responses?: Record<string, unknown> }>> };
+  const api = await (await get('/api/')).text();
+  assert.match(api, /<a href="\/api\/reference\/">API reference<\/a>/, 'the API page links the reference');
+  const index = await (await get('/api/reference/')).text();
+  const pages = new Map<string, string>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (typeof op !== 'object' || op === null || op.operationId === undefined) continue;
+      const tag = op.tags![0]!;
+      if (!pages.has(tag)) {
+        const res = await get(`/api/reference/${tag}/`);
+        assert.equal(res.status, 200, tag);
+        pages.set(tag, await res.text());
+      }
+      const html = pages.get(tag)!;
+      const section = new RegExp(`<section class="operation" id="${op.operationId}"[^>]*>([\\s\\S]*?)</section>`).exec(html)?.[1];
+      assert.ok(section, `${method} ${path}: ${op.operationId} is on /api/reference/${tag}/`);
+      assert.ok(section.includes(path.replaceAll('&', '&amp;')), `${op.operationId}: its path`);
+      for (const status of Object.keys(op.responses ?? {})) assert.match(section, new RegExp(`<td>${status}</td>`), `${op.operationId}: response ${status}`);
+      if (Object.keys(op.responses ?? {}).includes('400')) assert.match(section, /<a href="\/problems\/invalid-query">invalid-query<\/a>/, `${op.operationId}: the problem types of 400`);
+      assert.ok(index.includes(`href="/api/reference/${tag}/#${op.operationId}"`), `${op.operationId} is listed on the front page`);
+    }
+  }
+  for (const [tag, html] of [['', index], ...pages] as [string, string][]) {
+    assert.doesNotMatch(html, /<script(?! type="application\/ld\+json")/, `/api/reference/${tag}: no script`);
+    const twin = await get(`/api/reference/${tag ? `${tag}/` : ''}`, 'text/markdown');
+    assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
+    assert.equal(fromMarkdown(await twin.text()).children[0]?.type, 'heading');
   }
 });

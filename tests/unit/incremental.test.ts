@@ -20,6 +20,7 @@ import { buildLayout } from '../../src/paths.ts';
 import { blogPosts } from '../../src/components/page-data.ts';
 import { parseQuery } from '../../src/core/params.ts';
 import { homeView } from '../../src/site/home.ts';
+import { pagesSitemap, recordSitemap, sitemapIndex } from '../../src/site/sitemap.ts';
 import { collectionView, pageCollection } from '../../src/site/view.ts';
 import fc from '../helpers/fc.ts';
 import { imageRows } from '../helpers/image-rows.ts';
@@ -73,6 +74,10 @@ function writeFiles(dir: string, files: Files, only?: readonly string[]): void {
 /** Pages are Astro's; here a page is its route and the data it reads, which is all a page depends on. */
 const renderPage: PageRenderer = async (core, route) => {
   const [kind, name] = route.split('/').slice(2);
+  // The sitemaps are the functions the prerendered files and the rerender route call.
+  if (kind === 'sitemap') return Buffer.from(sitemapIndex(core.image));
+  if (kind === 'sitemap-pages') return Buffer.from(pagesSitemap(core.image));
+  if (kind === 'sitemap-records') return Buffer.from(recordSitemap(core.image, Number(name)));
   const listed = kind?.startsWith('collection') ? pageCollection(name ?? '') : undefined;
   const data = kind === 'home' || kind === 'home.md' || kind === 'llms' ? homeView(core) : listed ? collectionView(core, parseQuery(listed, new URLSearchParams())) : blogPosts(core);
   return Buffer.from(`${route}\n${JSON.stringify(data)}`);
@@ -103,7 +108,7 @@ function assertEquivalent(generation: Generation, full: { dir: string; manifest:
     assert.ok(readFileSync(join(generation.root, generation.manifest[path]!.file)).equals(readFileSync(join(fullLayout.client, entry.file))), entry.file);
   }
   for (const path of Object.keys(generation.manifest)) {
-    const page = path === '/' || path === '/index.md' || path === '/llms.txt' || path.startsWith('/blog/') || /^\/[a-z-]+\/(index\.md)?$/.test(path);
+    const page = path === '/' || path === '/index.md' || path === '/llms.txt' || path.startsWith('/blog/') || /^\/[a-z-]+\/(index\.md)?$/.test(path) || /^\/sitemap(-pages|-records-\d+)?\.xml$/.test(path);
     assert.ok(full.manifest[path] !== undefined || page, `${path} is in the generation only`);
   }
   assert.ok(readFileSync(generation.sqlImage).equals(readFileSync(fullLayout.sqlImage)), 'sql.db');
@@ -240,6 +245,30 @@ test('an edit changes exactly the documents that read its records, and their ETa
     const after = result.generation.manifest[path]!;
     assert.equal(after.headers.ETag !== entry.headers.ETag, result.changed.includes(path), path);
   }
+  rmSync(root, { recursive: true, force: true });
+});
+
+test('a record that comes or goes is in the record sitemap of the next generation, or gone from it; an edit leaves the sitemaps alone', async () => {
+  const { root, content, files, generation } = site();
+  const sitemap = (g: Generation) => readFileSync(join(g.root, g.manifest['/sitemap-records-1.xml']!.file), 'utf8');
+  const concerts = files.get('concerts/a.yaml') as Rec[];
+  concerts.push({ ...concerts[0]!, id: 'sitemap-newcomer', artist: 'Newcomer', date: '2016-02-02T20:00' });
+  writeFiles(content, files, ['concerts/a.yaml']);
+  const added = (await rebuild(generation, join(root, 'gen-1'), content, ['concerts/a.yaml']))!;
+  assert.ok(added.changed.includes('/sitemap-records-1.xml'), added.changed.join(' '));
+  const list = JSON.parse(readFileSync(join(added.generation.root, added.generation.manifest['/api/concerts.json']!.file), 'utf8')) as { data: Rec[] };
+  const newcomer = list.data.find((c) => c.artist === 'Newcomer');
+  assert.ok(newcomer, 'the new concert is published');
+  assert.match(sitemap(added.generation), new RegExp(`/concerts/${String(newcomer.canonicalId)}</loc>`));
+  concerts.pop();
+  writeFiles(content, files, ['concerts/a.yaml']);
+  const removed = (await rebuild(added.generation, join(root, 'gen-2'), content, ['concerts/a.yaml']))!;
+  assert.ok(removed.changed.includes('/sitemap-records-1.xml'));
+  assert.doesNotMatch(sitemap(removed.generation), new RegExp(String(newcomer.canonicalId)));
+  concerts[0]!.title = 'Renamed';
+  writeFiles(content, files, ['concerts/a.yaml']);
+  const edited = (await rebuild(removed.generation, join(root, 'gen-3'), content, ['concerts/a.yaml']))!;
+  assert.ok(!edited.changed.some((p) => p.startsWith('/sitemap')), edited.changed.join(' '));
   rmSync(root, { recursive: true, force: true });
 });
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from '../helpers/fc.ts';
-import { markdownToHtml } from '../../src/formats/markdown-html.ts';
+import { markdownToHtml, markdownWithTablesToHtml } from '../../src/formats/markdown-html.ts';
 
 test('fenced code with a language is highlighted, and the highlight classes survive sanitising', () => {
   const html = markdownToHtml('Some `inline` code.\n\n```js\nconst answer = 42; // yes\n```\n');
@@ -58,5 +58,13 @@ test('no input makes the renderer emit a script, a handler or a script URL', () 
       }
     }),
     { numRuns: 200 },
+  );
+});
+
+test('GFM pipe tables of the OpenAPI descriptions become tables whose cells are sanitised like the rest', () => {
+  const html = markdownWithTablesToHtml('Intro `x`.\n\n| A | B |\n| --- | --- |\n| `a` | one \\| two |\n| <script>x</script> | [l](javascript:alert(1)) |\n\nAfter.');
+  assert.equal(
+    html,
+    '<p>Intro <code>x</code>.</p>\n<table><thead><tr><th scope="col">A</th><th scope="col">B</th></tr></thead><tbody><tr><td><code>a</code></td><td>one | two</td></tr><tr><td></td><td><a>l</a></td></tr></tbody></table>\n<p>After.</p>',
   );
 });
