@@ -6,14 +6,14 @@
  * maintaining them row by row. Nothing time- or machine-dependent is written, so the same
  * records give the same file.
  */
-import { rmSync, mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { fold } from '../core/fold.ts';
 import { IMAGE_FORMAT, instantKey, recordsTable, RID_GAP, searchTable, sortColumn, sortKey, SOURCES_TABLE, tagsTable } from '../core/image.ts';
 import type { PublishedRecord } from './records.ts';
-import { writeSearchIndex, type SearchSource } from './search-index.ts';
+import { SearchStage, type SearchSource } from './search-index.ts';
 
 export interface CollectionRecords {
   collection: CollectionDeclaration;
@@ -135,14 +135,6 @@ export interface SourceRow {
   cid: string;
 }
 
-function createSources(db: DatabaseSync, rows: readonly SourceRow[]): void {
-  db.exec(`CREATE TABLE ${SOURCES_TABLE} (file TEXT NOT NULL, entry INTEGER, collection TEXT NOT NULL, cid TEXT NOT NULL)`);
-  const insert = db.prepare(`INSERT INTO ${SOURCES_TABLE} VALUES (?, ?, ?, ?)`);
-  for (const row of rows) insert.run(row.file, row.entry, row.collection, row.cid);
-  db.exec(`CREATE INDEX "sources:file" ON ${SOURCES_TABLE} (file)`);
-  db.exec(`CREATE UNIQUE INDEX "sources:cid" ON ${SOURCES_TABLE} (collection, cid)`);
-}
-
 /**
  * Whether a located record's coordinates do not say where they came from (no source, or
  * a geocoded position without its licence). Any one such record turns its collection's
@@ -157,6 +149,81 @@ export function lacksProvenance(fields: Record<string, unknown>): boolean {
 export const missingProvenance = ({ records }: CollectionRecords): PublishedRecord[] => records.filter(({ fields }) => lacksProvenance(fields));
 
 /**
+ * The image, written as the compile streams through the collections: each collection's
+ * table (and its indexes) as soon as its records are built, its search rows staged and its
+ * sources written beside it, so the compiler never holds every collection at once. Rows
+ * are written into a file beside `path`, which becomes the image only when `finish`
+ * commits it; `abandon` removes it (a content problem leaves no image behind).
+ */
+export class ImageWriter {
+  private readonly db: DatabaseSync;
+  private readonly partial: string;
+  private readonly meta: StatementSync;
+  private readonly search: SearchStage;
+  private readonly insertSource: StatementSync;
+  private readonly path: string;
+  private searchAsOf = '';
+
+  constructor(path: string, cursorKey: Buffer, siteUrl: string) {
+    this.path = path;
+    this.partial = `${path}.partial`;
+    rmSync(this.partial, { force: true });
+    mkdirSync(dirname(path), { recursive: true });
+    this.db = new DatabaseSync(this.partial);
+    const db = this.db;
+    db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192;');
+    db.exec('BEGIN');
+    db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    this.meta = db.prepare('INSERT INTO meta VALUES (?, ?)');
+    this.meta.run('format', IMAGE_FORMAT);
+    this.meta.run('cursorKey', cursorKey.toString('hex'));
+    this.meta.run('siteUrl', siteUrl.replace(/\/+$/, ''));
+    db.exec(`CREATE TABLE ${SOURCES_TABLE} (file TEXT NOT NULL, entry INTEGER, collection TEXT NOT NULL, cid TEXT NOT NULL)`);
+    this.insertSource = db.prepare(`INSERT INTO ${SOURCES_TABLE} VALUES (?, ?, ?, ?)`);
+    this.search = new SearchStage(db, siteUrl.replace(/\/+$/, ''));
+  }
+
+  /** A collection's table, its indexes and its meta rows, from all of its records. */
+  collection(entry: CollectionRecords): void {
+    createCollection(this.db, entry);
+    this.meta.run(`count:${entry.collection.name}`, String(entry.records.length));
+    this.meta.run(`asOf:${entry.collection.name}`, asOf(entry.collection, entry.records));
+    this.meta.run(`provenance:${entry.collection.name}`, missingProvenance(entry).length ? 'incomplete' : 'complete');
+  }
+
+  /** Records the cross-collection search indexes (a content collection's, as loaded). */
+  searched(source: SearchSource): void {
+    this.search.add(source);
+    const newest = asOf(source.collection, source.records);
+    if (newest > this.searchAsOf) this.searchAsOf = newest;
+  }
+
+  /** Where published content records came from. */
+  sources(rows: readonly SourceRow[]): void {
+    for (const row of rows) this.insertSource.run(row.file, row.entry, row.collection, row.cid);
+  }
+
+  /** Writes the search index and the sources' indexes, commits, and moves the file to `path`. */
+  finish(): void {
+    const db = this.db;
+    this.meta.run('count:search', String(this.search.write()));
+    this.meta.run('asOf:search', this.searchAsOf || '1970-01-01T00:00:00Z');
+    db.exec(`CREATE INDEX "sources:file" ON ${SOURCES_TABLE} (file)`);
+    db.exec(`CREATE UNIQUE INDEX "sources:cid" ON ${SOURCES_TABLE} (collection, cid)`);
+    db.exec('COMMIT');
+    db.exec('ANALYZE');
+    db.close();
+    renameSync(this.partial, this.path);
+  }
+
+  /** Drops what was written. */
+  abandon(): void {
+    if (this.db.isOpen) this.db.close();
+    rmSync(this.partial, { force: true });
+  }
+}
+
+/**
  * `search` lists the records the cross-collection search indexes (the content collections,
  * as loaded); `sources` where each of them came from.
  */
@@ -168,30 +235,14 @@ export function writeImage(
   search: readonly SearchSource[] = [],
   sources: readonly SourceRow[] = [],
 ): void {
-  rmSync(path, { force: true });
-  mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path);
+  const writer = new ImageWriter(path, cursorKey, siteUrl);
   try {
-    db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192;');
-    db.exec('BEGIN');
-    db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-    const meta = db.prepare('INSERT INTO meta VALUES (?, ?)');
-    meta.run('format', IMAGE_FORMAT);
-    meta.run('cursorKey', cursorKey.toString('hex'));
-    meta.run('siteUrl', siteUrl.replace(/\/+$/, ''));
-    for (const entry of collections) {
-      createCollection(db, entry);
-      meta.run(`count:${entry.collection.name}`, String(entry.records.length));
-      meta.run(`asOf:${entry.collection.name}`, asOf(entry.collection, entry.records));
-      meta.run(`provenance:${entry.collection.name}`, missingProvenance(entry).length ? 'incomplete' : 'complete');
-    }
-    meta.run('count:search', String(writeSearchIndex(db, search, siteUrl.replace(/\/+$/, ''))));
-    const newest = search.map((s) => asOf(s.collection, s.records)).sort().at(-1);
-    meta.run('asOf:search', newest ?? '1970-01-01T00:00:00Z');
-    createSources(db, sources);
-    db.exec('COMMIT');
-    db.exec('ANALYZE');
-  } finally {
-    db.close();
+    for (const entry of collections) writer.collection(entry);
+    for (const source of search) writer.searched(source);
+    writer.sources(sources);
+    writer.finish();
+  } catch (error) {
+    writer.abandon();
+    throw error;
   }
 }

@@ -9,7 +9,7 @@
  * page needs, and a page is read without sorting the match set. Rids start at
  * SEARCH_RID_BASE, RID_GAP apart, so the dev loop can insert rows without renumbering.
  */
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { yearOf } from '../collections/fields.ts';
 import { HAPPENED, headline, linkOf } from '../collections/headline.ts';
@@ -49,17 +49,43 @@ export function searchRow(collection: CollectionDeclaration, { canonicalId, fiel
 /** Rank order: date key descending (undated last), then canonicalId. */
 export const byRank = (a: { d: string; cid: string }, b: { d: string; cid: string }) => -bytes(a.d, b.d) || bytes(a.cid, b.cid);
 
-export function writeSearchIndex(db: DatabaseSync, sources: readonly SearchSource[], siteUrl: string): number {
-  db.exec(`CREATE TABLE ${SEARCH_TABLE} (rid INTEGER PRIMARY KEY, cid TEXT NOT NULL, collection TEXT NOT NULL, year INTEGER, d TEXT NOT NULL, head TEXT NOT NULL, rest TEXT NOT NULL, json TEXT NOT NULL)`);
-  const rows: SearchRow[] = [];
-  for (const { collection, records } of sources) {
-    for (const record of records) rows.push(searchRow(collection, record, siteUrl));
+/**
+ * The search index as the compile streams through the collections: each collection's rows
+ * are staged in a temporary table as it is read, then `write` copies them into the search
+ * table in rank order, numbering them there, so no one holds every row to sort them.
+ * SQLite's BINARY order is JavaScript's string order here (`byRank`): date keys and
+ * canonicalIds are ASCII.
+ */
+export class SearchStage {
+  private readonly insert: StatementSync;
+  private readonly db: DatabaseSync;
+  private readonly siteUrl: string;
+  private rows = 0;
+
+  constructor(db: DatabaseSync, siteUrl: string) {
+    this.db = db;
+    this.siteUrl = siteUrl;
+    db.exec(`CREATE TEMP TABLE "search:stage" (cid TEXT NOT NULL, collection TEXT NOT NULL, year INTEGER, d TEXT NOT NULL, head TEXT NOT NULL, rest TEXT NOT NULL, json TEXT NOT NULL)`);
+    this.insert = db.prepare('INSERT INTO temp."search:stage" VALUES (?, ?, ?, ?, ?, ?, ?)');
   }
-  rows.sort(byRank);
-  const insert = db.prepare(`INSERT INTO ${SEARCH_TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-  rows.forEach((row, i) => insert.run(SEARCH_RID_BASE + (i + 1) * RID_GAP, ...row.values));
-  db.exec(`CREATE UNIQUE INDEX "search:cid" ON ${SEARCH_TABLE} (cid)`);
-  db.exec(`CREATE VIRTUAL TABLE ${SEARCH_INDEX} USING fts5(head, rest, tokenize = 'trigram case_sensitive 1', content = ${SEARCH_TABLE}, content_rowid = 'rid')`);
-  db.exec(`INSERT INTO ${SEARCH_INDEX} (${SEARCH_INDEX}) VALUES ('rebuild')`);
-  return rows.length;
+
+  add({ collection, records }: SearchSource): void {
+    for (const record of records) this.insert.run(...searchRow(collection, record, this.siteUrl).values);
+    this.rows += records.length;
+  }
+
+  /** Writes the search table and its indexes from the staged rows; returns how many rows it holds. */
+  write(): number {
+    const db = this.db;
+    db.exec(`CREATE TABLE ${SEARCH_TABLE} (rid INTEGER PRIMARY KEY, cid TEXT NOT NULL, collection TEXT NOT NULL, year INTEGER, d TEXT NOT NULL, head TEXT NOT NULL, rest TEXT NOT NULL, json TEXT NOT NULL)`);
+    db.exec(
+      `INSERT INTO ${SEARCH_TABLE} SELECT ${SEARCH_RID_BASE} + ${RID_GAP} * row_number() OVER (ORDER BY d DESC, cid), cid, collection, year, d, head, rest, json
+       FROM temp."search:stage" ORDER BY d DESC, cid`,
+    );
+    db.exec('DROP TABLE temp."search:stage"');
+    db.exec(`CREATE UNIQUE INDEX "search:cid" ON ${SEARCH_TABLE} (cid)`);
+    db.exec(`CREATE VIRTUAL TABLE ${SEARCH_INDEX} USING fts5(head, rest, tokenize = 'trigram case_sensitive 1', content = ${SEARCH_TABLE}, content_rowid = 'rid')`);
+    db.exec(`INSERT INTO ${SEARCH_INDEX} (${SEARCH_INDEX}) VALUES ('rebuild')`);
+    return this.rows;
+  }
 }
