@@ -9,13 +9,12 @@
  * page needs, and a page is read without sorting the match set. Rids start at
  * SEARCH_RID_BASE, RID_GAP apart, so the dev loop can insert rows without renumbering.
  */
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { yearOf } from '../collections/fields.ts';
 import { HAPPENED, headline, linkOf } from '../collections/headline.ts';
 import { fold } from '../core/fold.ts';
-import { RID_GAP, SEARCH_RID_BASE, sortKey } from '../core/image.ts';
-import { FIELD_SEPARATOR, SEARCH_INDEX, SEARCH_TABLE } from '../core/search.ts';
+import { sortKey } from '../core/image.ts';
+import { FIELD_SEPARATOR } from '../core/search.ts';
 import type { PublishedRecord } from './records.ts';
 
 export interface SearchSource {
@@ -48,44 +47,3 @@ export function searchRow(collection: CollectionDeclaration, { canonicalId, fiel
 
 /** Rank order: date key descending (undated last), then canonicalId. */
 export const byRank = (a: { d: string; cid: string }, b: { d: string; cid: string }) => -bytes(a.d, b.d) || bytes(a.cid, b.cid);
-
-/**
- * The search index as the compile streams through the collections: each collection's rows
- * are staged in a temporary table as it is read, then `write` copies them into the search
- * table in rank order, numbering them there, so no one holds every row to sort them.
- * SQLite's BINARY order is JavaScript's string order here (`byRank`): date keys and
- * canonicalIds are ASCII.
- */
-export class SearchStage {
-  private readonly insert: StatementSync;
-  private readonly db: DatabaseSync;
-  private readonly siteUrl: string;
-  private rows = 0;
-
-  constructor(db: DatabaseSync, siteUrl: string) {
-    this.db = db;
-    this.siteUrl = siteUrl;
-    db.exec(`CREATE TEMP TABLE "search:stage" (cid TEXT NOT NULL, collection TEXT NOT NULL, year INTEGER, d TEXT NOT NULL, head TEXT NOT NULL, rest TEXT NOT NULL, json TEXT NOT NULL)`);
-    this.insert = db.prepare('INSERT INTO temp."search:stage" VALUES (?, ?, ?, ?, ?, ?, ?)');
-  }
-
-  add({ collection, records }: SearchSource): void {
-    for (const record of records) this.insert.run(...searchRow(collection, record, this.siteUrl).values);
-    this.rows += records.length;
-  }
-
-  /** Writes the search table and its indexes from the staged rows; returns how many rows it holds. */
-  write(): number {
-    const db = this.db;
-    db.exec(`CREATE TABLE ${SEARCH_TABLE} (rid INTEGER PRIMARY KEY, cid TEXT NOT NULL, collection TEXT NOT NULL, year INTEGER, d TEXT NOT NULL, head TEXT NOT NULL, rest TEXT NOT NULL, json TEXT NOT NULL)`);
-    db.exec(
-      `INSERT INTO ${SEARCH_TABLE} SELECT ${SEARCH_RID_BASE} + ${RID_GAP} * row_number() OVER (ORDER BY d DESC, cid), cid, collection, year, d, head, rest, json
-       FROM temp."search:stage" ORDER BY d DESC, cid`,
-    );
-    db.exec('DROP TABLE temp."search:stage"');
-    db.exec(`CREATE UNIQUE INDEX "search:cid" ON ${SEARCH_TABLE} (cid)`);
-    db.exec(`CREATE VIRTUAL TABLE ${SEARCH_INDEX} USING fts5(head, rest, tokenize = 'trigram case_sensitive 1', content = ${SEARCH_TABLE}, content_rowid = 'rid')`);
-    db.exec(`INSERT INTO ${SEARCH_INDEX} (${SEARCH_INDEX}) VALUES ('rebuild')`);
-    return this.rows;
-  }
-}
