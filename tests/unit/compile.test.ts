@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -50,6 +50,14 @@ test('invalid content fails the build listing every problem as path: field: reas
       return true;
     },
   );
+});
+
+test('a content problem found after earlier collections were written leaves no image, not even a partial one', () => {
+  const { content, out } = site({ 'movies/heat.md': heat, 'books/b.yaml': books, 'work/bad.yaml': 'name: [' });
+  const imagePath = join(out, 'site.db');
+  assert.throws(() => compile({ contentDir: content, imagePath, clientDir: join(out, 'client'), secret: 's' }), ContentError);
+  assert.ok(!existsSync(imagePath));
+  assert.deepEqual(existsSync(out) ? readdirSync(out) : [], []);
 });
 
 test('records publish canonicalId first, the Markdown body, derived fields; private records stay out', () => {
