@@ -1,13 +1,15 @@
 /**
  * The Astro integration: compile the content before Astro renders pages (so pages can
  * read the image), and write the header manifest once every static file exists. The
- * work lives in `compile.ts` and `manifest.ts`; the hooks only call them.
+ * work lives in `compile.ts` (run on a thread of its own, compile-thread.ts) and
+ * `manifest.ts`; the hooks only call them.
  */
 import { cpSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AstroIntegration } from 'astro';
 import { paths } from '../paths.ts';
-import { compile, type Manifest } from './compile.ts';
+import type { Manifest } from './compile.ts';
+import { compileOnThread } from './compile-thread.ts';
 import { writeManifest } from './manifest.ts';
 
 /** The image as staged during a build, for prerendered pages to read. */
@@ -19,10 +21,10 @@ export default function collectionsIntegration(): AstroIntegration {
   return {
     name: 'collections-compiler',
     hooks: {
-      'astro:build:start': ({ logger }) => {
+      'astro:build:start': async ({ logger }) => {
         rmSync(paths.stage, { recursive: true, force: true });
         const started = performance.now();
-        const result = compile({
+        const result = await compileOnThread({
           contentDir: paths.content,
           imagePath: stagedImage,
           clientDir: stagedClient,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { compile, ContentError } from '../../src/compile/compile.ts';
+import { compileOnThread } from '../../src/compile/compile-thread.ts';
 import { allItems } from '../helpers/oracle.ts';
 
 function site(files: Record<string, string>): { content: string; out: string } {
@@ -58,6 +59,21 @@ test('a content problem found after earlier collections were written leaves no i
   assert.throws(() => compile({ contentDir: content, imagePath, clientDir: join(out, 'client'), secret: 's' }), ContentError);
   assert.ok(!existsSync(imagePath));
   assert.deepEqual(existsSync(out) ? readdirSync(out) : [], []);
+});
+
+test('the compile on a thread of its own (as astro build runs it) gives the same result and raises a content problem as a ContentError', async () => {
+  const files = { 'movies/heat.md': heat, 'books/b.yaml': books };
+  const here = build(files);
+  const { content, out } = site(files);
+  const there = await compileOnThread({ contentDir: content, imagePath: join(out, 'site.db'), clientDir: join(out, 'client'), secret: 's' });
+  assert.deepEqual(there, here.result);
+  assert.ok(readFileSync(join(out, 'site.db')).equals(readFileSync(here.image)));
+  const bad = site({ 'work/bad.yaml': 'name: [' });
+  await assert.rejects(compileOnThread({ contentDir: bad.content, imagePath: join(bad.out, 'site.db'), clientDir: join(bad.out, 'client'), secret: 's' }), (error: unknown) => {
+    assert.ok(error instanceof ContentError);
+    assert.match(error.message, /bad\.yaml: \(file\): invalid YAML/);
+    return true;
+  });
 });
 
 test('records publish canonicalId first, the Markdown body, derived fields; private records stay out', () => {
