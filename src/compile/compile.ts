@@ -157,7 +157,8 @@ export function streamContent(options: ContentOptions, sink: ContentSink): Strea
       sink.sources(built.records.map((record) => ({ ...where.get(record.origin)!, collection: collection.name, cid: record.canonicalId })));
       sink.searched({ collection, records: built.records });
       const loaded = (name: string) => (name === collection.name ? built.records : []);
-      for (const c of composing) composed.get(c.name)!.push(...c.compose!({ records: loaded, siteUrl }));
+      // One push per record: a collection composes into hundreds of thousands, too many to spread as arguments.
+      for (const c of composing) for (const record of c.compose!({ records: loaded, siteUrl })) composed.get(c.name)!.push(record);
     }
     if (collection.compose) deferred.set(collection.name, built.records);
     else hand(collection, built.records);

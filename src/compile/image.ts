@@ -156,6 +156,7 @@ export class ImageWriter {
   private readonly state: Int32Array;
   private readonly siteUrl: string;
   private posted = 0;
+  private searchCount = 0;
   private searchAsOf = '';
 
   constructor(path: string, cursorKey: Buffer, siteUrl: string) {
@@ -184,12 +185,13 @@ export class ImageWriter {
     this.worker.unref();
   }
 
+  /** Posts a message, then waits until the thread is at most AHEAD messages behind. */
   private post(message: WriterMessage): void {
-    this.post_(message);
+    this.postOnly(message);
     this.waitFor(this.posted - AHEAD);
   }
 
-  private post_(message: WriterMessage): void {
+  private postOnly(message: WriterMessage): void {
     this.worker.postMessage(message);
     this.posted++;
   }
@@ -235,8 +237,6 @@ export class ImageWriter {
     if (newest > this.searchAsOf) this.searchAsOf = newest;
   }
 
-  private searchCount = 0;
-
   /** Where published content records came from. */
   sources(rows: readonly SourceRow[]): void {
     for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
@@ -250,7 +250,7 @@ export class ImageWriter {
       ['count:search', String(this.searchCount)],
       ['asOf:search', this.searchAsOf || '1970-01-01T00:00:00Z'],
     ];
-    this.post_({ op: 'finish', meta });
+    this.postOnly({ op: 'finish', meta });
     this.waitFor(this.posted);
     void this.worker.terminate();
     renameSync(this.partial, this.path);
@@ -259,7 +259,7 @@ export class ImageWriter {
   /** Drops what was written. */
   abandon(): void {
     if (Atomics.load(this.state, 1) === 0) {
-      this.post_({ op: 'abandon' });
+      this.postOnly({ op: 'abandon' });
       try {
         this.waitFor(this.posted);
       } catch {
@@ -280,27 +280,3 @@ const AHEAD = 4;
 const CHUNK_ROWS = 2000;
 /** How long the writer thread may take to start before the compile gives up on it. */
 const THREAD_START_MS = 60_000;
-
-/**
- * `search` lists the records the cross-collection search indexes (the content collections,
- * as loaded); `sources` where each of them came from.
- */
-export function writeImage(
-  path: string,
-  collections: readonly CollectionRecords[],
-  cursorKey: Buffer,
-  siteUrl: string,
-  search: readonly SearchSource[] = [],
-  sources: readonly SourceRow[] = [],
-): void {
-  const writer = new ImageWriter(path, cursorKey, siteUrl);
-  try {
-    for (const entry of collections) writer.collection(entry);
-    for (const source of search) writer.searched(source);
-    writer.sources(sources);
-    writer.finish();
-  } catch (error) {
-    writer.abandon();
-    throw error;
-  }
-}
