@@ -7,17 +7,17 @@
 import { createHmac } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import type { CollectionDeclaration } from '../collections/define.ts';
 import { collection, collections, contentCollections } from '../collections/index.ts';
 import { sqlImageBytes } from '../sql/image.ts';
 import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
 import { groupsReading, type Artifact } from './artifacts.ts';
-import { missingProvenance, writeImage, type CollectionRecords, type SourceRow } from './image.ts';
+import { ImageWriter, missingProvenance, type CollectionRecords, type SourceRow } from './image.ts';
 import { contentFiles, loadFile, type LoadProblem, type SourceEntry } from './load.ts';
-import { missingMedia } from './media.ts';
 import { buildNow } from './now.ts';
-import type { MediaIndex } from '../site/media.ts';
-import { buildRecords, sharedCanonicalIds, type BuildContext, type PublishedRecord } from './records.ts';
+import { MissingMedia, type MediaIndex } from '../site/media.ts';
+import { buildRecords, sharedIdReason, type BuildContext, type PublishedRecord } from './records.ts';
 import type { SearchSource } from './search-index.ts';
 
 export interface CompileOptions {
@@ -49,11 +49,7 @@ export type Manifest = Record<string, StaticFile>;
 export interface CompileResult {
   counts: Record<string, number>;
   manifest: Manifest;
-  /**
-   * `origin: reason` of every located record whose coordinates lack provenance (its
-   * collection's geographic formats answer 503), and of every record naming a site image
-   * that `content/media/` lacks (when the build publishes media).
-   */
+  /** `origin: reason` of every located record whose coordinates lack provenance (its collection's geographic formats answer 503). */
   warnings: string[];
 }
 
@@ -93,59 +89,91 @@ export const sourceFileOf = (contentDir: string, file: string) => relative(conte
  */
 export const entryIndexOf = (origin: string, index: number) => (origin.endsWith(']') ? index : null);
 
-export interface LoadedContent {
-  /** Every collection's records, the composed lists' included. */
-  compiled: CollectionRecords[];
-  /** The content collections' records as loaded (before composition), which search indexes. */
-  searched: SearchSource[];
-  /** Where each published content record came from. */
-  sources: SourceRow[];
+/** Where the compile sends each collection as soon as it is built (the image writer, in a full build). */
+export interface ContentSink {
+  /** A collection's records, the composed lists' included. */
+  collection(entry: CollectionRecords): void;
+  /** A content collection's records as loaded (before composition), which search indexes. */
+  searched(source: SearchSource): void;
+  /** Where each published record of a content collection came from. */
+  sources(rows: readonly SourceRow[]): void;
+}
+
+/** What the whole content gave, once it has streamed through a sink. */
+export interface StreamedContent {
+  counts: Record<string, number>;
+  /** Provenance warnings, collection by collection. */
+  warnings: string[];
 }
 
 /**
- * Composes the cross-collection lists: each composing collection's records are followed
- * by what its `compose` makes of the `loaded` records (content records as loaded, before
- * any composition, so a blog post composed into writing is not fed to the feed twice).
+ * Reads and checks the content collection by collection, handing each to `sink` as soon as
+ * it is built and letting it go, so the compile holds one collection at a time. A list that
+ * composes records from others (`compose`) is handed over after every content collection,
+ * its composed records gathered meanwhile: `compose` is called once per content
+ * collection, in the registry's order, with that collection's records alone, and what it
+ * returns is concatenated — composition is per record, as the incremental rebuild also
+ * relies on. A ContentError lists every problem of every collection; after the first, the
+ * sink is fed nothing more (the caller abandons what it wrote).
  */
-export function composeInto(compiled: CollectionRecords[], loaded: (name: string) => readonly PublishedRecord[], siteUrl: string): void {
-  const sources = { records: loaded, siteUrl };
-  for (const [i, entry] of compiled.entries()) {
-    if (entry.collection.compose) compiled[i] = { ...entry, records: [...entry.records, ...entry.collection.compose(sources)] };
-  }
-}
-
-/** Reads and checks every content file; a ContentError lists every problem of every collection. */
-export function loadContent(options: CompileOptions): LoadedContent {
+export function streamContent(options: ContentOptions, sink: ContentSink): StreamedContent {
   const problems: LoadProblem[] = [];
-  const compiled: CollectionRecords[] = [];
-  const sources: SourceRow[] = [];
+  const shared: LoadProblem[] = [];
+  const owners = new Map<string, string>();
   const shownRoot = shownRootOf(options.contentDir);
+  const siteUrl = siteUrlOf(options);
   // One present for the whole build, so every collection settles statuses against the same instant.
   const context = deriveContext(options);
+  const composing = collections.filter((c) => c.compose);
+  const composed = new Map<string, PublishedRecord[]>(composing.map((c) => [c.name, []]));
+  const deferred = new Map<string, PublishedRecord[]>();
+  const counts: Record<string, number> = {};
+  const warnings = new Map<string, string[]>();
+  const hand = (collection: CollectionDeclaration, records: readonly PublishedRecord[]) => {
+    counts[collection.name] = records.length;
+    if (problems.length || shared.length) return;
+    const entry = { collection, records };
+    warnings.set(collection.name, provenanceWarnings(entry));
+    sink.collection(entry);
+  };
   for (const collection of collections) {
     const entries: SourceEntry[] = [];
-    const loadProblems: LoadProblem[] = [];
     const where = new Map<string, { file: string; entry: number | null }>();
     for (const path of contentFiles(join(options.contentDir, collection.name))) {
       const file = sourceFileOf(options.contentDir, path);
       const read = loadFile(options.contentDir, path, shownRoot);
-      loadProblems.push(...read.problems);
+      problems.push(...read.problems);
       read.entries.forEach((entry, i) => {
         entries.push(entry);
         where.set(entry.origin, { file, entry: entryIndexOf(entry.origin, i) });
       });
     }
     const built = buildRecords(collection, entries, context);
-    problems.push(...loadProblems, ...built.problems);
-    for (const record of built.records) sources.push({ ...where.get(record.origin)!, collection: collection.name, cid: record.canonicalId });
-    compiled.push({ collection, records: built.records });
+    problems.push(...built.problems);
+    entries.length = 0;
+    for (const { canonicalId, origin } of built.records) {
+      const other = owners.get(canonicalId);
+      if (other === undefined) owners.set(canonicalId, origin);
+      else shared.push({ origin, field: 'id', reason: sharedIdReason(canonicalId, other) });
+    }
+    if (!problems.length && !shared.length && contentCollections.includes(collection)) {
+      sink.sources(built.records.map((record) => ({ ...where.get(record.origin)!, collection: collection.name, cid: record.canonicalId })));
+      sink.searched({ collection, records: built.records });
+      const loaded = (name: string) => (name === collection.name ? built.records : []);
+      // One push per record: a collection composes into hundreds of thousands, too many to spread as arguments.
+      for (const c of composing) for (const record of c.compose!({ records: loaded, siteUrl })) composed.get(c.name)!.push(record);
+    }
+    if (collection.compose) deferred.set(collection.name, built.records);
+    else hand(collection, built.records);
   }
-  problems.push(...sharedCanonicalIds(compiled));
+  for (const collection of composing) hand(collection, [...deferred.get(collection.name)!, ...composed.get(collection.name)!]);
+  problems.push(...shared);
   if (problems.length) throw new ContentError(problems);
-  const loaded = new Map(compiled.map((c) => [c.collection.name, c.records]));
-  const searched = contentCollections.map((collection) => ({ collection, records: loaded.get(collection.name) ?? [] }));
-  composeInto(compiled, (name) => loaded.get(name) ?? [], siteUrlOf(options));
-  return { compiled, searched, sources };
+  // Warnings and counts in the registry's order, whatever order the lists were handed over in.
+  return {
+    counts: Object.fromEntries(collections.map((c) => [c.name, counts[c.name]!])),
+    warnings: collections.flatMap((c) => warnings.get(c.name) ?? []),
+  };
 }
 
 /** The warning of a located record whose coordinates lack provenance. */
@@ -166,15 +194,27 @@ export function writeArtifact(clientDir: string, artifact: Artifact): void {
 }
 
 export function compile(options: CompileOptions): CompileResult {
-  const content = loadContent(options);
-  const siteUrl = siteUrlOf(options);
-  writeImage(options.imagePath, content.compiled, cursorKey(options.secret), siteUrl, content.searched, content.sources, options.media);
-  const counts = Object.fromEntries(content.compiled.map((c) => [c.collection.name, c.records.length]));
-  const warnings = [...content.compiled.flatMap(provenanceWarnings), ...(options.media ? missingMedia(content.compiled, options.media) : [])];
-  // Everything below reads the image; let the in-memory records go before it renders.
-  content.compiled.length = 0;
-  content.searched.length = 0;
-  content.sources.length = 0;
+  const writer = new ImageWriter(options.imagePath, cursorKey(options.secret), siteUrlOf(options), options.media);
+  const missing = options.media ? new MissingMedia(options.media) : undefined;
+  // The writer's sink, with each collection checked for image files on the way when the build publishes them.
+  const sink: ContentSink = {
+    collection: (entry) => {
+      missing?.check(entry);
+      writer.collection(entry);
+    },
+    searched: (source) => writer.searched(source),
+    sources: (rows) => writer.sources(rows),
+  };
+  let streamed: StreamedContent;
+  try {
+    streamed = streamContent(options, sink);
+    writer.finish();
+  } catch (error) {
+    writer.abandon();
+    throw error;
+  }
+  const { counts } = streamed;
+  const warnings = [...streamed.warnings, ...(missing?.warnings ?? [])];
   const image = new Image(options.imagePath);
   try {
     const core = new QueryCore(image);

@@ -6,15 +6,18 @@
  * maintaining them row by row. Nothing time- or machine-dependent is written, so the same
  * records give the same file.
  */
-import { rmSync, mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { fold } from '../core/fold.ts';
-import { IMAGE_FORMAT, instantKey, MEDIA_KEY, recordsTable, RID_GAP, searchTable, sortColumn, sortKey, SOURCES_TABLE, tagsTable } from '../core/image.ts';
-import type { PublishedRecord } from './records.ts';
-import { writeSearchIndex, type SearchSource } from './search-index.ts';
+import { IMAGE_FORMAT, instantKey, MEDIA_KEY, RID_GAP, sortKey, SOURCES_TABLE } from '../core/image.ts';
 import type { MediaIndex } from '../site/media.ts';
+import type { PublishedRecord } from './records.ts';
+import { SEARCH_INDEX, SEARCH_TABLE } from '../core/search.ts';
+import type { CollectionTables, FlatRows } from './image-tables.ts';
+import type { MetaRows, WriterData, WriterMessage } from './image-thread.ts';
+import { searchRow, type SearchSource } from './search-index.ts';
 
 export interface CollectionRecords {
   collection: CollectionDeclaration;
@@ -83,44 +86,32 @@ export function tagRows(collection: CollectionDeclaration, fields: Record<string
 }
 
 /**
- * Rows are numbered in canonicalId order, RID_GAP apart, so ordering ties by rid is
- * ordering them by canonicalId: the total order every surface promises, at the cost of an
- * integer compare; the gaps let the dev loop insert a record without renumbering the rest.
- * Sort-key columns come before the JSON so reading a key never walks the record's bytes.
- * The tags table repeats every sort key beside each filter value, so "filter, then sort"
- * is one index range scan instead of a gather and a sort.
+ * A collection's rows. Rows are numbered in canonicalId order, RID_GAP apart, so ordering
+ * ties by rid is ordering them by canonicalId: the total order every surface promises, at
+ * the cost of an integer compare; the gaps let the dev loop insert a record without
+ * renumbering the rest. Sort-key columns come before the JSON so reading a key never walks
+ * the record's bytes. The tags table repeats every sort key beside each filter value, so
+ * "filter, then sort" is one index range scan instead of a gather and a sort.
  */
-function createCollection(db: DatabaseSync, { collection, records }: CollectionRecords): void {
+export function* collectionTables({ collection, records }: CollectionRecords, chunk: number): Generator<CollectionTables> {
+  const ids = records.map((r) => r.canonicalId);
+  const at = new Map(ids.map((id, i) => [id, i]));
+  // canonicalIds are unique in a collection; the default sort compares them as strings, as `<` does.
+  ids.sort();
   const name = collection.name;
   const sortFields = Object.keys(collection.sort);
-  const sortColumns = sortFields.map((f) => `, ${sortColumn(f)}`).join('');
-  const marks = sortFields.map(() => ', ?').join('');
-  db.exec(`CREATE TABLE ${recordsTable(name)} (rid INTEGER PRIMARY KEY, cid TEXT NOT NULL${sortColumns}, search TEXT NOT NULL, json TEXT NOT NULL)`);
-  db.exec(`CREATE TABLE ${tagsTable(name)} (dim TEXT NOT NULL, key TEXT NOT NULL, label TEXT NOT NULL, rid INTEGER NOT NULL${sortColumns})`);
-  const insertRecord = db.prepare(`INSERT INTO ${recordsTable(name)} VALUES (?, ?${marks}, ?, ?)`);
-  const insertTag = db.prepare(`INSERT INTO ${tagsTable(name)} VALUES (?, ?, ?, ?${marks})`);
-  const ordered = [...records].sort((a, b) => (a.canonicalId < b.canonicalId ? -1 : 1));
-  ordered.forEach((record, index) => {
-    const rid = (index + 1) * RID_GAP;
-    const row = recordRow(collection, record);
-    insertRecord.run(rid, row.cid, ...row.keys, row.search, row.json);
-    for (const tag of tagRows(collection, record.fields)) insertTag.run(...tag, rid, ...row.keys);
-  });
-  createCollectionIndexes(db, collection);
-}
-
-/** The indexes of a collection's tables, built once its rows are in. */
-function createCollectionIndexes(db: DatabaseSync, collection: CollectionDeclaration): void {
-  const name = collection.name;
-  const sortFields = Object.keys(collection.sort);
-  db.exec(`CREATE UNIQUE INDEX "${name}:cid" ON ${recordsTable(name)} (cid)`);
-  for (const f of sortFields) {
-    db.exec(`CREATE INDEX "${name}:s:${f}" ON ${recordsTable(name)} (${sortColumn(f)})`);
-    db.exec(`CREATE INDEX "${name}:tags:s:${f}" ON ${tagsTable(name)} (dim, key, ${sortColumn(f)}, rid)`);
+  for (let start = 0; start < ids.length; start += chunk) {
+    const rows: FlatRows = [];
+    const tags: FlatRows = [];
+    for (let index = start; index < Math.min(ids.length, start + chunk); index++) {
+      const record = records[at.get(ids[index]!)!]!;
+      const rid = (index + 1) * RID_GAP;
+      const row = recordRow(collection, record);
+      rows.push(rid, row.cid, ...row.keys, row.search, row.json);
+      for (const tag of tagRows(collection, record.fields)) tags.push(...tag, rid, ...row.keys);
+    }
+    yield { name, sortFields, records: rows, tags };
   }
-  db.exec(`CREATE INDEX "${name}:tags:rid" ON ${tagsTable(name)} (dim, key, rid)`);
-  db.exec(`CREATE VIRTUAL TABLE ${searchTable(name)} USING fts5(search, tokenize = 'trigram case_sensitive 1', content = ${recordsTable(name)}, content_rowid = 'rid')`);
-  db.exec(`INSERT INTO ${searchTable(name)} (${searchTable(name)}) VALUES ('rebuild')`);
 }
 
 /**
@@ -134,14 +125,6 @@ export interface SourceRow {
   entry: number | null;
   collection: string;
   cid: string;
-}
-
-function createSources(db: DatabaseSync, rows: readonly SourceRow[]): void {
-  db.exec(`CREATE TABLE ${SOURCES_TABLE} (file TEXT NOT NULL, entry INTEGER, collection TEXT NOT NULL, cid TEXT NOT NULL)`);
-  const insert = db.prepare(`INSERT INTO ${SOURCES_TABLE} VALUES (?, ?, ?, ?)`);
-  for (const row of rows) insert.run(row.file, row.entry, row.collection, row.cid);
-  db.exec(`CREATE INDEX "sources:file" ON ${SOURCES_TABLE} (file)`);
-  db.exec(`CREATE UNIQUE INDEX "sources:cid" ON ${SOURCES_TABLE} (collection, cid)`);
 }
 
 /**
@@ -158,44 +141,145 @@ export function lacksProvenance(fields: Record<string, unknown>): boolean {
 export const missingProvenance = ({ records }: CollectionRecords): PublishedRecord[] => records.filter(({ fields }) => lacksProvenance(fields));
 
 /**
- * `search` lists the records the cross-collection search indexes (the content collections,
- * as loaded); `sources` where each of them came from; `media` the image files published beside them.
+ * The image, written as the compile streams through the collections: each collection's
+ * rows are computed here as soon as its records are built, and handed to a writer thread
+ * (image-thread.ts) that inserts them and builds the indexes while this thread reads the
+ * next collection; search rows are staged and sources written beside them, so the compiler
+ * never holds every collection at once. Rows go into a file beside `path`, which becomes
+ * the image only when `finish` commits it; `abandon` removes it (a content problem leaves
+ * no image behind). Each call returns once the thread is at most `AHEAD` messages behind.
  */
-export function writeImage(
-  path: string,
-  collections: readonly CollectionRecords[],
-  cursorKey: Buffer,
-  siteUrl: string,
-  search: readonly SearchSource[] = [],
-  sources: readonly SourceRow[] = [],
-  media: MediaIndex = {},
-): void {
-  rmSync(path, { force: true });
-  mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path);
-  try {
-    db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192;');
-    db.exec('BEGIN');
-    db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-    const meta = db.prepare('INSERT INTO meta VALUES (?, ?)');
-    meta.run('format', IMAGE_FORMAT);
-    meta.run('cursorKey', cursorKey.toString('hex'));
-    meta.run('siteUrl', siteUrl.replace(/\/+$/, ''));
-    for (const entry of collections) {
-      createCollection(db, entry);
-      meta.run(`count:${entry.collection.name}`, String(entry.records.length));
-      meta.run(`asOf:${entry.collection.name}`, asOf(entry.collection, entry.records));
-      meta.run(`provenance:${entry.collection.name}`, missingProvenance(entry).length ? 'incomplete' : 'complete');
+export class ImageWriter {
+  private readonly path: string;
+  private readonly partial: string;
+  private readonly worker: Worker;
+  private readonly errors: MessagePort;
+  private readonly state: Int32Array;
+  private readonly siteUrl: string;
+  private posted = 0;
+  private searchCount = 0;
+  private searchAsOf = '';
+
+  /** `media`: the image files published beside the site, recorded for pages to draw them (src/site/media.ts). */
+  constructor(path: string, cursorKey: Buffer, siteUrl: string, media: MediaIndex = {}) {
+    this.path = path;
+    this.partial = `${path}.partial`;
+    this.siteUrl = siteUrl.replace(/\/+$/, '');
+    rmSync(this.partial, { force: true });
+    mkdirSync(dirname(path), { recursive: true });
+    const shared = new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT);
+    this.state = new Int32Array(shared);
+    const { port1, port2 } = new MessageChannel();
+    this.errors = port1;
+    const data: WriterData = {
+      partial: this.partial,
+      meta: [
+        ['format', IMAGE_FORMAT],
+        ['cursorKey', cursorKey.toString('hex')],
+        ['siteUrl', this.siteUrl],
+        ...Object.entries(media).map(([file, entry]): [string, string] => [`${MEDIA_KEY}${file}`, JSON.stringify(entry)]),
+      ],
+      search: { table: SEARCH_TABLE, index: SEARCH_INDEX },
+      sourcesTable: SOURCES_TABLE,
+      state: shared,
+      errors: port2,
+    };
+    this.worker = new Worker(new URL('./image-thread.ts', import.meta.url), { workerData: data, transferList: [port2] });
+    this.worker.unref();
+  }
+
+  /** Posts a message, then waits until the thread is at most AHEAD messages behind. */
+  private post(message: WriterMessage): void {
+    this.postOnly(message);
+    this.waitFor(this.posted - AHEAD);
+  }
+
+  private postOnly(message: WriterMessage): void {
+    this.worker.postMessage(message);
+    this.posted++;
+  }
+
+  /** Waits until the thread has handled `count` messages; throws what it failed with. */
+  private waitFor(count: number): void {
+    for (let done = Atomics.load(this.state, 0); done < count; done = Atomics.load(this.state, 0)) {
+      if (Atomics.load(this.state, 2) === 0 && Atomics.wait(this.state, 0, done, THREAD_START_MS) === 'timed-out' && Atomics.load(this.state, 2) === 0) {
+        throw new Error(`the image writer thread did not start within ${THREAD_START_MS} ms`);
+      }
+      Atomics.wait(this.state, 0, done);
     }
-    meta.run('count:search', String(writeSearchIndex(db, search, siteUrl.replace(/\/+$/, ''))));
-    const newest = search.map((s) => asOf(s.collection, s.records)).sort().at(-1);
-    meta.run('asOf:search', newest ?? '1970-01-01T00:00:00Z');
-    // The published image files, for pages to draw them (src/site/media.ts).
-    for (const [path, file] of Object.entries(media)) meta.run(`${MEDIA_KEY}${path}`, JSON.stringify(file));
-    createSources(db, sources);
-    db.exec('COMMIT');
-    db.exec('ANALYZE');
-  } finally {
-    db.close();
+    if (Atomics.load(this.state, 1) === 1) {
+      const message = receiveMessageOnPort(this.errors)?.message;
+      void this.worker.terminate();
+      throw new Error(`writing the image failed: ${String(message)}`);
+    }
+  }
+
+  /** A collection's table, its indexes and its meta rows, from all of its records. */
+  collection(entry: CollectionRecords): void {
+    const name = entry.collection.name;
+    const meta: MetaRows = [
+      [`count:${name}`, String(entry.records.length)],
+      [`asOf:${name}`, asOf(entry.collection, entry.records)],
+      [`provenance:${name}`, missingProvenance(entry).length ? 'incomplete' : 'complete'],
+    ];
+    const sortFields = Object.keys(entry.collection.sort);
+    this.post({ op: 'table', name, sortFields });
+    for (const tables of collectionTables(entry, CHUNK_ROWS)) this.post({ op: 'rows', tables });
+    this.post({ op: 'indexes', name, sortFields, meta });
+  }
+
+  /** Records the cross-collection search indexes (a content collection's, as loaded). */
+  searched(source: SearchSource): void {
+    for (let start = 0; start < source.records.length; start += CHUNK_ROWS) {
+      const rows: FlatRows = [];
+      for (const record of source.records.slice(start, start + CHUNK_ROWS)) rows.push(...searchRow(source.collection, record, this.siteUrl).values);
+      this.post({ op: 'search', rows });
+    }
+    this.searchCount += source.records.length;
+    const newest = asOf(source.collection, source.records);
+    if (newest > this.searchAsOf) this.searchAsOf = newest;
+  }
+
+  /** Where published content records came from. */
+  sources(rows: readonly SourceRow[]): void {
+    for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+      this.post({ op: 'sources', rows: rows.slice(start, start + CHUNK_ROWS).flatMap((row) => [row.file, row.entry, row.collection, row.cid]) });
+    }
+  }
+
+  /** Writes the search index and the sources' indexes, commits, and moves the file to `path`. */
+  finish(): void {
+    const meta: MetaRows = [
+      ['count:search', String(this.searchCount)],
+      ['asOf:search', this.searchAsOf || '1970-01-01T00:00:00Z'],
+    ];
+    this.postOnly({ op: 'finish', meta });
+    this.waitFor(this.posted);
+    void this.worker.terminate();
+    renameSync(this.partial, this.path);
+  }
+
+  /** Drops what was written. */
+  abandon(): void {
+    if (Atomics.load(this.state, 1) === 0) {
+      this.postOnly({ op: 'abandon' });
+      try {
+        this.waitFor(this.posted);
+      } catch {
+        // It failed too: nothing more to drop than the file.
+      }
+    }
+    void this.worker.terminate();
+    rmSync(this.partial, { force: true });
   }
 }
+
+/**
+ * How many messages the writer thread may have waiting, and how many records' rows a
+ * message carries: enough to keep it busy, few enough that rows in flight stay a few
+ * megabytes whatever the size of a collection.
+ */
+const AHEAD = 4;
+const CHUNK_ROWS = 2000;
+/** How long the writer thread may take to start before the compile gives up on it. */
+const THREAD_START_MS = 60_000;

@@ -1,13 +1,15 @@
 /**
  * The Astro integration: publish the image files and compile the content before Astro
- * renders pages (so pages can read the image and know which images exist), and write
- * the header manifest once every static file exists. The work lives in `compile.ts` and `manifest.ts`; the hooks only call them.
+ * renders pages (so pages can read the image and know which images exist), and write the header manifest once every static file exists. The
+ * work lives in `compile.ts` (run on a thread of its own, compile-thread.ts) and
+ * `manifest.ts`; the hooks only call them.
  */
 import { cpSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AstroIntegration } from 'astro';
 import { paths } from '../paths.ts';
-import { compile, type Manifest } from './compile.ts';
+import type { Manifest } from './compile.ts';
+import { compileOnThread } from './compile-thread.ts';
 import { publishMedia } from './media.ts';
 import { writeManifest } from './manifest.ts';
 
@@ -24,7 +26,8 @@ export default function collectionsIntegration(): AstroIntegration {
         rmSync(paths.stage, { recursive: true, force: true });
         const started = performance.now();
         const media = await publishMedia(paths.content, stagedClient);
-        const result = compile({
+        logger.info(`published ${Object.keys(media).length} image files`);
+        const result = await compileOnThread({
           media,
           contentDir: paths.content,
           imagePath: stagedImage,
@@ -35,7 +38,7 @@ export default function collectionsIntegration(): AstroIntegration {
         });
         compiled = result.manifest;
         const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
-        logger.info(`compiled ${total} records and ${Object.keys(media).length} image files in ${Math.round(performance.now() - started)} ms`);
+        logger.info(`compiled ${total} records in ${Math.round(performance.now() - started)} ms`);
         for (const warning of result.warnings) logger.warn(warning);
       },
       'astro:build:done': () => {

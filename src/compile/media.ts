@@ -11,10 +11,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import sharp from 'sharp';
-import { imageOf, variantWidths, type MediaFile, type MediaIndex } from '../site/media.ts';
+import { variantWidths, type MediaFile, type MediaIndex } from '../site/media.ts';
 import { MEDIA_FOLDER } from '../paths.ts';
 import { mediaVariantUrl } from '../urls.ts';
-import type { CollectionRecords } from './image.ts';
 
 /** The image files sharp reads; anything else in the folder is left alone. */
 const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp', '.avif', '.gif', '.tif', '.tiff']);
@@ -62,20 +61,4 @@ export async function publishMedia(contentDir: string, clientDir: string): Promi
     index[path] = entry;
   }
   return index;
-}
-
-/** How many records without their image file a build names one by one; a generated site of 100,000 records should not print 30,000 lines. */
-const MISSING_NAMED = 10;
-
-/** Warnings for the records that name a site image no file of `content/media/` holds: the first few by origin, then how many more. */
-export function missingMedia(compiled: readonly CollectionRecords[], media: MediaIndex): string[] {
-  const missing: string[] = [];
-  for (const { collection, records } of compiled) {
-    for (const record of records) {
-      const image = imageOf(collection.name, record.fields);
-      if (image?.local && media[image.src] === undefined) missing.push(`${record.origin}: ${image.field}: no file ${MEDIA_FOLDER}${image.src}; the page shows no image`);
-    }
-  }
-  if (missing.length <= MISSING_NAMED) return missing;
-  return [...missing.slice(0, MISSING_NAMED), `…and ${missing.length - MISSING_NAMED} more records whose image file is not in ${MEDIA_FOLDER}/`];
 }

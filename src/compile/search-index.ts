@@ -9,13 +9,12 @@
  * page needs, and a page is read without sorting the match set. Rids start at
  * SEARCH_RID_BASE, RID_GAP apart, so the dev loop can insert rows without renumbering.
  */
-import type { DatabaseSync } from 'node:sqlite';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { yearOf } from '../collections/fields.ts';
 import { HAPPENED, headline, linkOf } from '../collections/headline.ts';
 import { fold } from '../core/fold.ts';
-import { RID_GAP, SEARCH_RID_BASE, sortKey } from '../core/image.ts';
-import { FIELD_SEPARATOR, SEARCH_INDEX, SEARCH_TABLE } from '../core/search.ts';
+import { sortKey } from '../core/image.ts';
+import { FIELD_SEPARATOR } from '../core/search.ts';
 import type { PublishedRecord } from './records.ts';
 
 export interface SearchSource {
@@ -48,18 +47,3 @@ export function searchRow(collection: CollectionDeclaration, { canonicalId, fiel
 
 /** Rank order: date key descending (undated last), then canonicalId. */
 export const byRank = (a: { d: string; cid: string }, b: { d: string; cid: string }) => -bytes(a.d, b.d) || bytes(a.cid, b.cid);
-
-export function writeSearchIndex(db: DatabaseSync, sources: readonly SearchSource[], siteUrl: string): number {
-  db.exec(`CREATE TABLE ${SEARCH_TABLE} (rid INTEGER PRIMARY KEY, cid TEXT NOT NULL, collection TEXT NOT NULL, year INTEGER, d TEXT NOT NULL, head TEXT NOT NULL, rest TEXT NOT NULL, json TEXT NOT NULL)`);
-  const rows: SearchRow[] = [];
-  for (const { collection, records } of sources) {
-    for (const record of records) rows.push(searchRow(collection, record, siteUrl));
-  }
-  rows.sort(byRank);
-  const insert = db.prepare(`INSERT INTO ${SEARCH_TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-  rows.forEach((row, i) => insert.run(SEARCH_RID_BASE + (i + 1) * RID_GAP, ...row.values));
-  db.exec(`CREATE UNIQUE INDEX "search:cid" ON ${SEARCH_TABLE} (cid)`);
-  db.exec(`CREATE VIRTUAL TABLE ${SEARCH_INDEX} USING fts5(head, rest, tokenize = 'trigram case_sensitive 1', content = ${SEARCH_TABLE}, content_rowid = 'rid')`);
-  db.exec(`INSERT INTO ${SEARCH_INDEX} (${SEARCH_INDEX}) VALUES ('rebuild')`);
-  return rows.length;
-}

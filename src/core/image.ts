@@ -67,11 +67,24 @@ export function sortKey(type: SortType, value: unknown): string | number {
 
 export const missingSortKey = (type: SortType | undefined): string | number => (type === 'number' ? -Infinity : '');
 
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+/** Whether a date-time ends in `Z` or `±HH:MM` (read by character: a trailing regular expression scans the whole text). */
+function hasOffset(text: string): boolean {
+  const n = text.length;
+  if (text.charCodeAt(n - 1) === 90 /* Z */) return true;
+  const sign = text.charCodeAt(n - 6);
+  return (sign === 43 || sign === 45) && isDigit(text.charCodeAt(n - 5)) && isDigit(text.charCodeAt(n - 4)) && text.charCodeAt(n - 3) === 58 && isDigit(text.charCodeAt(n - 2)) && isDigit(text.charCodeAt(n - 1));
+}
+
 /** `YYYY-MM-DD` stays; a date-time becomes `YYYY-MM-DDTHH:MM:SS(.fff)`, in UTC when it has an offset. */
 export function instantKey(text: string): string {
   if (text.length <= 10) return text;
-  const hasOffset = /(Z|[+-]\d{2}:\d{2})$/.test(text);
-  if (hasOffset) return new Date(text).toISOString().replace(/\.000Z$/, '').replace(/Z$/, '');
+  if (hasOffset(text)) {
+    // toISOString always ends in `.sssZ`.
+    const iso = new Date(text).toISOString();
+    return iso.endsWith('.000Z') ? iso.slice(0, -5) : iso.slice(0, -1);
+  }
   return text.length === 16 ? `${text}:00` : text;
 }
 

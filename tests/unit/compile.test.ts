@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { compile, ContentError } from '../../src/compile/compile.ts';
+import { compileOnThread } from '../../src/compile/compile-thread.ts';
 import { allItems } from '../helpers/oracle.ts';
 
 function site(files: Record<string, string>): { content: string; out: string } {
@@ -50,6 +51,29 @@ test('invalid content fails the build listing every problem as path: field: reas
       return true;
     },
   );
+});
+
+test('a content problem found after earlier collections were written leaves no image, not even a partial one', () => {
+  const { content, out } = site({ 'movies/heat.md': heat, 'books/b.yaml': books, 'work/bad.yaml': 'name: [' });
+  const imagePath = join(out, 'site.db');
+  assert.throws(() => compile({ contentDir: content, imagePath, clientDir: join(out, 'client'), secret: 's' }), ContentError);
+  assert.ok(!existsSync(imagePath));
+  assert.deepEqual(existsSync(out) ? readdirSync(out) : [], []);
+});
+
+test('the compile on a thread of its own (as astro build runs it) gives the same result and raises a content problem as a ContentError', async () => {
+  const files = { 'movies/heat.md': heat, 'books/b.yaml': books };
+  const here = build(files);
+  const { content, out } = site(files);
+  const there = await compileOnThread({ contentDir: content, imagePath: join(out, 'site.db'), clientDir: join(out, 'client'), secret: 's' });
+  assert.deepEqual(there, here.result);
+  assert.ok(readFileSync(join(out, 'site.db')).equals(readFileSync(here.image)));
+  const bad = site({ 'work/bad.yaml': 'name: [' });
+  await assert.rejects(compileOnThread({ contentDir: bad.content, imagePath: join(bad.out, 'site.db'), clientDir: join(bad.out, 'client'), secret: 's' }), (error: unknown) => {
+    assert.ok(error instanceof ContentError);
+    assert.match(error.message, /bad\.yaml: \(file\): invalid YAML/);
+    return true;
+  });
 });
 
 test('records publish canonicalId first, the Markdown body, derived fields; private records stay out', () => {

@@ -1,0 +1,42 @@
+/**
+ * The compile on a thread of its own, for `astro build`: when the thread ends, everything
+ * the compile held (its heap, its SQLite caches) goes back to the system before Vite
+ * bundles and prerenders in the same process, so the build's peak is the larger of the
+ * two, not their sum. A ContentError crosses the thread as its problems and is raised
+ * again as itself; any other failure as its message and stack.
+ */
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import type { LoadProblem } from './load.ts';
+import type { CompileOptions, CompileResult } from './compile.ts';
+
+type Outcome = { result: CompileResult } | { problems: LoadProblem[] } | { error: string };
+
+if (parentPort && (workerData as { compileThread?: boolean } | undefined)?.compileThread) {
+  const port = parentPort;
+  const { compile, ContentError } = await import('./compile.ts');
+  const { options } = workerData as { options: CompileOptions };
+  let outcome: Outcome;
+  try {
+    outcome = { result: compile(options) };
+  } catch (error) {
+    outcome = error instanceof ContentError ? { problems: [...error.problems] } : { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  }
+  port.postMessage(outcome);
+}
+
+/** `compile(options)` on a thread of its own. */
+export async function compileOnThread(options: CompileOptions): Promise<CompileResult> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { compileThread: true, options } });
+  const outcome = await new Promise<Outcome>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the compile thread ended (exit code ${code}) without a result`)));
+  });
+  await worker.terminate();
+  if ('result' in outcome) return outcome.result;
+  if ('problems' in outcome) {
+    const { ContentError } = await import('./compile.ts');
+    throw new ContentError(outcome.problems);
+  }
+  throw new Error(`the compile failed: ${outcome.error}`);
+}
