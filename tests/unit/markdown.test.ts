@@ -63,8 +63,10 @@ test('no input makes the renderer emit a script, a handler or a script URL', () 
 
 test('GFM pipe tables of the OpenAPI descriptions become tables whose cells are sanitised like the rest', () => {
   const html = markdownWithTablesToHtml('Intro `x`.\n\n| A | B |\n| --- | --- |\n| `a` | one \\| two |\n| <script>x</script> | [l](javascript:alert(1)) |\n\nAfter.');
-  assert.equal(
-    html,
-    '<p>Intro <code>x</code>.</p>\n<table><thead><tr><th scope="col">A</th><th scope="col">B</th></tr></thead><tbody><tr><td><code>a</code></td><td>one | two</td></tr><tr><td></td><td><a>l</a></td></tr></tbody></table>\n<p>After.</p>',
-  );
+  assert.match(html, /^<p>Intro <code>x<\/code>\.<\/p>\s*<table>/);
+  assert.match(html, /<thead>\s*<tr>\s*<th>A<\/th>\s*<th>B<\/th>\s*<\/tr>\s*<\/thead>/);
+  assert.match(html, /<td><code>a<\/code><\/td>\s*<td>one \| two<\/td>/, 'an escaped pipe stays in its cell');
+  assert.doesNotMatch(html, /<script|javascript:/i, 'raw HTML and script URLs are sanitised away');
+  assert.match(html, /<td><a>l<\/a><\/td>/, 'the link keeps its text, not its script URL');
+  assert.match(html, /<\/table>\s*<p>After\.<\/p>$/);
 });
