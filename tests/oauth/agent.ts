@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
-import { answerConsent, Browser, OWNER, signIn } from './helpers.ts';
+import { answerConsent, Browser, discover, OWNER, signIn, startIdp, startSite, type Site } from './helpers.ts';
 
 /** What the agent needs to know of the site it connects to. */
 export interface AgentSite {
@@ -105,4 +105,10 @@ export class Agent {
     const params = await this.approved(client, attempt);
     return { client, attempt, params, tokens: await this.exchange(client, params, attempt.verifier) };
   }
+}
+
+/** A site with the test identity provider, and an agent that has read its metadata: where most OAuth tests start. */
+export async function startAgentSite(): Promise<{ site: Site & { idp?: { issuer: string } }; agent: Agent }> {
+  const site = await startSite({ idp: startIdp });
+  return { site, agent: new Agent(site, await discover(site)) };
 }

@@ -8,16 +8,13 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { LIMITS } from '../../src/core/limits.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
-import { Agent, REDIRECT } from './agent.ts';
-import { Browser, discover, formOf, OWNER, signIn, startIdp, startSite, type Site } from './helpers.ts';
+import { Agent, REDIRECT, startAgentSite } from './agent.ts';
+import { Browser, formOf, OWNER, signIn, type Site } from './helpers.ts';
 
 let site: Site & { idp?: { issuer: string } };
 let agent: Agent;
 
-before(async () => {
-  site = await startSite({ idp: startIdp });
-  agent = new Agent(site, await discover(site));
-});
+before(async () => ({ site, agent } = await startAgentSite()));
 after(() => site.stop());
 
 /** Asks the authorization endpoint once, without signing in. */

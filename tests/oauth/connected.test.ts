@@ -9,16 +9,13 @@ import { after, before, test } from 'node:test';
 import { LIMITS } from '../../src/core/limits.ts';
 import { cookie, cookieName, setCookie } from '../../src/oauth/http.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
-import { Agent } from './agent.ts';
-import { Browser, discover, formOf, OWNER, signIn, startIdp, startSite, type Site } from './helpers.ts';
+import { Agent, startAgentSite } from './agent.ts';
+import { Browser, formOf, OWNER, signIn, type Site } from './helpers.ts';
 
 let site: Site & { idp?: { issuer: string } };
 let agent: Agent;
 
-before(async () => {
-  site = await startSite({ idp: startIdp });
-  agent = new Agent(site, await discover(site));
-});
+before(async () => ({ site, agent } = await startAgentSite()));
 after(() => site.stop());
 
 const NOWHERE = 'http://never.invalid/';

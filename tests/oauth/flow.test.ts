@@ -11,16 +11,13 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { LIMITS } from '../../src/core/limits.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
-import { Agent, oauthErrorOf } from './agent.ts';
-import { discover, startIdp, startSite, type Site } from './helpers.ts';
+import { Agent, oauthErrorOf, startAgentSite } from './agent.ts';
+import type { Site } from './helpers.ts';
 
 let site: Site & { idp?: { issuer: string } };
 let agent: Agent;
 
-before(async () => {
-  site = await startSite({ idp: startIdp });
-  agent = new Agent(site, await discover(site));
-});
+before(async () => ({ site, agent } = await startAgentSite()));
 after(() => site.stop());
 
 test('metadata: the protected resource names this server and its scopes; the server metadata names every endpoint and S256 only', async () => {

@@ -11,16 +11,13 @@ import * as oauth from 'oauth4webapi';
 import { LIMITS } from '../../src/core/limits.ts';
 import { bearerChallenge, bearerToken } from '../../src/oauth/verify.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
-import { Agent, insecure, oauthErrorOf, REDIRECT } from './agent.ts';
-import { discover, startIdp, startSite, type Site } from './helpers.ts';
+import { Agent, insecure, oauthErrorOf, REDIRECT, startAgentSite } from './agent.ts';
+import type { Site } from './helpers.ts';
 
 let site: Site & { idp?: { issuer: string } };
 let agent: Agent;
 
-before(async () => {
-  site = await startSite({ idp: startIdp });
-  agent = new Agent(site, await discover(site));
-});
+before(async () => ({ site, agent } = await startAgentSite()));
 after(() => site.stop());
 
 const form = (values: Record<string, string>) =>

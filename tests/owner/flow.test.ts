@@ -10,16 +10,13 @@ import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { OAUTH_URLS } from '../../src/urls.ts';
-import { Agent } from '../oauth/agent.ts';
-import { discover, startIdp, startSite, type Site } from '../oauth/helpers.ts';
+import { Agent, startAgentSite } from '../oauth/agent.ts';
+import type { Site } from '../oauth/helpers.ts';
 
 let site: Site & { idp?: { issuer: string } };
 let agent: Agent;
 
-before(async () => {
-  site = await startSite({ idp: startIdp });
-  agent = new Agent(site, await discover(site));
-});
+before(async () => ({ site, agent } = await startAgentSite()));
 after(() => site.stop());
 
 async function connectClient(token: string): Promise<Client> {
