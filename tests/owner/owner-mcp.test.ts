@@ -7,69 +7,33 @@
  * `taste:write`, one with `taste:read` only, and one issued for another resource.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import yaml from 'js-yaml';
 import { SOURCES_TABLE } from '../../src/core/image.ts';
-import { oauthConfig } from '../../src/oauth/config.ts';
-import { OAuthServer } from '../../src/oauth/server.ts';
-import { SqliteOAuthStore } from '../../src/oauth/store.ts';
 import { JOURNAL_FILE } from '../../src/owner/writes.ts';
-import { paths } from '../../src/paths.ts';
-import { Generations } from '../../src/runtime/generations.ts';
-import { createNodeServer, type Dispatcher } from '../../src/runtime/node.ts';
+import type { Generations } from '../../src/runtime/generations.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
+import { startOwnerSite, type OwnerSite } from './site.ts';
 
-let root: string;
+let site: OwnerSite;
 let content: string;
 let stateDir: string;
 let generations: Generations;
-let oauthServer: OAuthServer;
-let server: Server;
 let base: string;
 const tokens = { write: '', read: '', foreign: '' };
 
-function mint(store: SqliteOAuthStore, scopes: string[], resource: string): string {
-  const now = Date.now();
-  const clientId = `client-${randomBytes(4).toString('hex')}`;
-  const grantId = `grant-${randomBytes(4).toString('hex')}`;
-  store.putClient({ clientId, metadata: { client_name: 'Test agent', redirect_uris: ['http://127.0.0.1:9/callback'], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }, createdAt: now, expiresAt: now + 90 * 86_400_000 });
-  store.createGrant({ id: grantId, clientId, clientName: 'Test agent', subject: 'owner', scopes, resource, createdAt: now, lastUsedAt: null, revokedAt: null });
-  const token = randomBytes(32).toString('base64url');
-  store.putToken(token, { grantId, kind: 'access', clientId, scopes, resource, expiresAt: now + 3_600_000, usedAt: null });
-  return token;
-}
-
 before(async () => {
-  root = mkdtempSync(join(tmpdir(), 'owner-mcp-'));
-  content = join(root, 'content');
-  stateDir = join(root, 'state');
-  cpSync('content', content, { recursive: true });
-  let dispatcher: Dispatcher | undefined;
-  server = createNodeServer({ request: (req, res) => dispatcher!.request(req, res), upgrades: (req) => dispatcher!.upgrades(req), upgrade: (req, socket, head) => dispatcher!.upgrade(req, socket, head) });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const store = new SqliteOAuthStore(stateDir);
-  oauthServer = new OAuthServer({ config: oauthConfig({ siteUrl: base, stateDir }), store });
-  generations = await Generations.open({ distDir: paths.dist, contentDir: content, oauth: oauthServer });
-  dispatcher = generations.dispatcher();
-  const resource = `${base}${OAUTH_URLS.ownerMcp}`;
-  tokens.write = mint(store, ['taste:read', 'taste:write'], resource);
-  tokens.read = mint(store, ['taste:read'], resource);
-  tokens.foreign = mint(store, ['taste:read', 'taste:write'], 'https://elsewhere.example/owner/mcp');
+  site = await startOwnerSite('owner-mcp-');
+  ({ content, stateDir, generations, base } = site);
+  tokens.write = site.mint(['taste:read', 'taste:write']);
+  tokens.read = site.mint(['taste:read']);
+  tokens.foreign = site.mint(['taste:read', 'taste:write'], 'https://elsewhere.example/owner/mcp');
 });
 
-after(async () => {
-  server.closeAllConnections();
-  await new Promise((done) => server.close(done));
-  await generations.shutdown();
-  oauthServer.close();
-  rmSync(root, { recursive: true, force: true });
-});
+after(() => site.stop());
 
 const METADATA = () => `${base}${OAUTH_URLS.protectedResource}`;
 

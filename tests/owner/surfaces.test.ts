@@ -8,56 +8,24 @@
  * `/feed.xml` and the `.ics` calendars are asked, each as a client would.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { SOURCES_TABLE } from '../../src/core/image.ts';
-import { oauthConfig } from '../../src/oauth/config.ts';
-import { OAuthServer } from '../../src/oauth/server.ts';
-import { SqliteOAuthStore } from '../../src/oauth/store.ts';
-import { paths } from '../../src/paths.ts';
-import { Generations } from '../../src/runtime/generations.ts';
-import { createNodeServer, type Dispatcher } from '../../src/runtime/node.ts';
+import type { Generations } from '../../src/runtime/generations.ts';
 import { CALENDARS, collectionUrl, LINKS, OAUTH_URLS } from '../../src/urls.ts';
+import { startOwnerSite, type OwnerSite } from './site.ts';
 
-let root: string;
+let site: OwnerSite;
 let generations: Generations;
-let oauthServer: OAuthServer;
-let server: Server;
 let base: string;
 let token: string;
 
 before(async () => {
-  root = mkdtempSync(join(tmpdir(), 'owner-surfaces-'));
-  const content = join(root, 'content');
-  const stateDir = join(root, 'state');
-  cpSync('content', content, { recursive: true });
-  let dispatcher: Dispatcher | undefined;
-  server = createNodeServer({ request: (req, res) => dispatcher!.request(req, res), upgrades: (req) => dispatcher!.upgrades(req), upgrade: (req, socket, head) => dispatcher!.upgrade(req, socket, head) });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const store = new SqliteOAuthStore(stateDir);
-  oauthServer = new OAuthServer({ config: oauthConfig({ siteUrl: base, stateDir }), store });
-  generations = await Generations.open({ distDir: paths.dist, contentDir: content, oauth: oauthServer });
-  dispatcher = generations.dispatcher();
-  // A token as the token endpoint stores one (the flow that issues it is tests/oauth/).
-  const now = Date.now();
-  const scopes = ['taste:read', 'taste:write'];
-  store.createGrant({ id: 'grant-surfaces', clientId: 'client-surfaces', clientName: 'Surfaces agent', subject: 'owner', scopes, resource: `${base}${OAUTH_URLS.ownerMcp}`, createdAt: now, lastUsedAt: null, revokedAt: null });
-  token = randomBytes(32).toString('base64url');
-  store.putToken(token, { grantId: 'grant-surfaces', kind: 'access', clientId: 'client-surfaces', scopes, resource: `${base}${OAUTH_URLS.ownerMcp}`, expiresAt: now + 3_600_000, usedAt: null });
+  site = await startOwnerSite('owner-surfaces-');
+  ({ generations, base } = site);
+  token = site.mint(['taste:read', 'taste:write']);
 });
 
-after(async () => {
-  server.closeAllConnections();
-  await new Promise((done) => server.close(done));
-  await generations.shutdown();
-  oauthServer.close();
-  rmSync(root, { recursive: true, force: true });
-});
+after(() => site.stop());
 
 interface Written {
   canonicalId: string;
