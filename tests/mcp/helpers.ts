@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { registerSchema, unregisterSchema, validate } from '@hyperjump/json-schema/draft-2020-12';
 import { paths } from '../../src/paths.ts';
 import { createDispatcher } from '../../src/runtime/dispatch.ts';
@@ -44,6 +45,13 @@ export async function connect(base: string, capabilities: Record<string, unknown
 }
 
 /** POSTs one raw JSON-RPC body to /mcp with the headers a Streamable HTTP client sends. */
+/** A served runtime with quotas out of the way and an SDK client that has listed the tools: where the tool tests start. */
+export async function serveWithTools(): Promise<{ served: Served; client: Client; tools: Map<string, Tool> }> {
+  const served = await serve({ mcpQuota: 1_000_000, mcpWorkBudget: 1_000_000, restQuota: 1_000_000 });
+  const client = await connect(served.base);
+  return { served, client, tools: new Map((await client.listTools()).tools.map((t) => [t.name, t])) };
+}
+
 export function post(base: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(new URL('/mcp', base), {
     method: 'POST',

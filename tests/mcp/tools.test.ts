@@ -10,16 +10,12 @@ import { after, before, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../../src/core/limits.ts';
-import { connect, schemaErrors, serve, type Served } from './helpers.ts';
+import { schemaErrors, serveWithTools, type Served } from './helpers.ts';
 
 let served: Served;
 let client: Client;
 let tools: Map<string, Tool>;
-before(async () => {
-  served = await serve({ mcpQuota: 1_000_000, mcpWorkBudget: 1_000_000, restQuota: 1_000_000 });
-  client = await connect(served.base);
-  tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
-});
+before(async () => ({ served, client, tools } = await serveWithTools()));
 after(async () => {
   await client.close();
   await served.close();
