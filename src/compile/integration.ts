@@ -4,18 +4,21 @@
  * work lives in `compile.ts` (run on a thread of its own, compile-thread.ts) and
  * `manifest.ts`; the hooks only call them.
  */
-import { cpSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AstroIntegration } from 'astro';
 import { paths } from '../paths.ts';
 import type { Manifest } from './compile.ts';
 import { compileOnThread } from './compile-thread.ts';
+import { publishExplorer } from './explorer-bundle.ts';
 import { publishMedia } from './media.ts';
 import { writeManifest } from './manifest.ts';
 
 /** The image as staged during a build, for prerendered pages to read. */
 export const stagedImage = join(paths.stage, 'site.db');
 const stagedClient = join(paths.stage, 'client');
+/** The GraphQL explorer's hashed script and stylesheet URLs (explorer-bundle.ts), for its page. */
+export const stagedExplorer = join(paths.stage, 'explorer.json');
 
 export default function collectionsIntegration(): AstroIntegration {
   let compiled: Manifest = {};
@@ -25,6 +28,7 @@ export default function collectionsIntegration(): AstroIntegration {
       'astro:build:start': async ({ logger }) => {
         rmSync(paths.stage, { recursive: true, force: true });
         const started = performance.now();
+        const explorer = publishExplorer(stagedClient).then((assets) => writeFileSync(stagedExplorer, JSON.stringify(assets)));
         const media = await publishMedia(paths.content, stagedClient);
         logger.info(`published ${Object.keys(media).length} image files`);
         const result = await compileOnThread({
@@ -36,6 +40,7 @@ export default function collectionsIntegration(): AstroIntegration {
           siteUrl: process.env.SITE_URL,
           siteAuthor: process.env.SITE_AUTHOR,
         });
+        await explorer;
         compiled = result.manifest;
         const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
         logger.info(`compiled ${total} records in ${Math.round(performance.now() - started)} ms`);

@@ -1,11 +1,11 @@
 /**
  * The GraphQL explorer: GraphiQL 5 (React, Monaco) mounted on `#explorer`. Everything it
- * loads is bundled with the page: Monaco's editor, JSON and GraphQL workers come from
- * GraphiQL's Vite worker setup (`?worker` imports, emitted under `/_astro/`), and its
- * styles are the page's stylesheet, so the explorer works offline and asks no other host
- * for anything. Operations go to the same origin's `POST /graphql` (SPEC §4.5).
+ * loads is bundled by src/compile/explorer-bundle.ts under `/_astro/`: this script, its
+ * stylesheet and Monaco's editor, JSON and GraphQL workers, whose URLs the bundler defines
+ * as `EXPLORER_WORKERS`; so the explorer works offline and asks no other host for
+ * anything. Operations go to the same origin's `POST /graphql` (SPEC §4.5).
  */
-import 'graphiql/setup-workers/vite';
+import 'graphiql/style.css';
 import { GraphiQL } from 'graphiql';
 import { createElement, type ComponentProps } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -14,6 +14,12 @@ import { URLS } from '../urls.ts';
 type Fetcher = ComponentProps<typeof GraphiQL>['fetcher'];
 
 const ENDPOINT = URLS.graphql;
+
+/** Monaco's worker scripts by label, hashed file names given by the bundler. */
+declare const EXPLORER_WORKERS: { editor: string; json: string; graphql: string };
+(globalThis as { MonacoEnvironment?: unknown }).MonacoEnvironment = {
+  getWorker: (_id: string, label: string) => new Worker(label === 'json' || label === 'graphql' ? EXPLORER_WORKERS[label] : EXPLORER_WORKERS.editor),
+};
 
 const DEFAULT_QUERY = `# The first five films and series; run with Ctrl+Enter.
 # Pass pageInfo.endCursor as \`after\` for the next page.

@@ -2,7 +2,9 @@
  * The query core over the image the compiler has just written, for prerendered pages:
  * opened for one page's data and closed again, as the build's other pages do.
  */
-import { stagedImage } from '../compile/integration.ts';
+import { readFileSync } from 'node:fs';
+import type { ExplorerAssets } from '../compile/explorer-bundle.ts';
+import { stagedExplorer, stagedImage } from '../compile/integration.ts';
 import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
 
@@ -14,3 +16,6 @@ export function withStagedCore<T>(read: (core: QueryCore) => T): T {
     image.close();
   }
 }
+
+/** The GraphQL explorer's script and stylesheet, as bundled for this build. */
+export const stagedExplorerAssets = (): ExplorerAssets => JSON.parse(readFileSync(stagedExplorer, 'utf8')) as ExplorerAssets;
