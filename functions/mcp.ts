@@ -16,15 +16,22 @@
  * 7. A fresh server and transport (no session) answer, as JSON; DELETE is answered by
  *    the transport as a stateless server does. `Authorization` is never read: this lane
  *    takes no credential and sends no one through OAuth (the owner's is `/owner/mcp`).
+ *
+ * A `tools/call` answer is remembered (per generation, bounded, admitted from its second
+ * request as REST's are): the public tools read only the immutable image, so the answer
+ * to the same tool, arguments and transport headers is the same bytes but for the
+ * request's id, which a replay writes in. Both quotas are charged before a replay too.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { LIMITS } from '../src/core/limits.ts';
-import type { RequestFacts } from '../src/http/answer.ts';
+import { AnswerCache } from '../src/http/answer-cache.ts';
+import type { Answer, RequestFacts } from '../src/http/answer.ts';
 import { negotiate } from '../src/http/negotiate.ts';
 import { allowedHost, loopbackOrigin } from '../src/http/origin.ts';
 import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
 import { createServer, sharesUi } from '../src/mcp/server.ts';
 import { toolNamed } from '../src/mcp/tools.ts';
+import type { Exchange } from '../src/runtime/routes.ts';
 import type { Runtime } from '../src/runtime/runtime.ts';
 import { problemUrl, URLS } from '../src/urls.ts';
 
@@ -40,6 +47,8 @@ export interface McpOptions {
   /** Tool work units per client and window (`MCP_TOOL_WORK_BUDGET`). */
   workQuota?: number;
   clientOf: (request: RequestFacts) => string;
+  /** The budget of remembered `tools/call` answers (`ANSWER_CACHE_BYTES`; 0: none). */
+  cacheBytes?: number;
   log?: (error: unknown) => void;
 }
 
@@ -59,29 +68,65 @@ interface Message {
   params?: { name?: unknown };
 }
 
-export type McpHandler = (runtime: Runtime, request: Request, facts: RequestFacts) => Promise<Response>;
+/** A remembered `tools/call` answer: its body's bytes up to the id (`…,"id":`), and its type. */
+interface Remembered {
+  head: Buffer;
+  contentType: string;
+}
+
+const rememberedBytes = (value: Remembered) => value.head.byteLength + 2 * value.contentType.length + 96;
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The replay key of a message whose answer may be remembered: one `tools/call` of a public
+ * tool carrying nothing but its name and arguments (no `_meta`, no other member), with the
+ * headers the transport reads; and the id to write into the answer.
+ */
+function replayable(body: unknown, facts: RequestFacts): { key: string; id: string } | undefined {
+  if (!isObject(body)) return undefined;
+  const { jsonrpc, id, method, params, ...other } = body;
+  if (jsonrpc !== '2.0' || method !== 'tools/call' || Object.keys(other).length > 0 || !isObject(params)) return undefined;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+  const { name, arguments: args, ...rest } = params;
+  if (typeof name !== 'string' || !toolNamed(name) || Object.keys(rest).length > 0) return undefined;
+  const headers = ['Accept', 'Content-Type', 'MCP-Protocol-Version'].map((header) => facts.header(header));
+  return { key: JSON.stringify([...headers, name, args ?? null]), id: JSON.stringify(id) };
+}
+
+export type McpHandler = (runtime: Runtime, exchange: Exchange) => Promise<Response | Answer>;
 
 export function mcpHandler(options: McpOptions): McpHandler {
   const windowSeconds = LIMITS.mcpWindowSeconds;
   const requests = new RateLimiter({ store: options.counters?.requests, limit: options.requestQuota ?? LIMITS.mcpRequestsPerWindow, windowSeconds, policy: 'mcp-requests' });
   const work = new RateLimiter({ store: options.counters?.work, limit: options.workQuota ?? LIMITS.mcpToolWorkPerWindow, windowSeconds, policy: 'mcp-tool-work' });
   const decoder = new TextDecoder('utf-8', { fatal: true });
+  const answers = new AnswerCache<Remembered>(options.cacheBytes ?? LIMITS.mcpAnswerCacheBytes, LIMITS.answerCacheAdmissionSlots, rememberedBytes);
   const refused = (limiter: RateLimiter, header: string, what: string) =>
     rpcError(429, -32000, `Rate limited: this client used its ${what} for the window; retry after ${windowSeconds} seconds.`, { ...limiter.policyHeaders, RateLimit: header, 'Retry-After': String(windowSeconds) }, { type: problemUrl('rate-limited'), retryAfter: windowSeconds });
 
-  return async (runtime, request, facts) => {
+  /** The transport's answer to a replayable call, remembered when it is a result ending in the request's id. */
+  const remember = async (replay: { key: string; id: string }, response: Response): Promise<Response> => {
+    const text = await response.text();
+    const contentType = response.headers.get('Content-Type');
+    if (text.startsWith('{"result":') && text.endsWith(`"id":${replay.id}}`) && contentType) answers.set(replay.key, { head: Buffer.from(text.slice(0, -(replay.id.length + 1))), contentType });
+    return new Response(text, { status: response.status, headers: response.headers });
+  };
+
+  return async (runtime, exchange) => {
+    const { facts } = exchange;
     const site = new URL(runtime.siteUrl);
     if (!allowedHost(facts.header('Host'), site)) return rpcError(403, -32000, `Forbidden: this endpoint is served at ${site.host}.`);
     const origin = facts.header('Origin');
     if (origin !== null && !allowedOrigin(origin, site)) return rpcError(403, -32000, 'Forbidden: requests from another site’s pages are refused (Origin).');
     const cors: Record<string, string> = origin === null ? {} : { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
-    if (request.method === 'OPTIONS') {
+    if (facts.method === 'OPTIONS') {
       return new Response(null, {
         status: 204,
         headers: { ...cors, ...NO_STORE, Allow: MCP_ALLOW, 'Access-Control-Allow-Methods': MCP_ALLOW, 'Access-Control-Allow-Headers': 'Accept, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID', 'Access-Control-Max-Age': '600' },
       });
     }
-    if (request.method === 'GET') {
+    if (facts.method === 'GET') {
       if (negotiate(facts.header('Accept'), ['application/json', 'text/event-stream', 'text/html']) === 'text/html') {
         return new Response(null, { status: 303, headers: { Location: URLS.mcpSetup, ...NO_STORE } });
       }
@@ -94,8 +139,8 @@ export function mcpHandler(options: McpOptions): McpHandler {
 
     let parsedBody: unknown;
     let messages: Message[] = [];
-    if (request.method === 'POST') {
-      const body = new Uint8Array(await request.arrayBuffer());
+    if (facts.method === 'POST') {
+      const body = exchange.body ?? new Uint8Array(0);
       if (body.length > LIMITS.mcpRequestBytesMax) return rpcError(413, -32600, `The request body is larger than ${LIMITS.mcpRequestBytesMax} bytes; send one smaller message.`, limits);
       try {
         parsedBody = JSON.parse(decoder.decode(body));
@@ -116,11 +161,15 @@ export function mcpHandler(options: McpOptions): McpHandler {
         if (!spent.allowed) return refused(work, spent.header, `tool work budget of ${LIMITS.mcpToolWorkPerWindow} units`);
       }
     }
+    const replay = replayable(parsedBody, facts);
+    const hit = replay && answers.get(replay.key);
+    if (replay && hit) return { status: 200, headers: { 'Content-Type': hit.contentType, ...limits, ...NO_STORE }, body: Buffer.concat([hit.head, Buffer.from(`${replay.id}}`)]) };
     const server = createServer(runtime, { ui: messages.some((m) => m?.method === 'initialize' && sharesUi(m)), log: options.log });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+      const answered = await transport.handleRequest(exchange.request(), parsedBody === undefined ? undefined : { parsedBody });
+      const response = replay && answered.status === 200 ? await remember(replay, answered) : answered;
       // The transport's own Response, its headers completed in place (a second Response would copy the body stream).
       for (const [name, value] of Object.entries({ ...limits, ...NO_STORE })) response.headers.set(name, value);
       return response;

@@ -22,7 +22,8 @@ import type { Duplex } from 'node:stream';
 import { LIMITS } from '../src/core/limits.ts';
 import { SearchCore } from '../src/core/search.ts';
 import type { QueryCore } from '../src/core/query.ts';
-import { toResponse, type Answer, type RequestFacts } from '../src/http/answer.ts';
+import type { Answer, RequestFacts } from '../src/http/answer.ts';
+import { AnswerCache } from '../src/http/answer-cache.ts';
 import { COMMON_HEADERS } from '../src/http/headers.ts';
 import { preflight } from '../src/http/cors.ts';
 import { problemAnswer } from '../src/http/problem.ts';
@@ -34,6 +35,7 @@ import { Root } from '../src/rpc/root.ts';
 import { DEFAULT_BUDGETS, DEFAULT_EXPORT_BYTES, Session, type SessionBudgets, type Transport } from '../src/rpc/session.ts';
 import { TasteSources } from '../src/rpc/taste.ts';
 import { acceptWebSocket, type WebSocketOptions } from '../src/rpc/websocket.ts';
+import type { Exchange } from '../src/runtime/routes.ts';
 import { URLS } from '../src/urls.ts';
 
 const ALLOW = 'GET, POST, OPTIONS';
@@ -55,10 +57,12 @@ export interface RpcOptions {
   websocket?: Partial<WebSocketOptions>;
   /** The clock the session quota uses (tests move it). */
   now?: () => number;
+  /** The budget of remembered batch answers (`ANSWER_CACHE_BYTES`; 0: none). */
+  cacheBytes?: number;
 }
 
 export interface RpcHandler {
-  batch(request: Request, facts: RequestFacts, client: string): Promise<Response>;
+  batch(exchange: Exchange, client: string): Promise<Answer>;
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, client: string): Answer | undefined;
 }
 
@@ -91,34 +95,46 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
     return { headers, refusal: problemAnswer('rate-limited', detail, { headers: { ...RPC_HEADERS, ...headers, 'Retry-After': String(LIMITS.rpcWindowSeconds) } }) };
   };
 
-  const tooLarge = (detail: string) => toResponse(problemAnswer('rpc-batch-too-large', detail, { headers: RPC_HEADERS }));
+  const tooLarge = (detail: string) => problemAnswer('rpc-batch-too-large', detail, { headers: RPC_HEADERS });
+  // A fresh session over the immutable image answers the same messages with the same
+  // messages (capnweb numbers exports and imports in order), so a batch's answer is a pure
+  // function of its text: remembered as REST's answers are. The session quota is charged first.
+  const answers = new AnswerCache<Buffer>(options.cacheBytes ?? LIMITS.rpcAnswerCacheBytes, LIMITS.answerCacheAdmissionSlots, (answer) => answer.byteLength + 96);
+  const answered = (answer: Buffer, admitted: Record<string, string>): Answer => ({
+    status: 200,
+    headers: { ...RPC_HEADERS, ...admitted, 'Content-Type': 'text/plain; charset=utf-8' },
+    body: answer,
+  });
 
   return {
-    async batch(request, facts, client) {
-      if (facts.method === 'OPTIONS') return toResponse(preflight(ALLOW, { headers: RPC_HEADERS, allowHeaders: 'Content-Type' }));
+    async batch({ facts, body }, client) {
+      if (facts.method === 'OPTIONS') return preflight(ALLOW, { headers: RPC_HEADERS, allowHeaders: 'Content-Type' });
       if (facts.method !== 'POST') {
-        return toResponse(problemAnswer('rpc-upgrade-required', `RPC sessions are HTTP batches (POST ${URLS.rpc}) or WebSocket sessions (GET ${URLS.rpc} with Upgrade: websocket).`, { headers: { ...RPC_HEADERS, Upgrade: 'websocket', Connection: 'Upgrade' } }));
+        return problemAnswer('rpc-upgrade-required', `RPC sessions are HTTP batches (POST ${URLS.rpc}) or WebSocket sessions (GET ${URLS.rpc} with Upgrade: websocket).`, { headers: { ...RPC_HEADERS, Upgrade: 'websocket', Connection: 'Upgrade' } });
       }
-      const bytes = new Uint8Array(await request.arrayBuffer());
+      const bytes = body ?? new Uint8Array(0);
       if (bytes.byteLength > LIMITS.rpcBatchBytesMax) return tooLarge(`The batch is larger than ${LIMITS.rpcBatchBytesMax} bytes; nothing was run. Split it, or use a WebSocket session.`);
-      const messages = batchMessages(new TextDecoder().decode(bytes));
+      const text = new TextDecoder().decode(bytes);
+      const messages = batchMessages(text);
       const counted = countOperations(messages, LIMITS.rpcBatchOperationsMax);
       if (!counted.ok && counted.reason === 'malformed') {
-        return toResponse(problemAnswer('rpc-batch-malformed', 'The batch is not one JSON message per line, as a capnweb client sends; nothing was run.', { headers: RPC_HEADERS }));
+        return problemAnswer('rpc-batch-malformed', 'The batch is not one JSON message per line, as a capnweb client sends; nothing was run.', { headers: RPC_HEADERS });
       }
       if (!counted.ok) return tooLarge(`The batch holds more than ${LIMITS.rpcBatchOperationsMax} operations (calls and property reads); nothing was run. Split it, or use a WebSocket session.`);
       const admitted = admit(client);
-      if (admitted.refusal) return toResponse(admitted.refusal);
+      if (admitted.refusal) return admitted.refusal;
+      const remembered = answers.get(text);
+      if (remembered) return answered(remembered, admitted.headers);
       let answer: string;
       try {
         answer = await runBatch(messages, rootFor('batch'), { onSendError: sendable, limits: { maxMessageSize: LIMITS.rpcBatchBytesMax } });
       } catch {
         // capnweb refused a message it could not read (a forged expression): the session is over, nothing more ran.
-        return toResponse(problemAnswer('rpc-batch-malformed', 'The batch holds a message capnweb cannot read; the session was aborted.', { headers: RPC_HEADERS }));
+        return problemAnswer('rpc-batch-malformed', 'The batch holds a message capnweb cannot read; the session was aborted.', { headers: RPC_HEADERS });
       }
-      // The batch answer is complete here: sent with its length, in one write, rather than streamed in chunks.
-      const headers = { ...RPC_HEADERS, ...admitted.headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(answer)) };
-      return new Response(answer, { status: 200, headers });
+      const bytesOut = Buffer.from(answer);
+      answers.set(text, bytesOut);
+      return answered(bytesOut, admitted.headers);
     },
 
     upgrade(req, socket, head, client) {

@@ -109,8 +109,17 @@ function admit(req: IncomingMessage, runtime: Runtime, routes: readonly Route[])
 
 const isWebSocketHandshake = (req: IncomingMessage) => req.method === 'GET' && (req.headers.upgrade ?? '').toLowerCase() === 'websocket';
 
-/** A Web request from node:http's, with the target resolved against the fixed origin and the body already read (bounded). */
-function webRequest(req: IncomingMessage, url: URL, body: Uint8Array | null, signal: AbortSignal): Request {
+/**
+ * A Web request from node:http's, with the target resolved against the fixed origin and the
+ * body already read (bounded); its signal aborts when the client leaves before the answer
+ * is done (an abort builds a DOMException: not for every answer).
+ */
+function webRequest(req: IncomingMessage, res: ServerResponse, url: URL, body: Uint8Array | null): Request {
+  const aborted = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) aborted.abort();
+  });
+  const signal = aborted.signal;
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
@@ -174,15 +183,13 @@ export function createDispatcher(current: () => Runtime, routes: readonly Route[
           const quota = runtime.quota.take(runtime.clientOf(request));
           if (!quota.allowed) return send(runtime.quota.refusal(quota));
         }
-        const aborted = new AbortController();
-        // Only a client that leaves before the answer is done aborts (an abort builds a DOMException: not for every answer).
-        res.once('close', () => {
-          if (!res.writableFinished) aborted.abort();
-        });
         const answer = async () => {
           const body = route.bodyMax === undefined ? null : await readBody(req, route.bodyMax + 1);
-          const response = await route.fetch(runtime, webRequest(req, url, body, aborted.signal), request);
-          await writeResponse(res, response, securityHeaders(path, response.headers.get('Content-Type') ?? undefined, runtime.siteUrl), req.method === 'HEAD');
+          let web: Request | undefined;
+          const exchange = { facts: request, body, request: () => (web ??= webRequest(req, res, url, body)) };
+          const result = await route.fetch(runtime, exchange);
+          if (result instanceof Response) await writeResponse(res, result, securityHeaders(path, result.headers.get('Content-Type') ?? undefined, runtime.siteUrl), req.method === 'HEAD');
+          else send(result);
         };
         answer().catch(failed);
         return;

@@ -37,16 +37,26 @@ export interface PageRoute {
   kind: 'page';
 }
 
+/** What a fetch route is handed: the request's facts and body, and its Web request on demand. */
+export interface Exchange {
+  facts: RequestFacts;
+  /** The body as read (bounded by the route's `bodyMax`, one byte more when it was larger); null when empty or not read. */
+  body: Uint8Array | null;
+  /** The Web request, built when first asked for: headers, the body read, a signal aborted when the client goes away. */
+  request(): Request;
+}
+
 /**
- * A Web-standard handler, for libraries that speak `Request`/`Response` (MCP's Streamable
- * HTTP transport, capnweb's batches): the response body is streamed to the client as it
- * is produced, and the request's signal aborts when the client goes away.
+ * A handler for libraries that speak `Request`/`Response` (MCP's Streamable HTTP
+ * transport): a Response's body is streamed to the client as it is produced. A handler
+ * that can answer without building Web objects (a remembered answer, a batch answered as
+ * one string) returns an Answer instead.
  */
 export interface FetchRoute {
   kind: 'fetch';
-  /** Largest body read, in bytes; the request carries one byte more when the body was larger. Absent: no body is read. */
+  /** Largest body read, in bytes; the handler sees one byte more when the body was larger. Absent: no body is read. */
   bodyMax?: number;
-  fetch(runtime: Runtime, request: Request, facts: RequestFacts): Response | Promise<Response>;
+  fetch(runtime: Runtime, exchange: Exchange): Response | Answer | Promise<Response | Answer>;
 }
 
 /**
@@ -108,7 +118,7 @@ export const ROUTES: readonly Route[] = [
     methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
     kind: 'fetch',
     bodyMax: LIMITS.mcpRequestBytesMax,
-    fetch: (rt, request, facts) => rt.mcp(rt, request, facts),
+    fetch: (rt, exchange) => rt.mcp(rt, exchange),
   },
   {
     name: 'status',
@@ -222,7 +232,7 @@ export const ROUTES: readonly Route[] = [
     methods: ['POST', 'OPTIONS'],
     kind: 'fetch',
     bodyMax: LIMITS.mcpRequestBytesMax,
-    fetch: (rt, request, facts) => ownerMcp(rt, request, facts),
+    fetch: (rt, exchange) => ownerMcp(rt, exchange.request(), exchange.facts),
   },
   {
     // Cap'n Web RPC: POST is an HTTP batch, GET with Upgrade a WebSocket session; it counts sessions itself.
@@ -231,7 +241,7 @@ export const ROUTES: readonly Route[] = [
     methods: ['GET', 'POST', 'OPTIONS'],
     kind: 'fetch',
     bodyMax: LIMITS.rpcBatchBytesMax,
-    fetch: (rt, request, facts) => rt.rpc.batch(request, facts, rt.clientOf(facts)),
+    fetch: (rt, exchange) => rt.rpc.batch(exchange, rt.clientOf(exchange.facts)),
     upgrade: (rt, req, socket, head) => {
       const refusal = rt.rpc.upgrade(req, socket, head, rt.clientOf(upgradeFacts(req)));
       if (refusal) endWithAnswer(socket, refusal);

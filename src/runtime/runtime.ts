@@ -155,8 +155,8 @@ export class Runtime {
     this.status = statusAnswer(this.image);
     this.taste = tasteSummaryAnswer(this.core);
     this.withheld = withheldExport(this.image);
-    this.mcp = mcpHandler({ counters: { requests: options.counters?.mcp, work: options.counters?.mcpWork }, requestQuota: options.mcpQuota, workQuota: options.mcpWorkBudget, clientOf });
-    this.rpc = createRpcHandler(this.core, { search: this.search, counters: options.counters?.rpc, sessions: options.rpcSessions });
+    this.mcp = mcpHandler({ counters: { requests: options.counters?.mcp, work: options.counters?.mcpWork }, requestQuota: options.mcpQuota, workQuota: options.mcpWorkBudget, cacheBytes: options.answerCacheBytes, clientOf });
+    this.rpc = createRpcHandler(this.core, { search: this.search, counters: options.counters?.rpc, sessions: options.rpcSessions, cacheBytes: options.answerCacheBytes });
     this.explorer = this.files.resolve(`${URLS.graphql}/`, null);
     this.pages = pages;
     this.oauth = options.oauth;

@@ -44,7 +44,6 @@ export async function connect(base: string, capabilities: Record<string, unknown
   return client;
 }
 
-/** POSTs one raw JSON-RPC body to /mcp with the headers a Streamable HTTP client sends. */
 /** A served runtime with quotas out of the way and an SDK client that has listed the tools: where the tool tests start. */
 export async function serveWithTools(): Promise<{ served: Served; client: Client; tools: Map<string, Tool> }> {
   const served = await serve({ mcpQuota: 1_000_000, mcpWorkBudget: 1_000_000, restQuota: 1_000_000 });
@@ -52,6 +51,7 @@ export async function serveWithTools(): Promise<{ served: Served; client: Client
   return { served, client, tools: new Map((await client.listTools()).tools.map((t) => [t.name, t])) };
 }
 
+/** POSTs one raw JSON-RPC body to /mcp with the headers a Streamable HTTP client sends. */
 export function post(base: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(new URL('/mcp', base), {
     method: 'POST',

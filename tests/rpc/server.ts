@@ -30,7 +30,7 @@ export function routesWithRpc(runtime: Runtime, options: RpcOptions): Route[] {
       ? route
       : {
           ...route,
-          fetch: (rt, request, facts) => rpc.batch(request, facts, rt.clientOf(facts)),
+          fetch: (rt, exchange) => rpc.batch(exchange, rt.clientOf(exchange.facts)),
           upgrade: (rt, req, socket, head) => {
             const refusal = rpc.upgrade(req, socket, head, rt.clientOf(upgradeFacts(req)));
             if (refusal) endWithAnswer(socket, refusal);

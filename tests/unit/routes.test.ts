@@ -88,7 +88,10 @@ const webRoutes: Route[] = [
     matches: (p) => p === '/echo',
     kind: 'fetch',
     bodyMax: 4,
-    fetch: async (_rt, request) => Response.json({ bytes: (await request.arrayBuffer()).byteLength, host: request.headers.get('host'), url: request.url }),
+    fetch: async (_rt, exchange) => {
+      const request = exchange.request();
+      return Response.json({ bytes: (await request.arrayBuffer()).byteLength, host: request.headers.get('host'), url: request.url });
+    },
   },
   {
     name: 'socket',
