@@ -1,6 +1,7 @@
 /**
- * The Astro integration: publish the image files and compile the content before Astro
- * renders pages (so pages can read the image and know which images exist), and write the header manifest once every static file exists. The
+ * The Astro integration: publish the image files and compile the content while Vite
+ * bundles, before Astro prerenders pages (so pages can read the image and know which
+ * images exist), and write the header manifest once every static file exists. The
  * work lives in `compile.ts` (run on a thread of its own, compile-thread.ts) and
  * `manifest.ts`; the hooks only call them.
  */
@@ -22,31 +23,44 @@ export const stagedExplorer = join(paths.stage, 'explorer.json');
 
 export default function collectionsIntegration(): AstroIntegration {
   let compiled: Manifest = {};
+  let staged: Promise<void> = Promise.resolve();
   return {
     name: 'collections-compiler',
     hooks: {
-      'astro:build:start': async ({ logger }) => {
+      // The compile runs while Vite bundles (neither needs the other); prerendering reads the
+      // image, so the build waits for it at astro:build:ssr, which Astro runs after bundling
+      // and before it prerenders. A compile that fails fails the build there.
+      'astro:build:start': ({ logger }) => {
         rmSync(paths.stage, { recursive: true, force: true });
         const started = performance.now();
         const explorer = publishExplorer(stagedClient).then((assets) => writeFileSync(stagedExplorer, JSON.stringify(assets)));
-        const media = await publishMedia(paths.content, stagedClient);
-        logger.info(`published ${Object.keys(media).length} image files`);
-        const result = await compileOnThread({
-          media,
-          contentDir: paths.content,
-          imagePath: stagedImage,
-          clientDir: stagedClient,
-          secret: process.env.CURSOR_SECRET ?? 'collections-demo-secret',
-          siteUrl: process.env.SITE_URL,
-          siteAuthor: process.env.SITE_AUTHOR,
-        });
-        await explorer;
-        compiled = result.manifest;
-        const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
-        logger.info(`compiled ${total} records in ${Math.round(performance.now() - started)} ms`);
-        for (const warning of result.warnings) logger.warn(warning);
+        const compile = async () => {
+          const media = await publishMedia(paths.content, stagedClient);
+          logger.info(`published ${Object.keys(media).length} image files`);
+          const result = await compileOnThread({
+            media,
+            contentDir: paths.content,
+            imagePath: stagedImage,
+            clientDir: stagedClient,
+            secret: process.env.CURSOR_SECRET ?? 'collections-demo-secret',
+            siteUrl: process.env.SITE_URL,
+            siteAuthor: process.env.SITE_AUTHOR,
+          });
+          await explorer;
+          compiled = result.manifest;
+          const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
+          logger.info(`compiled ${total} records in ${Math.round(performance.now() - started)} ms`);
+          for (const warning of result.warnings) logger.warn(warning);
+        };
+        staged = compile();
+        // Awaited at astro:build:ssr; until then a failure must not count as unhandled.
+        staged.catch(() => undefined);
       },
-      'astro:build:done': () => {
+      'astro:build:ssr': async () => {
+        await staged;
+      },
+      'astro:build:done': async () => {
+        await staged;
         cpSync(stagedClient, paths.client, { recursive: true });
         mkdirSync(dirname(paths.image), { recursive: true });
         renameSync(stagedImage, paths.image);
