@@ -55,7 +55,7 @@ function cacheKey(): string {
 
 const outputsOf = (metafile: Metafile) => Object.keys(metafile.outputs).map((file) => basename(file));
 
-/** The same path under the stub namespace: a stylesheet the script imports, kept out of the script. */
+/** The namespace of the stylesheets the script imports, kept out of the script. */
 const STYLE_STUB = 'explorer-style';
 
 /**
