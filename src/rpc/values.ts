@@ -59,7 +59,7 @@ function native(kind: FieldKind, value: unknown): unknown {
     const date = toDate(value);
     return Number.isNaN(date.getTime()) ? value : date;
   }
-  return URL.canParse(value) ? new URL(value) : value;
+  return URL.parse(value) ?? value;
 }
 
 /** One published record (its JSON text) with its date and URL fields as native values. */
