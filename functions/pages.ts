@@ -123,9 +123,9 @@ export function collectionPageAnswer(rt: Runtime, request: RequestFacts): Answer
       key: `${declaration.name}${search}`,
       markdown: () => collectionMarkdown(collectionView(rt.core, query)),
       html: () => {
-        // The core checks the cursor here, so a bad one is the REST problem rather than a failed render.
-        collectionView(rt.core, query);
-        return renderPage(rt.pages, `${RERENDER_ROUTE}/collection/${declaration.name}${search}`, { core: rt.core });
+        // Computed here, so a bad cursor is the REST problem rather than a failed render; the page renders this view.
+        const view = collectionView(rt.core, query);
+        return renderPage(rt.pages, `${RERENDER_ROUTE}/collection/${declaration.name}${search}`, { core: rt.core, collectionView: view });
       },
     };
   });
@@ -141,8 +141,8 @@ export function searchPageAnswer(rt: Runtime, request: RequestFacts): Answer | P
       markdown: () => searchMarkdown(searchView(rt.search, query)),
       html: () => {
         // As for collection pages: a bad cursor is the search list's problem, not a failed render.
-        searchView(rt.search, query);
-        return renderPage(rt.pages, `${RERENDER_ROUTE}/search${search}`, { core: rt.core });
+        const view = searchView(rt.search, query);
+        return renderPage(rt.pages, `${RERENDER_ROUTE}/search${search}`, { core: rt.core, searchView: view });
       },
     };
   });

@@ -2,5 +2,8 @@
 declare namespace App {
   interface Locals {
     core: import('./core/query.ts').QueryCore;
+    /** Computed by the runtime before it renders a collection or search page with a query string (functions/pages.ts). */
+    collectionView?: import('./site/view.ts').CollectionView;
+    searchView?: import('./site/search-view.ts').SearchView;
   }
 }

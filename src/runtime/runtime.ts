@@ -35,6 +35,8 @@ import { URLS } from '../urls.ts';
 import { OAuthServer } from '../oauth/server.ts';
 import type { OwnerWrites } from '../owner/writes.ts';
 import { SearchCore } from '../core/search.ts';
+import type { CollectionView } from '../site/view.ts';
+import type { SearchView } from '../site/search-view.ts';
 
 export interface RuntimeOptions {
   /** The build output: `dist/` with `client/`, `server/`, `image/` and `headers.json`. */
@@ -106,6 +108,9 @@ export type PageHandler = (req: IncomingMessage, res: ServerResponse, next: () =
 /** What a page rendered on request reads of the runtime (`Astro.locals`). */
 export interface PageLocals {
   core: QueryCore;
+  /** The view the runtime has already computed for a collection or search page with a query string, so the page renders it rather than computing it again. */
+  collectionView?: CollectionView;
+  searchView?: SearchView;
 }
 
 export class Runtime {
