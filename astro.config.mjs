@@ -13,13 +13,5 @@ export default defineConfig({
   // Styles as files, never inline: the pages' Content-Security-Policy allows styles from this origin only.
   // Four pages prerender at once, so one page's file writes overlap the next one's render (0.6 s of 4.2 s at 100k records).
   build: { inlineStylesheets: 'never', concurrency: 4 },
-  vite: {
-    build: {
-      // The GraphQL explorer bundles GraphiQL and Monaco (about 3 MB of script in one chunk, fetched once
-      // and cached as immutable); "use client" directives in their React packages mean nothing in a bundle.
-      chunkSizeWarningLimit: 4096,
-      rolldownOptions: { onwarn: (warning, warn) => warning.code === 'MODULE_LEVEL_DIRECTIVE' || warn(warning) },
-    },
-  },
   server: { port: Number(process.env.PORT ?? 4321), host: process.env.HOST ?? 'localhost' },
 });

@@ -170,7 +170,7 @@ export function mcpHandler(options: McpOptions): McpHandler {
       await server.connect(transport);
       const answered = await transport.handleRequest(exchange.request(), parsedBody === undefined ? undefined : { parsedBody });
       const response = replay && answered.status === 200 ? await remember(replay, answered) : answered;
-      // The transport's own Response, its headers completed in place (a second Response would copy the body stream).
+      // Headers completed in place (a second Response around the transport's would copy its body stream).
       for (const [name, value] of Object.entries({ ...limits, ...NO_STORE })) response.headers.set(name, value);
       return response;
     } finally {

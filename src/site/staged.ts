@@ -1,6 +1,7 @@
 /**
- * The query core over the image the compiler has just written, for prerendered pages:
- * opened for one page's data and closed again, as the build's other pages do.
+ * What the build has staged, for prerendered pages: the query core over the image the
+ * compiler has just written (opened for one page's data and closed again), and the GraphQL
+ * explorer's bundled files.
  */
 import { readFileSync } from 'node:fs';
 import type { ExplorerAssets } from '../compile/explorer-bundle.ts';
