@@ -25,19 +25,38 @@ export interface FacetValue {
 }
 export type Facets = Record<string, FacetValue[]>;
 
-export interface Page {
-  /** Each item's published JSON text, in order. */
-  items: string[];
-  /** Canonical IDs of `items`, in the same order. */
-  canonicalIds: string[];
+/** What a page says besides its items. */
+export interface PageSummary {
   totalCount: number;
   next: string | undefined;
   facets: Facets | undefined;
   asOf: string;
 }
 
+export interface Page extends PageSummary {
+  /** Each item's published JSON text, in order. */
+  items: string[];
+  /** Canonical IDs of `items`, in the same order. */
+  canonicalIds: string[];
+}
+
+/**
+ * A page whose items are one UTF-8 run: their JSON texts joined by commas, as SQLite
+ * returns them. The JSON list splices it into its envelope as it is, which spares a string
+ * per item and the body's re-encoding (measured: 108 µs → 65 µs for a filtered page).
+ */
+export interface JoinedPage extends PageSummary {
+  joined: Uint8Array;
+}
+
 interface Where {
   sql: string[];
+  params: (string | number)[];
+}
+
+/** One SQL statement and its parameters. */
+interface Statement {
+  sql: string;
   params: (string | number)[];
 }
 
@@ -150,36 +169,65 @@ export class QueryCore {
   }
 
   run(query: Query): Page {
-    const name = query.collection.name;
-    const bound = queryBinding(query);
-    const position = query.cursor === undefined ? undefined : decodeCursor(this.image.cursorKey, bound, query.sort.length, query.cursor);
-    const summary = this.summary(query, bound);
-    const dense = summary.totalCount >= this.dense.matches && summary.totalCount >= this.dense.share * this.image.count(name);
-    const rows = this.rows(query, position, dense ? 'scan' : 'index');
+    const { bound, plan, summary } = this.plan(query);
+    const rows = this.image.statement(`${plan.sql} LIMIT ?`).all(...plan.params, query.limit + 1) as Record<string, string | number>[];
     const more = rows.length > query.limit;
     if (more) rows.pop();
-    const last = rows[rows.length - 1];
-    const next =
-      more && last
-        ? encodeCursor(this.image.cursorKey, bound, { values: query.sort.map((_, i) => last[`k${i}`] ?? null), canonicalId: String(last.cid) })
-        : undefined;
     return {
       items: rows.map((r) => String(r.json)),
       canonicalIds: rows.map((r) => String(r.cid)),
-      totalCount: summary.totalCount,
-      next,
-      facets: query.facets ? summary.facets : undefined,
-      asOf: this.image.asOf(name),
+      ...this.summarized(query, bound, summary, more ? rows[rows.length - 1] : undefined),
     };
   }
 
   /**
-   * The page's rows (limit + 1 of them), each with its json, cid and sort keys k0…kn.
-   * A filtered query with a one-field sort walks the tags index of its first filter,
-   * already in sort order (testing any dense search on the way); anything else filters
-   * the records table and sorts.
+   * The same page as `run`, its items joined in SQLite. The page's rows are numbered by
+   * the query's order inside the statement, and concatenated in that numbering, so their
+   * order rests on SQL's ORDER BY, not on how SQLite happens to scan; the last row's keys
+   * (for the next cursor) come from the same pass.
    */
-  private rows(query: Query, position: Position | undefined, search: SearchMode): Record<string, string | number>[] {
+  runJoined(query: Query): JoinedPage {
+    const { bound, plan, summary } = this.plan(query);
+    const keys = query.sort.map((_, i) => `k${i}`);
+    // The page size is written into the statement, not bound: with a bound LIMIT SQLite
+    // plans the numbered subquery a third slower (measured: 96 µs against 70 µs). It is a
+    // validated integer of 1..pageSizeMax, so there are that many statements at most.
+    const limit = Math.trunc(query.limit);
+    const lastOf = (column: string) => `max(CASE WHEN n = ${limit} THEN ${column} END) AS ${column}`;
+    const sql =
+      `SELECT CAST(group_concat(json, ',' ORDER BY n) FILTER (WHERE n <= ${limit}) AS BLOB) AS joined, count(*) AS rows, ${['cid', ...keys].map(lastOf).join(', ')} ` +
+      `FROM (SELECT row_number() OVER (ORDER BY ${orderBy(query.sort, [...keys, 'rid'])}) AS n, * FROM (${plan.sql} LIMIT ${limit + 1}))`;
+    const row = this.image.statement(sql).get(...plan.params) as Record<string, string | number | Uint8Array | null>;
+    const last = Number(row.rows) > limit ? (row as Record<string, string | number>) : undefined;
+    return { joined: (row.joined as Uint8Array | null) ?? new Uint8Array(), ...this.summarized(query, bound, summary, last) };
+  }
+
+  /** What `run` and `runJoined` share: the cursor checked, the count, and the page's statement without its LIMIT. */
+  private plan(query: Query): { bound: string; plan: Statement; summary: Summary } {
+    const bound = queryBinding(query);
+    const position = query.cursor === undefined ? undefined : decodeCursor(this.image.cursorKey, bound, query.sort.length, query.cursor);
+    const summary = this.summary(query, bound);
+    const dense = summary.totalCount >= this.dense.matches && summary.totalCount >= this.dense.share * this.image.count(query.collection.name);
+    return { bound, plan: this.rows(query, position, dense ? 'scan' : 'index'), summary };
+  }
+
+  /** The page's count, facets and timestamp, and the cursor after `last`, the page's last row when another follows. */
+  private summarized(query: Query, bound: string, summary: Summary, last: Record<string, string | number> | undefined): PageSummary {
+    return {
+      totalCount: summary.totalCount,
+      next: last ? encodeCursor(this.image.cursorKey, bound, { values: query.sort.map((_, i) => last[`k${i}`] ?? null), canonicalId: String(last.cid) }) : undefined,
+      facets: query.facets ? summary.facets : undefined,
+      asOf: this.image.asOf(query.collection.name),
+    };
+  }
+
+  /**
+   * The statement of a page's rows, without its LIMIT: each row's json, cid, sort keys
+   * k0…kn and rid, in the query's order. A filtered query with a one-field sort walks the
+   * tags index of its first filter, already in sort order (testing any dense search on the
+   * way); anything else filters the records table and sorts.
+   */
+  private rows(query: Query, position: Position | undefined, search: SearchMode): Statement {
     const name = query.collection.name;
     // The walk starts from one tag filter of a single value (several could repeat a record).
     const first = query.filters.find((f) => !isRange(f) && f.keys.length === 1);
@@ -203,8 +251,8 @@ export class QueryCore {
       where.params.push(...keyset.params);
     }
     const keys = keyColumns.map((c, i) => `, ${c} AS k${i}`).join('');
-    const sql = `SELECT r.json AS json, r.cid AS cid${keys} FROM ${table} ${clause(where)} ORDER BY ${orderBy(query.sort, columns)} LIMIT ?`;
-    return this.image.statement(sql).all(...where.params, query.limit + 1) as Record<string, string | number>[];
+    const sql = `SELECT r.json AS json, r.cid AS cid${keys}, ${columns[columns.length - 1]} AS rid FROM ${table} ${clause(where)} ORDER BY ${orderBy(query.sort, columns)}`;
+    return { sql, params: where.params };
   }
 
   /** One record's published JSON text by canonicalId, or undefined. */

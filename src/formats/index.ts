@@ -6,11 +6,11 @@
  */
 import { UNPUBLISHED, type CollectionDeclaration } from '../collections/define.ts';
 import type { Query } from '../core/params.ts';
-import type { Page } from '../core/query.ts';
+import type { JoinedPage, Page } from '../core/query.ts';
 import { renderCsv } from './csv.ts';
 import { renderGeoJson } from './geojson.ts';
 import { renderGpx } from './gpx.ts';
-import { renderJson, type PageLinks } from './json.ts';
+import { renderJson, renderJsonJoined, type PageLinks } from './json.ts';
 import { renderKml } from './kml.ts';
 import { located } from './located.ts';
 
@@ -20,6 +20,8 @@ export interface Serializer {
   contentType: string;
   canRender(collection: CollectionDeclaration): boolean;
   render(query: Query, page: Page, links: PageLinks, site: SiteContext): string;
+  /** The same bytes from a page whose items are joined already, for a format that splices items in as stored. */
+  renderJoined?(query: Query, page: JoinedPage, links: PageLinks): Buffer;
 }
 
 /** What renderers know of the site: its absolute URL, for formats whose links must be absolute. */
@@ -40,7 +42,7 @@ export function csvColumns(collection: CollectionDeclaration): string[] {
 }
 
 export const serializers: readonly Serializer[] = [
-  { mediaType: 'application/json', contentType: 'application/json', canRender: () => true, render: renderJson },
+  { mediaType: 'application/json', contentType: 'application/json', canRender: () => true, render: renderJson, renderJoined: renderJsonJoined },
   {
     mediaType: 'text/csv',
     contentType: 'text/csv; charset=utf-8; header=present',

@@ -6,7 +6,7 @@
  */
 import { canonicalSearch } from '../core/params.ts';
 import type { Query } from '../core/params.ts';
-import type { Page } from '../core/query.ts';
+import type { JoinedPage, Page, PageSummary } from '../core/query.ts';
 import { collectionUrl } from '../urls.ts';
 
 export interface PageLinks {
@@ -16,7 +16,7 @@ export interface PageLinks {
 }
 
 
-export function pageLinks(query: Query, page: Page): PageLinks {
+export function pageLinks(query: Query, page: PageSummary): PageLinks {
   const path = collectionUrl(query.collection.name);
   const links: PageLinks = { self: path + canonicalSearch(query, query.cursor), first: path + canonicalSearch(query) };
   if (page.next !== undefined) links.next = path + canonicalSearch(query, page.next);
@@ -24,9 +24,20 @@ export function pageLinks(query: Query, page: Page): PageLinks {
 }
 
 export function renderJson(query: Query, page: Page, links: PageLinks): string {
+  return `{"data":[${page.items.join(',')}${envelopeTail(query, page, links)}`;
+}
+
+/** The same bytes as `renderJson`, from items already joined (QueryCore.runJoined). */
+export function renderJsonJoined(query: Query, page: JoinedPage, links: PageLinks): Buffer {
+  return Buffer.concat([DATA_OPEN, page.joined, Buffer.from(envelopeTail(query, page, links))]);
+}
+
+const DATA_OPEN = Buffer.from('{"data":[');
+
+function envelopeTail(query: Query, page: PageSummary, links: PageLinks): string {
   const meta: Record<string, unknown> = { totalCount: page.totalCount, pageSize: query.limit, timestamp: page.asOf };
   if (page.facets) meta.facets = page.facets;
-  return renderEnvelope(page.items, meta, links);
+  return `],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`;
 }
 
 /** The envelope around items given as JSON text. */
