@@ -10,7 +10,7 @@ import { RID_GAP, recordsTable, SEARCH_RID_BASE, searchTable, sortColumn, tagsTa
 /** Column values of consecutive rows, one after another. */
 export type FlatRows = (string | number | null)[];
 
-/** Rows of a collection: `records` are (rid, cid, sort keys…, search, json), `tags` are (dim, key, label, rid, sort keys…). */
+/** Rows of a collection: `records` are (rid, cid, sort keys…, pos, search, json), `tags` are (dim, key, label, rid, sort keys…). */
 export interface CollectionTables {
   name: string;
   sortFields: readonly string[];
@@ -23,32 +23,35 @@ function insertAll(db: DatabaseSync, sql: string, width: number, rows: FlatRows)
   for (let i = 0; i < rows.length; i += width) insert.run(...rows.slice(i, i + width));
 }
 
-const widthOf = (sortFields: readonly string[]) => sortFields.length + 4;
-
 /** A collection's empty tables. */
 export function createCollectionTables(db: DatabaseSync, name: string, sortFields: readonly string[]): void {
   const sortColumns = sortFields.map((f) => `, ${sortColumn(f)}`).join('');
-  db.exec(`CREATE TABLE ${recordsTable(name)} (rid INTEGER PRIMARY KEY, cid TEXT NOT NULL${sortColumns}, search TEXT NOT NULL, json TEXT NOT NULL)`);
+  db.exec(`CREATE TABLE ${recordsTable(name)} (rid INTEGER PRIMARY KEY, cid TEXT NOT NULL${sortColumns}, pos INTEGER NOT NULL, search TEXT NOT NULL, json TEXT NOT NULL)`);
   db.exec(`CREATE TABLE ${tagsTable(name)} (dim TEXT NOT NULL, key TEXT NOT NULL, label TEXT NOT NULL, rid INTEGER NOT NULL${sortColumns})`);
 }
 
 /** Some of a collection's rows, in rid order. */
 export function insertCollectionRows(db: DatabaseSync, { name, sortFields, records, tags }: CollectionTables): void {
   const marks = sortFields.map(() => ', ?').join('');
-  insertAll(db, `INSERT INTO ${recordsTable(name)} VALUES (?, ?${marks}, ?, ?)`, widthOf(sortFields), records);
-  insertAll(db, `INSERT INTO ${tagsTable(name)} VALUES (?, ?, ?, ?${marks})`, widthOf(sortFields), tags);
+  insertAll(db, `INSERT INTO ${recordsTable(name)} VALUES (?, ?${marks}, ?, ?, ?)`, sortFields.length + 5, records);
+  insertAll(db, `INSERT INTO ${tagsTable(name)} VALUES (?, ?, ?, ?${marks})`, sortFields.length + 4, tags);
 }
 
 /** The indexes of a collection's tables, built once its rows are in (several times faster than maintaining them row by row). */
 export function createCollectionIndexes(db: DatabaseSync, name: string, sortFields: readonly string[]): void {
   db.exec(`CREATE UNIQUE INDEX "${name}:cid" ON ${recordsTable(name)} (cid)`);
+  db.exec(`CREATE UNIQUE INDEX "${name}:pos" ON ${recordsTable(name)} (pos)`);
   for (const f of sortFields) {
     db.exec(`CREATE INDEX "${name}:s:${f}" ON ${recordsTable(name)} (${sortColumn(f)})`);
     db.exec(`CREATE INDEX "${name}:tags:s:${f}" ON ${tagsTable(name)} (dim, key, ${sortColumn(f)}, rid)`);
   }
   db.exec(`CREATE INDEX "${name}:tags:rid" ON ${tagsTable(name)} (dim, key, rid)`);
-  db.exec(`CREATE VIRTUAL TABLE ${searchTable(name)} USING fts5(search, tokenize = 'trigram case_sensitive 1', content = ${recordsTable(name)}, content_rowid = 'rid')`);
-  db.exec(`INSERT INTO ${searchTable(name)} (${searchTable(name)}) VALUES ('rebuild')`);
+  db.exec(`CREATE VIRTUAL TABLE ${searchTable(name)} USING fts5(search, tokenize = 'trigram case_sensitive 1', content = ${recordsTable(name)}, content_rowid = 'pos')`);
+  // Filled in rowid order: FTS5's 'rebuild' reads the table in rid order, and each rowid
+  // below the last flushes a segment (measured: 875 ms against 163 ms for 15,000 rows).
+  // Sorting the table is faster than reading it through the positions' index (419 against
+  // 522 ms for 90,000 rows).
+  db.exec(`INSERT INTO ${searchTable(name)} (rowid, search) SELECT pos, search FROM ${recordsTable(name)} NOT INDEXED ORDER BY pos`);
 }
 
 /** The search table's and its full-text index's names (src/core/search.ts, passed in to keep this module light). */

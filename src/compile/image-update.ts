@@ -7,37 +7,39 @@
  * holds the rows a full build of the same content would, in the same order; only the
  * rid numbers may differ, which nothing reads but their order.
  *
- * Rids follow the rows' order (canonicalId in a collection, rank in the search index). A
- * new row takes a rid between its neighbours'; where they are adjacent, the few rows up
- * to the next free rid move up by one (full builds leave RID_GAP between rows, so that
+ * Rids follow the rows' order (canonicalId in a collection, rank in the search index),
+ * and a collection's positions (`pos`, its full-text index's rowid) its default order. A
+ * new row takes a number between its neighbours'; where they are adjacent, the few rows up
+ * to the next free number move up by one (full builds leave RID_GAP between rows, so that
  * is rare and short).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { CollectionDeclaration } from '../collections/define.ts';
+import type { CollectionDeclaration, SortDirection } from '../collections/define.ts';
 import { collection, contentCollections } from '../collections/index.ts';
-import { RID_GAP, recordsTable, SEARCH_RID_BASE, searchTable, SOURCES_TABLE, tagsTable } from '../core/image.ts';
+import { defaultOrderTerms, RID_GAP, recordsTable, SEARCH_RID_BASE, searchTable, sortColumn, SOURCES_TABLE, tagsTable } from '../core/image.ts';
+import { rowsAfter } from '../core/query.ts';
 import { SEARCH_INDEX, SEARCH_TABLE } from '../core/search.ts';
 import type { ContentChanges, RecordChange } from './changes.ts';
-import { asOfText, lacksProvenance, recordDateKey, recordRow, tagRows } from './image.ts';
+import { asOfText, lacksProvenance, recordDateKey, recordRow, tagRows, type RecordRow } from './image.ts';
 import { byRank, searchRow } from './search-index.ts';
 
 type Fields = Record<string, unknown>;
 type Row = Record<string, string | number | null>;
 
-/** A table whose rids follow its rows' order: what rid allocation needs of it. */
-interface OrderedTable {
-  /** The rid a full build gives the row before its first. */
+/** A table whose numbers (rids, or positions) follow its rows' order: what allocating one needs of it. */
+interface OrderedTable<Key> {
+  /** The number a full build gives the row before its first. */
   base: number;
-  /** Rids of the nearest rows before and after a row that is not in the table. */
-  neighbours(row: { cid: string; d?: string }): { before?: number; after?: number };
-  /** Rids from `rid` upwards, ascending. */
+  /** Numbers of the nearest rows before and after a row that is not in the table. */
+  neighbours(row: Key): { before?: number; after?: number };
+  /** Numbers from `rid` upwards, ascending. */
   ridsFrom(rid: number): Iterable<number>;
   /** Moves the row at `rid` to `rid + 1`, which is free. */
   move(rid: number): void;
 }
 
-/** A rid for a new row between its neighbours, moving a run of rows up by one when they are adjacent. */
-function allocate(table: OrderedTable, row: { cid: string; d?: string }): number {
+/** A number for a new row between its neighbours', moving a run of rows up by one when they are adjacent. */
+function allocate<Key>(table: OrderedTable<Key>, row: Key): number {
   const { before, after } = table.neighbours(row);
   if (after === undefined) return (before ?? table.base) + RID_GAP;
   if (before === undefined && after - RID_GAP > 0) return after - RID_GAP;
@@ -68,19 +70,71 @@ class Statements {
   }
 }
 
+/**
+ * A collection's positions: its rows numbered in its default order (the order a full build
+ * numbers them in, see image-tables.ts), which its full-text index uses as rowids.
+ */
+class Positions implements OrderedTable<{ keys: (string | number)[]; rid: number }> {
+  readonly base = 0;
+  private readonly sql: Statements;
+  private readonly table: string;
+  private readonly fts: string;
+  private readonly columns: string[];
+  private readonly directions: SortDirection[];
+  private readonly order: string;
+  private readonly reversed: string;
+  /** Where each default sort key sits among a row's sort keys (declaration order). */
+  private readonly at: number[];
+
+  constructor(sql: Statements, declaration: CollectionDeclaration) {
+    this.sql = sql;
+    this.table = recordsTable(declaration.name);
+    this.fts = searchTable(declaration.name);
+    const { defaultSort } = declaration;
+    this.columns = [...defaultSort.map((k) => sortColumn(k.field)), 'rid'];
+    this.directions = [...defaultSort.map((k) => k.direction), defaultSort[defaultSort.length - 1]?.direction ?? 'asc'];
+    this.order = defaultOrderTerms(defaultSort).join(', ');
+    this.reversed = defaultOrderTerms(defaultSort, { reversed: true }).join(', ');
+    this.at = defaultSort.map((k) => Object.keys(declaration.sort).indexOf(k.field));
+  }
+
+  neighbours({ keys, rid }: { keys: (string | number)[]; rid: number }): { before?: number; after?: number } {
+    const values = [...this.at.map((i) => keys[i]!), rid];
+    const nearest = (directions: SortDirection[], order: string) => {
+      const where = rowsAfter(this.columns, directions, values);
+      const row = this.sql.get(`SELECT pos FROM ${this.table} WHERE ${where.sql.join(' AND ')} ORDER BY ${order} LIMIT 1`).get(...where.params) as { pos: number } | undefined;
+      return row?.pos;
+    };
+    return { before: nearest(this.directions.map((d) => (d === 'asc' ? 'desc' : 'asc')), this.reversed), after: nearest(this.directions, this.order) };
+  }
+
+  *ridsFrom(pos: number): Iterable<number> {
+    for (const row of this.sql.get(`SELECT pos FROM ${this.table} WHERE pos >= ? ORDER BY pos`).iterate(pos)) yield Number((row as Row).pos);
+  }
+
+  move(pos: number): void {
+    const { search } = this.sql.get(`SELECT search FROM ${this.table} WHERE pos = ?`).get(pos) as { search: string };
+    this.sql.get(`INSERT INTO ${this.fts} (${this.fts}, rowid, search) VALUES ('delete', ?, ?)`).run(pos, search);
+    this.sql.get(`UPDATE ${this.table} SET pos = ? WHERE pos = ?`).run(pos + 1, pos);
+    this.sql.get(`INSERT INTO ${this.fts} (rowid, search) VALUES (?, ?)`).run(pos + 1, search);
+  }
+}
+
 /** One collection's records table, its filter values and its full-text index. */
-class CollectionTable implements OrderedTable {
+class CollectionTable implements OrderedTable<{ cid: string }> {
   readonly base = 0;
   private readonly sql: Statements;
   private readonly declaration: CollectionDeclaration;
   private readonly name: string;
   private readonly marks: string;
+  private readonly positions: Positions;
 
   constructor(sql: Statements, declaration: CollectionDeclaration) {
     this.sql = sql;
     this.declaration = declaration;
     this.name = declaration.name;
     this.marks = Object.keys(declaration.sort).map(() => ', ?').join('');
+    this.positions = new Positions(sql, declaration);
   }
 
   neighbours({ cid }: { cid: string }): { before?: number; after?: number } {
@@ -95,41 +149,38 @@ class CollectionTable implements OrderedTable {
   }
 
   private row(where: 'rid' | 'cid', value: string | number): Row | undefined {
-    return this.sql.get(`SELECT rid, search, json FROM ${recordsTable(this.name)} WHERE ${where} = ?`).get(value) as Row | undefined;
+    return this.sql.get(`SELECT rid, pos, search, json FROM ${recordsTable(this.name)} WHERE ${where} = ?`).get(value) as Row | undefined;
   }
 
-  /** Drops the row at `rid` (whose search text and JSON are given) from the full-text index and the filter values. */
-  private unindex(rid: number, search: string, json: string): void {
-    const fts = searchTable(this.name);
-    this.sql.get(`INSERT INTO ${fts} (${fts}, rowid, search) VALUES ('delete', ?, ?)`).run(rid, search);
+  private tags(rid: number, fields: Fields, keys: readonly (string | number)[]): void {
+    const insertTag = this.sql.get(`INSERT INTO ${tagsTable(this.name)} VALUES (?, ?, ?, ?${this.marks})`);
+    for (const tag of tagRows(this.declaration, fields)) insertTag.run(...tag, rid, ...keys);
+  }
+
+  private untag(rid: number, fields: Fields): void {
     const drop = this.sql.get(`DELETE FROM ${tagsTable(this.name)} WHERE dim = ? AND key = ? AND rid = ?`);
-    for (const [dim, key] of tagRows(this.declaration, JSON.parse(json) as Fields)) drop.run(dim, key, rid);
+    for (const [dim, key] of tagRows(this.declaration, fields)) drop.run(dim, key, rid);
   }
 
+  /** A rid move keeps the row's position, so its full-text entry stays; its filter values follow it. */
   move(rid: number): void {
     const row = this.row('rid', rid)!;
-    this.unindex(rid, String(row.search), String(row.json));
+    const fields = JSON.parse(String(row.json)) as Fields;
+    this.untag(rid, fields);
     this.sql.get(`UPDATE ${recordsTable(this.name)} SET rid = ? WHERE rid = ?`).run(rid + 1, rid);
-    this.index(rid + 1, JSON.parse(String(row.json)) as Fields);
-  }
-
-  /** Adds the filter values and the full-text entry of the record at `rid`. */
-  private index(rid: number, fields: Fields): void {
-    const row = recordRow(this.declaration, { canonicalId: String(fields.canonicalId), fields });
-    const insertTag = this.sql.get(`INSERT INTO ${tagsTable(this.name)} VALUES (?, ?, ?, ?${this.marks})`);
-    for (const tag of tagRows(this.declaration, fields)) insertTag.run(...tag, rid, ...row.keys);
-    const fts = searchTable(this.name);
-    this.sql.get(`INSERT INTO ${fts} (rowid, search) VALUES (?, ?)`).run(rid, row.search);
+    this.tags(rid + 1, fields, recordRow(this.declaration, { canonicalId: String(fields.canonicalId), fields }).keys);
   }
 
   remove(cid: string): void {
     const row = this.row('cid', cid);
     if (!row) throw new Error(`${this.name}: ${cid} is not in the image it was read from`);
-    this.unindex(Number(row.rid), String(row.search), String(row.json));
+    const fts = searchTable(this.name);
+    this.sql.get(`INSERT INTO ${fts} (${fts}, rowid, search) VALUES ('delete', ?, ?)`).run(row.pos, row.search);
+    this.untag(Number(row.rid), JSON.parse(String(row.json)) as Fields);
     this.sql.get(`DELETE FROM ${recordsTable(this.name)} WHERE rid = ?`).run(row.rid);
   }
 
-  /** Writes the record, at its old rid when it was there (its canonicalId, so its place, is the same). */
+  /** Writes the record, at its old rid when it was there (its canonicalId, so its place, is the same), at the position its sort keys take. */
   put(cid: string, fields: Fields, replacing: boolean): void {
     let rid: number;
     if (replacing) {
@@ -138,14 +189,17 @@ class CollectionTable implements OrderedTable {
     } else {
       rid = allocate(this, { cid });
     }
-    const row = recordRow(this.declaration, { canonicalId: cid, fields });
-    this.sql.get(`INSERT INTO ${recordsTable(this.name)} VALUES (?, ?${this.marks}, ?, ?)`).run(rid, row.cid, ...row.keys, row.search, row.json);
-    this.index(rid, fields);
+    const row: RecordRow = recordRow(this.declaration, { canonicalId: cid, fields });
+    const pos = allocate(this.positions, { keys: row.keys, rid });
+    this.sql.get(`INSERT INTO ${recordsTable(this.name)} VALUES (?, ?${this.marks}, ?, ?, ?)`).run(rid, row.cid, ...row.keys, pos, row.search, row.json);
+    this.tags(rid, fields, row.keys);
+    const fts = searchTable(this.name);
+    this.sql.get(`INSERT INTO ${fts} (rowid, search) VALUES (?, ?)`).run(pos, row.search);
   }
 }
 
 /** The search table, ranked by (date key descending, canonicalId), and its full-text index. */
-class SearchTable implements OrderedTable {
+class SearchTable implements OrderedTable<{ cid: string; d: string }> {
   readonly base = SEARCH_RID_BASE;
   private readonly sql: Statements;
   private readonly siteUrl: string;
@@ -156,13 +210,13 @@ class SearchTable implements OrderedTable {
   }
 
   /** Rids are in rank order, so the first row ranked after a key is found by bisecting the rid range. */
-  neighbours(key: { cid: string; d?: string }): { before?: number; after?: number } {
+  neighbours(key: { cid: string; d: string }): { before?: number; after?: number } {
     const range = this.sql.get(`SELECT min(rid) AS lo, max(rid) AS hi FROM ${SEARCH_TABLE}`).get() as { lo: number | null; hi: number | null };
     if (range.lo === null || range.hi === null) return {};
     const first = this.sql.get(`SELECT rid, d, cid FROM ${SEARCH_TABLE} WHERE rid >= ? ORDER BY rid LIMIT 1`);
     const ranksAfter = (rid: number) => {
       const row = first.get(rid) as { d: string; cid: string } | undefined;
-      return row === undefined || byRank(row, { d: key.d!, cid: key.cid }) > 0;
+      return row === undefined || byRank(row, { d: key.d, cid: key.cid }) > 0;
     };
     let lo = Number(range.lo);
     let hi = Number(range.hi) + 1;

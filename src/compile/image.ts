@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { fold } from '../core/fold.ts';
-import { IMAGE_FORMAT, instantKey, MEDIA_KEY, RID_GAP, sortKey, SOURCES_TABLE } from '../core/image.ts';
+import { IMAGE_FORMAT, instantKey, MEDIA_KEY, RID_GAP, sortKey, sqliteOrdered, SOURCES_TABLE } from '../core/image.ts';
 import type { MediaIndex } from '../site/media.ts';
 import type { PublishedRecord } from './records.ts';
 import { SEARCH_INDEX, SEARCH_TABLE } from '../core/search.ts';
@@ -68,10 +68,12 @@ export interface RecordRow {
   json: string;
 }
 
-export function recordRow(collection: CollectionDeclaration, { canonicalId, fields }: { canonicalId: string; fields: Record<string, unknown> }): RecordRow {
-  const keys = Object.keys(collection.sort).map((f) => sortKey(collection.sort[f]!, fields[f]));
+export function recordRow(collection: CollectionDeclaration, { canonicalId, fields }: { canonicalId: string; fields: Record<string, unknown> }, keys = sortKeys(collection, fields)): RecordRow {
   return { cid: canonicalId, keys, search: searchText(collection, fields), json: JSON.stringify(fields) };
 }
+
+/** A record's sort keys, in declaration order. */
+const sortKeys = (collection: CollectionDeclaration, fields: Record<string, unknown>) => Object.keys(collection.sort).map((f) => sortKey(collection.sort[f]!, fields[f]));
 
 /** A record's filter values: (dimension, folded key, label), one per distinct value. */
 export function tagRows(collection: CollectionDeclaration, fields: Record<string, unknown>): [string, string, string][] {
@@ -89,15 +91,19 @@ export function tagRows(collection: CollectionDeclaration, fields: Record<string
  * A collection's rows. Rows are numbered in canonicalId order, RID_GAP apart, so ordering
  * ties by rid is ordering them by canonicalId: the total order every surface promises, at
  * the cost of an integer compare; the gaps let the dev loop insert a record without
- * renumbering the rest. Sort-key columns come before the JSON so reading a key never walks
- * the record's bytes. The tags table repeats every sort key beside each filter value, so
- * "filter, then sort" is one index range scan instead of a gather and a sort.
+ * renumbering the rest. Positions number them the same way in the default order (the
+ * full-text index's rowids; see recordsTable). Sort-key columns come before the JSON so
+ * reading a key never walks the record's bytes. The tags table repeats every sort key
+ * beside each filter value, so "filter, then sort" is one index range scan instead of a
+ * gather and a sort.
  */
 export function* collectionTables({ collection, records }: CollectionRecords, chunk: number): Generator<CollectionTables> {
   const ids = records.map((r) => r.canonicalId);
   const at = new Map(ids.map((id, i) => [id, i]));
   // canonicalIds are unique in a collection; the default sort compares them as strings, as `<` does.
   ids.sort();
+  const keys = ids.map((id) => sortKeys(collection, records[at.get(id)!]!.fields));
+  const positions = defaultPositions(collection, keys);
   const name = collection.name;
   const sortFields = Object.keys(collection.sort);
   for (let start = 0; start < ids.length; start += chunk) {
@@ -106,12 +112,39 @@ export function* collectionTables({ collection, records }: CollectionRecords, ch
     for (let index = start; index < Math.min(ids.length, start + chunk); index++) {
       const record = records[at.get(ids[index]!)!]!;
       const rid = (index + 1) * RID_GAP;
-      const row = recordRow(collection, record);
-      rows.push(rid, row.cid, ...row.keys, row.search, row.json);
+      const row = recordRow(collection, record, keys[index]);
+      rows.push(rid, row.cid, ...row.keys, positions[index]!, row.search, row.json);
       for (const tag of tagRows(collection, record.fields)) tags.push(...tag, rid, ...row.keys);
     }
     yield { name, sortFields, records: rows, tags };
   }
+}
+
+/**
+ * The position of each row (its sort keys given in rid order) in the collection's default
+ * order: keys compared as SQLite compares them, ties by rid in the last key's direction,
+ * RID_GAP apart.
+ */
+function defaultPositions(collection: CollectionDeclaration, keys: readonly (string | number)[][]): number[] {
+  const fields = Object.keys(collection.sort);
+  const columns = collection.defaultSort.map((k) => {
+    const at = fields.indexOf(k.field);
+    return keys.map((row) => sqliteOrdered(row[at]!));
+  });
+  const sign = collection.defaultSort.map((k) => (k.direction === 'asc' ? 1 : -1));
+  const tie = sign[sign.length - 1] ?? 1;
+  const order = keys.map((_, i) => i);
+  order.sort((a, b) => {
+    for (let k = 0; k < columns.length; k++) {
+      const x = columns[k]![a]!;
+      const y = columns[k]![b]!;
+      if (x !== y) return x < y ? -sign[k]! : sign[k]!;
+    }
+    return tie * (a - b);
+  });
+  const positions = new Array<number>(keys.length);
+  order.forEach((index, rank) => (positions[index] = (rank + 1) * RID_GAP));
+  return positions;
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import type { SortType } from '../collections/define.ts';
+import type { SortKey, SortType } from '../collections/define.ts';
 import { fold } from './fold.ts';
 import { LIMITS } from './limits.ts';
 import { BoundedCache } from './memo.ts';
@@ -22,24 +22,42 @@ export interface MediaFile {
   height: number;
 }
 
-export const IMAGE_FORMAT = '1';
+export const IMAGE_FORMAT = '2';
 
 /** A canonical ID: `itm_` and 24 lowercase hexadecimal characters (SPEC §2.2), on every surface. */
 export const CANONICAL_ID = /^itm_[0-9a-f]{24}$/;
 
-/** Main table of a collection: rid, cid, json, search, and one `s:<field>` column per sort field. */
+/**
+ * Main table of a collection: rid, cid, one `s:<field>` column per sort field, pos, search
+ * and json. `pos` numbers the rows in the collection's default order, RID_GAP apart like
+ * rids, and is the rowid of its full-text index: a search in the default order then walks
+ * the index's matches in the order of the page and stops at the page's end.
+ */
 export const recordsTable = (collection: string) => `"${collection}"`;
 /** Filter values, one row per (dimension, folded key, record). */
 export const tagsTable = (collection: string) => `"${collection}:tags"`;
-/** Trigram full-text index over the `search` column, for `q`. */
+/** Trigram full-text index over the `search` column, for `q`; its rowid is the row's `pos`. */
 export const searchTable = (collection: string) => `"${collection}:fts"`;
 export const sortColumn = (field: string) => `"s:${field}"`;
+
+/**
+ * The terms of a collection's default order over its records table, as an ORDER BY lists
+ * them: the default sort keys, then rid in the last key's direction (the order a query
+ * with the default sort pages in, and the order `pos` numbers). `reversed` turns each
+ * term around; `table` prefixes the columns.
+ */
+export function defaultOrderTerms(defaultSort: readonly SortKey[], { table = '', reversed = false } = {}): string[] {
+  const turn = (direction: 'asc' | 'desc') => ((direction === 'asc') !== reversed ? 'ASC' : 'DESC');
+  const tie = defaultSort[defaultSort.length - 1]?.direction ?? 'asc';
+  return [...defaultSort.map((k) => `${table}${sortColumn(k.field)} ${turn(k.direction)}`), `${table}rid ${turn(tie)}`];
+}
 /** Where each published content record came from (file and place in it); read only by the compiler. */
 export const SOURCES_TABLE = '"source:files"';
 
 /**
  * The distance between the rids a full build gives consecutive rows (rids follow the
- * rows' order: canonicalId in a collection, rank in the search table). An incremental
+ * rows' order: canonicalId in a collection, rank in the search table), and between the
+ * positions of consecutive rows in a collection's default order. An incremental
  * rebuild inserts a row between two neighbours by taking a rid between theirs, so the
  * gap is room for several inserts at one spot before a few neighbours must move.
  */
@@ -63,6 +81,22 @@ export function sortKey(type: SortType, value: unknown): string | number {
   const text = String(value);
   if (type === 'text') return fold(text);
   return instantKey(text);
+}
+
+const ABOVE_SURROGATES = /[\uD800-\uFFFF]/;
+
+/**
+ * A stored sort key as a value JavaScript's `<` orders as SQLite orders the column:
+ * numbers by value, text by its UTF-8 bytes (BINARY), which is code point order. `<`
+ * compares UTF-16 code units instead, which differs only between a surrogate and a code
+ * unit of U+E000–U+FFFF, so text holding either has those two ranges swapped.
+ */
+export function sqliteOrdered(key: string | number): string | number {
+  if (typeof key === 'number' || !ABOVE_SURROGATES.test(key)) return key;
+  return key.replace(/[\uD800-\uFFFF]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return String.fromCharCode(code >= 0xe000 ? code - 0x800 : code + 0x2000);
+  });
 }
 
 export const missingSortKey = (type: SortType | undefined): string | number => (type === 'number' ? -Infinity : '');

@@ -49,7 +49,7 @@ export interface JoinedPage extends PageSummary {
   joined: Uint8Array;
 }
 
-interface Where {
+export interface Where {
   sql: string[];
   params: (string | number)[];
 }
@@ -88,7 +88,7 @@ function filterWhere(query: Query, filters: readonly Filter[], search: SearchMod
   }
   if (query.q) {
     if (search === 'index' && indexable(query.q.key)) {
-      where.sql.push(`${table}rid IN (SELECT rowid FROM ${searchTable(name)} WHERE ${searchTable(name)} MATCH ?)`);
+      where.sql.push(`${table}pos IN (SELECT rowid FROM ${searchTable(name)} WHERE ${searchTable(name)} MATCH ?)`);
       where.params.push(ftsPhrase(query.q.key));
     } else {
       where.sql.push(`instr(${table}search, ?) > 0`);
@@ -99,19 +99,20 @@ function filterWhere(query: Query, filters: readonly Filter[], search: SearchMod
 }
 
 const op = (direction: SortDirection) => (direction === 'asc' ? '>' : '<');
+
+/** Whether a query pages in its collection's default order, the order of `pos`. */
+const inDefaultOrder = (query: Query) =>
+  query.sort.length === query.collection.defaultSort.length && query.sort.every((k, i) => k.field === query.collection.defaultSort[i]!.field && k.direction === query.collection.defaultSort[i]!.direction);
 const tieDirection = (sort: readonly SortKey[]): SortDirection => sort[sort.length - 1]?.direction ?? 'asc';
 
 /**
- * Rows strictly after the cursor position, in the query's order. `ridBound` is the rid
- * that stands for the cursor's canonicalId (rids follow canonicalId order, see the image
- * writer). When every key runs the same way this is one row-value comparison, which
- * SQLite answers with an index seek; mixed directions expand into the lexicographic OR.
+ * Rows strictly after `values` in the order of `columns`, each run in its direction. When
+ * every key runs the same way this is one row-value comparison, which SQLite answers with
+ * an index seek; mixed directions expand into the lexicographic OR.
  */
-function keysetWhere(query: Query, position: Position, ridBound: number, columns: readonly string[]): Where {
-  const directions = [...query.sort.map((k) => k.direction), tieDirection(query.sort)];
-  const values = [...position.values.map((v, i) => v ?? missingSortKey(query.collection.sort[query.sort[i]!.field])), ridBound];
+export function rowsAfter(columns: readonly string[], directions: readonly SortDirection[], values: readonly (string | number)[]): Where {
   if (directions.every((d) => d === directions[0])) {
-    return { sql: [`(${columns.join(', ')}) ${op(directions[0]!)} (${columns.map(() => '?').join(', ')})`], params: values };
+    return { sql: [`(${columns.join(', ')}) ${op(directions[0]!)} (${columns.map(() => '?').join(', ')})`], params: [...values] };
   }
   const alternatives: string[] = [];
   const params: (string | number)[] = [];
@@ -121,6 +122,17 @@ function keysetWhere(query: Query, position: Position, ridBound: number, columns
     params.push(...values.slice(0, i), values[i]!);
   }
   return { sql: [`(${alternatives.join(' OR ')})`], params };
+}
+
+/**
+ * Rows strictly after the cursor position, in the query's order. `ridBound` is the rid
+ * that stands for the cursor's canonicalId (rids follow canonicalId order, see the image
+ * writer).
+ */
+function keysetWhere(query: Query, position: Position, ridBound: number, columns: readonly string[]): Where {
+  const directions = [...query.sort.map((k) => k.direction), tieDirection(query.sort)];
+  const values = [...position.values.map((v, i) => v ?? missingSortKey(query.collection.sort[query.sort[i]!.field])), ridBound];
+  return rowsAfter(columns, directions, values);
 }
 
 function orderBy(sort: readonly SortKey[], columns: readonly string[]): string {
@@ -231,6 +243,8 @@ export class QueryCore {
    */
   private rows(query: Query, position: Position | undefined, search: SearchMode): Statement {
     const name = query.collection.name;
+    const limit = `LIMIT ${Math.trunc(query.limit) + 1}`;
+    if (query.q && indexable(query.q.key) && inDefaultOrder(query)) return this.walk(query, position, limit);
     // The walk starts from one tag filter of a single value (several could repeat a record).
     const first = query.filters.find((f) => !isRange(f) && f.keys.length === 1);
     const others = query.filters.filter((f) => f !== first);
@@ -242,24 +256,51 @@ export class QueryCore {
       ? merge({ sql: ['t.dim = ?', 't.key = ?'], params: [first!.param, first!.key] }, filterWhere(query, others, search, 'r.'))
       : filterWhere(query, query.filters, search, 'r.');
     if (position) {
-      const tie = tieDirection(query.sort) === 'asc' ? '<=' : '<';
-      // The last rid at or before the cursor's canonicalId, by an index seek on cid (rids follow cid order).
-      const found = this.image.statement(`SELECT rid FROM ${recordsTable(name)} WHERE cid ${tie} ? ORDER BY cid DESC LIMIT 1`).get(position.canonicalId) as { rid: number } | undefined;
-      const last = Number(found?.rid ?? 0);
-      // Descending ties continue below the first rid whose cid is not smaller: bound + 1, exclusive.
-      const ridBound = tie === '<' ? last + 1 : last;
-      const keyset = keysetWhere(query, position, ridBound, columns);
+      const keyset = this.after(query, position, columns);
       where.sql.push(...keyset.sql);
       where.params.push(...keyset.params);
     }
     const keys = keyColumns.map((c, i) => `, ${c} AS k${i}`).join('');
-    const order = `ORDER BY ${orderBy(query.sort, columns)} LIMIT ${Math.trunc(query.limit) + 1}`;
+    const order = `ORDER BY ${orderBy(query.sort, columns)} ${limit}`;
     const rid = columns[columns.length - 1];
     const select = `SELECT r.json AS json, r.cid AS cid${keys}, ${rid} AS rid FROM`;
     if (query.q && search === 'index' && !viaTags) {
       return { sql: `${select} ${recordsTable(name)} AS r WHERE r.rid IN (SELECT ${rid} FROM ${table} ${clause(where)} ${order}) ${order}`, params: where.params };
     }
     return { sql: `${select} ${table} ${clause(where)} ${order}`, params: where.params };
+  }
+
+  /**
+   * A search in the collection's default order: the trigram index's matches in rowid
+   * order, which is `pos`, the default order, so the walk stops at the page's last row
+   * instead of finding and sorting every match (measured: 465 → 159 µs a page over 32
+   * words of 160–3,600 matches). Filters are tested on the way; a cursor becomes the
+   * position of the first row after it.
+   */
+  private walk(query: Query, position: Position | undefined, limit: string): Statement {
+    const name = query.collection.name;
+    const fts = searchTable(name);
+    const where = merge({ sql: [`f.${fts} MATCH ?`], params: [ftsPhrase(query.q!.key)] }, filterWhere({ ...query, q: undefined }, query.filters, 'index', 'r.'));
+    if (position) {
+      const columns = [...query.sort.map((k) => `r.${sortColumn(k.field)}`), 'r.rid'];
+      const keyset = this.after(query, position, columns);
+      const next = this.image.statement(`SELECT r.pos AS pos FROM ${recordsTable(name)} AS r ${clause(keyset)} ORDER BY ${orderBy(query.sort, columns)} LIMIT 1`).get(...keyset.params) as { pos: number } | undefined;
+      where.sql.push('f.rowid >= ?');
+      where.params.push(next === undefined ? Number.MAX_SAFE_INTEGER : Number(next.pos));
+    }
+    const keys = query.sort.map((k, i) => `, r.${sortColumn(k.field)} AS k${i}`).join('');
+    return { sql: `SELECT r.json AS json, r.cid AS cid${keys}, r.rid AS rid FROM ${fts} AS f JOIN ${recordsTable(name)} AS r ON r.pos = f.rowid ${clause(where)} ORDER BY f.rowid ${limit}`, params: where.params };
+  }
+
+  /** Rows after the cursor `position` in the query's order, over `columns` (the sort keys' and the rid's). */
+  private after(query: Query, position: Position, columns: readonly string[]): Where {
+    const tie = tieDirection(query.sort) === 'asc' ? '<=' : '<';
+    // The last rid at or before the cursor's canonicalId, by an index seek on cid (rids follow cid order).
+    const found = this.image.statement(`SELECT rid FROM ${recordsTable(query.collection.name)} WHERE cid ${tie} ? ORDER BY cid DESC LIMIT 1`).get(position.canonicalId) as { rid: number } | undefined;
+    const last = Number(found?.rid ?? 0);
+    // Descending ties continue below the first rid whose cid is not smaller: bound + 1, exclusive.
+    const ridBound = tie === '<' ? last + 1 : last;
+    return keysetWhere(query, position, ridBound, columns);
   }
 
   /** One record's published JSON text by canonicalId, or undefined. */

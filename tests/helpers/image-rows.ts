@@ -1,8 +1,9 @@
 /**
  * An image's rows as a comparable value: what an incremental rebuild must agree on with
- * a full build of the same content. Rids are physical numbers whose only promise is their
- * order, so each table is listed in rid order without them (filter values by the
- * canonicalId of their record); the meta values and the sources exactly. The full-text
+ * a full build of the same content. Rids and positions are physical numbers whose only
+ * promise is their order, so each table is listed in rid order without them (filter values
+ * by the canonicalId of their record), and a collection's canonicalIds once more in
+ * position order; the meta values and the sources exactly. The full-text
  * indexes are checked against their tables by FTS5's own integrity check.
  */
 import { DatabaseSync } from 'node:sqlite';
@@ -23,7 +24,9 @@ export function imageRows(path: string): ImageRows {
     const meta = Object.fromEntries(all('SELECT key, value FROM meta ORDER BY key').map((r) => [r.key, r.value])) as Record<string, string>;
     const tables: Record<string, unknown[]> = {};
     for (const c of collections) {
-      tables[c.name] = all(`SELECT * FROM ${recordsTable(c.name)} ORDER BY rid`).map(({ rid: _rid, ...rest }) => rest);
+      tables[c.name] = all(`SELECT * FROM ${recordsTable(c.name)} ORDER BY rid`).map(({ rid: _rid, pos: _pos, ...rest }) => rest);
+      // Positions, like rids, promise only their order: the default order.
+      tables[`${c.name}:positions`] = all(`SELECT cid FROM ${recordsTable(c.name)} ORDER BY pos`).map((r) => r.cid);
       tables[`${c.name}:tags`] = all(
         `SELECT r.cid AS cid, t.* FROM ${tagsTable(c.name)} AS t JOIN ${recordsTable(c.name)} AS r ON r.rid = t.rid ORDER BY t.dim, t.key, r.cid, t.label`,
       ).map(({ rid: _rid, ...rest }) => rest);
