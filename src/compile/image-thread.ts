@@ -13,6 +13,9 @@ import { DatabaseSync } from 'node:sqlite';
 
 export type MetaRows = [string, string][];
 
+/** Rows ANALYZE reads of each index. */
+const ANALYSIS_ROWS = 1000;
+
 export type WriterMessage =
   | { op: 'table'; name: string; sortFields: string[] }
   | { op: 'rows'; tables: import('./image-tables.ts').CollectionTables }
@@ -84,7 +87,10 @@ if (parentPort) {
             open.exec(`CREATE INDEX "sources:file" ON ${data.sourcesTable} (file)`);
             open.exec(`CREATE UNIQUE INDEX "sources:cid" ON ${data.sourcesTable} (collection, cid)`);
             open.exec('COMMIT');
-            open.exec('ANALYZE');
+            // Statistics from a sample of each index (SQLite's analysis_limit): at 1M records a
+            // full ANALYZE takes 1.96 s at the end of the build, this 0.28 s, and the query plans
+            // of the list shapes stay the same (one facet count over feed-items differs).
+            open.exec(`PRAGMA analysis_limit = ${ANALYSIS_ROWS}; ANALYZE`);
             open.close();
             port.close();
           }
