@@ -61,9 +61,11 @@ interface Statement {
 }
 
 /**
- * How `q` is answered. The trigram index finds sparse matches fast but leaves them to be
- * sorted; when matches are dense, walking the sort order and testing the folded text
- * (`instr`, the same substring test) reaches a page sooner. Either gives the same rows.
+ * How `q` is answered in an order other than the default one (in the default order the
+ * trigram index is walked in page order, see `walk`). The index finds sparse matches fast
+ * but leaves them to be sorted; when matches are dense, walking the sort order and testing
+ * the folded text (`instr`, the same substring test) reaches a page sooner. Either gives
+ * the same rows.
  */
 type SearchMode = 'index' | 'scan';
 /** A search matching at least this many records and this share of the collection is dense. */
