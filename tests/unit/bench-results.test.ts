@@ -60,8 +60,8 @@ test('the README tables state the note, the ratio to the bare server and to REST
   assert.match(text, /nginx .*: not installed/);
   assert.match(text, /\| 100,000 \| 1\.00 s \| 2\.00 s \| 300 MB \| 10\.0 MB \|/);
   // Each target of issue 18 beside its figure; a figure these results lack says so.
-  assert.match(text, /\| GraphQL ÷ REST, caches \| ≥ 0\.5 \| 0\.50 \| yes \|/);
-  assert.match(text, /\| GraphQL ÷ REST, cold \| ≥ 0\.5 \| 0\.75 \| yes \|/);
+  assert.match(text, /\| GraphQL ÷ REST, caches \| ≥ 0\.5 \| 0\.500 \| yes \|/);
+  assert.match(text, /\| GraphQL ÷ REST, cold \| ≥ 0\.5 \| 0\.750 \| yes \|/);
   assert.match(text, /\| compile, 1,000,000 records \| ≤ 120 s \| not measured \| — \|/);
   assert.match(text, /\| peak RSS of the build, 100,000 records \| ≤ 1 GB \| 300 MB \| yes \|/);
 });
