@@ -2,8 +2,9 @@
  * The compile on a thread of its own, for `astro build`: it runs while Vite bundles (a
  * few hundred MB at most since the GraphQL explorer is bundled apart), and when the
  * thread ends everything the compile held (its heap, its SQLite caches) goes back to the
- * system before Astro prerenders in the same process. A ContentError crosses the thread as its problems and is raised
- * again as itself; any other failure as its message and stack.
+ * system before Astro prerenders in the same process. A ContentError crosses the thread
+ * as its problems and is raised again as itself; any other failure as its message and
+ * stack.
  */
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { LoadProblem } from './load.ts';

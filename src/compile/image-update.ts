@@ -16,11 +16,11 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CollectionDeclaration, SortDirection } from '../collections/define.ts';
 import { collection, contentCollections } from '../collections/index.ts';
-import { defaultOrderTerms, RID_GAP, recordsTable, SEARCH_RID_BASE, searchTable, sortColumn, SOURCES_TABLE, tagsTable } from '../core/image.ts';
+import { RID_GAP, recordsTable, SEARCH_RID_BASE, searchTable, sortColumn, SOURCES_TABLE, tagsTable } from '../core/image.ts';
 import { rowsAfter } from '../core/query.ts';
 import { SEARCH_INDEX, SEARCH_TABLE } from '../core/search.ts';
 import type { ContentChanges, RecordChange } from './changes.ts';
-import { asOfText, lacksProvenance, recordDateKey, recordRow, tagRows, type RecordRow } from './image.ts';
+import { asOfText, lacksProvenance, recordDateKey, recordRow, sortKeys, tagRows } from './image.ts';
 import { byRank, searchRow } from './search-index.ts';
 
 type Fields = Record<string, unknown>;
@@ -80,9 +80,8 @@ class Positions implements OrderedTable<{ keys: (string | number)[]; rid: number
   private readonly table: string;
   private readonly fts: string;
   private readonly columns: string[];
+  /** The default order's directions, the rid's (the tie) last. */
   private readonly directions: SortDirection[];
-  private readonly order: string;
-  private readonly reversed: string;
   /** Where each default sort key sits among a row's sort keys (declaration order). */
   private readonly at: number[];
 
@@ -93,19 +92,19 @@ class Positions implements OrderedTable<{ keys: (string | number)[]; rid: number
     const { defaultSort } = declaration;
     this.columns = [...defaultSort.map((k) => sortColumn(k.field)), 'rid'];
     this.directions = [...defaultSort.map((k) => k.direction), defaultSort[defaultSort.length - 1]?.direction ?? 'asc'];
-    this.order = defaultOrderTerms(defaultSort).join(', ');
-    this.reversed = defaultOrderTerms(defaultSort, { reversed: true }).join(', ');
     this.at = defaultSort.map((k) => Object.keys(declaration.sort).indexOf(k.field));
   }
 
+  /** The nearest rows on either side: the first row after the given one in the default order, and the first after it in the reverse order. */
   neighbours({ keys, rid }: { keys: (string | number)[]; rid: number }): { before?: number; after?: number } {
     const values = [...this.at.map((i) => keys[i]!), rid];
-    const nearest = (directions: SortDirection[], order: string) => {
+    const nearest = (directions: SortDirection[]) => {
       const where = rowsAfter(this.columns, directions, values);
+      const order = this.columns.map((c, i) => `${c} ${directions[i]!.toUpperCase()}`).join(', ');
       const row = this.sql.get(`SELECT pos FROM ${this.table} WHERE ${where.sql.join(' AND ')} ORDER BY ${order} LIMIT 1`).get(...where.params) as { pos: number } | undefined;
       return row?.pos;
     };
-    return { before: nearest(this.directions.map((d) => (d === 'asc' ? 'desc' : 'asc')), this.reversed), after: nearest(this.directions, this.order) };
+    return { before: nearest(this.directions.map((d) => (d === 'asc' ? 'desc' : 'asc'))), after: nearest(this.directions) };
   }
 
   *ridsFrom(pos: number): Iterable<number> {
@@ -168,7 +167,7 @@ class CollectionTable implements OrderedTable<{ cid: string }> {
     const fields = JSON.parse(String(row.json)) as Fields;
     this.untag(rid, fields);
     this.sql.get(`UPDATE ${recordsTable(this.name)} SET rid = ? WHERE rid = ?`).run(rid + 1, rid);
-    this.tags(rid + 1, fields, recordRow(this.declaration, { canonicalId: String(fields.canonicalId), fields }).keys);
+    this.tags(rid + 1, fields, sortKeys(this.declaration, fields));
   }
 
   remove(cid: string): void {
@@ -189,7 +188,7 @@ class CollectionTable implements OrderedTable<{ cid: string }> {
     } else {
       rid = allocate(this, { cid });
     }
-    const row: RecordRow = recordRow(this.declaration, { canonicalId: cid, fields });
+    const row = recordRow(this.declaration, { canonicalId: cid, fields });
     const pos = allocate(this.positions, { keys: row.keys, rid });
     this.sql.get(`INSERT INTO ${recordsTable(this.name)} VALUES (?, ?${this.marks}, ?, ?, ?)`).run(rid, row.cid, ...row.keys, pos, row.search, row.json);
     this.tags(rid, fields, row.keys);

@@ -73,7 +73,7 @@ export function recordRow(collection: CollectionDeclaration, { canonicalId, fiel
 }
 
 /** A record's sort keys, in declaration order. */
-const sortKeys = (collection: CollectionDeclaration, fields: Record<string, unknown>) => Object.keys(collection.sort).map((f) => sortKey(collection.sort[f]!, fields[f]));
+export const sortKeys = (collection: CollectionDeclaration, fields: Record<string, unknown>) => Object.keys(collection.sort).map((f) => sortKey(collection.sort[f]!, fields[f]));
 
 /** A record's filter values: (dimension, folded key, label), one per distinct value. */
 export function tagRows(collection: CollectionDeclaration, fields: Record<string, unknown>): [string, string, string][] {

@@ -7,7 +7,7 @@
  */
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import type { SortKey, SortType } from '../collections/define.ts';
+import type { SortType } from '../collections/define.ts';
 import { fold } from './fold.ts';
 import { LIMITS } from './limits.ts';
 import { BoundedCache } from './memo.ts';
@@ -39,18 +39,6 @@ export const tagsTable = (collection: string) => `"${collection}:tags"`;
 /** Trigram full-text index over the `search` column, for `q`; its rowid is the row's `pos`. */
 export const searchTable = (collection: string) => `"${collection}:fts"`;
 export const sortColumn = (field: string) => `"s:${field}"`;
-
-/**
- * The terms of a collection's default order over its records table, as an ORDER BY lists
- * them: the default sort keys, then rid in the last key's direction (the order a query
- * with the default sort pages in, and the order `pos` numbers). `reversed` turns each
- * term around; `table` prefixes the columns.
- */
-export function defaultOrderTerms(defaultSort: readonly SortKey[], { table = '', reversed = false } = {}): string[] {
-  const turn = (direction: 'asc' | 'desc') => ((direction === 'asc') !== reversed ? 'ASC' : 'DESC');
-  const tie = defaultSort[defaultSort.length - 1]?.direction ?? 'asc';
-  return [...defaultSort.map((k) => `${table}${sortColumn(k.field)} ${turn(k.direction)}`), `${table}rid ${turn(tie)}`];
-}
 /** Where each published content record came from (file and place in it); read only by the compiler. */
 export const SOURCES_TABLE = '"source:files"';
 

@@ -24,23 +24,26 @@ export function pageLinks(query: Query, page: PageSummary): PageLinks {
 }
 
 export function renderJson(query: Query, page: Page, links: PageLinks): string {
-  return `{"data":[${page.items.join(',')}${envelopeTail(query, page, links)}`;
-}
-
-/** The same bytes as `renderJson`, from items already joined (QueryCore.runJoined). */
-export function renderJsonJoined(query: Query, page: JoinedPage, links: PageLinks): Buffer {
-  return Buffer.concat([DATA_OPEN, page.joined, Buffer.from(envelopeTail(query, page, links))]);
+  return renderEnvelope(page.items, listMeta(query, page), links);
 }
 
 const DATA_OPEN = Buffer.from('{"data":[');
 
-function envelopeTail(query: Query, page: PageSummary, links: PageLinks): string {
+/** The same bytes as `renderJson`, from items already joined (QueryCore.runJoined). */
+export function renderJsonJoined(query: Query, page: JoinedPage, links: PageLinks): Buffer {
+  return Buffer.concat([DATA_OPEN, page.joined, Buffer.from(envelopeTail(listMeta(query, page), links))]);
+}
+
+function listMeta(query: Query, page: PageSummary): Record<string, unknown> {
   const meta: Record<string, unknown> = { totalCount: page.totalCount, pageSize: query.limit, timestamp: page.asOf };
   if (page.facets) meta.facets = page.facets;
-  return `],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`;
+  return meta;
 }
+
+/** What follows the items: the end of `data`, then `meta` and `links`. */
+const envelopeTail = (meta: Record<string, unknown>, links: PageLinks) => `],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`;
 
 /** The envelope around items given as JSON text. */
 export function renderEnvelope(items: readonly string[], meta: Record<string, unknown>, links: PageLinks): string {
-  return `{"data":[${items.join(',')}],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`;
+  return `{"data":[${items.join(',')}${envelopeTail(meta, links)}`;
 }
