@@ -205,29 +205,26 @@ export function compile(options: CompileOptions): CompileResult {
     searched: (source) => writer.searched(source),
     sources: (rows) => writer.sources(rows),
   };
-  let streamed: StreamedContent;
   try {
-    streamed = streamContent(options, sink);
+    const { counts, warnings } = streamContent(options, sink);
+    const image = new Image(writer.readable());
+    const manifest: Manifest = {};
+    try {
+      const core = new QueryCore(image);
+      for (const group of groupsReading()) {
+        for (const artifact of group.render(core, options)) {
+          writeArtifact(options.clientDir, artifact);
+          manifest[artifact.path] = { file: artifact.file, headers: artifact.headers };
+        }
+      }
+      writeFileSync(sqlImagePathOf(options), sqlImageOf(core));
+    } finally {
+      image.close();
+    }
     writer.finish();
+    return { counts, manifest, warnings: [...warnings, ...(missing?.warnings ?? [])] };
   } catch (error) {
     writer.abandon();
     throw error;
-  }
-  const { counts } = streamed;
-  const warnings = [...streamed.warnings, ...(missing?.warnings ?? [])];
-  const image = new Image(options.imagePath);
-  try {
-    const core = new QueryCore(image);
-    const manifest: Manifest = {};
-    for (const group of groupsReading()) {
-      for (const artifact of group.render(core, options)) {
-        writeArtifact(options.clientDir, artifact);
-        manifest[artifact.path] = { file: artifact.file, headers: artifact.headers };
-      }
-    }
-    writeFileSync(sqlImagePathOf(options), sqlImageOf(core));
-    return { counts, manifest, warnings };
-  } finally {
-    image.close();
   }
 }

@@ -280,13 +280,26 @@ export class ImageWriter {
     }
   }
 
-  /** Writes the search index and the sources' indexes, commits, and moves the file to `path`. */
-  finish(): void {
+  /**
+   * Commits the collections and the sources, and returns the path of the file they are in,
+   * which the compile may read (to render the pages) while the thread writes the search
+   * table: at 100k records that takes a second, which the pages' second now overlaps.
+   * The reader must close before `finish`.
+   */
+  readable(): string {
+    this.post({ op: 'commit' });
+    this.waitFor(this.posted);
     const meta: MetaRows = [
       ['count:search', String(this.searchCount)],
       ['asOf:search', this.searchAsOf || '1970-01-01T00:00:00Z'],
     ];
     this.postOnly({ op: 'finish', meta });
+    return this.partial;
+  }
+
+  /** Waits for the search table, makes the file whole by itself again, and moves it to `path`. */
+  finish(): void {
+    this.postOnly({ op: 'close' });
     this.waitFor(this.posted);
     void this.worker.terminate();
     renameSync(this.partial, this.path);
@@ -303,7 +316,7 @@ export class ImageWriter {
       }
     }
     void this.worker.terminate();
-    rmSync(this.partial, { force: true });
+    for (const file of [this.partial, `${this.partial}-wal`, `${this.partial}-shm`]) rmSync(file, { force: true });
   }
 }
 
