@@ -99,12 +99,57 @@ function hasOffset(text: string): boolean {
   return (sign === 43 || sign === 45) && isDigit(text.charCodeAt(n - 5)) && isDigit(text.charCodeAt(n - 4)) && text.charCodeAt(n - 3) === 58 && isDigit(text.charCodeAt(n - 2)) && isDigit(text.charCodeAt(n - 1));
 }
 
+/** Two ASCII digits at `i` as a number; NaN when either is not a digit (NaN fails every range check). */
+function twoDigits(text: string, i: number): number {
+  const a = text.charCodeAt(i) - 48;
+  const b = text.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : Number.NaN;
+}
+
+/**
+ * The instant of a date-time of the plain shape `YYYY-MM-DDTHH:MM[:SS[.f…]](Z|±HH:MM)`,
+ * in milliseconds, or undefined for any other text, which `Date.parse` reads instead.
+ * Reading it by character is a tenth of the cost of `Date.parse`, which the build called
+ * for every dated record several times (a third of a second at 100k records). A property
+ * test holds it equal to `Date.parse` (tests/unit/instant-key.test.ts).
+ */
+function plainInstant(text: string): number | undefined {
+  const n = text.length;
+  if (n < 17 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84 || text.charCodeAt(13) !== 58) return undefined;
+  const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
+  const [month, day, hour, minute] = [twoDigits(text, 5), twoDigits(text, 8), twoDigits(text, 11), twoDigits(text, 14)];
+  let i = 16;
+  let second = 0;
+  let ms = 0;
+  if (text.charCodeAt(i) === 58) {
+    second = twoDigits(text, i + 1);
+    i += 3;
+    if (text.charCodeAt(i) === 46) {
+      // Milliseconds: the first three digits of the fraction, the rest dropped, as Date.parse does.
+      let digits = 0;
+      for (i++; isDigit(text.charCodeAt(i)); i++, digits++) if (digits < 3) ms = ms * 10 + text.charCodeAt(i) - 48;
+      if (digits === 0) return undefined;
+      ms *= 10 ** Math.max(0, 3 - digits);
+    }
+  }
+  let offset = 0;
+  const sign = text.charCodeAt(i);
+  if (i === n - 6 && (sign === 43 || sign === 45) && text.charCodeAt(i + 3) === 58) {
+    const [hours, minutes] = [twoDigits(text, i + 1), twoDigits(text, i + 4)];
+    if (!(hours <= 23 && minutes <= 59)) return undefined;
+    offset = (sign === 43 ? 1 : -1) * (hours * 60 + minutes) * 60_000;
+  } else if (!(i === n - 1 && sign === 90)) return undefined;
+  // Date.UTC reads years 0–99 as 1900–1999; day 31 of a shorter month runs on, as Date.parse's does.
+  if (!(year >= 100 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 59)) return undefined;
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms) - offset;
+}
+
 /** `YYYY-MM-DD` stays; a date-time becomes `YYYY-MM-DDTHH:MM:SS(.fff)`, in UTC when it has an offset. */
 export function instantKey(text: string): string {
   if (text.length <= 10) return text;
   if (hasOffset(text)) {
     // toISOString always ends in `.sssZ`.
-    const iso = new Date(text).toISOString();
+    const iso = new Date(plainInstant(text) ?? Date.parse(text)).toISOString();
     return iso.endsWith('.000Z') ? iso.slice(0, -5) : iso.slice(0, -1);
   }
   return text.length === 16 ? `${text}:00` : text;
