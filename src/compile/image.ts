@@ -217,7 +217,10 @@ export class ImageWriter {
       state: shared,
       errors: port2,
     };
-    this.worker = new Worker(new URL('./image-thread.ts', import.meta.url), { workerData: data, transferList: [port2] });
+    // The thread lives on while the pages render (readable), so its heap adds to the build's
+    // peak: with V8's default young generation it held 88 MB (32 MB used), with 4 MB 19 MB,
+    // and the 100k build's peak RSS went from 1,025 MB to 975 MB at the same speed.
+    this.worker = new Worker(new URL('./image-thread.ts', import.meta.url), { workerData: data, transferList: [port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     this.worker.unref();
   }
 
