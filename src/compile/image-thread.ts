@@ -3,7 +3,9 @@
  * them here, where SQLite inserts them and builds the indexes (half of a build's work) while
  * the main thread reads and checks the next collection. Messages are handled in the order
  * they were posted, on one connection, so the file is the same as written from one thread.
- * After each message the thread counts it done in `state[0]` (the main thread waits on it
+ * Between `commit` and `close` the file is in write-ahead-log mode, so the compile reads
+ * the committed collections while the search table is written; `close` folds the log back
+ * in, and the file is the same whichever thread ran first. After each message the thread counts it done in `state[0]` (the main thread waits on it
  * to bound how far ahead it runs, and for the end); a failure sets `state[1]` and is posted
  * on `errors`. `state[2]` says the thread has started.
  */
