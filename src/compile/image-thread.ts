@@ -5,9 +5,10 @@
  * they were posted, on one connection, so the file is the same as written from one thread.
  * Between `commit` and `close` the file is in write-ahead-log mode, so the compile reads
  * the committed collections while the search table is written; `close` folds the log back
- * in, and the file is the same whichever thread ran first. After each message the thread counts it done in `state[0]` (the main thread waits on it
- * to bound how far ahead it runs, and for the end); a failure sets `state[1]` and is posted
- * on `errors`. `state[2]` says the thread has started.
+ * in, and the file's bytes do not depend on how the two threads interleave. After each
+ * message the thread counts it done in `state[0]` (the main thread waits on it to bound
+ * how far ahead it runs, and for the end); a failure sets `state[1]` and is posted on
+ * `errors`. `state[2]` says the thread has started.
  */
 import type { MessagePort } from 'node:worker_threads';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -110,7 +111,8 @@ if (parentPort) {
             open.exec('COMMIT');
             analyze(open);
           } else if (message.op === 'close') {
-            // Back to a file that is whole by itself (the compile's reader has closed): the log is copied in and removed.
+            // Back to a file that is whole by itself (the compile's reader has closed): the log
+            // is copied in and removed.
             open.exec('PRAGMA journal_mode = DELETE');
             open.close();
             port.close();
