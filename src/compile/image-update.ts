@@ -17,7 +17,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CollectionDeclaration, SortDirection } from '../collections/define.ts';
 import { collection, contentCollections } from '../collections/index.ts';
 import { RID_GAP, recordsTable, SEARCH_RID_BASE, searchTable, sortColumn, SOURCES_TABLE, tagsTable } from '../core/image.ts';
-import { rowsAfter } from '../core/query.ts';
+import { orderTerms, rowsAfter } from '../core/query.ts';
 import { SEARCH_INDEX, SEARCH_TABLE } from '../core/search.ts';
 import type { ContentChanges, RecordChange } from './changes.ts';
 import { asOfText, lacksProvenance, recordDateKey, recordRow, sortKeys, tagRows } from './image.ts';
@@ -70,6 +70,10 @@ class Statements {
   }
 }
 
+/** A record's entry in its collection's full-text index, by position: added, or dropped (an external-content index is told the text it indexed). */
+const indexText = (sql: Statements, fts: string, pos: number, search: string) => sql.get(`INSERT INTO ${fts} (rowid, search) VALUES (?, ?)`).run(pos, search);
+const unindexText = (sql: Statements, fts: string, pos: number, search: string) => sql.get(`INSERT INTO ${fts} (${fts}, rowid, search) VALUES ('delete', ?, ?)`).run(pos, search);
+
 /**
  * A collection's positions: its rows numbered in its default order (the order a full build
  * numbers them in, see image-tables.ts), which its full-text index uses as rowids.
@@ -100,8 +104,7 @@ class Positions implements OrderedTable<{ keys: (string | number)[]; rid: number
     const values = [...this.at.map((i) => keys[i]!), rid];
     const nearest = (directions: SortDirection[]) => {
       const where = rowsAfter(this.columns, directions, values);
-      const order = this.columns.map((c, i) => `${c} ${directions[i]!.toUpperCase()}`).join(', ');
-      const row = this.sql.get(`SELECT pos FROM ${this.table} WHERE ${where.sql.join(' AND ')} ORDER BY ${order} LIMIT 1`).get(...where.params) as { pos: number } | undefined;
+      const row = this.sql.get(`SELECT pos FROM ${this.table} WHERE ${where.sql.join(' AND ')} ORDER BY ${orderTerms(this.columns, directions)} LIMIT 1`).get(...where.params) as { pos: number } | undefined;
       return row?.pos;
     };
     return { before: nearest(this.directions.map((d) => (d === 'asc' ? 'desc' : 'asc'))), after: nearest(this.directions) };
@@ -113,9 +116,9 @@ class Positions implements OrderedTable<{ keys: (string | number)[]; rid: number
 
   move(pos: number): void {
     const { search } = this.sql.get(`SELECT search FROM ${this.table} WHERE pos = ?`).get(pos) as { search: string };
-    this.sql.get(`INSERT INTO ${this.fts} (${this.fts}, rowid, search) VALUES ('delete', ?, ?)`).run(pos, search);
+    unindexText(this.sql, this.fts, pos, search);
     this.sql.get(`UPDATE ${this.table} SET pos = ? WHERE pos = ?`).run(pos + 1, pos);
-    this.sql.get(`INSERT INTO ${this.fts} (rowid, search) VALUES (?, ?)`).run(pos + 1, search);
+    indexText(this.sql, this.fts, pos + 1, search);
   }
 }
 
@@ -173,8 +176,7 @@ class CollectionTable implements OrderedTable<{ cid: string }> {
   remove(cid: string): void {
     const row = this.row('cid', cid);
     if (!row) throw new Error(`${this.name}: ${cid} is not in the image it was read from`);
-    const fts = searchTable(this.name);
-    this.sql.get(`INSERT INTO ${fts} (${fts}, rowid, search) VALUES ('delete', ?, ?)`).run(row.pos, row.search);
+    unindexText(this.sql, searchTable(this.name), Number(row.pos), String(row.search));
     this.untag(Number(row.rid), JSON.parse(String(row.json)) as Fields);
     this.sql.get(`DELETE FROM ${recordsTable(this.name)} WHERE rid = ?`).run(row.rid);
   }
@@ -192,8 +194,7 @@ class CollectionTable implements OrderedTable<{ cid: string }> {
     const pos = allocate(this.positions, { keys: row.keys, rid });
     this.sql.get(`INSERT INTO ${recordsTable(this.name)} VALUES (?, ?${this.marks}, ?, ?, ?)`).run(rid, row.cid, ...row.keys, pos, row.search, row.json);
     this.tags(rid, fields, row.keys);
-    const fts = searchTable(this.name);
-    this.sql.get(`INSERT INTO ${fts} (rowid, search) VALUES (?, ?)`).run(pos, row.search);
+    indexText(this.sql, searchTable(this.name), pos, row.search);
   }
 }
 

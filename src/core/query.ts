@@ -139,10 +139,10 @@ function keysetWhere(query: Query, position: Position, ridBound: number, columns
   return rowsAfter(columns, directions, values);
 }
 
-function orderBy(sort: readonly SortKey[], columns: readonly string[]): string {
-  const directions = [...sort.map((k) => k.direction), tieDirection(sort)];
-  return columns.map((c, i) => `${c} ${directions[i]!.toUpperCase()}`).join(', ');
-}
+/** The ORDER BY terms of `columns`, each run in its direction. */
+export const orderTerms = (columns: readonly string[], directions: readonly SortDirection[]) => columns.map((c, i) => `${c} ${directions[i]!.toUpperCase()}`).join(', ');
+
+const orderBy = (sort: readonly SortKey[], columns: readonly string[]) => orderTerms(columns, [...sort.map((k) => k.direction), tieDirection(sort)]);
 
 const clause = (where: Where) => (where.sql.length ? `WHERE ${where.sql.join(' AND ')}` : '');
 const merge = (...parts: Where[]): Where => ({ sql: parts.flatMap((p) => p.sql), params: parts.flatMap((p) => p.params) });
