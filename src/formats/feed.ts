@@ -5,10 +5,13 @@
  * newest item's date, never the clock, so the same content gives the same bytes. Item
  * dates are written as RFC 3339 date-times: a date alone becomes its midnight UTC, and a
  * local time without an offset is written as UTC (a record that names its zone has its
- * local times published with the zone's offset; one without has nothing better).
+ * local times published with the zone's offset; one without has nothing better). Atom's
+ * text and attribute values pass through xml-text.ts, so a parser reads back each
+ * record's string exactly.
  */
 import { create } from 'xmlbuilder2';
 import { recordUrl, URLS } from '../urls.ts';
+import { xmlAttribute, xmlText } from './xml-text.ts';
 
 export interface FeedItem {
   canonicalId: string;
@@ -68,23 +71,23 @@ export function renderJsonFeed(items: readonly FeedItem[], site: FeedSite): stri
 
 export function renderAtom(items: readonly FeedItem[], site: FeedSite): string {
   const feed = create({ version: '1.0', encoding: 'UTF-8' }).ele('http://www.w3.org/2005/Atom', 'feed', { 'xml:lang': 'en' });
-  feed.ele('id').txt(`${site.url}${URLS.atomFeed}`);
-  feed.ele('title').txt(site.title);
-  feed.ele('subtitle').txt(site.description);
+  feed.ele('id').txt(xmlText(`${site.url}${URLS.atomFeed}`));
+  feed.ele('title').txt(xmlText(site.title));
+  feed.ele('subtitle').txt(xmlText(site.description));
   feed.ele('updated').txt(items[0] ? rfc3339(items[0].date) : '1970-01-01T00:00:00Z');
-  feed.ele('author').ele('name').txt(site.author);
-  feed.ele('link', { rel: 'self', type: ATOM_MEDIA_TYPE, href: `${site.url}${URLS.atomFeed}` });
-  feed.ele('link', { rel: 'alternate', type: 'text/html', href: `${site.url}/` });
+  feed.ele('author').ele('name').txt(xmlText(site.author));
+  feed.ele('link', { rel: 'self', type: ATOM_MEDIA_TYPE, href: xmlAttribute(`${site.url}${URLS.atomFeed}`) });
+  feed.ele('link', { rel: 'alternate', type: 'text/html', href: xmlAttribute(`${site.url}/`) });
   feed.ele('generator').txt('Collections');
   for (const item of items) {
     const entry = feed.ele('entry');
-    entry.ele('id').txt(entryId(item, site));
-    entry.ele('title').txt(item.title);
-    entry.ele('link', { rel: 'alternate', href: item.url });
+    entry.ele('id').txt(xmlText(entryId(item, site)));
+    entry.ele('title').txt(xmlText(item.title));
+    entry.ele('link', { rel: 'alternate', href: xmlAttribute(item.url) });
     entry.ele('published').txt(rfc3339(item.date));
     entry.ele('updated').txt(rfc3339(item.date));
-    entry.ele('category', { term: item.collection, label: site.collectionTitles[item.collection] ?? item.collection });
-    entry.ele('summary').txt(text(item, site));
+    entry.ele('category', { term: xmlAttribute(item.collection), label: xmlAttribute(site.collectionTitles[item.collection] ?? item.collection) });
+    entry.ele('summary').txt(xmlText(text(item, site)));
   }
   return `${feed.end({ prettyPrint: true })}\n`;
 }

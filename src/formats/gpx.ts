@@ -1,5 +1,7 @@
 /**
- * GPX 1.1 waypoints for located items, written with xmlbuilder2. Each `wpt` carries, in
+ * GPX 1.1 waypoints for located items, written with xmlbuilder2, every text and
+ * attribute value passed through xml-text.ts so a parser reads back the record's string
+ * exactly. Each `wpt` carries, in
  * the schema's element order: elevation when recorded, name, desc (category and place),
  * a link to the detail page, and the category as `type`. `time` is written only for a
  * record with a full date-time (GPX times are instants; a visit date alone is not one).
@@ -9,6 +11,7 @@
 
 import { create } from 'xmlbuilder2';
 import { elementLines, fillSlots } from './fragments.ts';
+import { xmlAttribute, xmlText } from './xml-text.ts';
 import type { LocatedItem } from './located.ts';
 import { detailUrl, placeLine } from './located.ts';
 
@@ -21,8 +24,8 @@ const SLOT = 'collections-slot';
 function root(title: string, siteUrl: string, asOf: string): XMLBuilder {
   const gpx = create({ version: '1.0', encoding: 'UTF-8' }).ele(GPX_NS, 'gpx', { version: '1.1', creator: 'Collections' });
   const metadata = gpx.ele('metadata');
-  metadata.ele('name').txt(title);
-  metadata.ele('link', { href: siteUrl }).ele('text').txt('Collections');
+  metadata.ele('name').txt(xmlText(title));
+  metadata.ele('link', { href: xmlAttribute(siteUrl) }).ele('text').txt('Collections');
   metadata.ele('time').txt(asOf);
   return gpx;
 }
@@ -35,10 +38,10 @@ export function gpxWaypoint(item: LocatedItem, siteUrl: string): string {
   if (altitude !== undefined) wpt.ele('ele').txt(String(altitude));
   const time = (item as { takenAt?: unknown }).takenAt;
   if (typeof time === 'string' && /T.*(Z|[+-]\d{2}:\d{2})$/.test(time)) wpt.ele('time').txt(new Date(time).toISOString());
-  wpt.ele('name').txt(item.name ?? item.title ?? item.canonicalId);
-  wpt.ele('desc').txt([item.category, placeLine(item)].filter(Boolean).join(' · '));
-  wpt.ele('link', { href: detailUrl(siteUrl, item) }).ele('text').txt('Details');
-  if (item.category) wpt.ele('type').txt(item.category);
+  wpt.ele('name').txt(xmlText(item.name ?? item.title ?? item.canonicalId));
+  wpt.ele('desc').txt(xmlText([item.category, placeLine(item)].filter(Boolean).join(' · ')));
+  wpt.ele('link', { href: xmlAttribute(detailUrl(siteUrl, item)) }).ele('text').txt('Details');
+  if (item.category) wpt.ele('type').txt(xmlText(item.category));
   return elementLines(gpx.end({ prettyPrint: true }), '<wpt ', '</wpt>');
 }
 

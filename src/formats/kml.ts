@@ -1,15 +1,18 @@
 /**
- * KML 2.2 for located items, written with xmlbuilder2 (a maintained XML writer that
- * escapes for us). Placemarks are grouped in one Folder per category, each category with
- * its own Style; every Placemark carries its canonicalId as `id`, name, address text, an
- * atom:link to its detail page and the rest as ExtendedData. Element order follows the
- * OGC schema (Feature: name, atom:link, address, description, styleUrl, ExtendedData,
- * then the geometry), and altitude is kept with `altitudeMode absolute` where recorded.
- * Placemarks are rendered one by one and set into the document's folders, so a
- * whole-collection export can reuse the placemarks of unchanged records.
+ * KML 2.2 for located items, written with xmlbuilder2 (a maintained XML writer), every
+ * text and attribute value passed through xml-text.ts so a parser reads back the
+ * record's string exactly (xmlbuilder2 alone leaves `&amp;` as it is). Placemarks are
+ * grouped in one Folder per category, each category with its own Style; every Placemark
+ * carries its canonicalId as `id`, name, address text, an atom:link to its detail page
+ * and the rest as ExtendedData. Element order follows the OGC schema (Feature: name,
+ * atom:link, address, description, styleUrl, ExtendedData, then the geometry), and
+ * altitude is kept with `altitudeMode absolute` where recorded. Placemarks are rendered
+ * one by one and set into the document's folders, so a whole-collection export can reuse
+ * the placemarks of unchanged records.
  */
 import { create } from 'xmlbuilder2';
 import { elementLines, fillSlots } from './fragments.ts';
+import { xmlAttribute, xmlText } from './xml-text.ts';
 import type { LocatedItem } from './located.ts';
 import { detailUrl, placeLine } from './located.ts';
 
@@ -38,15 +41,15 @@ function root(): XMLBuilder {
 
 function addPlacemark(folder: XMLBuilder, item: LocatedItem, category: string, siteUrl: string): void {
   const placemark = folder.ele('Placemark', { id: item.canonicalId });
-  placemark.ele('name').txt(item.name ?? item.title ?? item.canonicalId);
-  placemark.ele(ATOM_NS, 'atom:link', { href: detailUrl(siteUrl, item) });
+  placemark.ele('name').txt(xmlText(item.name ?? item.title ?? item.canonicalId));
+  placemark.ele(ATOM_NS, 'atom:link', { href: xmlAttribute(detailUrl(siteUrl, item)) });
   const line = placeLine(item);
-  if (line) placemark.ele('address').txt(line);
-  if (item.notes) placemark.ele('description').txt(item.notes);
+  if (line) placemark.ele('address').txt(xmlText(line));
+  if (item.notes) placemark.ele('description').txt(xmlText(item.notes));
   placemark.ele('styleUrl').txt(`#${styleId(category)}`);
   const data = placemark.ele('ExtendedData');
   const extended: Record<string, unknown> = { canonicalId: item.canonicalId, category, city: item.city, country: item.country, neighborhood: item.neighborhood, mapsUrl: item.mapsUrl, detailUrl: detailUrl(siteUrl, item), coordinatesSource: item.coordinatesSource, coordinatesLicense: item.coordinatesLicense };
-  for (const [name, value] of Object.entries(extended)) if (value !== undefined) data.ele('Data', { name }).ele('value').txt(String(value));
+  for (const [name, value] of Object.entries(extended)) if (value !== undefined) data.ele('Data', { name }).ele('value').txt(xmlText(String(value)));
   const { longitude, latitude, altitude } = item.coordinates;
   const point = placemark.ele('Point');
   if (altitude !== undefined) point.ele('altitudeMode').txt('absolute');
@@ -71,7 +74,7 @@ export function kmlPlacemark(item: LocatedItem, siteUrl: string): KmlPlacemark {
 export function kmlDocument(title: string, placemarks: readonly KmlPlacemark[]): string {
   const doc = root();
   const document = doc.ele('Document');
-  document.ele('name').txt(title);
+  document.ele('name').txt(xmlText(title));
   const groups = new Map<string, string[]>();
   for (const { category, lines } of placemarks) {
     const group = groups.get(category);
@@ -84,7 +87,7 @@ export function kmlDocument(title: string, placemarks: readonly KmlPlacemark[]):
   }
   categories.forEach((category, i) => {
     const folder = document.ele('Folder');
-    folder.ele('name').txt(category);
+    folder.ele('name').txt(xmlText(category));
     folder.ele(SLOT).txt(String(i));
   });
   return fillSlots(doc.end({ prettyPrint: true }), SLOT, (i) => groups.get(categories[i]!)!.join('\n'));

@@ -148,3 +148,32 @@ test('altitude survives in every map format; an export with incomplete provenanc
   assert.deepEqual((JSON.parse(readFileSync(join(root, 'client2/places.geojson'), 'utf8')) as { features: { geometry: { coordinates: number[] } }[] }).features[0]!.geometry.coordinates, [9.3433, 47.2493, 2502]);
   await assertValidXml(kml, 'kml', 'peak.kml');
 });
+
+test('a name written with entity-like text (&amp;, &lt;) and line ends reads back from KML and GPX as written', async () => {
+  const root = join(scratch, 'entities');
+  mkdirSync(join(root, 'content/places'), { recursive: true });
+  writeFileSync(
+    join(root, 'content/places/entities.yaml'),
+    [
+      '- name: "Fish &amp; Chips &lt;3 &nbsp;"',
+      '  category: food',
+      '  city: "A&B"',
+      '  country: Portugal',
+      '  notes: "first line\\r\\nsecond & third\\rfourth"',
+      '  coordinates: { latitude: 38.7, longitude: -9.1 }',
+      '  coordinatesSource: manual',
+      '',
+    ].join('\n'),
+  );
+  compile({ contentDir: join(root, 'content'), imagePath: join(root, 'site.db'), clientDir: join(root, 'client'), secret: 's' });
+  const kml = readFileSync(join(root, 'client/places.kml'), 'utf8');
+  const gpx = readFileSync(join(root, 'client/places.gpx'), 'utf8');
+  await assertValidXml(kml, 'kml', 'entities.kml');
+  await assertValidXml(gpx, 'gpx', 'entities.gpx');
+  const name = 'Fish &amp; Chips &lt;3 &nbsp;';
+  const fromKml = kmlToGeoJson(new DOMParser().parseFromString(kml, 'text/xml') as unknown as Document).features[0]!.properties!;
+  assert.equal(fromKml.name, name);
+  assert.equal(fromKml.description, 'first line\r\nsecond & third\rfourth');
+  assert.equal(fromKml.city, 'A&B');
+  assert.equal(gpxToGeoJson(new DOMParser().parseFromString(gpx, 'text/xml') as unknown as Document).features[0]!.properties!.name, name);
+});
