@@ -257,7 +257,10 @@ export class Generations {
    * renders only what changed rather than every record (at a million records, tens of
    * seconds). Then renders them once here too, from the kept fragments, which loads
    * what a first render in this thread loads (time zone rules, the writers' code).
-   * Resolves when done; a failure only leaves the first rebuild slower.
+   * Resolves when done; a failure only leaves the first rebuild slower. A rebuild may run
+   * meanwhile (the dev loop watches before it warms): it waits for the image's copy only,
+   * and since fragments are kept by their record's JSON and `load` adds only those not
+   * held yet, the two share work without ever disagreeing.
    */
   async warm(): Promise<void> {
     const image = this.prepare().catch(() => undefined);

@@ -8,12 +8,15 @@
  * Node's recursive watcher follows files by inode and misses every save after the first
  * that replaces a file by renaming over it — the atomic write editors and
  * src/owner/content-file.ts use — while a folder's own watch reports each rename in it.
- * Folders created later are watched when they appear.
+ * Folders created later are watched when they appear. Watching has begun when
+ * `watchFolder` returns: a change made after that is reported.
  */
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 
 export interface Watcher {
+  /** The names gathered and not yet handed over (the tree is not quiet yet). */
+  pending(): string[];
   close(): void;
 }
 
@@ -65,6 +68,7 @@ export function watchFolder(root: string, keep: (name: string) => boolean, onCha
   };
   watchTree('');
   return {
+    pending: () => [...names].sort(),
     close: () => {
       clearTimeout(timer);
       for (const watcher of [...watchers.values()]) watcher.close();
