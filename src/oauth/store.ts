@@ -89,6 +89,8 @@ export interface OAuthStore {
   /** Marks the grant revoked and forgets every token issued under it. */
   revokeGrant(id: string, at: number): void;
   touchGrant(id: string, at: number): void;
+  /** Whether the client holds a grant the owner approved that is not revoked. */
+  hasLiveGrant(clientId: string): boolean;
 
   putCode(code: string, record: CodeRecord): void;
   /**
@@ -125,6 +127,7 @@ CREATE TABLE IF NOT EXISTS codes (hash TEXT PRIMARY KEY, record TEXT NOT NULL, e
 CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, grant_id TEXT NOT NULL, kind TEXT NOT NULL, client_id TEXT NOT NULL, scopes TEXT NOT NULL, resource TEXT NOT NULL,
   expires_at INTEGER NOT NULL, used_at INTEGER);
 CREATE INDEX IF NOT EXISTS tokens_by_grant ON tokens (grant_id);
+CREATE INDEX IF NOT EXISTS grants_by_client ON grants (client_id);
 CREATE TABLE IF NOT EXISTS transactions (hash TEXT PRIMARY KEY, kind TEXT NOT NULL, data TEXT NOT NULL, expires_at INTEGER NOT NULL);
 `;
 
@@ -200,6 +203,10 @@ export class SqliteOAuthStore implements OAuthStore {
 
   touchGrant(id: string, at: number): void {
     this.run('UPDATE grants SET last_used_at = ? WHERE id = ?', at, id);
+  }
+
+  hasLiveGrant(clientId: string): boolean {
+    return this.get('SELECT 1 AS live FROM grants WHERE client_id = ? AND revoked_at IS NULL LIMIT 1', clientId) !== undefined;
   }
 
   putCode(code: string, record: CodeRecord): void {
