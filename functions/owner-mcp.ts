@@ -20,7 +20,7 @@
  *    written. `taste:write` includes reading (src/oauth/scopes.ts), so a client that
  *    authorizes again with exactly that scope keeps every call it had.
  * 5. A fresh stateless server and transport answer, as JSON; write calls are journaled
- *    under the token's client.
+ *    under the token's grant and client (a `requestId` is unique within the grant).
  *
  * The token is read only here: the public `/mcp` never reads `Authorization`.
  */
@@ -90,7 +90,7 @@ export async function ownerMcp(runtime: Runtime, request: Request, facts: Reques
     if (!write.ok) return refusal(write.status, write.status === 403 ? 'insufficient_scope' : 'invalid_token', write.description, write.wwwAuthenticate);
   }
 
-  const server = createServer(runtime, { ui: messages.some((m) => m?.method === 'initialize' && sharesUi(m)), log, owner: { writes: runtime.owner, client: read.token.clientId } });
+  const server = createServer(runtime, { ui: messages.some((m) => m?.method === 'initialize' && sharesUi(m)), log, owner: { writes: runtime.owner, client: { client: read.token.clientId, grant: read.token.grantId, scopes: read.token.scopes } } });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

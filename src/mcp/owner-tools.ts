@@ -12,7 +12,7 @@
 import { contentCollections } from '../collections/index.ts';
 import { STANCES } from '../collections/music.ts';
 import type { JsonSchema } from '../collections/item-schema.ts';
-import { WriteRefused, type OwnerWrites, type RecordRead, type WriteResult } from '../owner/writes.ts';
+import { WriteRefused, type OwnerWrites, type RecordRead, type WriteCaller, type WriteResult } from '../owner/writes.ts';
 import type { CallResult } from './tool.ts';
 
 /** The scope of the write tools. */
@@ -62,7 +62,8 @@ export interface OwnerTool {
   scope: typeof READ_SCOPE | typeof WRITE_SCOPE;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
-  run(writes: OwnerWrites, client: string, args: Record<string, unknown>): Promise<WriteResult | RecordRead>;
+  /** `caller`: the verified token's grant and client, under which a write is journaled and its requestId kept. */
+  run(writes: OwnerWrites, caller: WriteCaller, args: Record<string, unknown>): Promise<WriteResult | RecordRead>;
 }
 
 /** What a call's text says (its structured content is the result itself). */
@@ -100,7 +101,7 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
     },
     scope: WRITE_SCOPE,
     outputSchema: WRITE_OUTPUT,
-    run: (writes, client, args) => writes.log(client, { collection: args.collection as string, fields: args.fields as Record<string, unknown>, requestId: optional(args, 'requestId') }),
+    run: (writes, caller, args) => writes.log(caller, { collection: args.collection as string, fields: args.fields as Record<string, unknown>, requestId: optional(args, 'requestId') }),
   },
   {
     name: 'taste.rate',
@@ -122,11 +123,11 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
     },
     scope: WRITE_SCOPE,
     outputSchema: WRITE_OUTPUT,
-    run: (writes, client, args) => {
+    run: (writes, caller, args) => {
       const change: Record<string, unknown> = {};
       if (args.rating !== undefined) change.rating = args.rating;
       if (args.recommended !== undefined) change.recommended = args.recommended;
-      return writes.set(client, 'taste.rate', { collection: args.collection as string, canonicalId: args.canonicalId as string, change, revision: optional(args, 'revision'), requestId: optional(args, 'requestId') });
+      return writes.set(caller, 'taste.rate', { collection: args.collection as string, canonicalId: args.canonicalId as string, change, revision: optional(args, 'revision'), requestId: optional(args, 'requestId') });
     },
   },
   {
@@ -141,8 +142,8 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
     },
     scope: WRITE_SCOPE,
     outputSchema: WRITE_OUTPUT,
-    run: (writes, client, args) =>
-      writes.set(client, 'music.set_stance', { collection: 'music', canonicalId: args.canonicalId as string, change: { stance: args.stance }, revision: optional(args, 'revision'), requestId: optional(args, 'requestId') }),
+    run: (writes, caller, args) =>
+      writes.set(caller, 'music.set_stance', { collection: 'music', canonicalId: args.canonicalId as string, change: { stance: args.stance }, revision: optional(args, 'revision'), requestId: optional(args, 'requestId') }),
   },
 ];
 
@@ -161,12 +162,12 @@ export const ownerToolNamed = (name: string): OwnerTool | undefined => byName.ge
 const failure = (text: string): CallResult => ({ content: [{ type: 'text', text }], isError: true });
 
 /** One call: a refusal the caller can act on is an `isError` result; anything else is logged and said safely. */
-export async function callOwnerTool(tool: OwnerTool, writes: OwnerWrites | undefined, client: string, args: Record<string, unknown>, check: (args: unknown) => string | undefined, log: (error: unknown) => void = console.error): Promise<CallResult> {
+export async function callOwnerTool(tool: OwnerTool, writes: OwnerWrites | undefined, caller: WriteCaller, args: Record<string, unknown>, check: (args: unknown) => string | undefined, log: (error: unknown) => void = console.error): Promise<CallResult> {
   const invalid = check(args);
   if (invalid) return failure(`Invalid arguments for ${tool.name}: ${invalid}. The tool’s inputSchema lists what it takes.`);
   if (!writes) return failure(`${tool.name}: the owner's tools are not available on this server (it does not rebuild its content).`);
   try {
-    const result = await tool.run(writes, client, args);
+    const result = await tool.run(writes, caller, args);
     return { content: [{ type: 'text', text: say(result) }], structuredContent: { ...result } as Record<string, unknown> };
   } catch (error) {
     if (error instanceof WriteRefused) return failure(`${tool.name} refused the call (${error.code}): ${error.message}`);

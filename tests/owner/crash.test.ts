@@ -105,7 +105,8 @@ test('SIGKILL during a stream of writes loses no acknowledged write and leaves t
 
   // A server started again: acknowledged request ids are replayed from the journal, a new write rebuilds the file.
   const again = await startServer();
-  const replay = await setStance(again.base, token, acknowledged[0]!.cid, 'dislike', acknowledged[0]!.requestId);
+  // The same call again (a reused requestId with other arguments would be a conflict, tests/owner/retries.test.ts).
+  const replay = await setStance(again.base, token, acknowledged[0]!.cid, acknowledged[0]!.stance, acknowledged[0]!.requestId);
   assert.equal(replay.result.structuredContent?.replayed, true);
   assert.equal((yaml.load(readFileSync(file, 'utf8'), { schema: yaml.CORE_SCHEMA }) as { stance: string }[])[acknowledged[0]!.entry]!.stance, acknowledged[0]!.stance);
   const last = writes.at(-1)!;
