@@ -128,6 +128,7 @@ export const LIMIT_DEFINITIONS = {
   oauthRegistrationWindowSeconds: { value: 3600, unit: 'seconds', why: 'The registration quota window: an hour, since a real client registers once per install.' },
   oauthCimdBytesMax: { value: 16 * 1024, unit: 'bytes', why: 'A Client ID Metadata Document fetched from a client_id URL: a few fields; the fetch stops past it.' },
   oauthCimdTimeoutMs: { value: 5000, unit: 'milliseconds', why: 'Time to fetch a Client ID Metadata Document: the owner is waiting in a browser; a slow host cannot hold the request longer.' },
+  oauthCimdFetchesMax: { value: 4, unit: 'fetches', why: 'Client ID Metadata Documents fetched at once, process-wide: each holds a socket for up to oauthCimdTimeoutMs, and any client_id URL can ask for one, so a flood cannot turn the server into a scanner; past it the request is refused without a fetch.' },
   oauthCimdCacheSeconds: { value: 3600, unit: 'seconds', why: 'A fetched Client ID Metadata Document is reused this long, so an authorization and its token exchange fetch it once.' },
 } as const satisfies Record<string, Limit>;
 

@@ -4,16 +4,23 @@
  * by the client, holding its metadata. This server fetches it — the one outbound request
  * a stranger can make it send — so the fetch is fenced in, in order:
  *
- * 1. the URL is https with a path, no fragment, no credentials (http only on loopback,
- *    and only when `OAUTH_CIMD_ALLOW_LOOPBACK=1`, for tests);
+ * 1. the URL is https on port 443 with a path, no fragment, no credentials (http, and
+ *    other ports, only on loopback and only when `OAUTH_CIMD_ALLOW_LOOPBACK=1`, for tests);
  * 2. the host's addresses are resolved at connect time and any loopback, private,
  *    link-local, shared, reserved or multicast address is refused (unless allowed), so
  *    neither a name pointing inward nor DNS rebinding between check and connect reaches
  *    an internal service (SSRF);
  * 3. no redirect is followed; only a 200 `application/json` answer counts;
- * 4. the body stops at `oauthCimdBytesMax` and the whole fetch at `oauthCimdTimeoutMs`;
+ * 4. the body stops at `oauthCimdBytesMax` and the whole fetch at `oauthCimdTimeoutMs`,
+ *    and at most `oauthCimdFetchesMax` fetches run at once (past it: refused, no fetch);
  * 5. the document's `client_id` must equal the URL, and its metadata passes the same
  *    checks as a registration (src/oauth/clients.ts): public client, redirect URI rules.
+ *
+ * Whatever the remote host answered is never told back (its status, its errors): one
+ * description covers every failed fetch or unusable document, so the endpoints that
+ * resolve a `client_id` cannot be used to probe public hosts. Who may make this fetch at
+ * all is decided by the caller (src/oauth/server.ts): only with the owner lane set up,
+ * and at the token and revocation endpoints only for a client holding a live code or grant.
  *
  * Results, good or bad, are remembered for `oauthCimdCacheSeconds` (a bounded number of
  * them), so an authorization and its token exchange fetch once, and a stream of
@@ -57,7 +64,10 @@ export interface MetadataDocumentOptions {
 
 /** Why a client_id URL is refused before any fetch, or undefined. */
 function urlProblem(url: URL, allowLoopback: boolean): string | undefined {
-  if (url.protocol !== 'https:' && !(allowLoopback && url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) return 'must be an https URL';
+  const loopbackAllowed = allowLoopback && LOOPBACK_HOSTS.has(url.hostname);
+  if (url.protocol !== 'https:' && !(loopbackAllowed && url.protocol === 'http:')) return 'must be an https URL';
+  // An https URL on port 443 has an empty port; any other port would let a client_id knock on arbitrary services.
+  if (url.port !== '' && !loopbackAllowed) return 'must use the https port (443)';
   if (url.pathname === '/' || url.pathname === '') return 'must have a path';
   if (url.hash !== '' || url.username !== '' || url.password !== '') return 'must have no fragment and no credentials';
   if (!allowLoopback && isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0 && !isPublicAddress(url.hostname.replace(/^\[|\]$/g, ''))) return 'names a private address';
@@ -125,6 +135,18 @@ function fetchDocument(url: URL, allowLoopback: boolean, timeoutMs: number): Pro
 export function metadataDocuments(options: MetadataDocumentOptions): (clientId: string) => Promise<ClientLookup> {
   const cache = new Map<string, { lookup: Promise<ClientLookup>; until: number }>();
   const timeoutMs = options.timeoutMs ?? LIMITS.oauthCimdTimeoutMs;
+  let fetching = 0;
+  /** One description for every failure that depends on what the remote host answered. */
+  const UNUSABLE = 'could not be used: it must be served over https with a 200 application/json answer (no redirects), name its own URL as client_id, and describe a public client with acceptable redirect URIs';
+
+  async function fetchCounted(url: URL): Promise<string | Error> {
+    fetching++;
+    try {
+      return await fetchDocument(url, options.allowLoopback, timeoutMs);
+    } finally {
+      fetching--;
+    }
+  }
 
   async function resolve(clientId: string): Promise<ClientLookup> {
     const invalid = (why: string): ClientLookup => ({ error: 'invalid', description: `The client_id metadata document ${why}.` });
@@ -136,17 +158,18 @@ export function metadataDocuments(options: MetadataDocumentOptions): (clientId: 
     }
     const problem = urlProblem(url, options.allowLoopback);
     if (problem) return invalid(`URL ${problem}`);
-    const body = await fetchDocument(url, options.allowLoopback, timeoutMs);
-    if (body instanceof Error) return invalid(`could not be fetched (${body.message})`);
+    const body = await fetchCounted(url);
+    // The fence's own verdict (the name resolves inward) is said; what a host answered is not.
+    if (body instanceof Error) return invalid((body as Error & { code?: string }).code === 'EPRIVATE' ? 'URL names a host that resolves to a private address' : UNUSABLE);
     let document: unknown;
     try {
       document = JSON.parse(body);
     } catch {
-      return invalid('is not JSON');
+      return invalid(UNUSABLE);
     }
-    if (typeof document !== 'object' || document === null || (document as { client_id?: unknown }).client_id !== clientId) return invalid('does not name its own URL as client_id');
+    if (typeof document !== 'object' || document === null || (document as { client_id?: unknown }).client_id !== clientId) return invalid(UNUSABLE);
     const checked = checkClientMetadata(document);
-    if ('error' in checked) return invalid(`is not acceptable: ${checked.description}`);
+    if ('error' in checked) return invalid(UNUSABLE);
     const now = options.now();
     return { client: { clientId, metadata: checked.metadata, createdAt: now, expiresAt: Number.MAX_SAFE_INTEGER } };
   }
@@ -156,6 +179,8 @@ export function metadataDocuments(options: MetadataDocumentOptions): (clientId: 
     const now = options.now();
     const cached = cache.get(clientId);
     if (cached && cached.until > now) return cached.lookup;
+    // Past the cap nothing is fetched, and nothing is remembered: the next request may try.
+    if (fetching >= LIMITS.oauthCimdFetchesMax) return Promise.resolve({ error: 'invalid', description: 'Too many client metadata documents are being fetched at once; try again shortly.' });
     const lookup = resolve(clientId);
     cache.delete(clientId);
     if (cache.size >= CACHE_ENTRIES_MAX) cache.delete(cache.keys().next().value!);

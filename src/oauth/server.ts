@@ -48,6 +48,9 @@ const CORS_REQUEST_HEADERS = 'Accept, Content-Type, MCP-Protocol-Version';
 
 const withCors = (answer: Answer): Answer => ({ ...answer, headers: { ...answer.headers, ...CORS } });
 
+/** A metadata-document client this server will not fetch for (see `client` in the constructor). */
+const UNKNOWN_DOCUMENT_CLIENT: ClientLookup = { error: 'unknown', description: 'No client with this client_id is known here; start with an authorization request.' };
+
 /** Expired codes, tokens and transactions are forgotten at most this often, on a registration or a token request. */
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 
@@ -66,10 +69,14 @@ export class OAuthServer {
       store,
       now,
       signIn: config.idp && new OwnerSignIn(config.idp, `${config.siteUrl}${OAUTH_URLS.callback}`),
-      client: async (clientId) => {
+      client: async (clientId, use = 'authorize') => {
         // Registered ids never hold "://": anything that does is a Client ID Metadata Document URL.
-        if (clientId.includes('://')) return documents(clientId);
-        return registeredClient(store, clientId, now());
+        if (!clientId.includes('://')) return registeredClient(store, clientId, now());
+        // A stranger may not make this server fetch a URL: not while no grant can be issued
+        // at all, and not at the token and revocation endpoints for a client that holds nothing here.
+        if (!config.idp) return UNKNOWN_DOCUMENT_CLIENT;
+        if (use === 'token' && !store.hasLiveGrant(clientId) && !store.hasLiveCode(clientId, now())) return UNKNOWN_DOCUMENT_CLIENT;
+        return documents(clientId);
       },
     };
     this.registrations = new RateLimiter({ limit: options.registrationQuota ?? LIMITS.oauthRegistrationsPerWindow, windowSeconds: LIMITS.oauthRegistrationWindowSeconds, policy: 'oauth-registration', now });

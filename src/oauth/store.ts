@@ -91,6 +91,8 @@ export interface OAuthStore {
   touchGrant(id: string, at: number): void;
   /** Whether the client holds a grant the owner approved that is not revoked. */
   hasLiveGrant(clientId: string): boolean;
+  /** Whether the client holds an authorization code not used and not expired at `at`. */
+  hasLiveCode(clientId: string, at: number): boolean;
 
   putCode(code: string, record: CodeRecord): void;
   /**
@@ -207,6 +209,11 @@ export class SqliteOAuthStore implements OAuthStore {
 
   hasLiveGrant(clientId: string): boolean {
     return this.get('SELECT 1 AS live FROM grants WHERE client_id = ? AND revoked_at IS NULL LIMIT 1', clientId) !== undefined;
+  }
+
+  hasLiveCode(clientId: string, at: number): boolean {
+    // Codes live 60 s and are purged, so the table is small: no index on the record's client.
+    return this.get("SELECT 1 AS live FROM codes WHERE used_at IS NULL AND expires_at > ? AND json_extract(record, '$.clientId') = ? LIMIT 1", at, clientId) !== undefined;
   }
 
   putCode(code: string, record: CodeRecord): void {

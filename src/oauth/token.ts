@@ -134,7 +134,7 @@ async function revokeWith(ctx: OAuthContext, params: Params): Promise<Answer> {
   if (!token) return oauthError('invalid_request', 'token is required.');
   const clientId = params.get('client_id');
   if (!clientId) return oauthError('invalid_client', 'client_id is required.');
-  const lookup = await ctx.client(clientId);
+  const lookup = await ctx.client(clientId, 'token');
   if ('error' in lookup) return oauthError('invalid_client', lookup.description);
   const record = ctx.store.getToken(token);
   if (record && record.clientId === clientId) {
@@ -151,7 +151,7 @@ export async function token(ctx: OAuthContext, facts: RequestFacts, body: Uint8A
   if (grantType === undefined && params.has('token')) return revokeWith(ctx, params);
   const clientId = params.get('client_id');
   if (!clientId) return oauthError('invalid_client', 'client_id is required (public clients identify themselves with it).');
-  const lookup = await ctx.client(clientId);
+  const lookup = await ctx.client(clientId, 'token');
   if ('error' in lookup) return oauthError('invalid_client', lookup.description);
   if (grantType === 'authorization_code') return exchangeCode(ctx, params, lookup.client);
   if (grantType === 'refresh_token') {
