@@ -87,7 +87,7 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
       additionalProperties: false,
     },
     outputSchema: READ_OUTPUT,
-    run: (writes, _client, args) => Promise.resolve().then(() => writes.read({ collection: args.collection as string, canonicalId: args.canonicalId as string })),
+    run: (writes, caller, args) => Promise.resolve().then(() => writes.read({ collection: args.collection as string, canonicalId: args.canonicalId as string }, caller)),
   },
   {
     name: 'taste.log',

@@ -154,6 +154,7 @@ export async function callback(ctx: OAuthContext, facts: RequestFacts): Promise<
     clientId: request.clientId,
     redirectUri: request.redirectUri,
     redirectHost: redirectHost(request.redirectUri),
+    warnings: consentWarnings(request.clientId, request.redirectUri),
     scopes: request.scopes.map((name) => ({ name, words: SCOPES[name] })),
     csrf,
     action: OAUTH_URLS.authorize,
@@ -164,6 +165,27 @@ export async function callback(ctx: OAuthContext, facts: RequestFacts): Promise<
 function redirectHost(uri: string): string {
   const url = new URL(uri);
   return url.host || url.protocol;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * What the owner should look at twice before approving: a redirect to another host than
+ * the one publishing the client's metadata document (anyone can publish a document naming
+ * any redirect), to this computer only (any local program can listen there), or to an
+ * app's private-use scheme (any app can claim one).
+ */
+export function consentWarnings(clientId: string, redirectUri: string): string[] {
+  const redirect = new URL(redirectUri);
+  const warnings: string[] = [];
+  const web = redirect.protocol === 'https:' || redirect.protocol === 'http:';
+  if (clientId.includes('://') && web) {
+    const documentHost = new URL(clientId).hostname;
+    if (redirect.hostname !== documentHost) warnings.push(`This application describes itself from ${documentHost}, but sends you on to ${redirect.host}, another host. Approve only if you expect that.`);
+  }
+  if (web && LOOPBACK_HOSTS.has(redirect.hostname)) warnings.push(`It sends you on to this computer only (${redirect.host}): any program running on this computer could listen there. Approve only if you just started this application here.`);
+  if (!web) warnings.push(`It sends you on to an app on this device (the ${redirect.protocol.slice(0, -1)} scheme), not to a website: any app installed here can claim that scheme.`);
+  return warnings;
 }
 
 export function consent(ctx: OAuthContext, facts: RequestFacts, body: Uint8Array | null): Answer {

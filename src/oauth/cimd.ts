@@ -22,9 +22,12 @@
  * all is decided by the caller (src/oauth/server.ts): only with the owner lane set up,
  * and at the token and revocation endpoints only for a client holding a live code or grant.
  *
- * Results, good or bad, are remembered for `oauthCimdCacheSeconds` (a bounded number of
- * them), so an authorization and its token exchange fetch once, and a stream of
- * requests naming the same URL fetches once.
+ * A fetched document is remembered for `oauthCimdCacheSeconds`, a failed fetch for
+ * `oauthCimdFailureCacheSeconds` only (a host that was down is asked again soon), a
+ * bounded number of them, keyed by the parsed URL (two spellings of one URL fetch once);
+ * so an authorization and its token exchange fetch once, and a stream of requests
+ * naming the same URL fetches once. Whether the document names the very `client_id`
+ * given is checked on every use.
  */
 import type { LookupFunction } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns';
@@ -32,6 +35,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
 import { LIMITS } from '../core/limits.ts';
+import { embeddedIPv4 } from './address.ts';
 import { checkClientMetadata, type ClientLookup } from './clients.ts';
 
 /** Addresses no client metadata may be fetched from (RFC 6890 special-purpose registries). */
@@ -41,13 +45,18 @@ for (const [net, prefix] of [
   ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  // IPv4-mapped addresses (::ffff:0:0/96) need no rule: BlockList checks them against the IPv4 rules above.
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+  // IPv4-compatible (::/96, deprecated) and IPv4-translated (::ffff:0:0:0/96), NAT64 (global and local-use), 6to4 and
+  // site-local (fec0::/10, deprecated) are refused whole: each can carry or route to an inner IPv4 address.
+  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16],
+  ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
 
-export const isPublicAddress = (address: string) => {
+/** Whether `address` is one a metadata document may be fetched from: public, and so is any IPv4 address inside it (IPv4-mapped ones included). */
+export const isPublicAddress = (address: string): boolean => {
   const family = isIP(address);
-  return family !== 0 && !BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 0 || BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6')) return false;
+  const inner = family === 6 ? embeddedIPv4(address) : undefined;
+  return inner === undefined || !BLOCKED.check(inner, 'ipv4');
 };
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -131,9 +140,12 @@ function fetchDocument(url: URL, allowLoopback: boolean, timeoutMs: number): Pro
   });
 }
 
+/** What fetching a document URL gave: a JSON object, or nothing usable. */
+type Fetched = { document: object } | { failed: true };
+
 /** A resolver of `client_id` URLs to clients, with its cache. */
 export function metadataDocuments(options: MetadataDocumentOptions): (clientId: string) => Promise<ClientLookup> {
-  const cache = new Map<string, { lookup: Promise<ClientLookup>; until: number }>();
+  const cache = new Map<string, { fetched: Promise<Fetched | 'private'>; until: number }>();
   const timeoutMs = options.timeoutMs ?? LIMITS.oauthCimdTimeoutMs;
   let fetching = 0;
   /** One description for every failure that depends on what the remote host answered. */
@@ -158,33 +170,51 @@ export function metadataDocuments(options: MetadataDocumentOptions): (clientId: 
     }
     const problem = urlProblem(url, options.allowLoopback);
     if (problem) return invalid(`URL ${problem}`);
-    const body = await fetchCounted(url);
+    const fetched = await fetchOnce(url);
+    if (fetched === 'busy') return { error: 'invalid', description: 'Too many client metadata documents are being fetched at once; try again shortly.' };
     // The fence's own verdict (the name resolves inward) is said; what a host answered is not.
-    if (body instanceof Error) return invalid((body as Error & { code?: string }).code === 'EPRIVATE' ? 'URL names a host that resolves to a private address' : UNUSABLE);
-    let document: unknown;
-    try {
-      document = JSON.parse(body);
-    } catch {
-      return invalid(UNUSABLE);
-    }
-    if (typeof document !== 'object' || document === null || (document as { client_id?: unknown }).client_id !== clientId) return invalid(UNUSABLE);
+    if (fetched === 'private') return invalid('URL names a host that resolves to a private address');
+    if ('failed' in fetched) return invalid(UNUSABLE);
+    const document = fetched.document;
+    if ((document as { client_id?: unknown }).client_id !== clientId) return invalid(UNUSABLE);
     const checked = checkClientMetadata(document);
     if ('error' in checked) return invalid(UNUSABLE);
     const now = options.now();
     return { client: { clientId, metadata: checked.metadata, createdAt: now, expiresAt: Number.MAX_SAFE_INTEGER } };
   }
 
-  // The promise is remembered, so requests naming a URL while it is being fetched share that one fetch.
-  return (clientId) => {
-    const now = options.now();
-    const cached = cache.get(clientId);
-    if (cached && cached.until > now) return cached.lookup;
+  async function fetchParsed(url: URL): Promise<Fetched | 'private'> {
+    const body = await fetchCounted(url);
+    if (body instanceof Error) return (body as Error & { code?: string }).code === 'EPRIVATE' ? 'private' : { failed: true };
+    try {
+      const document: unknown = JSON.parse(body);
+      return typeof document === 'object' && document !== null && !Array.isArray(document) ? { document } : { failed: true };
+    } catch {
+      return { failed: true };
+    }
+  }
+
+  /**
+   * The fetch of one URL, remembered by its parsed form. The promise is remembered, so
+   * requests naming a URL while it is being fetched share that one fetch; once it has
+   * failed, it is remembered only for the failure's shorter while.
+   */
+  function fetchOnce(url: URL): Promise<Fetched | 'private'> | 'busy' {
+    const key = url.href;
+    const cached = cache.get(key);
+    if (cached && cached.until > options.now()) return cached.fetched;
     // Past the cap nothing is fetched, and nothing is remembered: the next request may try.
-    if (fetching >= LIMITS.oauthCimdFetchesMax) return Promise.resolve({ error: 'invalid', description: 'Too many client metadata documents are being fetched at once; try again shortly.' });
-    const lookup = resolve(clientId);
-    cache.delete(clientId);
+    if (fetching >= LIMITS.oauthCimdFetchesMax) return 'busy';
+    const fetched = fetchParsed(url);
+    cache.delete(key);
     if (cache.size >= CACHE_ENTRIES_MAX) cache.delete(cache.keys().next().value!);
-    cache.set(clientId, { lookup, until: now + LIMITS.oauthCimdCacheSeconds * 1000 });
-    return lookup;
-  };
+    const entry = { fetched, until: options.now() + LIMITS.oauthCimdCacheSeconds * 1000 };
+    cache.set(key, entry);
+    void fetched.then((outcome) => {
+      if (typeof outcome === 'string' || 'failed' in outcome) entry.until = Math.min(entry.until, options.now() + LIMITS.oauthCimdFailureCacheSeconds * 1000);
+    });
+    return fetched;
+  }
+
+  return resolve;
 }

@@ -11,6 +11,7 @@ import type { Answer, RequestFacts } from '../http/answer.ts';
 import { preflight } from '../http/cors.ts';
 import { RateLimiter } from '../http/rate-limit.ts';
 import { OAUTH_URLS } from '../urls.ts';
+import { quotaKey } from './address.ts';
 import { authorize, callback, consent } from './authorize.ts';
 import { metadataDocuments } from './cimd.ts';
 import { clientsPage, revokeFromPage } from './connected.ts';
@@ -18,6 +19,7 @@ import { register, registeredClient, type ClientLookup } from './clients.ts';
 import { oauthConfigFromEnv, type OAuthConfig } from './config.ts';
 import type { OAuthContext } from './context.ts';
 import { oauthError } from './http.ts';
+import { errorPage } from './pages.ts';
 import { authorizationServerMetadata, metadataAnswer, protectedResourceMetadata } from './metadata.ts';
 import { OwnerSignIn } from './sign-in.ts';
 import { SqliteOAuthStore, type OAuthStore } from './store.ts';
@@ -34,6 +36,8 @@ export interface OAuthServerOptions {
   metadataDocument?: (clientId: string) => Promise<ClientLookup>;
   /** Registrations per source address and window; default LIMITS.oauthRegistrationsPerWindow. */
   registrationQuota?: number;
+  /** Authorization requests per source address and window; default LIMITS.oauthAuthorizationsPerWindow. */
+  authorizationQuota?: number;
 }
 
 /**
@@ -57,6 +61,7 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
 export class OAuthServer {
   readonly context: OAuthContext;
   private readonly registrations: RateLimiter;
+  private readonly authorizations: RateLimiter;
   private purgedAt = 0;
 
   constructor(options: OAuthServerOptions) {
@@ -80,6 +85,7 @@ export class OAuthServer {
       },
     };
     this.registrations = new RateLimiter({ limit: options.registrationQuota ?? LIMITS.oauthRegistrationsPerWindow, windowSeconds: LIMITS.oauthRegistrationWindowSeconds, policy: 'oauth-registration', now });
+    this.authorizations = new RateLimiter({ limit: options.authorizationQuota ?? LIMITS.oauthAuthorizationsPerWindow, windowSeconds: LIMITS.oauthAuthorizationWindowSeconds, policy: 'oauth-authorization', now });
   }
 
   static fromEnv(env: NodeJS.ProcessEnv, distDir: string): OAuthServer {
@@ -110,13 +116,13 @@ export class OAuthServer {
     return metadataAnswer(authorizationServerMetadata(this.config));
   }
 
-  /** `POST /oauth/register`, under the per-source registration quota. */
+  /** `POST /oauth/register`, under the per-source registration quota (an IPv6 source counted by its /64: src/oauth/address.ts). */
   register(request: RequestFacts, body: Uint8Array | null, client: string): Answer {
     return withCors(this.registerNow(request, body, client));
   }
 
   private registerNow(request: RequestFacts, body: Uint8Array | null, client: string): Answer {
-    const quota = this.registrations.take(client);
+    const quota = this.registrations.take(quotaKey(client));
     if (!quota.allowed) {
       return oauthError('invalid_request', 'Too many registrations from this address; retry later.', 429, { 'Retry-After': String(LIMITS.oauthRegistrationWindowSeconds), RateLimit: quota.header });
     }
@@ -124,7 +130,14 @@ export class OAuthServer {
     return register(this.context.store, this.context.now(), request.header('Content-Type'), body);
   }
 
-  authorize(request: RequestFacts): Promise<Answer> {
+  /** `GET /oauth/authorize`, under the per-source authorization quota when the source is known (an IPv6 one counted by its /64). */
+  authorize(request: RequestFacts, client?: string): Promise<Answer> {
+    if (client !== undefined) {
+      const quota = this.authorizations.take(quotaKey(client));
+      if (!quota.allowed) {
+        return Promise.resolve(errorPage(429, 'Too many authorization requests', 'Too many authorization requests came from your network; wait a few minutes and start again from your application.', { 'Retry-After': String(quota.reset), RateLimit: quota.header }));
+      }
+    }
     return authorize(this.context, request);
   }
 

@@ -13,7 +13,7 @@
  * requests racing with the same code or refresh token cannot both win.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
@@ -152,7 +152,13 @@ export class SqliteOAuthStore implements OAuthStore {
 
   /** Opens (creating) `oauth.db` in `stateDir`; `:memory:` keeps it in this process only. */
   constructor(stateDir: string | ':memory:') {
-    if (stateDir !== ':memory:') mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    if (stateDir !== ':memory:') {
+      mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+      // Created 0600 before SQLite opens it (SQLite gives its -wal and -shm files the database's mode): hashes, but of grants.
+      const file = join(stateDir, 'oauth.db');
+      closeSync(openSync(file, 'a', 0o600));
+      chmodSync(file, 0o600);
+    }
     this.db = new DatabaseSync(stateDir === ':memory:' ? ':memory:' : join(stateDir, 'oauth.db'));
     // busy_timeout first: several processes (tests, a restart overlapping its predecessor) may open the file at once.
     // WAL: readers (token checks) never wait for a writer; NORMAL is durable at each checkpoint and never corrupts.

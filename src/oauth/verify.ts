@@ -2,7 +2,8 @@
  * The one check a protected resource makes: `verifyAccessToken(token, resource)`. It is
  * what `/owner/mcp` calls for every request (issue 17, items 6–7), and nothing on a
  * public surface ever calls it. A token is accepted only when it is an access token this
- * server issued (looked up by its SHA-256), unexpired, under a grant that is not revoked,
+ * server issued (looked up by its SHA-256), unexpired, under a grant that is not revoked
+ * and was approved by the current `OWNER_SUBJECT`,
  * whose client registration is still live, and issued for exactly this resource
  * (audience binding, RFC 8707 §2 / RFC 9068 §4: a token for another resource is refused,
  * so a token cannot be replayed elsewhere). Each use stamps the grant's "last used" for
@@ -55,6 +56,8 @@ export function verifyAccessToken(ctx: OAuthContext, token: string, resource: st
   if (record.expiresAt <= now) return refuse('The access token expired; refresh it.');
   const grant = ctx.store.getGrant(record.grantId);
   if (!grant || grant.revokedAt !== null) return refuse('The access token was revoked.');
+  // Only the owner's approval counts: a grant approved by a former OWNER_SUBJECT (or with the lane no longer set up) grants nothing.
+  if (grant.subject !== ctx.signIn?.subject) return refuse('The access token was approved by someone who is no longer the owner of this site; authorize again.');
   const client = ctx.store.getClient(record.clientId);
   if (client && client.expiresAt <= now) return refuse('The client registration expired; register again.');
   if (record.resource !== resource) return refuse('The access token was issued for another resource.');

@@ -99,6 +99,9 @@ export interface JournalEntry {
 
 export const JOURNAL_FILE = 'owner-writes.jsonl';
 
+/** The scope that may read what the public surfaces never show (private and draft records): the write scope. */
+const WRITE_SCOPE = 'taste:write';
+
 const digestOf = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 /** JSON with object keys sorted at every level, so equal arguments digest alike whatever their order. */
@@ -174,6 +177,9 @@ export class OwnerWrites {
         } catch {
           continue;
         }
+        // A journal names files of the content folder only; a line naming one outside it was not
+        // written by this code, and is never read back, restored or rebuilt.
+        if (typeof entry.file !== 'string' || !this.inContent(entry.file)) continue;
         if (entry.pending) {
           pending = entry;
           continue;
@@ -194,6 +200,11 @@ export class OwnerWrites {
         this.remember(applied);
       }
     }
+  }
+
+  /** Whether a journal's relative `file` resolves inside the content folder. */
+  private inContent(file: string): boolean {
+    return resolve(this.contentDir, file).startsWith(`${this.contentDir}${sep}`);
   }
 
   /** An applied (or reverted) journal entry: its file is rebuilt on catch-up, its requestId answered with its result. */
@@ -244,12 +255,21 @@ export class OwnerWrites {
     return this.serialized(caller, input.requestId, argsDigest, () => this.setNow(caller, argsDigest, tool, input));
   }
 
-  /** Reads a record from its content file (not from the image: a hand edit not yet built shows), with its revision. */
-  read(input: { collection: string; canonicalId: string }): RecordRead {
+  /**
+   * Reads a record from its content file (not from the image: a hand edit not yet built
+   * shows), with its revision. A record its file marks private or draft is the owner's
+   * alone: read only for a caller holding `taste:write`.
+   */
+  read(input: { collection: string; canonicalId: string }, caller?: WriteCaller): RecordRead {
     const runtime = this.hostOrRefuse().current();
     const { declaration, source, text, markdown } = this.locate(runtime, input.collection, input.canonicalId);
     try {
       const fields = heldRecord(declaration, source.file, text, markdown, source.entry, input.canonicalId);
+      // The compiler's rule (src/compile/records.ts): such a record never reaches the public surfaces.
+      const unpublished = fields.visibility === 'private' || fields.draft === true;
+      if (unpublished && !caller?.scopes?.includes(WRITE_SCOPE)) {
+        throw new WriteRefused('not-found', `The record's file ${source.file} now marks it private or draft: reading it needs the ${WRITE_SCOPE} scope.`);
+      }
       return { collection: input.collection, canonicalId: input.canonicalId, revision: blockRevision(text, recordBlock(text, markdown, source.entry)), file: source.file, fields };
     } catch (error) {
       if (error instanceof EditError) throw new WriteRefused('conflict', `Cannot read ${source.file}: ${error.message}.`);

@@ -154,3 +154,22 @@ test('the remote result is never echoed, only port 443 is fetched from, and conc
   for (const res of held.splice(0)) res.writeHead(404).end();
   await Promise.all(pending);
 });
+
+test('a failed fetch is remembered for 30 to 60 seconds, not an hour; the cache is keyed by the parsed URL', async () => {
+  let clock = 0;
+  const resolve = metadataDocuments({ allowLoopback: true, now: () => clock, timeoutMs: 2000 });
+  const before = fetches;
+  await resolve(`${origin}/status-404.json`);
+  clock += 29_000;
+  await resolve(`${origin}/status-404.json`);
+  assert.equal(fetches - before, 1, 'remembered for at least 30 s');
+  clock += 32_000;
+  await resolve(`${origin}/status-404.json`);
+  assert.equal(fetches - before, 2, 'asked again after at most 60 s');
+
+  const good = await resolve(`${origin}/keyed.json`);
+  assert.ok('client' in good);
+  const respelled = await resolve(`${origin}/./keyed.json`);
+  assert.ok('error' in respelled, 'the document names the other spelling as its client_id');
+  assert.equal(fetches - before, 3, 'two spellings of one URL: one fetch');
+});

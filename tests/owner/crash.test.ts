@@ -21,7 +21,8 @@ import { SqliteOAuthStore } from '../../src/oauth/store.ts';
 import { buildLayout, paths } from '../../src/paths.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
 
-const SITE_URL = 'http://owner.test';
+// Loopback: with the owner lane set up, an http SITE_URL elsewhere is refused at start (issue 32).
+const SITE_URL = 'http://localhost:4321';
 const root = mkdtempSync(join(tmpdir(), 'owner-crash-'));
 const content = join(root, 'content');
 const stateDir = join(root, 'state');
@@ -44,8 +45,11 @@ function mintToken(): string {
   return token;
 }
 
+/** The lane set up, so the minted grant's subject is the owner's; the provider is never contacted. */
+const OWNER_LANE = { OWNER_OIDC_ISSUER: 'http://127.0.0.1:9', OWNER_OIDC_CLIENT_ID: 'owner-tests', OWNER_SUBJECT: 'owner' };
+
 async function startServer(): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ['server.ts'], { env: { ...process.env, CONTENT_DIR: content, STATE_DIR: stateDir, SITE_URL, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['server.ts'], { env: { ...process.env, CONTENT_DIR: content, STATE_DIR: stateDir, SITE_URL, PORT: '0', HOST: '127.0.0.1', ...OWNER_LANE }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
