@@ -170,12 +170,12 @@ export class OAuthServer {
 
   /**
    * For `/owner/mcp`: the bearer check of one request needing `scope` (`taste:read` for
-   * reads, `taste:write` for writes, which includes reading) — the verified token,
-   * or the 401/403 and its `WWW-Authenticate` value.
+   * reads, a write tool's task scope for its writes) — the verified token, or the 401/403
+   * and its `WWW-Authenticate` value, naming `challengeScope` when given (`taste:write`).
    */
-  authorizeBearer(authorization: string | null, scope: string): BearerDecision {
+  authorizeBearer(authorization: string | null, scope: string, challengeScope?: string): BearerDecision {
     const resourceMetadata = `${this.config.siteUrl}${OAUTH_URLS.protectedResource}`;
-    return authorizeBearer(this.context, authorization, { resource: this.config.resource, resourceMetadata, scope });
+    return authorizeBearer(this.context, authorization, { resource: this.config.resource, resourceMetadata, scope, ...(challengeScope ? { challengeScope } : {}) });
   }
 
   close(): void {
