@@ -1,7 +1,8 @@
 /**
  * The authorization endpoint's refusals: errors about the client or its redirect URI
- * are shown on a page and never redirected; the others go back to the client with
- * `state` and `iss`; only the owner can finish; Deny, a forged or replayed consent, a
+ * are shown on a page and never redirected; the others go back with `state` and `iss`
+ * to a client the owner already granted (tests/oauth/redirect.test.ts: any other gets a
+ * page); only the owner can finish; Deny, a forged or replayed consent, a
  * callback in another browser, an expired client.
  */
 import assert from 'node:assert/strict';

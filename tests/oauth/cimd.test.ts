@@ -173,3 +173,16 @@ test('a failed fetch is remembered for 30 to 60 seconds, not an hour; the cache 
   assert.ok('error' in respelled, 'the document names the other spelling as its client_id');
   assert.equal(fetches - before, 3, 'two spellings of one URL: one fetch');
 });
+
+test('a metadata document on an attacker\'s own host cannot make /oauth/authorize redirect its errors', async () => {
+  const documentSite = await startSite({ idp: startIdp, cimdAllowLoopback: true });
+  try {
+    const clientId = `${origin}/phisher.json`;
+    const response = await fetch(`${documentSite.base}/oauth/authorize?client_id=${encodeURIComponent(clientId)}&response_type=x&redirect_uri=${encodeURIComponent(REDIRECT)}`, { redirect: 'manual' });
+    assert.equal(response.headers.get('location'), null);
+    assert.equal(response.status, 400);
+    assert.match(await response.text(), /Document client/);
+  } finally {
+    await documentSite.stop();
+  }
+});
