@@ -15,12 +15,13 @@
  *    resource_metadata="…", scope="taste:read"` (RFC 6750 §3, RFC 9728 §5.1); a token
  *    without `taste:read` → 403.
  * 3. The body: at most the MCP bound (413), one UTF-8 JSON message or a small batch (400).
- * 4. A `tools/call` of a write tool needs `taste:write`: otherwise 403
- *    `insufficient_scope` with `scope="taste:write"` (RFC 6750 §3), before anything is
- *    written. `taste:write` includes reading (src/oauth/scopes.ts), so a client that
+ * 4. A `tools/call` of a write tool needs its task scope (`taste:log`, `taste:rate`,
+ *    `taste:stance`), which `taste:write` includes: otherwise 403 `insufficient_scope`
+ *    with `scope="taste:write"` (RFC 6750 §3), before anything is written. `taste:write`
+ *    includes reading and every task scope (src/oauth/scopes.ts), so a client that
  *    authorizes again with exactly that scope keeps every call it had.
  * 5. A fresh stateless server and transport answer, as JSON; write calls are journaled
- *    under the token's client.
+ *    under the token's grant and client (a `requestId` is unique within the grant).
  *
  * The token is read only here: the public `/mcp` never reads `Authorization`.
  */
@@ -30,7 +31,7 @@ import type { RequestFacts } from '../src/http/answer.ts';
 import { toResponse } from '../src/http/answer.ts';
 import { allowedHost } from '../src/http/origin.ts';
 import { problemAnswer } from '../src/http/problem.ts';
-import { ownerToolNamed, READ_SCOPE, WRITE_SCOPE } from '../src/mcp/owner-tools.ts';
+import { ownerToolNamed, READ_SCOPE, WRITE_SCOPE, type OwnerScope } from '../src/mcp/owner-tools.ts';
 import { createServer, sharesUi } from '../src/mcp/server.ts';
 import type { Runtime } from '../src/runtime/runtime.ts';
 
@@ -84,13 +85,18 @@ export async function ownerMcp(runtime: Runtime, request: Request, facts: Reques
   const messages: Message[] = Array.isArray(parsed) ? (parsed as Message[]) : parsed !== null && typeof parsed === 'object' ? [parsed as Message] : [];
   if (Array.isArray(parsed) && (parsed.length === 0 || parsed.length > LIMITS.mcpBatchMessagesMax)) return rpcError(400, -32600, `Invalid Request: a batch holds 1 to ${LIMITS.mcpBatchMessagesMax} messages.`);
 
-  const writes = messages.some((m) => m?.method === 'tools/call' && ownerToolNamed(String(m.params?.name))?.scope === WRITE_SCOPE);
-  if (writes) {
-    const write = oauth.authorizeBearer(authorization, WRITE_SCOPE);
+  // The task scopes of the write tools the message (or batch) calls: each must be held; a refusal names taste:write, which holds them all.
+  const needed = new Set<OwnerScope>();
+  for (const m of messages) {
+    const scope = m?.method === 'tools/call' ? ownerToolNamed(String(m.params?.name))?.scope : undefined;
+    if (scope !== undefined && scope !== READ_SCOPE) needed.add(scope);
+  }
+  if (needed.size > 0) {
+    const write = oauth.authorizeBearer(authorization, [...needed].sort().join(' '), WRITE_SCOPE);
     if (!write.ok) return refusal(write.status, write.status === 403 ? 'insufficient_scope' : 'invalid_token', write.description, write.wwwAuthenticate);
   }
 
-  const server = createServer(runtime, { ui: messages.some((m) => m?.method === 'initialize' && sharesUi(m)), log, owner: { writes: runtime.owner, client: read.token.clientId } });
+  const server = createServer(runtime, { ui: messages.some((m) => m?.method === 'initialize' && sharesUi(m)), log, owner: { writes: runtime.owner, client: { client: read.token.clientId, grant: read.token.grantId, scopes: read.token.scopes } } });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

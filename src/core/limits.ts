@@ -128,6 +128,10 @@ export const LIMIT_DEFINITIONS = {
   oauthRegistrationWindowSeconds: { value: 3600, unit: 'seconds', why: 'The registration quota window: an hour, since a real client registers once per install.' },
   oauthCimdBytesMax: { value: 16 * 1024, unit: 'bytes', why: 'A Client ID Metadata Document fetched from a client_id URL: a few fields; the fetch stops past it.' },
   oauthCimdTimeoutMs: { value: 5000, unit: 'milliseconds', why: 'Time to fetch a Client ID Metadata Document: the owner is waiting in a browser; a slow host cannot hold the request longer.' },
+  oauthCimdFetchesMax: { value: 4, unit: 'fetches', why: 'Client ID Metadata Documents fetched at once, process-wide: each holds a socket for up to oauthCimdTimeoutMs, and any client_id URL can ask for one, so a flood cannot turn the server into a scanner; past it the request is refused without a fetch.' },
+  oauthCimdFailureCacheSeconds: { value: 60, unit: 'seconds', why: 'A failed Client ID Metadata Document fetch is remembered this long: long enough that a stream of requests naming a dead URL fetches once a minute at most, short enough that a host back up is reached again soon.' },
+  oauthAuthorizationsPerWindow: { value: 30, unit: 'requests', why: 'Authorization requests per source (an IPv6 source by its /64) and window: each one that passes its checks writes a sign-in record, and a person authorizes a handful of apps at a time (429 page).' },
+  oauthAuthorizationWindowSeconds: { value: 600, unit: 'seconds', why: 'The authorization quota window: ten minutes, the life of a sign-in record.' },
   oauthCimdCacheSeconds: { value: 3600, unit: 'seconds', why: 'A fetched Client ID Metadata Document is reused this long, so an authorization and its token exchange fetch it once.' },
 } as const satisfies Record<string, Limit>;
 

@@ -1,7 +1,11 @@
 /**
- * The owner's tools (issue 17, item 7), offered only on `/owner/mcp`. Under the
- * `taste:write` scope: `taste.log` adds a record, `taste.rate` sets a record's `rating`
- * and/or `recommended`, `music.set_stance` sets a music record's stance. Each takes an
+ * The owner's tools (issue 17, item 7), offered only on `/owner/mcp`. Each write tool has
+ * its task scope (SPEC §5), and `taste:write` allows all three: `taste.log` (`taste:log`)
+ * adds a record, `taste.rate` (`taste:rate`) sets a record's `rating` and/or
+ * `recommended`, `music.set_stance` (`taste:stance`) sets a music record's stance. Each
+ * tool declares the scope it needs in its descriptor (`securitySchemes`, mirrored in
+ * `_meta` for clients that keep only known fields), which is how a read tool of the owner
+ * lane says it reads more than the public corpus (SPEC §4.7). Each takes an
  * optional `requestId` (a retried call with the same id applies once) and an optional
  * `revision` (the write is refused when the record's lines changed since: a hand edit is
  * never overwritten blindly). Under `taste:read`: `taste.get_for_edit` reads a record
@@ -12,13 +16,16 @@
 import { contentCollections } from '../collections/index.ts';
 import { STANCES } from '../collections/music.ts';
 import type { JsonSchema } from '../collections/item-schema.ts';
-import { WriteRefused, type OwnerWrites, type RecordRead, type WriteResult } from '../owner/writes.ts';
+import { WriteRefused, type OwnerWrites, type RecordRead, type WriteCaller, type WriteResult } from '../owner/writes.ts';
 import type { CallResult } from './tool.ts';
 
-/** The scope of the write tools. */
+/** The legacy-compatible scope that allows every write tool: what a 403 challenge names. */
 export const WRITE_SCOPE = 'taste:write';
 /** The scope of every call to `/owner/mcp`, and of its read tool. */
 export const READ_SCOPE = 'taste:read';
+
+/** The scope a tool needs: reading, or one write tool's task scope. */
+export type OwnerScope = typeof READ_SCOPE | 'taste:log' | 'taste:rate' | 'taste:stance';
 
 const WRITABLE = contentCollections.filter((c) => !c.compose).map((c) => c.name);
 
@@ -58,11 +65,12 @@ export interface OwnerTool {
   name: string;
   title: string;
   description: string;
-  /** The scope a call needs (the endpoint checks it before the call runs). */
-  scope: typeof READ_SCOPE | typeof WRITE_SCOPE;
+  /** The scope a call needs (the endpoint checks it before the call runs; `taste:write` includes every write tool's). */
+  scope: OwnerScope;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
-  run(writes: OwnerWrites, client: string, args: Record<string, unknown>): Promise<WriteResult | RecordRead>;
+  /** `caller`: the verified token's grant and client, under which a write is journaled and its requestId kept. */
+  run(writes: OwnerWrites, caller: WriteCaller, args: Record<string, unknown>): Promise<WriteResult | RecordRead>;
 }
 
 /** What a call's text says (its structured content is the result itself). */
@@ -77,7 +85,7 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
   {
     name: 'taste.get_for_edit',
     title: 'Read a record to edit it',
-    description: 'Reads one record of the owner’s collections from its content file — as it is now, hand edits not yet built included — with its revision. Pass that revision to taste.rate or music.set_stance: the write is refused if the record changed in between.',
+    description: 'Reads one record of the owner’s collections from its content file — as it is now, hand edits not yet built included — with its revision. Pass that revision to taste.rate or music.set_stance: the write is refused if the record changed in between. Owner-only: needs the taste:read scope of the owner lane; a record its file marks private or draft needs taste:write.',
     scope: READ_SCOPE,
     inputSchema: {
       type: 'object',
@@ -86,7 +94,7 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
       additionalProperties: false,
     },
     outputSchema: READ_OUTPUT,
-    run: (writes, _client, args) => Promise.resolve().then(() => writes.read({ collection: args.collection as string, canonicalId: args.canonicalId as string })),
+    run: (writes, caller, args) => Promise.resolve().then(() => writes.read({ collection: args.collection as string, canonicalId: args.canonicalId as string }, caller)),
   },
   {
     name: 'taste.log',
@@ -98,9 +106,9 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
       required: ['collection', 'fields'],
       additionalProperties: false,
     },
-    scope: WRITE_SCOPE,
+    scope: 'taste:log',
     outputSchema: WRITE_OUTPUT,
-    run: (writes, client, args) => writes.log(client, { collection: args.collection as string, fields: args.fields as Record<string, unknown>, requestId: optional(args, 'requestId') }),
+    run: (writes, caller, args) => writes.log(caller, { collection: args.collection as string, fields: args.fields as Record<string, unknown>, requestId: optional(args, 'requestId') }),
   },
   {
     name: 'taste.rate',
@@ -120,13 +128,13 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
       anyOf: [{ required: ['rating'] }, { required: ['recommended'] }],
       additionalProperties: false,
     },
-    scope: WRITE_SCOPE,
+    scope: 'taste:rate',
     outputSchema: WRITE_OUTPUT,
-    run: (writes, client, args) => {
+    run: (writes, caller, args) => {
       const change: Record<string, unknown> = {};
       if (args.rating !== undefined) change.rating = args.rating;
       if (args.recommended !== undefined) change.recommended = args.recommended;
-      return writes.set(client, 'taste.rate', { collection: args.collection as string, canonicalId: args.canonicalId as string, change, revision: optional(args, 'revision'), requestId: optional(args, 'requestId') });
+      return writes.set(caller, 'taste.rate', { collection: args.collection as string, canonicalId: args.canonicalId as string, change, revision: optional(args, 'revision'), requestId: optional(args, 'requestId') });
     },
   },
   {
@@ -139,12 +147,15 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
       required: ['canonicalId', 'stance'],
       additionalProperties: false,
     },
-    scope: WRITE_SCOPE,
+    scope: 'taste:stance',
     outputSchema: WRITE_OUTPUT,
-    run: (writes, client, args) =>
-      writes.set(client, 'music.set_stance', { collection: 'music', canonicalId: args.canonicalId as string, change: { stance: args.stance }, revision: optional(args, 'revision'), requestId: optional(args, 'requestId') }),
+    run: (writes, caller, args) =>
+      writes.set(caller, 'music.set_stance', { collection: 'music', canonicalId: args.canonicalId as string, change: { stance: args.stance }, revision: optional(args, 'revision'), requestId: optional(args, 'requestId') }),
   },
 ];
+
+/** The OAuth scopes a tool accepts, as alternatives: its own, and for a write tool `taste:write` too. */
+const securitySchemes = (tool: OwnerTool) => (tool.scope === READ_SCOPE ? [tool.scope] : [tool.scope, WRITE_SCOPE]).map((scope) => ({ type: 'oauth2', scopes: [scope] }));
 
 export const OWNER_TOOL_LIST = OWNER_TOOLS.map((tool) => ({
   name: tool.name,
@@ -152,7 +163,9 @@ export const OWNER_TOOL_LIST = OWNER_TOOLS.map((tool) => ({
   description: tool.description,
   inputSchema: tool.inputSchema,
   outputSchema: tool.outputSchema,
-  annotations: { title: tool.title, ...(tool.scope === WRITE_SCOPE ? WRITE_ANNOTATIONS : READ_ANNOTATIONS) },
+  annotations: { title: tool.title, ...(tool.scope === READ_SCOPE ? READ_ANNOTATIONS : WRITE_ANNOTATIONS) },
+  securitySchemes: securitySchemes(tool),
+  _meta: { securitySchemes: securitySchemes(tool) },
 }));
 
 const byName = new Map(OWNER_TOOLS.map((tool) => [tool.name, tool]));
@@ -161,12 +174,12 @@ export const ownerToolNamed = (name: string): OwnerTool | undefined => byName.ge
 const failure = (text: string): CallResult => ({ content: [{ type: 'text', text }], isError: true });
 
 /** One call: a refusal the caller can act on is an `isError` result; anything else is logged and said safely. */
-export async function callOwnerTool(tool: OwnerTool, writes: OwnerWrites | undefined, client: string, args: Record<string, unknown>, check: (args: unknown) => string | undefined, log: (error: unknown) => void = console.error): Promise<CallResult> {
+export async function callOwnerTool(tool: OwnerTool, writes: OwnerWrites | undefined, caller: WriteCaller, args: Record<string, unknown>, check: (args: unknown) => string | undefined, log: (error: unknown) => void = console.error): Promise<CallResult> {
   const invalid = check(args);
   if (invalid) return failure(`Invalid arguments for ${tool.name}: ${invalid}. The tool’s inputSchema lists what it takes.`);
   if (!writes) return failure(`${tool.name}: the owner's tools are not available on this server (it does not rebuild its content).`);
   try {
-    const result = await tool.run(writes, client, args);
+    const result = await tool.run(writes, caller, args);
     return { content: [{ type: 'text', text: say(result) }], structuredContent: { ...result } as Record<string, unknown> };
   } catch (error) {
     if (error instanceof WriteRefused) return failure(`${tool.name} refused the call (${error.code}): ${error.message}`);

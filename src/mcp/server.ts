@@ -17,7 +17,7 @@ import { SKILLS, SKILLS_EXTENSION, skillEntry } from './skills.ts';
 import { callTool, READ_ONLY_ANNOTATIONS, validate, validator } from './tool.ts';
 import { TOOLS, toolNamed } from './tools.ts';
 import { callOwnerTool, OWNER_TOOL_LIST, ownerToolNamed } from './owner-tools.ts';
-import type { OwnerWrites } from '../owner/writes.ts';
+import type { OwnerWrites, WriteCaller } from '../owner/writes.ts';
 
 export const SERVER_NAME = 'collections';
 export const SERVER_TITLE = 'Collections';
@@ -64,7 +64,7 @@ export interface ServerOptions {
    * The owner lane (`/owner/mcp`): its write tools are listed and callable, for the
    * verified token's client. The caller has checked the `taste:write` scope of a write call.
    */
-  owner?: { writes: OwnerWrites | undefined; client: string };
+  owner?: { writes: OwnerWrites | undefined; client: WriteCaller };
 }
 
 /** The owner lane's tool list: the public tools, then the owner's. */

@@ -3,18 +3,25 @@
  *
  * `GET /oauth/authorize`, checks in order: the lane is set up (else a "not set up" page);
  * no parameter is repeated; `client_id` names a live client; `redirect_uri` matches one
- * of its URIs exactly. Until here a failure is shown on a page and never redirected, so
- * the endpoint cannot be used as an open redirect (RFC 9700 §4.11). After it, errors go
- * back to the client (RFC 6749 §4.1.2.1): `response_type=code`; a `code_challenge` with
- * `code_challenge_method=S256` (plain or missing is refused: RFC 9700 §2.1.1); `scope`
- * within the supported scopes; `resource`, when given, the owner MCP URL (RFC 8707,
- * else `invalid_target`). Then the browser is sent to the owner's identity provider.
+ * of its URIs exactly. Until here a failure is shown on a page. An exact match is not
+ * enough to redirect an error, though: registration is anonymous (and a Client ID
+ * Metadata Document names whatever redirect its author likes), so a matching URI may be
+ * an attacker's page, and redirecting there would make this site an open redirector for
+ * phishing (RFC 9700 §4.11.2). So errors go back to the client (RFC 6749 §4.1.2.1) only
+ * when its redirect URI is trusted: the client holds a grant the owner approved, or the
+ * owner is at the consent step. Otherwise the error is a page that names the client and
+ * where it would have sent the browser. The checks after the redirect URI:
+ * `response_type=code`; a `code_challenge` with `code_challenge_method=S256` (plain or
+ * missing is refused: RFC 9700 §2.1.1); `scope` within the supported scopes;
+ * `resource`, when given, the owner MCP URL (RFC 8707, else `invalid_target`). Then the
+ * browser is sent to the owner's identity provider.
  *
  * `GET /oauth/callback`: the provider's answer is matched to its sign-in by `state`
  * (single use) and to this browser by a cookie, so a callback URL pasted into another
  * browser does nothing; the ID token is verified (src/oauth/sign-in.ts) and only
- * `sub == OWNER_SUBJECT` continues — anyone else sends the client `access_denied`. The
- * owner sees the consent page, whose form carries a single-use CSRF token.
+ * `sub == OWNER_SUBJECT` continues — anyone else gets `access_denied` (sent to a trusted
+ * client, else on a page). The owner sees the consent page, whose form carries a
+ * single-use CSRF token.
  *
  * `POST /oauth/authorize` (the consent form): the CSRF token and the cookie must match,
  * and a cross-site `Origin` is refused. Deny → `access_denied`; Approve → a code (single
@@ -58,9 +65,26 @@ function invalidPage(message: string): Answer {
   return errorPage(400, 'This authorization request cannot be completed', message);
 }
 
-/** An error sent back to the client: the redirect URI is known to be the client's. */
+/** An error sent back to the client: only where the redirect URI is trusted (see the header). */
 function back(ctx: OAuthContext, request: Pick<AuthorizationRequest, 'redirectUri' | 'state'>, error: OAuthErrorCode, description: string, headers?: Record<string, string>, status?: 302 | 303): Answer {
   return clientRedirect(request.redirectUri, ctx.config.siteUrl, { error, error_description: description, state: request.state }, headers, status);
+}
+
+/**
+ * An error for a client whose redirect URI is not trusted yet: shown here, naming the
+ * client and the host it would have sent the browser to, so the person sees who asked.
+ */
+function refusedPage(request: Pick<AuthorizationRequest, 'clientName' | 'redirectUri'>, error: OAuthErrorCode, description: string, status = 400): Answer {
+  return errorPage(
+    status,
+    'This authorization request cannot be completed',
+    `The application "${request.clientName}", which would send you on to ${redirectHost(request.redirectUri)}, made a request this site refuses (${error}): ${description} You were not sent on, since the owner has not approved this application.`,
+  );
+}
+
+/** An error of an authorization request: to the client when its redirect URI is trusted (it holds a grant), else on a page. */
+function answerError(ctx: OAuthContext, request: Pick<AuthorizationRequest, 'clientId' | 'clientName' | 'redirectUri' | 'state'>, error: OAuthErrorCode, description: string, status?: number): Answer {
+  return ctx.store.hasLiveGrant(request.clientId) ? back(ctx, request, error, description) : refusedPage(request, error, description, status);
 }
 
 export async function authorize(ctx: OAuthContext, facts: RequestFacts): Promise<Answer> {
@@ -78,7 +102,8 @@ export async function authorize(ctx: OAuthContext, facts: RequestFacts): Promise
   if (!registered.includes(redirectUri)) return invalidPage('The redirect_uri is not one the client registered (they are compared exactly).');
 
   const state = params.get('state');
-  const fail = (error: OAuthErrorCode, description: string) => back(ctx, { redirectUri, state }, error, description);
+  const clientName = clientLabel(client);
+  const fail = (error: OAuthErrorCode, description: string, status?: number) => answerError(ctx, { clientId, clientName, redirectUri, state }, error, description, status);
   if (params.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be "code".');
   const challenge = params.get('code_challenge');
   const method = params.get('code_challenge_method');
@@ -90,12 +115,12 @@ export async function authorize(ctx: OAuthContext, facts: RequestFacts): Promise
   const resource = params.get('resource') ?? ctx.config.resource;
   if (resource !== ctx.config.resource) return fail('invalid_target', `resource must be ${ctx.config.resource}.`);
 
-  const request: AuthorizationRequest = { clientId, clientName: clientLabel(client), redirectUri, state, scopes, resource, codeChallenge: challenge };
+  const request: AuthorizationRequest = { clientId, clientName, redirectUri, state, scopes, resource, codeChallenge: challenge };
   try {
     return await startSignIn(ctx, { purpose: 'authorize', request });
   } catch (error) {
     console.error(error);
-    return fail('temporarily_unavailable', 'The owner\'s identity provider could not be reached; try again later.');
+    return fail('temporarily_unavailable', 'The owner\'s identity provider could not be reached; try again later.', 503);
   }
 }
 
@@ -119,8 +144,8 @@ export async function callback(ctx: OAuthContext, facts: RequestFacts): Promise<
   if (subject !== undefined && !owner) console.warn(`owner lane: a sign-in by subject ${JSON.stringify(subject)}, which is not OWNER_SUBJECT, was refused`);
   if (transaction.purpose === 'clients') return owner ? openSession(ctx) : errorPage(403, 'Not the owner', 'Only the owner of this site can see its connected applications.');
   const { request } = transaction;
-  if (subject === undefined) return back(ctx, request, 'access_denied', 'The owner did not sign in at the identity provider, or the sign-in could not be verified.');
-  if (!owner) return back(ctx, request, 'access_denied', 'Only the owner of this site can authorize applications.');
+  if (subject === undefined) return answerError(ctx, request, 'access_denied', 'The owner did not sign in at the identity provider, or the sign-in could not be verified.', 403);
+  if (!owner) return answerError(ctx, request, 'access_denied', 'Only the owner of this site can authorize applications.', 403);
   const csrf = secret();
   const consent: ConsentTransaction = { request, subject, browser: transaction.browser };
   ctx.store.putTransaction(csrf, 'consent', consent, ctx.now() + LIMITS.oauthSignInSeconds * 1000);
@@ -129,6 +154,7 @@ export async function callback(ctx: OAuthContext, facts: RequestFacts): Promise<
     clientId: request.clientId,
     redirectUri: request.redirectUri,
     redirectHost: redirectHost(request.redirectUri),
+    warnings: consentWarnings(request.clientId, request.redirectUri),
     scopes: request.scopes.map((name) => ({ name, words: SCOPES[name] })),
     csrf,
     action: OAUTH_URLS.authorize,
@@ -139,6 +165,27 @@ export async function callback(ctx: OAuthContext, facts: RequestFacts): Promise<
 function redirectHost(uri: string): string {
   const url = new URL(uri);
   return url.host || url.protocol;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * What the owner should look at twice before approving: a redirect to another host than
+ * the one publishing the client's metadata document (anyone can publish a document naming
+ * any redirect), to this computer only (any local program can listen there), or to an
+ * app's private-use scheme (any app can claim one).
+ */
+export function consentWarnings(clientId: string, redirectUri: string): string[] {
+  const redirect = new URL(redirectUri);
+  const warnings: string[] = [];
+  const web = redirect.protocol === 'https:' || redirect.protocol === 'http:';
+  if (clientId.includes('://') && web) {
+    const documentHost = new URL(clientId).hostname;
+    if (redirect.hostname !== documentHost) warnings.push(`This application describes itself from ${documentHost}, but sends you on to ${redirect.host}, another host. Approve only if you expect that.`);
+  }
+  if (web && LOOPBACK_HOSTS.has(redirect.hostname)) warnings.push(`It sends you on to this computer only (${redirect.host}): any program running on this computer could listen there. Approve only if you just started this application here.`);
+  if (!web) warnings.push(`It sends you on to an app on this device (the ${redirect.protocol.slice(0, -1)} scheme), not to a website: any app installed here can claim that scheme.`);
+  return warnings;
 }
 
 export function consent(ctx: OAuthContext, facts: RequestFacts, body: Uint8Array | null): Answer {

@@ -5,8 +5,10 @@
  * `token_endpoint_auth_method` is `none` (public clients get no secret and must use
  * PKCE); `grant_types` and `response_types` are within what this server does;
  * `redirect_uris` are present, few, without fragments (RFC 6749 §3.1.2), and each is
- * https, http on a loopback address (RFC 8252 §7.3), or a private-use scheme (RFC 8252
- * §7.1) — never `javascript:`, `data:` or `file:`; `scope` names only known scopes. Any
+ * https, http on a loopback address (RFC 8252 §7.3), or a private-use scheme that is a
+ * reverse-DNS name (RFC 8252 §7.1) — never `javascript:`, `data:`, `file:` or an
+ * operating-system handler (`ms-*`, `search-ms`, `intent`), and never with userinfo
+ * (`https://trusted.example@evil.example/`); `scope` names only known scopes. Any
  * failure is 400 `invalid_client_metadata` (SPEC §7: fix the registration, do not retry
  * unchanged), saying which member is at fault.
  *
@@ -21,8 +23,18 @@ import { jsonAnswer, oauthError } from './http.ts';
 import { isScope } from './scopes.ts';
 import type { ClientMetadata, ClientRecord, OAuthStore } from './store.ts';
 
-/** Schemes a redirect may never use, whatever the client claims (script execution, local files, opaque data). */
-const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'about:', 'blob:', 'filesystem:', 'ws:', 'wss:', 'ftp:']);
+/**
+ * Schemes a redirect may never use, whatever the client claims: script execution, local
+ * files, opaque data, and the operating system's own handlers (Windows `ms-*` and
+ * `search-ms`, Android `intent`), which a browser hands to the system rather than to an app.
+ */
+const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'about:', 'blob:', 'filesystem:', 'ws:', 'wss:', 'ftp:', 'search-ms:', 'intent:']);
+
+/** RFC 8252 §7.1: a private-use scheme is a reverse-DNS name ("com.example.app"), so it holds a dot. */
+const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
+
+/** `scheme://user@host`: a redirect whose authority has userinfo reads as one host and goes to another. */
+const USERINFO = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
@@ -35,11 +47,12 @@ export function redirectUriProblem(value: string): string | undefined {
     return 'is not an absolute URI';
   }
   if (url.hash !== '' || value.includes('#')) return 'has a fragment (RFC 6749 §3.1.2)';
+  if (url.username !== '' || url.password !== '' || USERINFO.test(value)) return 'has userinfo (user@host): name the host alone';
   if (url.protocol === 'https:') return url.hostname === '' ? 'has no host' : undefined;
   if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname) ? undefined : 'uses http on a host that is not a loopback address (use https)';
-  if (FORBIDDEN_SCHEMES.has(url.protocol)) return `uses the ${url.protocol} scheme`;
+  if (FORBIDDEN_SCHEMES.has(url.protocol) || url.protocol.startsWith('ms-')) return `uses the ${url.protocol} scheme`;
   // A private-use scheme (RFC 8252 §7.1), such as com.example.app:/callback.
-  return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) ? undefined : 'has an invalid scheme';
+  return PRIVATE_USE_SCHEME.test(url.protocol) ? undefined : 'uses a private-use scheme that is not a reverse-DNS name with a dot (RFC 8252 §7.1, e.g. com.example.app)';
 }
 
 const text = z.string().max(LIMITS.oauthMetadataCharsMax);

@@ -91,7 +91,12 @@ export function oauthConfigFromEnv(env: NodeJS.ProcessEnv, distDir: string): OAu
   if (vars.OWNER_OIDC_ISSUER !== undefined && new URL(vars.OWNER_OIDC_ISSUER).protocol === 'http:' && !LOOPBACK.has(new URL(vars.OWNER_OIDC_ISSUER).hostname)) {
     throw new Error('Owner lane configuration: OWNER_OIDC_ISSUER must be https (plain http only on localhost, 127.0.0.1 or [::1]).');
   }
+  // With a lane set up, tokens, codes and the owner's session cookie travel to SITE_URL: plain http only to this machine.
+  const siteUrl = vars.SITE_URL ?? DEFAULT_SITE_URL;
+  if (set === 3 && new URL(siteUrl).protocol === 'http:' && !LOOPBACK.has(new URL(siteUrl).hostname)) {
+    throw new Error('Owner lane configuration: SITE_URL must be https when the owner lane is set up (plain http only on localhost, 127.0.0.1 or [::1]).');
+  }
   const idp =
     set === 3 ? { issuer: new URL(vars.OWNER_OIDC_ISSUER!), clientId: vars.OWNER_OIDC_CLIENT_ID!, clientSecret: vars.OWNER_OIDC_CLIENT_SECRET, subject: vars.OWNER_SUBJECT! } : undefined;
-  return oauthConfig({ siteUrl: vars.SITE_URL ?? DEFAULT_SITE_URL, idp, stateDir, cimdAllowLoopback: vars.OAUTH_CIMD_ALLOW_LOOPBACK === '1' });
+  return oauthConfig({ siteUrl, idp, stateDir, cimdAllowLoopback: vars.OAUTH_CIMD_ALLOW_LOOPBACK === '1' });
 }

@@ -4,8 +4,9 @@
  * to use and which scopes exist; the authorization server metadata (RFC 8414) tells it
  * every endpoint and what this server does: public clients, S256 PKCE only, code and
  * refresh grants, Client ID Metadata Documents (MCP 2025-11-25), and `iss` in the
- * authorization response (RFC 9207). The `agent_auth` block (SPEC §4.8) repeats the four
- * URLs an agent needs under plain names. Both are published whether or not an identity
+ * authorization response (RFC 9207). The `agent_auth` block (SPEC §4.8) states the
+ * identity type (`service_auth`) and credential type (`access_token`) of SPEC §5.2, and
+ * repeats the four URLs an agent needs under plain names. Both are published whether or not an identity
  * provider is configured: without one, authorization shows a "not set up" page.
  */
 import type { Answer } from '../http/answer.ts';
@@ -41,6 +42,9 @@ export function authorizationServerMetadata(config: OAuthConfig) {
     client_id_metadata_document_supported: true,
     authorization_response_iss_parameter_supported: true,
     agent_auth: {
+      // SPEC §5.2: how an agent authenticates here — as a service, with an OAuth access token.
+      identity_type: 'service_auth',
+      credential_type: 'access_token',
       registration_url: url(OAUTH_URLS.register),
       authorization_url: url(OAUTH_URLS.authorize),
       token_url: url(OAUTH_URLS.token),

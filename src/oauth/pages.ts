@@ -61,6 +61,8 @@ export interface ConsentView {
   clientId: string;
   redirectUri: string;
   redirectHost: string;
+  /** What to look at twice before approving (src/oauth/authorize.ts `consentWarnings`). */
+  warnings: string[];
   scopes: { name: string; words: string }[];
   csrf: string;
   action: string;
@@ -73,7 +75,7 @@ export function consentPage(view: ConsentView): Answer {
     'Authorize an application',
     `<p><strong>${escape(view.clientName)}</strong> (client <code>${escape(view.clientId)}</code>) asks to act on your collections.</p>
 <p>After you answer, you are sent back to <strong>${escape(view.redirectHost)}</strong>.</p>
-<p>It may:</p>
+${view.warnings.map((w) => `<p class="warning">Warning: ${escape(w)}</p>\n`).join('')}<p>It may:</p>
 <ul>
 ${scopes}
 </ul>

@@ -1,12 +1,18 @@
 /**
  * The owner lane's scopes (SPEC §5): task-shaped `taste:*` permissions, each with the
- * plain words the consent page shows. The metadata documents advertise exactly these,
- * and an authorization request naming any other is `invalid_scope`.
+ * plain words the consent page shows. `taste:read` reads; `taste:log`, `taste:rate` and
+ * `taste:stance` each allow one write tool (`taste.log`, `taste.rate`,
+ * `music.set_stance`); `taste:write`, the legacy-compatible scope, allows all three. The
+ * metadata documents advertise exactly these, and an authorization request naming any
+ * other is `invalid_scope`.
  */
 
 export const SCOPES = {
   'taste:read': 'Read your collections through the owner endpoint (the same records the public site shows).',
   'taste:write': 'Read and change your collections: add records, set ratings and recommendations, set music stances. Each change edits your content files.',
+  'taste:log': 'Read your collections and add records to them (taste.log). Each record is a new content file.',
+  'taste:rate': 'Read your collections and set ratings and recommendations (taste.rate). Each change edits a content file.',
+  'taste:stance': 'Read your collections and set how you feel about music (music.set_stance). Each change edits a content file.',
 } as const;
 
 export type Scope = keyof typeof SCOPES;
@@ -19,11 +25,18 @@ export const DEFAULT_SCOPES: readonly Scope[] = ['taste:read'];
 export const isScope = (name: string): name is Scope => Object.hasOwn(SCOPES, name);
 
 /**
- * What a granted scope includes besides itself: writing includes reading. So a client
- * that authorizes again with exactly a write challenge's `scope="taste:write"` (the MCP
- * SDK's step-up does) keeps reading, and the challenge names only what is missing.
+ * What a granted scope includes besides itself: every task scope includes reading (each
+ * call to the owner endpoint reads), and `taste:write` includes every task scope. So a
+ * client that authorizes again with exactly a write challenge's `scope="taste:write"`
+ * (the MCP SDK's step-up does) keeps every call it had.
  */
-const INCLUDES: Readonly<Record<Scope, readonly Scope[]>> = { 'taste:read': [], 'taste:write': ['taste:read'] };
+const INCLUDES: Readonly<Record<Scope, readonly Scope[]>> = {
+  'taste:read': [],
+  'taste:write': ['taste:read', 'taste:log', 'taste:rate', 'taste:stance'],
+  'taste:log': ['taste:read'],
+  'taste:rate': ['taste:read'],
+  'taste:stance': ['taste:read'],
+};
 
 /** Every scope a grant of `granted` holds, the included ones too. */
 export function heldScopes(granted: readonly string[]): Set<string> {

@@ -11,6 +11,7 @@ import type { Answer, RequestFacts } from '../http/answer.ts';
 import { preflight } from '../http/cors.ts';
 import { RateLimiter } from '../http/rate-limit.ts';
 import { OAUTH_URLS } from '../urls.ts';
+import { quotaKey } from './address.ts';
 import { authorize, callback, consent } from './authorize.ts';
 import { metadataDocuments } from './cimd.ts';
 import { clientsPage, revokeFromPage } from './connected.ts';
@@ -18,6 +19,7 @@ import { register, registeredClient, type ClientLookup } from './clients.ts';
 import { oauthConfigFromEnv, type OAuthConfig } from './config.ts';
 import type { OAuthContext } from './context.ts';
 import { oauthError } from './http.ts';
+import { errorPage } from './pages.ts';
 import { authorizationServerMetadata, metadataAnswer, protectedResourceMetadata } from './metadata.ts';
 import { OwnerSignIn } from './sign-in.ts';
 import { SqliteOAuthStore, type OAuthStore } from './store.ts';
@@ -34,6 +36,8 @@ export interface OAuthServerOptions {
   metadataDocument?: (clientId: string) => Promise<ClientLookup>;
   /** Registrations per source address and window; default LIMITS.oauthRegistrationsPerWindow. */
   registrationQuota?: number;
+  /** Authorization requests per source address and window; default LIMITS.oauthAuthorizationsPerWindow. */
+  authorizationQuota?: number;
 }
 
 /**
@@ -48,12 +52,16 @@ const CORS_REQUEST_HEADERS = 'Accept, Content-Type, MCP-Protocol-Version';
 
 const withCors = (answer: Answer): Answer => ({ ...answer, headers: { ...answer.headers, ...CORS } });
 
+/** A metadata-document client this server will not fetch for (see `client` in the constructor). */
+const UNKNOWN_DOCUMENT_CLIENT: ClientLookup = { error: 'unknown', description: 'No client with this client_id is known here; start with an authorization request.' };
+
 /** Expired codes, tokens and transactions are forgotten at most this often, on a registration or a token request. */
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 
 export class OAuthServer {
   readonly context: OAuthContext;
   private readonly registrations: RateLimiter;
+  private readonly authorizations: RateLimiter;
   private purgedAt = 0;
 
   constructor(options: OAuthServerOptions) {
@@ -66,13 +74,18 @@ export class OAuthServer {
       store,
       now,
       signIn: config.idp && new OwnerSignIn(config.idp, `${config.siteUrl}${OAUTH_URLS.callback}`),
-      client: async (clientId) => {
+      client: async (clientId, use = 'authorize') => {
         // Registered ids never hold "://": anything that does is a Client ID Metadata Document URL.
-        if (clientId.includes('://')) return documents(clientId);
-        return registeredClient(store, clientId, now());
+        if (!clientId.includes('://')) return registeredClient(store, clientId, now());
+        // A stranger may not make this server fetch a URL: not while no grant can be issued
+        // at all, and not at the token and revocation endpoints for a client that holds nothing here.
+        if (!config.idp) return UNKNOWN_DOCUMENT_CLIENT;
+        if (use === 'token' && !store.hasLiveGrant(clientId) && !store.hasLiveCode(clientId, now())) return UNKNOWN_DOCUMENT_CLIENT;
+        return documents(clientId);
       },
     };
     this.registrations = new RateLimiter({ limit: options.registrationQuota ?? LIMITS.oauthRegistrationsPerWindow, windowSeconds: LIMITS.oauthRegistrationWindowSeconds, policy: 'oauth-registration', now });
+    this.authorizations = new RateLimiter({ limit: options.authorizationQuota ?? LIMITS.oauthAuthorizationsPerWindow, windowSeconds: LIMITS.oauthAuthorizationWindowSeconds, policy: 'oauth-authorization', now });
   }
 
   static fromEnv(env: NodeJS.ProcessEnv, distDir: string): OAuthServer {
@@ -103,13 +116,13 @@ export class OAuthServer {
     return metadataAnswer(authorizationServerMetadata(this.config));
   }
 
-  /** `POST /oauth/register`, under the per-source registration quota. */
+  /** `POST /oauth/register`, under the per-source registration quota (an IPv6 source counted by its /64: src/oauth/address.ts). */
   register(request: RequestFacts, body: Uint8Array | null, client: string): Answer {
     return withCors(this.registerNow(request, body, client));
   }
 
   private registerNow(request: RequestFacts, body: Uint8Array | null, client: string): Answer {
-    const quota = this.registrations.take(client);
+    const quota = this.registrations.take(quotaKey(client));
     if (!quota.allowed) {
       return oauthError('invalid_request', 'Too many registrations from this address; retry later.', 429, { 'Retry-After': String(LIMITS.oauthRegistrationWindowSeconds), RateLimit: quota.header });
     }
@@ -117,7 +130,14 @@ export class OAuthServer {
     return register(this.context.store, this.context.now(), request.header('Content-Type'), body);
   }
 
-  authorize(request: RequestFacts): Promise<Answer> {
+  /** `GET /oauth/authorize`, under the per-source authorization quota when the source is known (an IPv6 one counted by its /64). */
+  authorize(request: RequestFacts, client?: string): Promise<Answer> {
+    if (client !== undefined) {
+      const quota = this.authorizations.take(quotaKey(client));
+      if (!quota.allowed) {
+        return Promise.resolve(errorPage(429, 'Too many authorization requests', 'Too many authorization requests came from your network; wait a few minutes and start again from your application.', { 'Retry-After': String(quota.reset), RateLimit: quota.header }));
+      }
+    }
     return authorize(this.context, request);
   }
 
@@ -150,12 +170,12 @@ export class OAuthServer {
 
   /**
    * For `/owner/mcp`: the bearer check of one request needing `scope` (`taste:read` for
-   * reads, `taste:write` for writes, which includes reading) — the verified token,
-   * or the 401/403 and its `WWW-Authenticate` value.
+   * reads, a write tool's task scope for its writes) — the verified token, or the 401/403
+   * and its `WWW-Authenticate` value, naming `challengeScope` when given (`taste:write`).
    */
-  authorizeBearer(authorization: string | null, scope: string): BearerDecision {
+  authorizeBearer(authorization: string | null, scope: string, challengeScope?: string): BearerDecision {
     const resourceMetadata = `${this.config.siteUrl}${OAUTH_URLS.protectedResource}`;
-    return authorizeBearer(this.context, authorization, { resource: this.config.resource, resourceMetadata, scope });
+    return authorizeBearer(this.context, authorization, { resource: this.config.resource, resourceMetadata, scope, ...(challengeScope ? { challengeScope } : {}) });
   }
 
   close(): void {

@@ -13,7 +13,7 @@
  * requests racing with the same code or refresh token cannot both win.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
@@ -89,6 +89,10 @@ export interface OAuthStore {
   /** Marks the grant revoked and forgets every token issued under it. */
   revokeGrant(id: string, at: number): void;
   touchGrant(id: string, at: number): void;
+  /** Whether the client holds a grant the owner approved that is not revoked. */
+  hasLiveGrant(clientId: string): boolean;
+  /** Whether the client holds an authorization code not used and not expired at `at`. */
+  hasLiveCode(clientId: string, at: number): boolean;
 
   putCode(code: string, record: CodeRecord): void;
   /**
@@ -125,6 +129,7 @@ CREATE TABLE IF NOT EXISTS codes (hash TEXT PRIMARY KEY, record TEXT NOT NULL, e
 CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, grant_id TEXT NOT NULL, kind TEXT NOT NULL, client_id TEXT NOT NULL, scopes TEXT NOT NULL, resource TEXT NOT NULL,
   expires_at INTEGER NOT NULL, used_at INTEGER);
 CREATE INDEX IF NOT EXISTS tokens_by_grant ON tokens (grant_id);
+CREATE INDEX IF NOT EXISTS grants_by_client ON grants (client_id);
 CREATE TABLE IF NOT EXISTS transactions (hash TEXT PRIMARY KEY, kind TEXT NOT NULL, data TEXT NOT NULL, expires_at INTEGER NOT NULL);
 `;
 
@@ -147,7 +152,13 @@ export class SqliteOAuthStore implements OAuthStore {
 
   /** Opens (creating) `oauth.db` in `stateDir`; `:memory:` keeps it in this process only. */
   constructor(stateDir: string | ':memory:') {
-    if (stateDir !== ':memory:') mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    if (stateDir !== ':memory:') {
+      mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+      // Created 0600 before SQLite opens it (SQLite gives its -wal and -shm files the database's mode): hashes, but of grants.
+      const file = join(stateDir, 'oauth.db');
+      closeSync(openSync(file, 'a', 0o600));
+      chmodSync(file, 0o600);
+    }
     this.db = new DatabaseSync(stateDir === ':memory:' ? ':memory:' : join(stateDir, 'oauth.db'));
     // busy_timeout first: several processes (tests, a restart overlapping its predecessor) may open the file at once.
     // WAL: readers (token checks) never wait for a writer; NORMAL is durable at each checkpoint and never corrupts.
@@ -200,6 +211,15 @@ export class SqliteOAuthStore implements OAuthStore {
 
   touchGrant(id: string, at: number): void {
     this.run('UPDATE grants SET last_used_at = ? WHERE id = ?', at, id);
+  }
+
+  hasLiveGrant(clientId: string): boolean {
+    return this.get('SELECT 1 AS live FROM grants WHERE client_id = ? AND revoked_at IS NULL LIMIT 1', clientId) !== undefined;
+  }
+
+  hasLiveCode(clientId: string, at: number): boolean {
+    // Codes live 60 s and are purged, so the table is small: no index on the record's client.
+    return this.get("SELECT 1 AS live FROM codes WHERE used_at IS NULL AND expires_at > ? AND json_extract(record, '$.clientId') = ? LIMIT 1", at, clientId) !== undefined;
   }
 
   putCode(code: string, record: CodeRecord): void {

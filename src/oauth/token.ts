@@ -6,14 +6,17 @@
  * client (else 401 `invalid_client`); then by `grant_type`:
  *
  * - `authorization_code`: the code is spent at once (single use decided in the store);
- *   a code used before is `invalid_grant` and revokes the grant its first use created
- *   (RFC 6749 §4.1.2: the server "SHOULD revoke (when possible) all tokens previously
- *   issued based on that authorization code"); then expiry, client, exact redirect URI, the
+ *   a code used before is `invalid_grant` and, when its own client presents it again,
+ *   revokes the grant its first use created (RFC 6749 §4.1.2: the server "SHOULD revoke
+ *   (when possible) all tokens previously issued based on that authorization code"; a
+ *   code leaked to another client must not let that client end the owner's grant); then expiry, client, exact redirect URI, the
  *   verifier against the S256 challenge, and `resource` (RFC 8707, `invalid_target`).
  * - `refresh_token`: the token must be live and the client's; it is rotated — spent and
  *   replaced by a new one (RFC 9700 §4.14.2) — and a rotated token presented again is
  *   `invalid_grant` and revokes the whole grant, since either the client or a thief holds
- *   a copy; `resource` must match, and `scope` may only narrow.
+ *   a copy; `resource` must match, and `scope` may only narrow the token presented
+ *   (never widen it back to the grant's); a grant approved by a subject that is no
+ *   longer `OWNER_SUBJECT` is not refreshed.
  *
  * Access tokens are opaque 256-bit random values living one hour; every secret is stored
  * as its SHA-256 (src/oauth/store.ts). Every answer is `Cache-Control: no-store`.
@@ -23,7 +26,7 @@ import { LIMITS } from '../core/limits.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
 import type { OAuthContext } from './context.ts';
 import { formParams, jsonAnswer, NO_STORE, oauthError, type Params } from './http.ts';
-import { parseScopes } from './scopes.ts';
+import { heldScopes, parseScopes } from './scopes.ts';
 import type { ClientRecord, GrantRecord } from './store.ts';
 
 /** RFC 7636 §4.1: 43 to 128 unreserved characters. */
@@ -61,7 +64,7 @@ function exchangeCode(ctx: OAuthContext, params: Params, client: ClientRecord): 
   const spent = ctx.store.takeCode(code, now);
   if (!spent) return oauthError('invalid_grant', 'The code is not valid; start the authorization again.');
   if (!spent.first) {
-    if (spent.grantId) ctx.store.revokeGrant(spent.grantId, now);
+    if (spent.grantId && spent.record.clientId === clientId) ctx.store.revokeGrant(spent.grantId, now);
     return oauthError('invalid_grant', 'The code was already used; every token issued from it is revoked. Start the authorization again.');
   }
   const record = spent.record;
@@ -98,6 +101,7 @@ function refresh(ctx: OAuthContext, params: Params, clientId: string): Answer {
   const grant = record && ctx.store.getGrant(record.grantId);
   if (!record || record.kind !== 'refresh' || !grant || grant.revokedAt !== null) return oauthError('invalid_grant', 'The refresh token is not valid; authorize again.');
   if (record.clientId !== clientId) return oauthError('invalid_grant', 'The refresh token was issued to another client.');
+  if (grant.subject !== ctx.signIn?.subject) return oauthError('invalid_grant', 'The grant was approved by someone who is no longer the owner of this site; authorize again.');
   const replayed = () => {
     ctx.store.revokeGrant(grant.id, now);
     return oauthError('invalid_grant', 'The refresh token was already used (each refresh returns a new one); the grant is revoked. Authorize again.');
@@ -110,7 +114,8 @@ function refresh(ctx: OAuthContext, params: Params, clientId: string): Answer {
   let scopes = record.scopes;
   if (params.has('scope')) {
     const asked = parseScopes(params.get('scope'));
-    if (!asked || !asked.every((s) => grant.scopes.includes(s))) return oauthError('invalid_scope', 'A refresh may only narrow the granted scopes.');
+    const held = heldScopes(record.scopes);
+    if (!asked || !asked.every((s) => held.has(s))) return oauthError('invalid_scope', 'A refresh may only narrow the scopes of the token presented, never widen them.');
     scopes = asked;
   }
   if (!ctx.store.useToken(token, now)) return replayed();
@@ -134,7 +139,7 @@ async function revokeWith(ctx: OAuthContext, params: Params): Promise<Answer> {
   if (!token) return oauthError('invalid_request', 'token is required.');
   const clientId = params.get('client_id');
   if (!clientId) return oauthError('invalid_client', 'client_id is required.');
-  const lookup = await ctx.client(clientId);
+  const lookup = await ctx.client(clientId, 'token');
   if ('error' in lookup) return oauthError('invalid_client', lookup.description);
   const record = ctx.store.getToken(token);
   if (record && record.clientId === clientId) {
@@ -151,7 +156,7 @@ export async function token(ctx: OAuthContext, facts: RequestFacts, body: Uint8A
   if (grantType === undefined && params.has('token')) return revokeWith(ctx, params);
   const clientId = params.get('client_id');
   if (!clientId) return oauthError('invalid_client', 'client_id is required (public clients identify themselves with it).');
-  const lookup = await ctx.client(clientId);
+  const lookup = await ctx.client(clientId, 'token');
   if ('error' in lookup) return oauthError('invalid_client', lookup.description);
   if (grantType === 'authorization_code') return exchangeCode(ctx, params, lookup.client);
   if (grantType === 'refresh_token') {

@@ -2,7 +2,8 @@
  * The one check a protected resource makes: `verifyAccessToken(token, resource)`. It is
  * what `/owner/mcp` calls for every request (issue 17, items 6–7), and nothing on a
  * public surface ever calls it. A token is accepted only when it is an access token this
- * server issued (looked up by its SHA-256), unexpired, under a grant that is not revoked,
+ * server issued (looked up by its SHA-256), unexpired, under a grant that is not revoked
+ * and was approved by the current `OWNER_SUBJECT`,
  * whose client registration is still live, and issued for exactly this resource
  * (audience binding, RFC 8707 §2 / RFC 9068 §4: a token for another resource is refused,
  * so a token cannot be replayed elsewhere). Each use stamps the grant's "last used" for
@@ -55,6 +56,8 @@ export function verifyAccessToken(ctx: OAuthContext, token: string, resource: st
   if (record.expiresAt <= now) return refuse('The access token expired; refresh it.');
   const grant = ctx.store.getGrant(record.grantId);
   if (!grant || grant.revokedAt !== null) return refuse('The access token was revoked.');
+  // Only the owner's approval counts: a grant approved by a former OWNER_SUBJECT (or with the lane no longer set up) grants nothing.
+  if (grant.subject !== ctx.signIn?.subject) return refuse('The access token was approved by someone who is no longer the owner of this site; authorize again.');
   const client = ctx.store.getClient(record.clientId);
   if (client && client.expiresAt <= now) return refuse('The client registration expired; register again.');
   if (record.resource !== resource) return refuse('The access token was issued for another resource.');
@@ -87,11 +90,12 @@ export type BearerDecision = { ok: true; token: VerifiedToken } | { ok: false; s
 
 /**
  * The whole bearer check of a request to the resource: the `Authorization` header, the
- * token, its resource, and the scope (or space-separated scopes) the call needs. `resourceMetadata` is the URL of the
+ * token, its resource, and the scope (or space-separated scopes) the call needs;
+ * `challengeScope`, when given, is what a 403 tells the client to ask for instead. `resourceMetadata` is the URL of the
  * resource's RFC 9728 document, which every challenge names so a client can discover
  * where to authorize.
  */
-export function authorizeBearer(ctx: OAuthContext, authorization: string | null, need: { resource: string; resourceMetadata: string; scope: string }): BearerDecision {
+export function authorizeBearer(ctx: OAuthContext, authorization: string | null, need: { resource: string; resourceMetadata: string; scope: string; challengeScope?: string }): BearerDecision {
   const token = bearerToken(authorization);
   if (token === undefined) {
     const description = 'This resource needs an access token (Authorization: Bearer).';
@@ -104,8 +108,13 @@ export function authorizeBearer(ctx: OAuthContext, authorization: string | null,
   // `need.scope` may name several scopes (space-separated): the call needs every one.
   const held = heldScopes(verified.scopes);
   if (!need.scope.split(' ').every((scope) => held.has(scope))) {
-    const description = `This call needs the ${need.scope} scope${need.scope.includes(' ') ? 's' : ''}; authorize again asking for ${need.scope.includes(' ') ? 'them' : 'it'}.`;
-    return { ok: false, status: 403, description, wwwAuthenticate: bearerChallenge({ resourceMetadata: need.resourceMetadata, scope: need.scope, error: 'insufficient_scope', description }) };
+    // The challenge may name a scope that includes what is missing (`taste:write` for a task scope): the one to ask for.
+    const ask = need.challengeScope ?? need.scope;
+    const plural = need.scope.includes(' ');
+    const description = ask === need.scope
+      ? `This call needs the ${need.scope} scope${plural ? 's' : ''}; authorize again asking for ${plural ? 'them' : 'it'}.`
+      : `This call needs the ${need.scope} scope${plural ? 's' : ''} (${ask} includes ${plural ? 'them' : 'it'}); authorize again asking for ${ask}.`;
+    return { ok: false, status: 403, description, wwwAuthenticate: bearerChallenge({ resourceMetadata: need.resourceMetadata, scope: ask, error: 'insufficient_scope', description }) };
   }
   const { ok: _ok, ...rest } = verified;
   return { ok: true, token: rest };

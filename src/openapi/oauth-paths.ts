@@ -72,7 +72,7 @@ const AUTHORIZATION_SERVER: JsonSchema = {
     token_endpoint_auth_methods_supported: { type: 'array', items: { const: 'none' } },
     client_id_metadata_document_supported: { const: true },
     authorization_response_iss_parameter_supported: { const: true },
-    agent_auth: { type: 'object', properties: { registration_url: url, authorization_url: url, token_url: url, revocation_url: url }, required: ['registration_url', 'authorization_url', 'token_url', 'revocation_url'] },
+    agent_auth: { type: 'object', properties: { identity_type: { const: 'service_auth' }, credential_type: { const: 'access_token' }, registration_url: url, authorization_url: url, token_url: url, revocation_url: url }, required: ['registration_url', 'authorization_url', 'token_url', 'revocation_url'] },
   },
   required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint', 'code_challenge_methods_supported', 'agent_auth'],
 };

@@ -7,9 +7,12 @@
  * journals its intent in STATE_DIR, replaces the file atomically
  * (src/owner/content-file.ts), journals that it is applied, and then rebuilds and swaps
  * the generation. Writes run one at a time, in arrival order. A call with a `requestId`
- * already in the journal (for the same client) is answered with the first call's result
- * and changes nothing. A rebuild that refuses the edited content puts the file back as it
- * was.
+ * already in the journal for the same grant — one installation's authorization, not its
+ * client_id, which a Client ID Metadata Document gives every install of an app alike — and
+ * the same tool and arguments (their digest is journaled with it) is answered with the
+ * first call's result and changes nothing; with other arguments it is refused as a
+ * conflict, never replayed. A rebuild that refuses the edited content puts the file back
+ * as it was.
  *
  * Why the intent comes first: a process killed between the file's rename and a journal
  * line written after it would leave a changed file that no journal entry names, and the
@@ -61,10 +64,22 @@ export interface WriteHost {
   rebuild(paths: readonly string[]): Promise<RebuildSummary>;
 }
 
+/** Who asks for a write: the token's grant (one installation) and its client. */
+export interface WriteCaller {
+  client: string;
+  grant: string;
+  /** The token's scopes; reading a private or draft record needs `taste:write`. */
+  scopes?: readonly string[];
+}
+
 export interface JournalEntry {
   at: string;
   client: string;
+  /** The grant the write was made under: a `requestId` is unique within it. */
+  grant?: string;
   requestId?: string;
+  /** SHA-256 (hex) of the tool and its arguments: a reused `requestId` with other arguments is a conflict. */
+  argsDigest?: string;
   tool: string;
   collection: string;
   canonicalId: string;
@@ -84,7 +99,27 @@ export interface JournalEntry {
 
 export const JOURNAL_FILE = 'owner-writes.jsonl';
 
+/** The scope that may read what the public surfaces never show (private and draft records): the write scope. */
+const WRITE_SCOPE = 'taste:write';
+
 const digestOf = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+/** JSON with object keys sorted at every level, so equal arguments digest alike whatever their order. */
+const canonicalJson = (value: unknown): string =>
+  Array.isArray(value)
+    ? `[${value.map(canonicalJson).join(',')}]`
+    : value !== null && typeof value === 'object'
+      ? `{${Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`
+      : JSON.stringify(value);
+
+/** The digest a `requestId` is stored with: the tool and every argument but the id itself. */
+const argsDigestOf = (tool: string, input: { requestId?: string }) => {
+  const { requestId: _, ...args } = input;
+  return digestOf(canonicalJson({ tool, args }));
+};
+
+/** The key of a retried call: the grant and the `requestId`. */
+const retryKey = (grant: string, requestId: string) => `${grant}\n${requestId}`;
 
 const sourceOf = (runtime: Runtime, collectionName: string, canonicalId: string) =>
   runtime.image.db.prepare(`SELECT file, entry FROM ${SOURCES_TABLE} WHERE collection = ? AND cid = ?`).get(collectionName, canonicalId) as { file: string; entry: number | null } | undefined;
@@ -122,8 +157,8 @@ export class OwnerWrites {
   readonly journalPath: string;
   private host: WriteHost | undefined;
   private queue: Promise<unknown> = Promise.resolve();
-  /** Results by client and requestId, from the journal. */
-  private readonly done = new Map<string, WriteResult>();
+  /** Results (and the digest of the call's arguments) by grant and requestId, from the journal. */
+  private readonly done = new Map<string, { result: WriteResult; argsDigest: string | undefined }>();
   /** The content files the journal names: what a server started on a build older than them rebuilds first. */
   private readonly journaled = new Set<string>();
 
@@ -142,6 +177,9 @@ export class OwnerWrites {
         } catch {
           continue;
         }
+        // A journal names files of the content folder only; a line naming one outside it was not
+        // written by this code, and is never read back, restored or rebuilt.
+        if (typeof entry.file !== 'string' || !this.inContent(entry.file)) continue;
         if (entry.pending) {
           pending = entry;
           continue;
@@ -164,13 +202,19 @@ export class OwnerWrites {
     }
   }
 
+  /** Whether a journal's relative `file` resolves inside the content folder. */
+  private inContent(file: string): boolean {
+    return resolve(this.contentDir, file).startsWith(`${this.contentDir}${sep}`);
+  }
+
   /** An applied (or reverted) journal entry: its file is rebuilt on catch-up, its requestId answered with its result. */
   private remember(entry: JournalEntry): void {
     this.journaled.add(entry.file);
-    if (!entry.requestId) return;
-    const key = `${entry.client}\n${entry.requestId}`;
+    // Entries journaled before grants were recorded cannot be matched to an installation: never replayed.
+    if (!entry.requestId || !entry.grant) return;
+    const key = retryKey(entry.grant, entry.requestId);
     if (entry.reverted) this.done.delete(key);
-    else this.done.set(key, { collection: entry.collection, canonicalId: entry.canonicalId, revision: entry.revision, file: entry.file, swapped: true });
+    else this.done.set(key, { result: { collection: entry.collection, canonicalId: entry.canonicalId, revision: entry.revision, file: entry.file, swapped: true }, argsDigest: entry.argsDigest });
   }
 
   /** Whether the content file holds the bytes an intent was about to write. */
@@ -200,21 +244,32 @@ export class OwnerWrites {
   }
 
   /** Adds a record to a collection: a new content file holding `fields`, validated by the collection's schema. */
-  log(client: string, input: { collection: string; fields: Record<string, unknown>; requestId?: string }): Promise<WriteResult> {
-    return this.serialized(client, input.requestId, () => this.logNow(client, input));
+  log(caller: WriteCaller, input: { collection: string; fields: Record<string, unknown>; requestId?: string }): Promise<WriteResult> {
+    const argsDigest = argsDigestOf('taste.log', input);
+    return this.serialized(caller, input.requestId, argsDigest, () => this.logNow(caller, argsDigest, input));
   }
 
   /** Sets fields of a record (`rating`, `recommended`, `stance`), guarded by the revision the caller read, when given. */
-  set(client: string, tool: string, input: { collection: string; canonicalId: string; change: Record<string, unknown>; revision?: string; requestId?: string }): Promise<WriteResult> {
-    return this.serialized(client, input.requestId, () => this.setNow(client, tool, input));
+  set(caller: WriteCaller, tool: string, input: { collection: string; canonicalId: string; change: Record<string, unknown>; revision?: string; requestId?: string }): Promise<WriteResult> {
+    const argsDigest = argsDigestOf(tool, input);
+    return this.serialized(caller, input.requestId, argsDigest, () => this.setNow(caller, argsDigest, tool, input));
   }
 
-  /** Reads a record from its content file (not from the image: a hand edit not yet built shows), with its revision. */
-  read(input: { collection: string; canonicalId: string }): RecordRead {
+  /**
+   * Reads a record from its content file (not from the image: a hand edit not yet built
+   * shows), with its revision. A record its file marks private or draft is the owner's
+   * alone: read only for a caller holding `taste:write`.
+   */
+  read(input: { collection: string; canonicalId: string }, caller?: WriteCaller): RecordRead {
     const runtime = this.hostOrRefuse().current();
     const { declaration, source, text, markdown } = this.locate(runtime, input.collection, input.canonicalId);
     try {
       const fields = heldRecord(declaration, source.file, text, markdown, source.entry, input.canonicalId);
+      // The compiler's rule (src/compile/records.ts): such a record never reaches the public surfaces.
+      const unpublished = fields.visibility === 'private' || fields.draft === true;
+      if (unpublished && !caller?.scopes?.includes(WRITE_SCOPE)) {
+        throw new WriteRefused('not-found', `The record's file ${source.file} now marks it private or draft: reading it needs the ${WRITE_SCOPE} scope.`);
+      }
       return { collection: input.collection, canonicalId: input.canonicalId, revision: blockRevision(text, recordBlock(text, markdown, source.entry)), file: source.file, fields };
     } catch (error) {
       if (error instanceof EditError) throw new WriteRefused('conflict', `Cannot read ${source.file}: ${error.message}.`);
@@ -227,13 +282,16 @@ export class OwnerWrites {
     return this.host;
   }
 
-  private serialized(client: string, requestId: string | undefined, run: () => Promise<WriteResult>): Promise<WriteResult> {
-    const key = requestId === undefined ? undefined : `${client}\n${requestId}`;
+  private serialized(caller: WriteCaller, requestId: string | undefined, argsDigest: string, run: () => Promise<WriteResult>): Promise<WriteResult> {
+    const key = requestId === undefined ? undefined : retryKey(caller.grant, requestId);
     const next = this.queue.then(async () => {
       const earlier = key === undefined ? undefined : this.done.get(key);
       if (earlier) {
-        const canonicalId = earlier.canonicalId || this.cidOfFile(earlier.file);
-        return { ...earlier, canonicalId, replayed: true };
+        if (earlier.argsDigest !== argsDigest) {
+          throw new WriteRefused('conflict', `The requestId ${requestId!.slice(0, 40)} was already used for another call (another tool or other arguments); nothing was written. Give a new change a new requestId.`);
+        }
+        const canonicalId = earlier.result.canonicalId || this.cidOfFile(earlier.result.file);
+        return { ...earlier.result, canonicalId, replayed: true };
       }
       return run();
     });
@@ -257,7 +315,7 @@ export class OwnerWrites {
     return { declaration, source, path, text, markdown: path.endsWith('.md') };
   }
 
-  private async setNow(client: string, tool: string, input: { collection: string; canonicalId: string; change: Record<string, unknown>; revision?: string; requestId?: string }): Promise<WriteResult> {
+  private async setNow(caller: WriteCaller, argsDigest: string, tool: string, input: { collection: string; canonicalId: string; change: Record<string, unknown>; revision?: string; requestId?: string }): Promise<WriteResult> {
     const host = this.hostOrRefuse();
     const runtime = host.current();
     const { declaration, source, path, text, markdown } = this.locate(runtime, input.collection, input.canonicalId);
@@ -288,10 +346,10 @@ export class OwnerWrites {
     const checked = declaration.schema.safeParse(withBody(fields));
     if (!checked.success) throw new WriteRefused('invalid', `The change is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`);
     const revision = blockRevision(edited.text, recordBlock(edited.text, markdown, source.entry));
-    return this.commit(host, client, { tool, requestId: input.requestId, collection: input.collection, canonicalId: input.canonicalId, file: source.file, change: input.change, revisionBefore }, path, text, edited.text, revision);
+    return this.commit(host, caller, { tool, requestId: input.requestId, argsDigest, collection: input.collection, canonicalId: input.canonicalId, file: source.file, change: input.change, revisionBefore }, path, text, edited.text, revision);
   }
 
-  private async logNow(client: string, input: { collection: string; fields: Record<string, unknown>; requestId?: string }): Promise<WriteResult> {
+  private async logNow(caller: WriteCaller, argsDigest: string, input: { collection: string; fields: Record<string, unknown>; requestId?: string }): Promise<WriteResult> {
     const host = this.hostOrRefuse();
     const declaration = collection(input.collection);
     if (!declaration || declaration.compose) throw new WriteRefused('invalid', `No collection is named ${input.collection.slice(0, 40)} that holds records of its own.`);
@@ -307,7 +365,7 @@ export class OwnerWrites {
     const path = join(this.contentDir, file);
     const text = yaml.dump(input.fields, { schema: yaml.CORE_SCHEMA, lineWidth: -1, flowLevel: 1 });
     const revision = blockRevision(text, recordBlock(text, false, null));
-    return this.commit(host, client, { tool: 'taste.log', requestId: input.requestId, collection: input.collection, canonicalId: '', file, change: input.fields }, path, undefined, text, revision);
+    return this.commit(host, caller, { tool: 'taste.log', requestId: input.requestId, argsDigest, collection: input.collection, canonicalId: '', file, change: input.fields }, path, undefined, text, revision);
   }
 
   private cidOfFile(file: string): string {
@@ -320,9 +378,9 @@ export class OwnerWrites {
    * (flushed: from here on the write is durable and a retried requestId will not apply it
    * twice), rebuilds and swaps; on a refused rebuild, puts the file back and journals that.
    */
-  private async commit(host: WriteHost, client: string, entry: Omit<JournalEntry, 'at' | 'client' | 'revision'>, path: string, before: string | undefined, after: string, revision: string): Promise<WriteResult> {
+  private async commit(host: WriteHost, caller: WriteCaller, entry: Omit<JournalEntry, 'at' | 'client' | 'grant' | 'revision'>, path: string, before: string | undefined, after: string, revision: string): Promise<WriteResult> {
     const file = relative(this.contentDir, path).split(sep).join('/');
-    const journal: JournalEntry = { at: new Date().toISOString(), client, ...entry, file, revision, digest: digestOf(after) };
+    const journal: JournalEntry = { at: new Date().toISOString(), client: caller.client, grant: caller.grant, ...entry, file, revision, digest: digestOf(after) };
     this.append({ ...journal, pending: true });
     try {
       writeContentFile(path, after);
@@ -346,7 +404,7 @@ export class OwnerWrites {
     }
     const canonicalId = entry.canonicalId || this.cidOfFile(file);
     const result: WriteResult = { collection: entry.collection, canonicalId, revision, file, swapped: summary.swapped };
-    if (entry.requestId !== undefined) this.done.set(`${client}\n${entry.requestId}`, result);
+    if (entry.requestId !== undefined) this.done.set(retryKey(caller.grant, entry.requestId), { result, argsDigest: entry.argsDigest });
     return result;
   }
 

@@ -185,7 +185,7 @@ export const ROUTES: readonly Route[] = [
     methods: ['GET', 'POST'],
     kind: 'answer',
     bodyMax: LIMITS.oauthFormBytesMax,
-    answer: (rt, request, body) => (request.method === 'POST' ? rt.oauth!.consent(request, body) : rt.oauth!.authorize(request)),
+    answer: (rt, request, body) => (request.method === 'POST' ? rt.oauth!.consent(request, body) : rt.oauth!.authorize(request, rt.clientOf(request))),
   },
   {
     name: 'oauth-callback',

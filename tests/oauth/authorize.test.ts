@@ -1,7 +1,8 @@
 /**
  * The authorization endpoint's refusals: errors about the client or its redirect URI
- * are shown on a page and never redirected; the others go back to the client with
- * `state` and `iss`; only the owner can finish; Deny, a forged or replayed consent, a
+ * are shown on a page and never redirected; the others go back with `state` and `iss`
+ * to a client the owner already granted (tests/oauth/redirect.test.ts: any other gets a
+ * page); only the owner can finish; Deny, a forged or replayed consent, a
  * callback in another browser, an expired client.
  */
 import assert from 'node:assert/strict';
@@ -40,8 +41,9 @@ test('an unknown client, a missing or unregistered redirect URI, a repeated para
   }
 });
 
-test('plain PKCE, missing PKCE, a bad challenge, another response type, an unknown scope, another resource: back to the client with the error, state and iss', async () => {
-  const client = await agent.register();
+test('plain PKCE, missing PKCE, a bad challenge, another response type, an unknown scope, another resource: back to a client the owner granted, with the error, state and iss', async () => {
+  // Only a client holding a grant has a trusted redirect URI (tests/oauth/redirect.test.ts: the others get a page).
+  const { client } = await agent.connect();
   const cases: [Record<string, string | null>, string][] = [
     [{ code_challenge_method: 'plain' }, 'invalid_request'],
     [{ code_challenge_method: null }, 'invalid_request'],
@@ -64,20 +66,27 @@ test('plain PKCE, missing PKCE, a bad challenge, another response type, an unkno
   }
 });
 
-test('a second account at the identity provider gets access_denied, and no code', async () => {
-  const client = await agent.register();
-  const attempt = await agent.authorizationUrl(client);
+test('a second account at the identity provider gets access_denied, and no code: on a page for a client not yet granted, at the redirect URI for one granted', async () => {
+  const fresh = await agent.register();
+  const { client: granted } = await agent.connect();
   const warned: string[] = [];
   const original = console.warn;
   console.warn = (message: string) => warned.push(message);
-  let back: URL;
+  let page: URL | Response;
+  let back: URL | Response;
+  const attempt = await agent.authorizationUrl(granted);
   try {
-    back = await agent.decide(attempt, 'approve', 'someone-else');
+    page = await signIn(new Browser(), (await agent.authorizationUrl(fresh)).url, 'someone-else', REDIRECT, site.idp!.issuer);
+    back = await signIn(new Browser(), attempt.url, 'someone-else', REDIRECT, site.idp!.issuer);
   } finally {
     console.warn = original;
   }
   const ours = warned.filter((message) => message.startsWith('owner lane:'));
-  assert.deepEqual(ours, ['owner lane: a sign-in by subject "someone-else", which is not OWNER_SUBJECT, was refused'], 'the operator learns the subject it refused');
+  assert.deepEqual(ours, Array(2).fill('owner lane: a sign-in by subject "someone-else", which is not OWNER_SUBJECT, was refused'), 'the operator learns the subject it refused');
+  assert.ok(page instanceof Response);
+  assert.equal(page.status, 403);
+  assert.match(await page.text(), /access_denied/);
+  assert.ok(back instanceof URL);
   assert.equal(back.searchParams.get('error'), 'access_denied');
   assert.equal(back.searchParams.get('code'), null);
   assert.equal(back.searchParams.get('state'), attempt.state);

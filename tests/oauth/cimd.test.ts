@@ -18,6 +18,8 @@ import { discover, startIdp, startSite, type Site } from './helpers.ts';
 let documents: Server;
 let origin = '';
 let fetches = 0;
+/** Answers of `/held-*` documents, kept open until a test lets them go. */
+const held: import('node:http').ServerResponse[] = [];
 
 const goodDocument = (path: string) => ({ client_id: `${origin}${path}`, client_name: 'Document client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] });
 
@@ -26,6 +28,8 @@ before(async () => {
     fetches++;
     const path = req.url ?? '';
     if (path === '/hang.json') return; // never answers
+    if (path.startsWith('/held-')) return void held.push(res);
+    if (path === '/status-404.json') return res.writeHead(404, { 'Content-Type': 'text/plain' }).end('no such page');
     if (path === '/redirect.json') return res.writeHead(302, { Location: `${origin}/good.json` }).end();
     if (path === '/large.json') return res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ...goodDocument(path), padding: 'x'.repeat(LIMITS.oauthCimdBytesMax) }));
     if (path === '/html.json') return res.writeHead(200, { 'Content-Type': 'text/html' }).end('<p>hi</p>');
@@ -92,5 +96,93 @@ test('a client known only by its metadata document URL completes the flow', asyn
     assert.ok(site.oauth.verifyAccessToken(refreshed.access_token).ok);
   } finally {
     await site.stop();
+  }
+});
+
+/** POSTs a form to one of the site's endpoints. */
+const post = (base: string, path: string, fields: Record<string, string>) =>
+  fetch(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+
+test('no fetch for strangers: with the owner lane not set up, the token and revocation endpoints fetch nothing', async () => {
+  const bare = await startSite({ cimdAllowLoopback: true });
+  try {
+    const before = fetches;
+    const clientId = `${origin}/stranger-unset.json`;
+    const token = await post(bare.base, '/oauth/token', { grant_type: 'authorization_code', client_id: clientId, code: 'x', redirect_uri: REDIRECT, code_verifier: 'v'.repeat(43) });
+    assert.equal(token.status, 401);
+    assert.equal(((await token.json()) as { error: string }).error, 'invalid_client');
+    const revoked = await post(bare.base, '/oauth/revoke', { client_id: clientId, token: 'x' });
+    assert.equal(revoked.status, 401);
+    await (await fetch(`${bare.base}/oauth/authorize?client_id=${encodeURIComponent(clientId)}&response_type=code`)).text();
+    assert.equal(fetches, before, 'nothing was fetched');
+  } finally {
+    await bare.stop();
+  }
+});
+
+test('no fetch for strangers: set up, the token and revocation endpoints fetch only for a client holding a live code or grant', async () => {
+  const configured = await startSite({ idp: startIdp, cimdAllowLoopback: true });
+  try {
+    const before = fetches;
+    const clientId = `${origin}/stranger-set.json`;
+    const token = await post(configured.base, '/oauth/token', { grant_type: 'refresh_token', client_id: clientId, refresh_token: 'x' });
+    assert.equal(token.status, 401);
+    assert.equal((await post(configured.base, '/oauth/token', { client_id: clientId, token: 'x' })).status, 401);
+    assert.equal((await post(configured.base, '/oauth/revoke', { client_id: clientId, token: 'x' })).status, 401);
+    assert.equal(fetches, before, 'nothing was fetched');
+  } finally {
+    await configured.stop();
+  }
+});
+
+test('the remote result is never echoed, only port 443 is fetched from, and concurrent fetches are capped', async () => {
+  const resolve = metadataDocuments({ allowLoopback: true, now: () => 0, timeoutMs: 2000 });
+  const missing = await resolve(`${origin}/status-404.json`);
+  assert.ok('error' in missing);
+  assert.doesNotMatch(missing.description, /404|answer was|status/i, 'the remote status is not reported');
+  const strict = metadataDocuments({ allowLoopback: false, now: () => 0, timeoutMs: 200 });
+  const port = await strict('https://app.invalid:8443/client.json');
+  assert.ok('error' in port);
+  assert.match(port.description, /443/);
+
+  const before = fetches;
+  const pending = Array.from({ length: LIMITS.oauthCimdFetchesMax }, (_, i) => resolve(`${origin}/held-${i}.json`));
+  while (held.length < LIMITS.oauthCimdFetchesMax) await new Promise((done) => setImmediate(done));
+  const extra = await resolve(`${origin}/held-extra.json`);
+  assert.ok('error' in extra, 'past the cap: refused without a fetch');
+  assert.equal(fetches - before, LIMITS.oauthCimdFetchesMax);
+  for (const res of held.splice(0)) res.writeHead(404).end();
+  await Promise.all(pending);
+});
+
+test('a failed fetch is remembered for 30 to 60 seconds, not an hour; the cache is keyed by the parsed URL', async () => {
+  let clock = 0;
+  const resolve = metadataDocuments({ allowLoopback: true, now: () => clock, timeoutMs: 2000 });
+  const before = fetches;
+  await resolve(`${origin}/status-404.json`);
+  clock += 29_000;
+  await resolve(`${origin}/status-404.json`);
+  assert.equal(fetches - before, 1, 'remembered for at least 30 s');
+  clock += 32_000;
+  await resolve(`${origin}/status-404.json`);
+  assert.equal(fetches - before, 2, 'asked again after at most 60 s');
+
+  const good = await resolve(`${origin}/keyed.json`);
+  assert.ok('client' in good);
+  const respelled = await resolve(`${origin}/./keyed.json`);
+  assert.ok('error' in respelled, 'the document names the other spelling as its client_id');
+  assert.equal(fetches - before, 3, 'two spellings of one URL: one fetch');
+});
+
+test('a metadata document on an attacker\'s own host cannot make /oauth/authorize redirect its errors', async () => {
+  const documentSite = await startSite({ idp: startIdp, cimdAllowLoopback: true });
+  try {
+    const clientId = `${origin}/phisher.json`;
+    const response = await fetch(`${documentSite.base}/oauth/authorize?client_id=${encodeURIComponent(clientId)}&response_type=x&redirect_uri=${encodeURIComponent(REDIRECT)}`, { redirect: 'manual' });
+    assert.equal(response.headers.get('location'), null);
+    assert.equal(response.status, 400);
+    assert.match(await response.text(), /Document client/);
+  } finally {
+    await documentSite.stop();
   }
 });

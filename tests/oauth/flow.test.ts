@@ -26,7 +26,7 @@ test('metadata: the protected resource names this server and its scopes; the ser
   const resource = (await response.json()) as Record<string, unknown>;
   assert.equal(resource.resource, site.resource);
   assert.deepEqual(resource.authorization_servers, [site.base]);
-  assert.deepEqual(resource.scopes_supported, ['taste:read', 'taste:write']);
+  assert.deepEqual(resource.scopes_supported, ['taste:read', 'taste:write', 'taste:log', 'taste:rate', 'taste:stance']);
   assert.deepEqual(resource.bearer_methods_supported, ['header']);
   const as = agent.as;
   assert.equal(as.issuer, site.base);
@@ -34,11 +34,13 @@ test('metadata: the protected resource names this server and its scopes; the ser
   assert.deepEqual(as.token_endpoint_auth_methods_supported, ['none']);
   assert.deepEqual(as.response_types_supported, ['code']);
   assert.deepEqual(as.grant_types_supported, ['authorization_code', 'refresh_token']);
-  assert.deepEqual(as.scopes_supported, ['taste:read', 'taste:write']);
+  assert.deepEqual(as.scopes_supported, ['taste:read', 'taste:write', 'taste:log', 'taste:rate', 'taste:stance']);
   assert.equal(as.client_id_metadata_document_supported, true);
   assert.equal(as.authorization_response_iss_parameter_supported, true);
   assert.equal(as.revocation_endpoint, `${site.base}${OAUTH_URLS.revoke}`);
   assert.deepEqual(as.agent_auth, {
+    identity_type: 'service_auth',
+    credential_type: 'access_token',
     registration_url: `${site.base}${OAUTH_URLS.register}`,
     authorization_url: `${site.base}${OAUTH_URLS.authorize}`,
     token_url: `${site.base}${OAUTH_URLS.token}`,
@@ -117,4 +119,14 @@ test('a bearer token means nothing on a public surface: it is ignored, not check
     const response = await fetch(`${site.base}/api/status.json`, { headers: { Authorization: authorization } });
     assert.equal(response.status, 200);
   }
+});
+
+test('a grant of one task scope: the token holds just it, and reads too', async () => {
+  const { tokens } = await agent.connect('taste:rate');
+  assert.equal(tokens.scope, 'taste:rate');
+  const read = site.oauth.authorizeBearer(`Bearer ${tokens.access_token}`, 'taste:read');
+  assert.ok(read.ok, 'every task scope reads');
+  const log = site.oauth.authorizeBearer(`Bearer ${tokens.access_token}`, 'taste:log', 'taste:write');
+  assert.equal(!log.ok && log.status, 403);
+  assert.match(!log.ok ? log.wwwAuthenticate : '', /scope="taste:write", error="insufficient_scope"/);
 });

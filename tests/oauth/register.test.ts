@@ -36,10 +36,12 @@ test('a public client registers: 201 with a client_id, no secret, and when the r
 });
 
 test('redirect URIs: https, http on loopback, private-use schemes; never http elsewhere, fragments or script schemes', () => {
-  for (const ok of ['https://app.example/cb', 'http://127.0.0.1:8080/cb', 'http://localhost/cb', 'http://[::1]:9/cb', 'com.example.app:/oauth', 'cursor://anysphere.cursor-retrieval/oauth/callback']) {
+  for (const ok of ['https://app.example/cb', 'http://127.0.0.1:8080/cb', 'http://localhost/cb', 'http://[::1]:9/cb', 'com.example.app:/oauth', 'com.example.app://oauth/callback']) {
     assert.equal(redirectUriProblem(ok), undefined, ok);
   }
-  for (const bad of ['http://app.example/cb', 'https://app.example/cb#frag', 'javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', 'not a uri', '/relative']) {
+  for (const bad of ['http://app.example/cb', 'https://app.example/cb#frag', 'javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', 'not a uri', '/relative',
+    // RFC 8252 §7.1: a private-use scheme is a reverse-DNS name; a bare word is refused (issue 32), Cursor's `cursor:` included.
+    'cursor://anysphere.cursor-retrieval/oauth/callback']) {
     assert.notEqual(redirectUriProblem(bad), undefined, bad);
   }
 });

@@ -21,7 +21,8 @@ import { SqliteOAuthStore } from '../../src/oauth/store.ts';
 import { buildLayout, paths } from '../../src/paths.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
 
-const SITE_URL = 'http://owner.test';
+// Loopback: with the owner lane set up, an http SITE_URL elsewhere is refused at start (issue 32).
+const SITE_URL = 'http://localhost:4321';
 const root = mkdtempSync(join(tmpdir(), 'owner-crash-'));
 const content = join(root, 'content');
 const stateDir = join(root, 'state');
@@ -44,8 +45,11 @@ function mintToken(): string {
   return token;
 }
 
+/** The lane set up, so the minted grant's subject is the owner's; the provider is never contacted. */
+const OWNER_LANE = { OWNER_OIDC_ISSUER: 'http://127.0.0.1:9', OWNER_OIDC_CLIENT_ID: 'owner-tests', OWNER_SUBJECT: 'owner' };
+
 async function startServer(): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ['server.ts'], { env: { ...process.env, CONTENT_DIR: content, STATE_DIR: stateDir, SITE_URL, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['server.ts'], { env: { ...process.env, CONTENT_DIR: content, STATE_DIR: stateDir, SITE_URL, PORT: '0', HOST: '127.0.0.1', ...OWNER_LANE }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -105,7 +109,8 @@ test('SIGKILL during a stream of writes loses no acknowledged write and leaves t
 
   // A server started again: acknowledged request ids are replayed from the journal, a new write rebuilds the file.
   const again = await startServer();
-  const replay = await setStance(again.base, token, acknowledged[0]!.cid, 'dislike', acknowledged[0]!.requestId);
+  // The same call again (a reused requestId with other arguments would be a conflict, tests/owner/retries.test.ts).
+  const replay = await setStance(again.base, token, acknowledged[0]!.cid, acknowledged[0]!.stance, acknowledged[0]!.requestId);
   assert.equal(replay.result.structuredContent?.replayed, true);
   assert.equal((yaml.load(readFileSync(file, 'utf8'), { schema: yaml.CORE_SCHEMA }) as { stance: string }[])[acknowledged[0]!.entry]!.stance, acknowledged[0]!.stance);
   const last = writes.at(-1)!;

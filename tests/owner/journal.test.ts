@@ -48,7 +48,7 @@ const record = (title: string) => ({ title, type: 'album', artist: 'Journal Test
 
 test('killed after the intent, before the file: the retry applies the write, once', async () => {
   const first = await start();
-  const written = await first.owner.log('client-a', { collection: 'music', fields: record('Before The Rename'), requestId: 'gap-1' });
+  const written = await first.owner.log({ client: 'client-a', grant: 'grant-a' }, { collection: 'music', fields: record('Before The Rename'), requestId: 'gap-1' });
   await first.generations.shutdown();
   assert.equal(written.file, 'music/before-the-rename.yaml');
   const intent = cutAfterIntent('gap-1');
@@ -56,7 +56,7 @@ test('killed after the intent, before the file: the retry applies the write, onc
 
   const second = await start();
   try {
-    const retried = await second.owner.log('client-a', { collection: 'music', fields: record('Before The Rename'), requestId: 'gap-1' });
+    const retried = await second.owner.log({ client: 'client-a', grant: 'grant-a' }, { collection: 'music', fields: record('Before The Rename'), requestId: 'gap-1' });
     assert.equal(retried.replayed, undefined, 'the first attempt never reached the file: this one applies');
     assert.equal(retried.file, 'music/before-the-rename.yaml');
     assert.equal(retried.swapped, true);
@@ -69,7 +69,7 @@ test('killed after the intent, before the file: the retry applies the write, onc
 
 test('killed after the file, before the journal said so: the restart recognizes the file, and the retry is answered, not applied again', async () => {
   const first = await start();
-  const written = await first.owner.log('client-a', { collection: 'music', fields: record('After The Rename'), requestId: 'gap-2' });
+  const written = await first.owner.log({ client: 'client-a', grant: 'grant-a' }, { collection: 'music', fields: record('After The Rename'), requestId: 'gap-2' });
   await first.generations.shutdown();
   const bytes = readFileSync(join(content, written.file), 'utf8');
   cutAfterIntent('gap-2');
@@ -78,7 +78,7 @@ test('killed after the file, before the journal said so: the restart recognizes 
   try {
     // The restart journaled the write as applied and rebuilt its file.
     assert.deepEqual(journal().filter((e) => e.requestId === 'gap-2').map((e) => e.pending ?? false), [true, false]);
-    const retried = await second.owner.log('client-a', { collection: 'music', fields: record('After The Rename'), requestId: 'gap-2' });
+    const retried = await second.owner.log({ client: 'client-a', grant: 'grant-a' }, { collection: 'music', fields: record('After The Rename'), requestId: 'gap-2' });
     assert.equal(retried.replayed, true);
     assert.equal(retried.file, written.file);
     assert.equal(retried.canonicalId, written.canonicalId);
@@ -91,7 +91,7 @@ test('killed after the file, before the journal said so: the restart recognizes 
 
 test('an intent whose file holds other bytes (the write never landed, the owner edited since) is not taken as applied', async () => {
   const first = await start();
-  const target = (await first.owner.log('client-b', { collection: 'music', fields: record('Hand Edited'), requestId: 'gap-3' })).file;
+  const target = (await first.owner.log({ client: 'client-b', grant: 'grant-b' }, { collection: 'music', fields: record('Hand Edited'), requestId: 'gap-3' })).file;
   await first.generations.shutdown();
   cutAfterIntent('gap-3');
   writeFileSync(join(content, target), 'title: Hand Edited\ntype: album\nartist: Journal Test\nyear: 2019\naddedAt: 2026-11-03\n');
@@ -106,9 +106,9 @@ test('an intent whose file holds other bytes (the write never landed, the owner 
 
 test('killed while putting back a change the build refused: the restart finishes the put-back, and the retry is refused again, never answered as applied', async () => {
   const first = await start();
-  const kept = await first.owner.log('client-c', { collection: 'music', fields: record('Refused Twice'), requestId: 'gap-4a' });
+  const kept = await first.owner.log({ client: 'client-c', grant: 'grant-c' }, { collection: 'music', fields: record('Refused Twice'), requestId: 'gap-4a' });
   // The same record again: the build refuses the duplicate, and the new file is taken back.
-  await assert.rejects(first.owner.log('client-c', { collection: 'music', fields: record('Refused Twice'), requestId: 'gap-4' }), /build refused/);
+  await assert.rejects(first.owner.log({ client: 'client-c', grant: 'grant-c' }, { collection: 'music', fields: record('Refused Twice'), requestId: 'gap-4' }), /build refused/);
   await first.generations.shutdown();
   const refused = 'music/refused-twice-2.yaml';
   assert.equal(existsSync(join(content, refused)), false);
@@ -122,7 +122,7 @@ test('killed while putting back a change the build refused: the restart finishes
   const second = await start();
   try {
     assert.equal(existsSync(join(content, refused)), false, 'the restart finished the put-back');
-    await assert.rejects(second.owner.log('client-c', { collection: 'music', fields: record('Refused Twice'), requestId: 'gap-4' }), /build refused/);
+    await assert.rejects(second.owner.log({ client: 'client-c', grant: 'grant-c' }, { collection: 'music', fields: record('Refused Twice'), requestId: 'gap-4' }), /build refused/);
     assert.equal(existsSync(join(content, refused)), false);
   } finally {
     await second.generations.shutdown();

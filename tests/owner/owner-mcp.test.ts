@@ -126,7 +126,7 @@ test('music.set_stance edits only the stance line of the record in a list file; 
   assert.equal((await restItem('music', 'Kid A', cid))?.stance, 'dislike');
 
   // The same requestId again: the first result, nothing written again, one journal line.
-  const again = await call('music.set_stance', { canonicalId: cid, stance: 'neutral', requestId: 'stance-1' });
+  const again = await call('music.set_stance', { canonicalId: cid, stance: 'dislike', requestId: 'stance-1' });
   assert.equal(again.structuredContent!.replayed, true);
   assert.equal(again.structuredContent!.revision, result.structuredContent!.revision);
   assert.equal(readFileSync(file, 'utf8'), after);

@@ -23,8 +23,12 @@ export interface OwnerSite {
   stateDir: string;
   base: string;
   generations: Generations;
-  /** An access token for `resource` (this site's `/owner/mcp` unless named) with `scopes`. */
-  mint(scopes: string[], resource?: string): string;
+  /**
+   * An access token for `resource` (this site's `/owner/mcp` unless named) with `scopes`,
+   * under a new grant; of a new client unless `clientId` names one (another installation
+   * of the same app: Client ID Metadata Documents give every install one client_id).
+   */
+  mint(scopes: string[], resource?: string, clientId?: string): string;
   stop(): Promise<void>;
 }
 
@@ -38,12 +42,13 @@ export async function startOwnerSite(prefix: string): Promise<OwnerSite> {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const store = new SqliteOAuthStore(stateDir);
-  const oauthServer = new OAuthServer({ config: oauthConfig({ siteUrl: base, stateDir }), store });
+  // The lane is set up (a token counts only under the grant of the configured owner); the provider is never contacted here.
+  const idp = { issuer: new URL('http://127.0.0.1:9'), clientId: 'owner-tests', clientSecret: undefined, subject: 'owner' };
+  const oauthServer = new OAuthServer({ config: oauthConfig({ siteUrl: base, stateDir, idp }), store });
   const generations = await Generations.open({ distDir: paths.dist, contentDir: content, oauth: oauthServer });
   dispatcher = generations.dispatcher();
-  const mint = (scopes: string[], resource = `${base}${OAUTH_URLS.ownerMcp}`) => {
+  const mint = (scopes: string[], resource = `${base}${OAUTH_URLS.ownerMcp}`, clientId = `client-${randomBytes(4).toString('hex')}`) => {
     const now = Date.now();
-    const clientId = `client-${randomBytes(4).toString('hex')}`;
     const grantId = `grant-${randomBytes(4).toString('hex')}`;
     store.putClient({ clientId, metadata: { client_name: 'Test agent', redirect_uris: ['http://127.0.0.1:9/callback'], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }, createdAt: now, expiresAt: now + 90 * 86_400_000 });
     store.createGrant({ id: grantId, clientId, clientName: 'Test agent', subject: 'owner', scopes, resource, createdAt: now, lastUsedAt: null, revokedAt: null });
