@@ -90,6 +90,8 @@ export class Generations {
   /** Paths of a rebuild that failed, read again by the next one. */
   private pending = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Callers of `idle()` waiting for the last request to end. */
+  private idleWaiters: (() => void)[] = [];
   /** Per-record fragments of the exports and calendars, kept across rebuilds (src/formats/fragments.ts). */
   private readonly fragments = new FragmentStore();
 
@@ -160,6 +162,13 @@ export class Generations {
     }
     this.inFlight.delete(runtime);
     if (this.retiring.has(runtime)) this.close(runtime);
+    if (this.inFlight.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  /** Resolves once no request and no WebSocket session is under way on any generation (for a stopping process). */
+  idle(): Promise<void> {
+    if (this.inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** The files of a generation that a rebuild wrote (the build's own files are never removed). */
