@@ -130,6 +130,8 @@ export const LIMIT_DEFINITIONS = {
   oauthCimdTimeoutMs: { value: 5000, unit: 'milliseconds', why: 'Time to fetch a Client ID Metadata Document: the owner is waiting in a browser; a slow host cannot hold the request longer.' },
   oauthCimdCacheSeconds: { value: 3600, unit: 'seconds', why: 'A fetched Client ID Metadata Document is reused this long, so an authorization and its token exchange fetch it once.' },
   drainTimeoutMs: { value: 20_000, unit: 'milliseconds', why: 'On SIGTERM a replica stops accepting, says `draining`, and waits this long at most for its in-flight requests and WebSocket sessions (closed with 1001) before it exits: long enough for any answer the bounds allow (a SQL statement stops within a second; bodies are at most 64 KiB), shorter than the 30 s a container runtime waits before SIGKILL.' },
+  releaseCheckSeconds: { value: 15, unit: 'seconds', why: 'A replica following `RELEASES_DIR` looks for a newer release this often besides the Redis notice (the fast path), so a lost notice or an absent Redis delays a release by at most this; each look reads one small manifest per release.' },
+  releaseNoticeTimeoutMs: { value: 2_000, unit: 'milliseconds', why: 'Time to send a release notice to Redis: a release is in the shared folder already, so an unreachable Redis only leaves the replicas to the periodic check rather than holding `npm run release` or an owner write.' },
 } as const satisfies Record<string, Limit>;
 
 export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {

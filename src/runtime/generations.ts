@@ -33,6 +33,8 @@ export interface GenerationsOptions extends RuntimeOptions {
   contentDir: string;
   /** The owner's name, the feeds' author (`SITE_AUTHOR`), as the build had it. */
   siteAuthor?: string;
+  /** Called after a rebuild swapped a new generation in, before the next rebuild starts (the writer publishes it as a release: src/release/writer.ts). */
+  afterRebuild?: (runtime: Runtime) => Promise<void>;
 }
 
 export interface RebuildSummary {
@@ -211,6 +213,18 @@ export class Generations {
    */
   rebuild(paths: readonly string[]): Promise<RebuildSummary> {
     const run = this.queue.then(() => this.rebuildNow(paths));
+    const after = run.then((summary) => (summary.swapped ? this.options.afterRebuild?.(this.runtime) : undefined));
+    this.queue = after.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Serves `generation` (a release read from `RELEASES_DIR`: src/release/follow.ts) from
+   * now on, as a rebuild's would be: requests under way finish on the one it replaces.
+   * Queued with the rebuilds.
+   */
+  adopt(generation: Generation, release: string): Promise<void> {
+    const run = this.queue.then(() => this.swap(generation, release)).then(() => undefined);
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -241,10 +255,10 @@ export class Generations {
   }
 
   /** Opens a Runtime on `generation` and makes it current; the one it replaces closes after its last request. */
-  private async swap(generation: Generation): Promise<Runtime> {
+  private async swap(generation: Generation, release?: string): Promise<Runtime> {
     let next: Runtime;
     try {
-      next = await Runtime.open({ ...this.options, generation });
+      next = await Runtime.open({ ...this.options, generation, release });
     } catch (error) {
       this.unopened = generation;
       throw error;

@@ -2,10 +2,13 @@
  * Serving a build: the generations of `dist/` (the build's, and later ones when content
  * changes), a node:http server listening on `PORT`/`HOST`, and a graceful stop on SIGINT
  * or SIGTERM (src/runtime/drain.ts): say `draining`, stop accepting, let in-flight
- * answers and WebSocket sessions finish, close the generations, exit 0.
- * Shared by `server.ts` and the dev loop's server process.
+ * answers and WebSocket sessions finish, close the generations, exit 0. With
+ * `RELEASES_DIR` the process is one replica of several (src/release/replica.ts): the
+ * writer publishes its rebuilds as releases, the others serve the newest release and
+ * follow new ones. Shared by `server.ts` and the dev loop's server process.
  */
 import { paths } from '../paths.ts';
+import { replicaRole } from '../release/replica.ts';
 import { drain, drainingDispatcher, type Lifecycle } from './drain.ts';
 import { Generations } from './generations.ts';
 import { createNodeServer } from './node.ts';
@@ -17,10 +20,16 @@ export async function serve(): Promise<{ generations: Generations; url: string }
   const host = process.env.HOST ?? 'localhost';
   const lifecycle: Lifecycle = { draining: false };
   const options = { ...runtimeOptionsFromEnv(process.env, paths.dist), processState: lifecycle };
-  const generations = await Generations.open({ ...options, contentDir: paths.content, siteAuthor: process.env.SITE_AUTHOR });
-  const server = createNodeServer(drainingDispatcher(generations.dispatcher(), lifecycle));
+  // The writer is the replica whose owner lane is set up (OWNER_OIDC_* and OWNER_SUBJECT; STATE_DIR on its own disk).
+  const role = await replicaRole(process.env, options.oauth?.config.idp !== undefined);
+  const release = role?.initial ? { generation: role.initial.generation, release: role.initial.manifest.id } : {};
+  const generations = await Generations.open({ ...options, ...release, afterRebuild: role?.afterRebuild, contentDir: paths.content, siteAuthor: process.env.SITE_AUTHOR });
+  const dispatcher = drainingDispatcher(generations.dispatcher(), lifecycle);
+  const server = createNodeServer(role ? role.dispatcher(dispatcher) : dispatcher);
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  role?.start(generations);
   const stop = async () => {
+    role?.stop();
     const outcome = await drain(server, () => generations.idle(), lifecycle);
     if (outcome === 'timed out') console.error('stopping: requests were still under way after the drain limit; closed them');
     await generations.shutdown();
