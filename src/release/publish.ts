@@ -28,8 +28,11 @@ async function store(releasesDir: string, file: string): Promise<ObjectRef> {
   return { sha256, bytes: size };
 }
 
-/** Copies `file` into the objects folder. */
+/** Copies `file` into the objects folder, unless an object with its hash is there already (most files of a new release are). */
 async function storeCopy(releasesDir: string, file: string): Promise<ObjectRef> {
+  const sha256 = await sha256OfFile(file);
+  const { size } = await stat(file);
+  if (await stat(objectPath(releasesDir, sha256)).then(() => true, () => false)) return { sha256, bytes: size };
   const copy = temporary(releasesDir);
   await copyFile(file, copy);
   return store(releasesDir, copy);

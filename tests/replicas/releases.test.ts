@@ -154,7 +154,7 @@ test('a release published under load is served by every replica, without a faile
     await load;
     for (const replica of replicas) assert.match(await (await fetch(`${replica.base}/llms.txt`)).text(), /under-load\n$/);
     assert.deepEqual(failures, [], `no failed request of ${sent}; ${replicas.map((r) => r.output()).join('\n')}`);
-    console.log(`# ${sent} requests, 0 failed; release served by both replicas ${Math.round(Math.max(...waits))} ms after \`npm run release\` started (publish included)`);
+    console.log(`# ${sent} requests, 0 failed; \`npm run release\` took ${Math.round(published - started)} ms; both replicas served the release ${Math.round(Math.max(...waits))} ms after it returned`);
   } finally {
     running = false;
     await balancer.close();
