@@ -303,7 +303,8 @@ export class Generations {
   async shutdown(): Promise<void> {
     await this.queue;
     for (const runtime of [...this.retiring]) this.close(runtime);
-    void this.runtime.close();
+    // Awaited: the process exits next, and exiting while SQL worker threads still stop aborts Node (V8 fatal).
+    await this.runtime.close();
     rmSync(this.root, { recursive: true, force: true });
   }
 }

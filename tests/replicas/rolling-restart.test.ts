@@ -82,6 +82,9 @@ test('a rolling restart of two replicas under load fails no request and ends eve
       const sentBefore = sent;
       while (sent < sentBefore + 200) await new Promise((resolve) => setImmediate(resolve));
       const old = replicas[index]!;
+      // Its SQL worker threads are running when it stops (exiting while they stopped once aborted Node).
+      const sql = await fetch(`${old.base}/api/sql`, { method: 'QUERY', headers: { 'Content-Type': 'application/sql' }, body: 'SELECT title FROM public.writing LIMIT 1' });
+      assert.equal(sql.status, 200);
       const stopping = old.stop();
       // Sessions opened while a replica drains land on the other one.
       sessions.push(await openSession(wsUrl));
