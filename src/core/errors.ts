@@ -19,6 +19,7 @@ export const PROBLEMS = {
   'target-too-long': { status: 414, title: 'URI Too Long', when: 'The request target (path and query) is longer than the limit.' },
   'headers-too-large': { status: 431, title: 'Request Header Fields Too Large', when: 'The request\'s header section is larger than the limit, or has too many fields.' },
   'query-too-long': { status: 414, title: 'URI Too Long', when: 'The query string is longer than the limit.' },
+  'misdirected-request': { status: 421, title: 'Misdirected Request', when: 'The owner lane and OAuth are served by one replica, the writer, and this replica is not it: route `/owner/`, `/oauth/` and the OAuth metadata to the writer at the load balancer (README, several replicas).' },
   'rate-limited': { status: 429, title: 'Too Many Requests', when: 'The client used its request quota for the window; `Retry-After` says when to try again.' },
   'internal-error': { status: 500, title: 'Internal Server Error', when: 'The server failed; retry the same request with bounded exponential backoff.' },
   'location-provenance-incomplete': { status: 503, title: 'Service Unavailable', when: 'A geographic format was asked for, but some located records do not say where their coordinates came from; the export stays off until the owner fixes them.' },

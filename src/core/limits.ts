@@ -133,6 +133,9 @@ export const LIMIT_DEFINITIONS = {
   oauthAuthorizationsPerWindow: { value: 30, unit: 'requests', why: 'Authorization requests per source (an IPv6 source by its /64) and window: each one that passes its checks writes a sign-in record, and a person authorizes a handful of apps at a time (429 page).' },
   oauthAuthorizationWindowSeconds: { value: 600, unit: 'seconds', why: 'The authorization quota window: ten minutes, the life of a sign-in record.' },
   oauthCimdCacheSeconds: { value: 3600, unit: 'seconds', why: 'A fetched Client ID Metadata Document is reused this long, so an authorization and its token exchange fetch it once.' },
+  drainTimeoutMs: { value: 20_000, unit: 'milliseconds', why: 'On SIGTERM a replica stops accepting, says `draining`, and waits this long at most for its in-flight requests and WebSocket sessions (closed with 1001) before it exits: long enough for any answer the bounds allow (a SQL statement stops within a second; bodies are at most 64 KiB), shorter than the 30 s a container runtime waits before SIGKILL.' },
+  releaseCheckSeconds: { value: 15, unit: 'seconds', why: 'A replica following `RELEASES_DIR` looks for a newer release this often besides the Redis notice (the fast path), so a lost notice or an absent Redis delays a release by at most this; each look reads one small manifest per release.' },
+  releaseNoticeTimeoutMs: { value: 2_000, unit: 'milliseconds', why: 'Time to send a release notice to Redis: a release is in the shared folder already, so an unreachable Redis only leaves the replicas to the periodic check rather than holding `npm run release` or an owner write.' },
 } as const satisfies Record<string, Limit>;
 
 export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {

@@ -63,9 +63,10 @@ export const STATUS_SCHEMA: JsonSchema = {
   title: 'Service status',
   type: 'object',
   properties: {
-    status: { type: 'string', const: 'ok' },
+    status: { type: 'string', enum: ['ok', 'draining'], description: '`draining`: the process is stopping (answered with 503).' },
     version: { type: 'string', const: API_VERSION },
     dataAsOf: { ...dateTime, description: 'The latest as-of time of any collection.' },
+    release: { type: 'string', description: 'The release this replica serves, when it follows `RELEASES_DIR`.' },
     links: LINKS_SCHEMA,
     collections: {
       type: 'object',

@@ -223,6 +223,7 @@ export function oauthPaths(): Record<string, PathItem> {
             content: { 'application/json': { schema: ref('schemas', 'OAuthError') }, 'application/problem+json': { schema: ref('schemas', 'Problem') } },
           },
           413: json(`The body is larger than ${LIMITS.mcpRequestBytesMax} bytes (a JSON-RPC error).`, JSON_RPC),
+          421: problemRef(421),
           429: problemRef(429),
         },
       },

@@ -37,6 +37,7 @@ export const PROBLEM_RESPONSES = {
   408: 'RequestTimeout',
   417: 'ExpectationFailed',
   413: 'ContentTooLarge',
+  421: 'MisdirectedRequest',
   414: 'UriTooLong',
   415: 'UnsupportedMediaType',
   422: 'UnprocessableContent',

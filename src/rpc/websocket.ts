@@ -8,7 +8,10 @@
  *   batch; more closes the session with 1009;
  * - calls in flight: at most 32 pulled calls awaiting their answer; the 33rd closes the
  *   session with 1008 (policy violation);
- * - idle time: no message for `idleMs` closes it with 1001 (going away).
+ * - idle time: no message for `idleMs` closes it with 1001 (going away);
+ * - a process stopping (`closeSessionsGoingAway`, src/runtime/drain.ts): each session
+ *   closes with 1001 once no call it pulled awaits an answer, so a client sees a clean
+ *   end rather than a reset and loses no answer it asked for.
  *
  * When the socket closes, for any reason, the transport's `receive()` rejects, which
  * capnweb turns into the end of the session: every capability derived in it is dead and
@@ -58,11 +61,14 @@ class BoundedTransport implements RpcTransport {
   #waiting: { resolve: (message: string) => void; reject: (error: Error) => void } | undefined;
   #error: Error | undefined;
   #idle: NodeJS.Timeout | undefined;
+  #leaving = false;
 
   constructor(ws: WebSocket, options: WebSocketOptions) {
     this.#ws = ws;
     this.#options = options;
     this.#touch();
+    sessions.add(this);
+    ws.once('close', () => sessions.delete(this));
     ws.on('message', (data, isBinary) => this.#received(isBinary ? undefined : String(data)));
     ws.on('close', () => this.#fail(new RpcError('UNAVAILABLE', 'The WebSocket session ended; open a new session and rebuild its capabilities.')));
     ws.on('error', () => this.#fail(new RpcError('UNAVAILABLE', 'The WebSocket failed; open a new session and rebuild its capabilities.')));
@@ -78,6 +84,16 @@ class BoundedTransport implements RpcTransport {
     clearTimeout(this.#idle);
     this.#ws.close(code, reason);
     this.#fail(new RpcError(code === GOING_AWAY ? 'UNAVAILABLE' : 'RESOURCE_LIMIT', `The session was closed: ${reason}.`));
+  }
+
+  /** Closes with 1001 now if no pulled call awaits its answer, else after the last one is sent. */
+  leave(): void {
+    this.#leaving = true;
+    if (this.#pulled.size === 0 && this.#error === undefined) this.#close(GOING_AWAY, 'server restarting; open a new session');
+  }
+
+  leaveNow(): void {
+    if (this.#error === undefined) this.#close(GOING_AWAY, 'server restarting; open a new session');
   }
 
   #fail(error: Error): void {
@@ -111,6 +127,7 @@ class BoundedTransport implements RpcTransport {
     const answer = ANSWER.exec(message);
     if (answer) this.#pulled.delete(Number(answer[1]));
     if (this.#error === undefined) this.#ws.send(message);
+    if (this.#leaving && answer) this.leave();
   }
 
   receive(): Promise<string> {
@@ -123,6 +140,23 @@ class BoundedTransport implements RpcTransport {
   abort(reason: unknown): void {
     void reason;
     this.#close(POLICY_VIOLATION, 'session aborted');
+  }
+}
+
+/** Open sessions of this process, so a stopping process can close them (1001). */
+const sessions = new Set<BoundedTransport>();
+let leaving = false;
+
+/**
+ * Closes every session with 1001 (going away) once its pulled calls are answered, and
+ * every session opened from now on as soon as it opens: for a process that is stopping.
+ * `force` closes them all now, calls in flight or not (the drain's time is up).
+ */
+export function closeSessionsGoingAway(force = false): void {
+  leaving = true;
+  for (const session of sessions) {
+    if (force) session.leaveNow();
+    else session.leave();
   }
 }
 
@@ -140,5 +174,6 @@ export function acceptWebSocket(req: IncomingMessage, socket: Duplex, head: Buff
   server.handleUpgrade(req, socket, head, (ws) => {
     const transport = new BoundedTransport(ws, options);
     new RpcSession(transport, root(), { onSendError: sendable, limits: { maxMessageSize: options.maxPayload } });
+    if (leaving) transport.leave();
   });
 }

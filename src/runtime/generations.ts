@@ -33,6 +33,8 @@ export interface GenerationsOptions extends RuntimeOptions {
   contentDir: string;
   /** The owner's name, the feeds' author (`SITE_AUTHOR`), as the build had it. */
   siteAuthor?: string;
+  /** Called after a rebuild swapped a new generation in, before the next rebuild starts (the writer publishes it as a release: src/release/writer.ts). */
+  afterRebuild?: (runtime: Runtime) => Promise<void>;
 }
 
 export interface RebuildSummary {
@@ -90,6 +92,8 @@ export class Generations {
   /** Paths of a rebuild that failed, read again by the next one. */
   private pending = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Callers of `idle()` waiting for the last request to end. */
+  private idleWaiters: (() => void)[] = [];
   /** Per-record fragments of the exports and calendars, kept across rebuilds (src/formats/fragments.ts). */
   private readonly fragments = new FragmentStore();
 
@@ -160,6 +164,13 @@ export class Generations {
     }
     this.inFlight.delete(runtime);
     if (this.retiring.has(runtime)) this.close(runtime);
+    if (this.inFlight.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  /** Resolves once no request and no WebSocket session is under way on any generation (for a stopping process). */
+  idle(): Promise<void> {
+    if (this.inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** The files of a generation that a rebuild wrote (the build's own files are never removed). */
@@ -202,6 +213,18 @@ export class Generations {
    */
   rebuild(paths: readonly string[]): Promise<RebuildSummary> {
     const run = this.queue.then(() => this.rebuildNow(paths));
+    const after = run.then((summary) => (summary.swapped ? this.options.afterRebuild?.(this.runtime) : undefined));
+    this.queue = after.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Serves `generation` (a release read from `RELEASES_DIR`: src/release/follow.ts) from
+   * now on, as a rebuild's would be: requests under way finish on the one it replaces.
+   * Queued with the rebuilds.
+   */
+  adopt(generation: Generation, release: string): Promise<void> {
+    const run = this.queue.then(() => this.swap(generation, release)).then(() => undefined);
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -232,10 +255,10 @@ export class Generations {
   }
 
   /** Opens a Runtime on `generation` and makes it current; the one it replaces closes after its last request. */
-  private async swap(generation: Generation): Promise<Runtime> {
+  private async swap(generation: Generation, release?: string): Promise<Runtime> {
     let next: Runtime;
     try {
-      next = await Runtime.open({ ...this.options, generation });
+      next = await Runtime.open({ ...this.options, generation, release });
     } catch (error) {
       this.unopened = generation;
       throw error;
@@ -283,7 +306,8 @@ export class Generations {
   async shutdown(): Promise<void> {
     await this.queue;
     for (const runtime of [...this.retiring]) this.close(runtime);
-    void this.runtime.close();
+    // Awaited: the process exits next, and exiting while SQL worker threads still stop aborts Node (V8 fatal).
+    await this.runtime.close();
     rmSync(this.root, { recursive: true, force: true });
   }
 }

@@ -17,7 +17,7 @@ import { musicAnswer, type MusicAnswers } from '../../functions/music.ts';
 import { restAnswer } from '../../functions/rest.ts';
 import { createRpcHandler, type RpcHandler } from '../../functions/rpc.ts';
 import { sqlAnswer, type SqlAnswer } from '../../functions/sql.ts';
-import { statusAnswer } from '../../functions/status.ts';
+import { statusAnswer, type ProcessState } from '../../functions/status.ts';
 import { tasteSummaryAnswer } from '../../functions/taste.ts';
 import { collection } from '../collections/index.ts';
 import { Image } from '../core/image.ts';
@@ -65,6 +65,10 @@ export interface RuntimeOptions {
   oauth?: OAuthServer;
   /** The owner's writes, one per process (present when generations rebuild the content under an authorization server). */
   owner?: OwnerWrites;
+  /** What the process says of itself in its status (draining), one per process (src/runtime/drain.ts). */
+  processState?: ProcessState;
+  /** The release this generation serves, when it came from `RELEASES_DIR` (src/release/follow.ts). */
+  release?: string;
 }
 
 /** Where each quota counts. */
@@ -157,7 +161,7 @@ export class Runtime {
     this.rest = restAnswer(this.core, { search: this.search, cacheBytes: options.answerCacheBytes, quota: options.restQuota, limiter: this.quota, clientOf });
     this.sql = sqlAnswer({ image: readFileSync(this.generation.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
     this.graphql = graphqlAnswer(this.core, { counters: options.counters?.graphql, budget: options.graphqlBudget, cacheBytes: options.answerCacheBytes, clientOf });
-    this.status = statusAnswer(this.image);
+    this.status = statusAnswer(this.image, options.processState, options.release);
     this.taste = tasteSummaryAnswer(this.core);
     this.withheld = withheldExport(this.image);
     this.mcp = mcpHandler({ counters: { requests: options.counters?.mcp, work: options.counters?.mcpWork }, requestQuota: options.mcpQuota, workQuota: options.mcpWorkBudget, cacheBytes: options.answerCacheBytes, clientOf });

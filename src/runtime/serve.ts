@@ -1,10 +1,15 @@
 /**
  * Serving a build: the generations of `dist/` (the build's, and later ones when content
- * changes), a node:http server listening on `PORT`/`HOST`, and a clean stop on SIGINT or
- * SIGTERM — stop accepting, let in-flight answers finish, close the generations, exit.
- * Shared by `server.ts` and the dev loop's server process.
+ * changes), a node:http server listening on `PORT`/`HOST`, and a graceful stop on SIGINT
+ * or SIGTERM (src/runtime/drain.ts): say `draining`, stop accepting, let in-flight
+ * answers and WebSocket sessions finish, close the generations, exit 0. With
+ * `RELEASES_DIR` the process is one replica of several (src/release/replica.ts): the
+ * writer publishes its rebuilds as releases, the others serve the newest release and
+ * follow new ones. Shared by `server.ts` and the dev loop's server process.
  */
 import { paths } from '../paths.ts';
+import { replicaRole } from '../release/replica.ts';
+import { drain, drainingDispatcher, type Lifecycle } from './drain.ts';
 import { Generations } from './generations.ts';
 import { createNodeServer } from './node.ts';
 import { runtimeOptionsFromEnv } from './runtime.ts';
@@ -13,22 +18,26 @@ import { runtimeOptionsFromEnv } from './runtime.ts';
 export async function serve(): Promise<{ generations: Generations; url: string }> {
   const port = process.env.PORT === undefined ? 4321 : Number(process.env.PORT);
   const host = process.env.HOST ?? 'localhost';
-  const options = runtimeOptionsFromEnv(process.env, paths.dist);
-  const generations = await Generations.open({ ...options, contentDir: paths.content, siteAuthor: process.env.SITE_AUTHOR });
-  const server = createNodeServer(generations.dispatcher());
+  const lifecycle: Lifecycle = { draining: false };
+  const options = { ...runtimeOptionsFromEnv(process.env, paths.dist), processState: lifecycle };
+  // The writer is the replica whose owner lane is set up (OWNER_OIDC_* and OWNER_SUBJECT; STATE_DIR on its own disk).
+  const role = await replicaRole(process.env, options.oauth?.config.idp !== undefined);
+  const release = role?.initial ? { generation: role.initial.generation, release: role.initial.manifest.id } : {};
+  const generations = await Generations.open({ ...options, ...release, afterRebuild: role?.afterRebuild, contentDir: paths.content, siteAuthor: process.env.SITE_AUTHOR });
+  const dispatcher = drainingDispatcher(generations.dispatcher(), lifecycle);
+  const server = createNodeServer(role ? role.dispatcher(dispatcher) : dispatcher);
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      server.close();
-      server.closeIdleConnections();
-      generations.shutdown().finally(() => {
-        // The owner lane's store outlives generations: closed last, once nothing answers.
-        options.oauth?.close();
-        process.exit(0);
-      });
-      setTimeout(() => process.exit(0), 2000).unref();
-    });
-  }
+  role?.start(generations);
+  const stop = async () => {
+    role?.stop();
+    const outcome = await drain(server, () => generations.idle(), lifecycle);
+    if (outcome === 'timed out') console.error('stopping: requests were still under way after the drain limit; closed them');
+    await generations.shutdown();
+    // The owner lane's store outlives generations: closed last, once nothing answers.
+    options.oauth?.close();
+    process.exit(0);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop().catch(() => process.exit(1)));
   const address = server.address();
   return { generations, url: `http://${host}:${typeof address === 'object' && address ? address.port : port}` };
 }

@@ -1,0 +1,37 @@
+/**
+ * Whether the replica tests that need Redis can run: a Redis answers PING at `REDIS_URL`
+ * (default redis://127.0.0.1:6379). Without one they are skipped with the reason, unless
+ * `REQUIRE_REDIS=1` (CI), where a missing Redis fails them. Each test names its own
+ * channel, so runs never hear each other's notices.
+ */
+import { randomBytes } from 'node:crypto';
+import type { TestContext } from 'node:test';
+import { Redis } from 'ioredis';
+
+export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+
+/** A channel name no other test or run uses. */
+export const testChannel = (name: string) => `test:${randomBytes(6).toString('hex')}:${name}`;
+
+async function answers(url: string): Promise<boolean> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** True when Redis answers; otherwise skips `t` with the reason (or throws under REQUIRE_REDIS=1). */
+export async function needRedis(t: TestContext): Promise<boolean> {
+  if (await answers(REDIS_URL)) return true;
+  const reason = `no Redis answers at ${REDIS_URL}: skipped (start one, or set REDIS_URL)`;
+  if (process.env.REQUIRE_REDIS === '1') throw new Error(`${reason}; REQUIRE_REDIS=1 makes this a failure`);
+  console.log(`# ${reason}`);
+  t.skip(reason);
+  return false;
+}
