@@ -9,7 +9,7 @@
 import { LIMITS } from '../core/limits.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
 import { preflight } from '../http/cors.ts';
-import { RateLimiter } from '../http/rate-limit.ts';
+import { RateLimiter, settle, type CounterStore, type Quota } from '../http/rate-limit.ts';
 import { OAUTH_URLS } from '../urls.ts';
 import { authorize, callback, consent } from './authorize.ts';
 import { metadataDocuments } from './cimd.ts';
@@ -34,6 +34,8 @@ export interface OAuthServerOptions {
   metadataDocument?: (clientId: string) => Promise<ClientLookup>;
   /** Registrations per source address and window; default LIMITS.oauthRegistrationsPerWindow. */
   registrationQuota?: number;
+  /** Where the registration quota counts (Redis when replicas share quotas); in process by default. */
+  registrationCounters?: CounterStore;
 }
 
 /**
@@ -72,7 +74,7 @@ export class OAuthServer {
         return registeredClient(store, clientId, now());
       },
     };
-    this.registrations = new RateLimiter({ limit: options.registrationQuota ?? LIMITS.oauthRegistrationsPerWindow, windowSeconds: LIMITS.oauthRegistrationWindowSeconds, policy: 'oauth-registration', now });
+    this.registrations = new RateLimiter({ store: options.registrationCounters, limit: options.registrationQuota ?? LIMITS.oauthRegistrationsPerWindow, windowSeconds: LIMITS.oauthRegistrationWindowSeconds, policy: 'oauth-registration', now });
   }
 
   static fromEnv(env: NodeJS.ProcessEnv, distDir: string): OAuthServer {
@@ -104,12 +106,11 @@ export class OAuthServer {
   }
 
   /** `POST /oauth/register`, under the per-source registration quota. */
-  register(request: RequestFacts, body: Uint8Array | null, client: string): Answer {
-    return withCors(this.registerNow(request, body, client));
+  register(request: RequestFacts, body: Uint8Array | null, client: string): Answer | Promise<Answer> {
+    return settle(this.registrations.take(client), (quota) => withCors(this.registerNow(request, body, quota)));
   }
 
-  private registerNow(request: RequestFacts, body: Uint8Array | null, client: string): Answer {
-    const quota = this.registrations.take(client);
+  private registerNow(request: RequestFacts, body: Uint8Array | null, quota: Quota): Answer {
     if (!quota.allowed) {
       return oauthError('invalid_request', 'Too many registrations from this address; retry later.', 429, { 'Retry-After': String(LIMITS.oauthRegistrationWindowSeconds), RateLimit: quota.header });
     }

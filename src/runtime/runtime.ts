@@ -124,7 +124,7 @@ export class Runtime {
   /** The collections quota, shared by every operation the SPEC counts as a collection operation. */
   readonly quota: RateLimiter;
   readonly clientOf: (request: RequestFacts) => string;
-  readonly rest: (request: RequestFacts) => Answer;
+  readonly rest: (request: RequestFacts) => Answer | Promise<Answer>;
   readonly sql: SqlAnswer;
   readonly graphql: (request: RequestFacts, body: Uint8Array | null) => Promise<Answer>;
   readonly status: (request: RequestFacts) => Answer;
