@@ -166,6 +166,17 @@ export function settle<T, U>(value: T | Promise<T>, then: (value: T) => U): U | 
   return value instanceof Promise ? (value.then(then) as Promise<Awaited<U>>) : then(value);
 }
 
+/**
+ * Whether a shared cache may store this answer (RFC 9111 §3): not when it says `no-store`,
+ * nor `private`. Such answers must not carry one client's count, or the cache would hand it
+ * to the next client (a 304 counts too: §4.3.4 copies its fields into the stored answer).
+ */
+export function sharedCacheMayStore(headers: Readonly<Record<string, string>>): boolean {
+  const cacheControl = headers['Cache-Control'] ?? headers['cache-control'];
+  if (cacheControl === undefined) return true;
+  return !/(?:^|[\s,])(?:no-store|private)(?:$|[\s,=])/i.test(cacheControl);
+}
+
 export class RateLimiter {
   private readonly store: CounterStore;
   private readonly limit: number;
@@ -208,9 +219,12 @@ export class RateLimiter {
   /** The policy as the IETF RateLimit fields advertise it: the limit in force, whatever configured it. */
   readonly policyHeaders: Readonly<Record<string, string>>;
 
-  /** The RateLimit fields an answer carries: the policy, and the client's own count. */
-  fields(quota: Quota, _headers: Readonly<Record<string, string>>): Record<string, string> {
-    return { ...this.policyHeaders, RateLimit: quota.header };
+  /**
+   * The RateLimit fields an answer carries: the policy always; the client's own count only
+   * where no shared cache may store the answer (SPEC §4.1 asks only the policy of a success).
+   */
+  fields(quota: Quota, headers: Readonly<Record<string, string>>): Record<string, string> {
+    return sharedCacheMayStore(headers) ? { ...this.policyHeaders } : { ...this.policyHeaders, RateLimit: quota.header };
   }
 
   /**

@@ -112,7 +112,7 @@ export class OAuthServer {
 
   private registerNow(request: RequestFacts, body: Uint8Array | null, quota: Quota): Answer {
     if (!quota.allowed) {
-      return oauthError('invalid_request', 'Too many registrations from this address; retry later.', 429, { 'Retry-After': String(LIMITS.oauthRegistrationWindowSeconds), RateLimit: quota.header });
+      return oauthError('invalid_request', 'Too many registrations from this address; retry later.', 429, { ...this.registrations.policyHeaders, 'Retry-After': String(LIMITS.oauthRegistrationWindowSeconds), RateLimit: quota.header });
     }
     this.purge();
     return register(this.context.store, this.context.now(), request.header('Content-Type'), body);

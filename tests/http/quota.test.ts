@@ -22,7 +22,7 @@ test('the 1001st request of a client in a window is a 429 problem with Retry-Aft
   for (let i = 1; i <= 1000; i++) {
     const r = await handler(request('/api/movies.json?limit=1'));
     assert.equal(r.status, 200, `request ${i}`);
-    if (i === 1000) assert.match(r.headers.get('ratelimit')!, /r=0;/);
+    assert.equal(r.headers.get('ratelimit-limit'), '1000');
   }
   const refused = await handler(request('/api/movies.json?limit=1'));
   assert.equal(refused.status, 429);
