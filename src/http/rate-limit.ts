@@ -82,7 +82,7 @@ export function spendIn(counter: Counter, spend: Spend, now: number): Counted {
   while (gone < slots.length && slots[gone]!.last <= now - windowMs) counter.used -= slots[gone++]!.count;
   if (gone > 0) slots.splice(0, gone);
   const allowed = spend.force === true || counter.used + amount <= limit;
-  const slotMs = windowMs / SLOTS_PER_WINDOW;
+  const slotMs = Math.floor(windowMs / SLOTS_PER_WINDOW);
   const start = now - (now % slotMs);
   if (allowed && amount > 0) {
     const newest = slots.at(-1);

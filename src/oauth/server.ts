@@ -77,8 +77,8 @@ export class OAuthServer {
     this.registrations = new RateLimiter({ store: options.registrationCounters, limit: options.registrationQuota ?? LIMITS.oauthRegistrationsPerWindow, windowSeconds: LIMITS.oauthRegistrationWindowSeconds, policy: 'oauth-registration', now });
   }
 
-  static fromEnv(env: NodeJS.ProcessEnv, distDir: string): OAuthServer {
-    return new OAuthServer({ config: oauthConfigFromEnv(env, distDir) });
+  static fromEnv(env: NodeJS.ProcessEnv, distDir: string, registrationCounters?: CounterStore): OAuthServer {
+    return new OAuthServer({ config: oauthConfigFromEnv(env, distDir), registrationCounters });
   }
 
   get config(): OAuthConfig {

@@ -63,9 +63,17 @@ export const STATUS_SCHEMA: JsonSchema = {
   title: 'Service status',
   type: 'object',
   properties: {
-    status: { type: 'string', const: 'ok' },
+    status: { type: 'string', enum: ['ok', 'degraded'], description: '`degraded` while something works in a lesser mode (quotas counted in process because Redis is away); `reason` says what.' },
+    reason: { type: 'string', description: 'Present when `degraded`: what is degraded and why.' },
     version: { type: 'string', const: API_VERSION },
     dataAsOf: { ...dateTime, description: 'The latest as-of time of any collection.' },
+    quotas: {
+      type: 'object',
+      description: 'Where quotas count: `memory` (this process) or `redis` (shared by replicas, `REDIS_URL`), and whether that works.',
+      properties: { store: { type: 'string', enum: ['memory', 'redis'] }, state: { type: 'string', enum: ['ok', 'degraded'] }, reason: { type: 'string' } },
+      required: ['store', 'state'],
+      additionalProperties: false,
+    },
     links: LINKS_SCHEMA,
     collections: {
       type: 'object',
