@@ -203,7 +203,9 @@ export class SharedQuotas {
     this.redis = quotaConnection(options.url);
     this.redis.once('ready', () => (this.connected = true));
     this.timeoutMs = options.timeoutMs ?? LIMITS.redisCallTimeoutMs;
-    this.replicas = Math.max(1, Math.floor(options.replicas ?? 1));
+    // A missing or nonsensical REPLICAS counts as one replica: the whole quota, never none.
+    const replicas = Math.floor(options.replicas ?? 1);
+    this.replicas = Number.isFinite(replicas) && replicas > 1 ? replicas : 1;
     this.prefix = options.prefix ?? 'collections:quota:';
     this.probeIntervalMs = options.probeIntervalMs ?? LIMITS.redisProbeIntervalMs;
     this.log = options.log ?? ((line) => console.warn(line));
