@@ -131,12 +131,12 @@ export function graphqlAnswer(core: QueryCore, options: GraphqlOptions = {}): (r
     schema,
     rootValue: root,
     formatError: publicError,
-    onSubscribe: (req, params): OperationArgs<undefined> | readonly GraphQLError[] | GraphQLHttpResponse => {
+    onSubscribe: async (req, params): Promise<OperationArgs<undefined> | readonly GraphQLError[] | GraphQLHttpResponse> => {
       const record: Demand = { cost: 1 };
       demands.set(req, record);
       // Every document spends at least one point, even one that fails to parse or validate, so floods of any kind are bounded.
-      const spend = (points: number): GraphQLHttpResponse | undefined => {
-        const quota = limiter.take(clientOf(req.raw), Math.max(1, points));
+      const spend = async (points: number): Promise<GraphQLHttpResponse | undefined> => {
+        const quota = await limiter.take(clientOf(req.raw), Math.max(1, points));
         record.rateLimit = quota.header;
         if (quota.allowed) return undefined;
         const error = limitError('RATE_LIMITED', `This client spent its ${budget} cost points for the ${LIMITS.graphqlWindowSeconds}-second window; retry after the time in Retry-After.`);
@@ -148,26 +148,26 @@ export function graphqlAnswer(core: QueryCore, options: GraphqlOptions = {}): (r
         // Remembered with the cost it was charged, which the same text and variables always have.
         record.cost = hit.cost;
         record.replayed = true;
-        return spend(hit.cost) ?? [hit.body, { status: 200, statusText: 'OK', headers: { 'content-type': hit.contentType } }];
+        return (await spend(hit.cost)) ?? [hit.body, { status: 200, statusText: 'OK', headers: { 'content-type': hit.contentType } }];
       }
       const checked = params.query.length <= LIMITS.graphqlDocumentCacheCharsMax ? documents.get(params.query) : check(params.query);
-      if (!checked.document) return spend(1) ?? checked.errors;
+      if (!checked.document) return (await spend(1)) ?? checked.errors;
       const { document } = checked;
       const operation = getOperationAST(document, params.operationName);
       // Decided before validation errors are returned: with no mutation root a mutation would otherwise be a 400.
       if (operation && operation.operation !== 'query' && req.method === 'GET') {
-        return spend(1) ?? [JSON.stringify({ errors: [new GraphQLError(`GET carries queries only; this schema has no ${operation.operation} root.`)] }), { status: 405, statusText: 'Method Not Allowed', headers: { allow: 'POST', 'content-type': JSON_ERRORS_TYPE } }];
+        return (await spend(1)) ?? [JSON.stringify({ errors: [new GraphQLError(`GET carries queries only; this schema has no ${operation.operation} root.`)] }), { status: 405, statusText: 'Method Not Allowed', headers: { allow: 'POST', 'content-type': JSON_ERRORS_TYPE } }];
       }
-      if (checked.errors.length > 0) return spend(1) ?? checked.errors;
+      if (checked.errors.length > 0) return (await spend(1)) ?? checked.errors;
       const demand = measureOperation(schema, document, params.operationName, params.variables);
-      if (!demand) return spend(1) ?? [new GraphQLError('The document has no operation of that name.')];
-      if (demand.depth > LIMITS.graphqlDepthMax) return spend(1) ?? [limitError('DEPTH_LIMIT', `The operation nests ${demand.depth} levels; at most ${LIMITS.graphqlDepthMax} are accepted.`)];
-      if (demand.aliases > LIMITS.graphqlAliasesMax) return spend(1) ?? [limitError('ALIAS_LIMIT', `The operation uses ${demand.aliases} aliases; at most ${LIMITS.graphqlAliasesMax} are accepted.`)];
+      if (!demand) return (await spend(1)) ?? [new GraphQLError('The document has no operation of that name.')];
+      if (demand.depth > LIMITS.graphqlDepthMax) return (await spend(1)) ?? [limitError('DEPTH_LIMIT', `The operation nests ${demand.depth} levels; at most ${LIMITS.graphqlDepthMax} are accepted.`)];
+      if (demand.aliases > LIMITS.graphqlAliasesMax) return (await spend(1)) ?? [limitError('ALIAS_LIMIT', `The operation uses ${demand.aliases} aliases; at most ${LIMITS.graphqlAliasesMax} are accepted.`)];
       record.cost = demand.cost;
       if (demand.cost > LIMITS.graphqlCostMax) {
-        return spend(1) ?? [limitError('COST_LIMIT', `The operation costs ${demand.cost} points; at most ${LIMITS.graphqlCostMax} are accepted. Ask for fewer nodes (first) or fewer connections.`)];
+        return (await spend(1)) ?? [limitError('COST_LIMIT', `The operation costs ${demand.cost} points; at most ${LIMITS.graphqlCostMax} are accepted. Ask for fewer nodes (first) or fewer connections.`)];
       }
-      const refused = spend(demand.cost);
+      const refused = await spend(demand.cost);
       if (refused) return refused;
       return { schema, document, operationName: params.operationName, variableValues: params.variables, rootValue: root, contextValue: undefined };
     },

@@ -133,7 +133,7 @@ export function mcpHandler(options: McpOptions): McpHandler {
       return rpcError(405, -32000, 'Method not allowed: this stateless server offers no SSE stream; POST JSON-RPC messages to this URL.', { ...cors, Allow: MCP_ALLOW });
     }
     const client = options.clientOf(facts);
-    const quota = requests.take(client);
+    const quota = await requests.take(client);
     if (!quota.allowed) return refused(requests, quota.header, `quota of ${LIMITS.mcpRequestsPerWindow} requests`);
     const limits = { ...cors, ...requests.policyHeaders, RateLimit: quota.header };
 
@@ -157,7 +157,7 @@ export function mcpHandler(options: McpOptions): McpHandler {
       }
       const cost = messages.reduce((sum, m) => sum + (m?.method === 'tools/call' ? (toolNamed(String(m.params?.name))?.cost ?? 1) : 0), 0);
       if (cost > 0) {
-        const spent = work.take(client, cost);
+        const spent = await work.take(client, cost);
         if (!spent.allowed) return refused(work, spent.header, `tool work budget of ${LIMITS.mcpToolWorkPerWindow} units`);
       }
     }

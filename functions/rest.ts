@@ -54,7 +54,7 @@ export interface RestOptions {
   clientOf?: (request: RequestFacts) => string;
 }
 
-export function restAnswer(core: QueryCore, options: RestOptions = {}): (request: RequestFacts) => Answer {
+export function restAnswer(core: QueryCore, options: RestOptions = {}): (request: RequestFacts) => Answer | Promise<Answer> {
   const cache = new AnswerCache(options.cacheBytes ?? LIMITS.answerCacheBytes);
   const limiter = options.limiter ?? new RateLimiter({
     store: options.counters,
@@ -123,6 +123,6 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
   };
 }
 
-export function createRestHandler(core: QueryCore, options: RestOptions = {}): (request: Request) => Response {
+export function createRestHandler(core: QueryCore, options: RestOptions = {}): (request: Request) => Response | Promise<Response> {
   return webHandler(restAnswer(core, options));
 }

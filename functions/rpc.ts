@@ -27,7 +27,7 @@ import { AnswerCache } from '../src/http/answer-cache.ts';
 import { COMMON_HEADERS } from '../src/http/headers.ts';
 import { preflight } from '../src/http/cors.ts';
 import { problemAnswer } from '../src/http/problem.ts';
-import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
+import { RateLimiter, settle, type CounterStore } from '../src/http/rate-limit.ts';
 import { runBatch } from '../src/rpc/batch.ts';
 import { sendable } from '../src/rpc/errors.ts';
 import { batchMessages, countOperations } from '../src/rpc/operations.ts';
@@ -63,7 +63,14 @@ export interface RpcOptions {
 
 export interface RpcHandler {
   batch(exchange: Exchange, client: string): Promise<Answer>;
-  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, client: string): Answer | undefined;
+  /** The refusal to write on the socket, if any (a Promise only when a shared store keeps the session quota). */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, client: string): Answer | undefined | Promise<Answer | undefined>;
+}
+
+/** A session admitted (its RateLimit fields) or refused (the 429). */
+interface Admission {
+  refusal?: Answer;
+  headers: Record<string, string>;
 }
 
 /** The facts of a WebSocket handshake the quota key reads: its peer and forwarding header. */
@@ -87,13 +94,13 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
   const rootFor = (transport: Transport) => new Root({ core, search, siteUrl: core.image.siteUrl, session: new Session(transport, budgets, { ...DEFAULT_EXPORT_BYTES, ...options.exportBytes }[transport]) }, taste);
 
   /** Admits one session for `client`, or the 429 refusing it; the answer's RateLimit fields either way. */
-  const admit = (client: string): { refusal?: Answer; headers: Record<string, string> } => {
-    const quota = limiter.take(client);
-    const headers = { ...limiter.policyHeaders, RateLimit: quota.header };
-    if (quota.allowed) return { headers };
-    const detail = `This address opened its ${options.sessions ?? LIMITS.rpcSessionsPerWindow} RPC sessions for this ${LIMITS.rpcWindowSeconds}-second window; retry after the time in Retry-After, and keep a WebSocket session open for many calls.`;
-    return { headers, refusal: problemAnswer('rate-limited', detail, { headers: { ...RPC_HEADERS, ...headers, 'Retry-After': String(LIMITS.rpcWindowSeconds) } }) };
-  };
+  const admit = (client: string): Admission | Promise<Admission> =>
+    settle(limiter.take(client), (quota) => {
+      const headers = { ...limiter.policyHeaders, RateLimit: quota.header };
+      if (quota.allowed) return { headers };
+      const detail = `This address opened its ${options.sessions ?? LIMITS.rpcSessionsPerWindow} RPC sessions for this ${LIMITS.rpcWindowSeconds}-second window; retry after the time in Retry-After, and keep a WebSocket session open for many calls.`;
+      return { headers, refusal: problemAnswer('rate-limited', detail, { headers: { ...RPC_HEADERS, ...headers, 'Retry-After': String(LIMITS.rpcWindowSeconds) } }) };
+    });
 
   const tooLarge = (detail: string) => problemAnswer('rpc-batch-too-large', detail, { headers: RPC_HEADERS });
   // A fresh session over the immutable image answers the same messages with the same
@@ -121,7 +128,7 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
         return problemAnswer('rpc-batch-malformed', 'The batch is not one JSON message per line, as a capnweb client sends; nothing was run.', { headers: RPC_HEADERS });
       }
       if (!counted.ok) return tooLarge(`The batch holds more than ${LIMITS.rpcBatchOperationsMax} operations (calls and property reads); nothing was run. Split it, or use a WebSocket session.`);
-      const admitted = admit(client);
+      const admitted = await admit(client);
       if (admitted.refusal) return admitted.refusal;
       const remembered = answers.get(text);
       if (remembered) return answered(remembered, admitted.headers);
@@ -138,10 +145,11 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
     },
 
     upgrade(req, socket, head, client) {
-      const admitted = admit(client);
-      if (admitted.refusal) return admitted.refusal;
-      acceptWebSocket(req, socket, head, () => rootFor('websocket'), { ...options.websocket });
-      return undefined;
+      return settle(admit(client), (admitted) => {
+        if (admitted.refusal) return admitted.refusal;
+        acceptWebSocket(req, socket, head, () => rootFor('websocket'), { ...options.websocket });
+        return undefined;
+      });
     },
   };
 }

@@ -65,7 +65,7 @@ export function sqlAnswer(options: SqlOptions): SqlAnswer {
     now: options.now,
   });
   // An overrun is charged as sqlOverrunCost requests: the one already taken, and the rest.
-  const pool = new SqlPool({ ...options, onOverrun: (client) => void limiter.take(client, LIMITS.sqlOverrunCost - 1) });
+  const pool = new SqlPool({ ...options, onOverrun: (client) => limiter.charge(client, LIMITS.sqlOverrunCost - 1) });
   const clientOf = options.clientOf ?? (() => 'anonymous');
   const baseHeaders: Readonly<Record<string, string>> = { ...SQL_HEADERS, ...limiter.policyHeaders };
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -79,7 +79,8 @@ export function sqlAnswer(options: SqlOptions): SqlAnswer {
         return problemAnswer('method-not-allowed', `Send SQL with the QUERY method; this resource takes ${ALLOW}.`, { headers: { ...headers, Allow: ALLOW } });
       }
       const client = clientOf(request);
-      const quota = limiter.take(client);
+      // A shared store's take is a Promise; the in-process one is awaited as a value (SQL is async anyway).
+      const quota = await limiter.take(client);
       headers = { ...headers, RateLimit: quota.header };
       if (!quota.allowed) return limiter.refusal(quota, headers);
       const version = request.header('SQL-API-Version')?.trim() ?? '';

@@ -11,6 +11,7 @@ import type { Image } from '../src/core/image.ts';
 import type { Answer, RequestFacts } from '../src/http/answer.ts';
 import { API_VERSION, COMMON_HEADERS } from '../src/http/headers.ts';
 import { problemAnswer } from '../src/http/problem.ts';
+import type { QuotaHealth } from '../src/http/redis-counters.ts';
 import { LINKS } from '../src/urls.ts';
 
 /** What the process says of itself beside its data: one per process, read on every request. */
@@ -18,19 +19,32 @@ export interface ProcessState {
   readonly draining: boolean;
 }
 
-export function statusAnswer(image: Image, state: ProcessState = { draining: false }, release?: string): (request: RequestFacts) => Answer {
+const IN_PROCESS: QuotaHealth = { store: 'memory', state: 'ok' };
+
+/**
+ * `quotas` says where quotas count and whether that works: with Redis away they count in
+ * process, and the status is `degraded` with the reason (src/http/redis-counters.ts).
+ * Draining outranks degraded: the process is leaving either way.
+ */
+export function statusAnswer(
+  image: Image,
+  state: ProcessState = { draining: false },
+  release?: string,
+  quotas: () => QuotaHealth = () => IN_PROCESS,
+): (request: RequestFacts) => Answer {
   const collections = Object.fromEntries(restCollections.map((c) => [c.name, { count: image.count(c.name), asOf: image.asOf(c.name) }]));
   const dataAsOf = Object.values(collections).reduce((newest, c) => (c.asOf > newest ? c.asOf : newest), '1970-01-01T00:00:00Z');
-  const document = (status: string) => Buffer.from(JSON.stringify({ status, version: API_VERSION, dataAsOf, ...(release ? { release } : {}), links: LINKS, collections }));
-  const body = document('ok');
   return (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return problemAnswer('method-not-allowed', 'The status is read-only; use GET or HEAD.', { headers: { Allow: 'GET, HEAD' } });
     }
+    const health = quotas();
+    const status = state.draining ? 'draining' : health.state;
+    const degraded = health.state === 'degraded' ? { reason: `quotas: ${health.reason}` } : {};
+    const body = Buffer.from(JSON.stringify({ status, ...degraded, version: API_VERSION, dataAsOf, ...(release ? { release } : {}), quotas: health, links: LINKS, collections }));
+    const headers = { ...COMMON_HEADERS, 'Content-Type': 'application/json', 'Content-Length': String(body.length), 'Cache-Control': 'no-store' };
     // 503 rather than 200 while draining: health checks (nginx, HAProxy, Kubernetes) act on the status code.
-    const answer = state.draining ? document('draining') : body;
-    const headers = { ...COMMON_HEADERS, 'Content-Type': 'application/json', 'Content-Length': String(answer.length), 'Cache-Control': 'no-store' };
-    return { status: state.draining ? 503 : 200, headers, body: request.method === 'HEAD' ? null : answer };
+    return { status: state.draining ? 503 : 200, headers, body: request.method === 'HEAD' ? null : body };
   };
 }
 

@@ -28,12 +28,13 @@ export function toResponse(answer: Answer): Response {
   return new Response(answer.body === null ? null : new Uint8Array(answer.body), { status: answer.status, headers: answer.headers });
 }
 
-/** A Web-standard handler from an answer function. */
-export function webHandler(answer: (facts: RequestFacts) => Answer): (request: Request) => Response {
+/** A Web-standard handler from an answer function (a Promise only when the answer is one: a quota kept in a shared store). */
+export function webHandler(answer: (facts: RequestFacts) => Answer | Promise<Answer>): (request: Request) => Response | Promise<Response> {
   return (request) => {
-    const result = answer(factsOf(request));
     // HEAD answers carry the GET's status and headers, never a body (node:http drops it itself).
-    return toResponse(request.method === 'HEAD' ? { ...result, body: null } : result);
+    const respond = (result: Answer) => toResponse(request.method === 'HEAD' ? { ...result, body: null } : result);
+    const result = answer(factsOf(request));
+    return result instanceof Promise ? result.then(respond) : respond(result);
   };
 }
 

@@ -9,7 +9,7 @@
 import { LIMITS } from '../core/limits.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
 import { preflight } from '../http/cors.ts';
-import { RateLimiter } from '../http/rate-limit.ts';
+import { RateLimiter, settle, type CounterStore, type Quota } from '../http/rate-limit.ts';
 import { OAUTH_URLS } from '../urls.ts';
 import { quotaKey } from './address.ts';
 import { authorize, callback, consent } from './authorize.ts';
@@ -38,6 +38,10 @@ export interface OAuthServerOptions {
   registrationQuota?: number;
   /** Authorization requests per source address and window; default LIMITS.oauthAuthorizationsPerWindow. */
   authorizationQuota?: number;
+  /** Where the registration quota counts (Redis when replicas share quotas); in process by default. */
+  registrationCounters?: CounterStore;
+  /** Where the authorization quota counts, likewise. */
+  authorizationCounters?: CounterStore;
 }
 
 /**
@@ -84,12 +88,12 @@ export class OAuthServer {
         return documents(clientId);
       },
     };
-    this.registrations = new RateLimiter({ limit: options.registrationQuota ?? LIMITS.oauthRegistrationsPerWindow, windowSeconds: LIMITS.oauthRegistrationWindowSeconds, policy: 'oauth-registration', now });
-    this.authorizations = new RateLimiter({ limit: options.authorizationQuota ?? LIMITS.oauthAuthorizationsPerWindow, windowSeconds: LIMITS.oauthAuthorizationWindowSeconds, policy: 'oauth-authorization', now });
+    this.registrations = new RateLimiter({ store: options.registrationCounters, limit: options.registrationQuota ?? LIMITS.oauthRegistrationsPerWindow, windowSeconds: LIMITS.oauthRegistrationWindowSeconds, policy: 'oauth-registration', now });
+    this.authorizations = new RateLimiter({ store: options.authorizationCounters, limit: options.authorizationQuota ?? LIMITS.oauthAuthorizationsPerWindow, windowSeconds: LIMITS.oauthAuthorizationWindowSeconds, policy: 'oauth-authorization', now });
   }
 
-  static fromEnv(env: NodeJS.ProcessEnv, distDir: string): OAuthServer {
-    return new OAuthServer({ config: oauthConfigFromEnv(env, distDir) });
+  static fromEnv(env: NodeJS.ProcessEnv, distDir: string, counters: { registration?: CounterStore; authorization?: CounterStore } = {}): OAuthServer {
+    return new OAuthServer({ config: oauthConfigFromEnv(env, distDir), registrationCounters: counters.registration, authorizationCounters: counters.authorization });
   }
 
   get config(): OAuthConfig {
@@ -117,25 +121,25 @@ export class OAuthServer {
   }
 
   /** `POST /oauth/register`, under the per-source registration quota (an IPv6 source counted by its /64: src/oauth/address.ts). */
-  register(request: RequestFacts, body: Uint8Array | null, client: string): Answer {
-    return withCors(this.registerNow(request, body, client));
+  register(request: RequestFacts, body: Uint8Array | null, client: string): Answer | Promise<Answer> {
+    return settle(this.registrations.take(quotaKey(client)), (quota) => withCors(this.registerNow(request, body, quota)));
   }
 
-  private registerNow(request: RequestFacts, body: Uint8Array | null, client: string): Answer {
-    const quota = this.registrations.take(quotaKey(client));
+  private registerNow(request: RequestFacts, body: Uint8Array | null, quota: Quota): Answer {
     if (!quota.allowed) {
-      return oauthError('invalid_request', 'Too many registrations from this address; retry later.', 429, { 'Retry-After': String(LIMITS.oauthRegistrationWindowSeconds), RateLimit: quota.header });
+      return oauthError('invalid_request', 'Too many registrations from this address; retry later.', 429, { ...this.registrations.policyHeaders, 'Retry-After': String(LIMITS.oauthRegistrationWindowSeconds), RateLimit: quota.header });
     }
     this.purge();
     return register(this.context.store, this.context.now(), request.header('Content-Type'), body);
   }
 
   /** `GET /oauth/authorize`, under the per-source authorization quota when the source is known (an IPv6 one counted by its /64). */
-  authorize(request: RequestFacts, client?: string): Promise<Answer> {
+  async authorize(request: RequestFacts, client?: string): Promise<Answer> {
     if (client !== undefined) {
-      const quota = this.authorizations.take(quotaKey(client));
+      const quota = await this.authorizations.take(quotaKey(client));
       if (!quota.allowed) {
-        return Promise.resolve(errorPage(429, 'Too many authorization requests', 'Too many authorization requests came from your network; wait a few minutes and start again from your application.', { 'Retry-After': String(quota.reset), RateLimit: quota.header }));
+        const headers = { ...this.authorizations.policyHeaders, 'Retry-After': String(quota.reset), RateLimit: quota.header };
+        return errorPage(429, 'Too many authorization requests', 'Too many authorization requests came from your network; wait a few minutes and start again from your application.', headers);
       }
     }
     return authorize(this.context, request);

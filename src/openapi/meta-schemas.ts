@@ -63,10 +63,22 @@ export const STATUS_SCHEMA: JsonSchema = {
   title: 'Service status',
   type: 'object',
   properties: {
-    status: { type: 'string', enum: ['ok', 'draining'], description: '`draining`: the process is stopping (answered with 503).' },
+    status: {
+      type: 'string',
+      enum: ['ok', 'degraded', 'draining'],
+      description: '`degraded` while something works in a lesser mode (quotas counted in process because Redis is away; `reason` says what); `draining`: the process is stopping (answered with 503).',
+    },
+    reason: { type: 'string', description: 'Present when quotas are degraded: what is degraded and why.' },
     version: { type: 'string', const: API_VERSION },
     dataAsOf: { ...dateTime, description: 'The latest as-of time of any collection.' },
     release: { type: 'string', description: 'The release this replica serves, when it follows `RELEASES_DIR`.' },
+    quotas: {
+      type: 'object',
+      description: 'Where quotas count: `memory` (this process) or `redis` (shared by replicas, `REDIS_URL`), and whether that works.',
+      properties: { store: { type: 'string', enum: ['memory', 'redis'] }, state: { type: 'string', enum: ['ok', 'degraded'] }, reason: { type: 'string' } },
+      required: ['store', 'state'],
+      additionalProperties: false,
+    },
     links: LINKS_SCHEMA,
     collections: {
       type: 'object',

@@ -38,7 +38,7 @@ export const RESPONSE_HEADERS = {
     schema: { type: 'integer', const: LIMITS.restRequestsPerWindow },
   },
   RateLimit: {
-    description: 'What is left of the client’s quota: `r` requests remaining, `t` seconds until the window resets. Sent on answers that counted against the quota (not on static files served as is).',
+    description: 'What is left of the client’s quota: `r` requests remaining, `t` seconds until more quota is made available (on a 429, until this request would fit). Sent only where no shared cache may store the answer (`no-store` or `private`: a 429, SQL, GraphQL, MCP), so a cache never hands one client’s count to another; a storable list answer or its 304 carries the policy fields alone.',
     required: false,
     schema: string(`"${RATE_LIMIT_POLICY_NAME}";r=${LIMITS.restRequestsPerWindow - 1};t=42`),
   },

@@ -15,7 +15,7 @@ import { pipeline } from 'node:stream/promises';
 import { LIMITS } from '../core/limits.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
 import { errorAnswer, problemAnswer } from '../http/problem.ts';
-import { metered } from '../http/rate-limit.ts';
+import { metered, settle } from '../http/rate-limit.ts';
 import { securityHeaders } from '../http/security.ts';
 import { humaneNotFound } from '../../functions/pages.ts';
 import { endWithAnswer, readBody, write, type Dispatcher } from './node.ts';
@@ -93,6 +93,15 @@ async function runMetered(route: Route & { kind: 'answer' }, runtime: Runtime, r
   return await metered(runtime.quota, runtime.clientOf(request), () => run(route, runtime, req, request));
 }
 
+/**
+ * Spends one unit of the collections quota, then runs `go`; or sends the 429. Synchronous
+ * with the in-process store; a shared store's failure cannot reach here (it fails open).
+ */
+function underQuota(runtime: Runtime, request: RequestFacts, go: () => void, refuse: (answer: Answer) => void, failed: (error: unknown) => void): void {
+  const decided = settle(runtime.quota.take(runtime.clientOf(request)), (quota) => (quota.allowed ? go() : refuse(runtime.quota.refusal(quota))));
+  if (decided instanceof Promise) decided.catch(failed);
+}
+
 /** The checks every request passes before its route is asked: target length and form, Host, a route for the path. */
 function admit(req: IncomingMessage, runtime: Runtime, routes: readonly Route[]): { url: URL; route: Route } | Answer {
   const target = req.url ?? '';
@@ -168,21 +177,19 @@ export function createDispatcher(current: () => Runtime, routes: readonly Route[
     try {
       const metered = route.metered === true && method !== 'OPTIONS';
       if (route.kind === 'page') {
-        if (metered) {
-          const quota = runtime.quota.take(runtime.clientOf(request));
-          if (!quota.allowed) return send(runtime.quota.refusal(quota));
-          for (const [name, value] of Object.entries({ ...runtime.quota.policyHeaders, RateLimit: quota.header })) res.setHeader(name, value);
-        }
-        for (const [name, value] of Object.entries(securityHeaders(path, 'text/html', runtime.siteUrl))) res.setHeader(name, value);
-        const notFound = () => send(problemAnswer('not-found', 'Nothing is published at this path.'));
-        runtime.pages(req, res, notFound, { core: runtime.core }).catch(failed);
-        return;
+        const render = () => {
+          for (const [name, value] of Object.entries(securityHeaders(path, 'text/html', runtime.siteUrl))) res.setHeader(name, value);
+          const notFound = () => send(problemAnswer('not-found', 'Nothing is published at this path.'));
+          runtime.pages(req, res, notFound, { core: runtime.core }).catch(failed);
+        };
+        if (!metered) return render();
+        // Astro decides the page's caching as it writes: only the policy, never one client's count, goes on it.
+        return underQuota(runtime, request, () => {
+          for (const [name, value] of Object.entries(runtime.quota.policyHeaders)) res.setHeader(name, value);
+          render();
+        }, send, failed);
       }
       if (route.kind === 'fetch') {
-        if (metered) {
-          const quota = runtime.quota.take(runtime.clientOf(request));
-          if (!quota.allowed) return send(runtime.quota.refusal(quota));
-        }
         const answer = async () => {
           const body = route.bodyMax === undefined ? null : await readBody(req, route.bodyMax + 1);
           let web: Request | undefined;
@@ -191,8 +198,8 @@ export function createDispatcher(current: () => Runtime, routes: readonly Route[
           if (result instanceof Response) await writeResponse(res, result, securityHeaders(path, result.headers.get('Content-Type') ?? undefined, runtime.siteUrl), req.method === 'HEAD');
           else send(result);
         };
-        answer().catch(failed);
-        return;
+        if (!metered) return void answer().catch(failed);
+        return underQuota(runtime, request, () => void answer().catch(failed), send, failed);
       }
       (metered ? runMetered : run)(route, runtime, req, request).then(send, failed);
     } catch (error) {
@@ -212,11 +219,9 @@ export function createDispatcher(current: () => Runtime, routes: readonly Route[
     if (!('route' in admitted)) return endWithAnswer(socket, admitted);
     const { url, route } = admitted;
     try {
-      if (route.metered === true) {
-        const quota = runtime.quota.take(runtime.clientOf(facts(req, url, 'GET')));
-        if (!quota.allowed) return endWithAnswer(socket, runtime.quota.refusal(quota));
-      }
-      route.upgrade!(runtime, req, socket, head);
+      if (route.metered !== true) return route.upgrade!(runtime, req, socket, head);
+      const refuse = (answer: Answer) => endWithAnswer(socket, answer);
+      underQuota(runtime, facts(req, url, 'GET'), () => route.upgrade!(runtime, req, socket, head), refuse, (error) => refuse(errorAnswer(error)));
     } catch (error) {
       endWithAnswer(socket, errorAnswer(error));
     }

@@ -243,8 +243,10 @@ export const ROUTES: readonly Route[] = [
     bodyMax: LIMITS.rpcBatchBytesMax,
     fetch: (rt, exchange) => rt.rpc.batch(exchange, rt.clientOf(exchange.facts)),
     upgrade: (rt, req, socket, head) => {
+      const refuse = (refusal: Answer | undefined) => refusal && endWithAnswer(socket, refusal);
       const refusal = rt.rpc.upgrade(req, socket, head, rt.clientOf(upgradeFacts(req)));
-      if (refusal) endWithAnswer(socket, refusal);
+      if (refusal instanceof Promise) void refusal.then(refuse, () => socket.destroy());
+      else refuse(refusal);
     },
   },
   {

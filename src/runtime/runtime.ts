@@ -25,6 +25,7 @@ import { QueryCore } from '../core/query.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
 import { clientAddress, trustedProxiesFromEnv } from '../http/client.ts';
 import { RateLimiter, type CounterStore } from '../http/rate-limit.ts';
+import { sharedQuotasFromEnv, type QuotaHealth, type SharedQuotas } from '../http/redis-counters.ts';
 import { RATE_LIMIT_POLICY_NAME } from '../http/headers.ts';
 import { LIMITS } from '../core/limits.ts';
 import type { Manifest } from '../compile/compile.ts';
@@ -81,13 +82,24 @@ export interface RuntimeCounters {
   mcpWork?: CounterStore;
   /** RPC session admission (optional: a runtime without one counts in its own store). */
   rpc?: CounterStore;
+  /** Where they count and whether that works (Redis may be away), for /api/status.json; absent: in process. */
+  health?: () => QuotaHealth;
+}
+
+/** Counters in Redis for every limiter when `REDIS_URL` is set (src/http/redis-counters.ts); undefined otherwise. */
+function sharedCounters(quotas: SharedQuotas | undefined): RuntimeCounters | undefined {
+  if (!quotas) return undefined;
+  const [rest, sql, graphql, mcp, mcpWork, rpc] = ['rest', 'sql', 'graphql', 'mcp', 'mcp-work', 'rpc'].map((name) => quotas.store(name)) as [CounterStore, CounterStore, CounterStore, CounterStore, CounterStore, CounterStore];
+  return { rest, sql, graphql, mcp, mcpWork, rpc, health: () => quotas.health() };
 }
 
 const envNumber = (env: NodeJS.ProcessEnv, name: string) => (env[name] === undefined ? undefined : Number(env[name]));
 
 export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv, distDir: string): RuntimeOptions {
+  const quotas = sharedQuotasFromEnv(env);
   return {
     distDir,
+    counters: sharedCounters(quotas),
     answerCacheBytes: envNumber(env, 'ANSWER_CACHE_BYTES'),
     trustedProxies: trustedProxiesFromEnv(env.TRUSTED_PROXIES),
     restQuota: envNumber(env, 'RATE_LIMIT_REQUESTS'),
@@ -96,7 +108,7 @@ export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv, distDir: string): 
     mcpQuota: envNumber(env, 'MCP_RATE_LIMIT_REQUESTS'),
     mcpWorkBudget: envNumber(env, 'MCP_TOOL_WORK_BUDGET'),
     rpcSessions: envNumber(env, 'RPC_SESSION_LIMIT'),
-    oauth: OAuthServer.fromEnv(env, distDir),
+    oauth: OAuthServer.fromEnv(env, distDir, { registration: quotas?.store('oauth-registration'), authorization: quotas?.store('oauth-authorization') }),
   };
 }
 
@@ -128,7 +140,7 @@ export class Runtime {
   /** The collections quota, shared by every operation the SPEC counts as a collection operation. */
   readonly quota: RateLimiter;
   readonly clientOf: (request: RequestFacts) => string;
-  readonly rest: (request: RequestFacts) => Answer;
+  readonly rest: (request: RequestFacts) => Answer | Promise<Answer>;
   readonly sql: SqlAnswer;
   readonly graphql: (request: RequestFacts, body: Uint8Array | null) => Promise<Answer>;
   readonly status: (request: RequestFacts) => Answer;
@@ -161,7 +173,7 @@ export class Runtime {
     this.rest = restAnswer(this.core, { search: this.search, cacheBytes: options.answerCacheBytes, quota: options.restQuota, limiter: this.quota, clientOf });
     this.sql = sqlAnswer({ image: readFileSync(this.generation.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
     this.graphql = graphqlAnswer(this.core, { counters: options.counters?.graphql, budget: options.graphqlBudget, cacheBytes: options.answerCacheBytes, clientOf });
-    this.status = statusAnswer(this.image, options.processState, options.release);
+    this.status = statusAnswer(this.image, options.processState, options.release, options.counters?.health);
     this.taste = tasteSummaryAnswer(this.core);
     this.withheld = withheldExport(this.image);
     this.mcp = mcpHandler({ counters: { requests: options.counters?.mcp, work: options.counters?.mcpWork }, requestQuota: options.mcpQuota, workQuota: options.mcpWorkBudget, cacheBytes: options.answerCacheBytes, clientOf });

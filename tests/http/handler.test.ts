@@ -18,7 +18,7 @@ const request = (path: string, init?: RequestInit) => new Request(`http://exampl
 test('cached and uncached handlers answer the same bytes, tags and pages', async () => {
   for (const path of ['/api/movies.json?genre=drama', '/api/places.json?limit=3&sort=name:desc', '/api/books.json?q=the&facets=1']) {
     for (let round = 0; round < 2; round++) {
-      const [a, b] = [cached(request(path)), uncached(request(path))];
+      const [a, b] = [await cached(request(path)), await uncached(request(path))];
       assert.equal(a.status, 200);
       assert.equal(a.headers.get('etag'), b.headers.get('etag'));
       assert.equal(await a.text(), await b.text());
@@ -27,14 +27,14 @@ test('cached and uncached handlers answer the same bytes, tags and pages', async
 });
 
 test('the handler answers problems, 405 with Allow, and 304 for a matching tag', async () => {
-  const missing = cached(request('/api/unknown.json'));
+  const missing = await cached(request('/api/unknown.json'));
   assert.equal(missing.status, 404);
   assert.equal(missing.headers.get('content-type'), 'application/problem+json');
-  const del = cached(request('/api/movies.json', { method: 'DELETE' }));
+  const del = await cached(request('/api/movies.json', { method: 'DELETE' }));
   assert.equal(del.status, 405);
   assert.equal(del.headers.get('allow'), 'GET, HEAD, OPTIONS');
-  const first = cached(request('/api/movies.json?year=2019'));
-  const again = cached(request('/api/movies.json?year=2019', { headers: { 'If-None-Match': first.headers.get('etag')! } }));
+  const first = await cached(request('/api/movies.json?year=2019'));
+  const again = await cached(request('/api/movies.json?year=2019', { headers: { 'If-None-Match': first.headers.get('etag')! } }));
   assert.equal(again.status, 304);
   assert.equal(again.body, null);
 });

@@ -20,22 +20,22 @@ test('the 1001st request of a client in a window is a 429 problem with Retry-Aft
   let client = 'a';
   const handler = createRestHandler(new QueryCore(image), { now: () => 5_000, clientOf: () => client });
   for (let i = 1; i <= 1000; i++) {
-    const r = handler(request('/api/movies.json?limit=1'));
+    const r = await handler(request('/api/movies.json?limit=1'));
     assert.equal(r.status, 200, `request ${i}`);
-    if (i === 1000) assert.match(r.headers.get('ratelimit')!, /r=0;/);
+    assert.equal(r.headers.get('ratelimit-limit'), '1000');
   }
-  const refused = handler(request('/api/movies.json?limit=1'));
+  const refused = await handler(request('/api/movies.json?limit=1'));
   assert.equal(refused.status, 429);
   assert.equal(refused.headers.get('retry-after'), '60');
   assert.equal(refused.headers.get('ratelimit-policy'), '"collections";q=1000;w=60');
   assert.match(refused.headers.get('ratelimit')!, /^"collections";r=0;t=\d+$/);
   assert.equal(((await refused.json()) as { type: string }).type, '/problems/rate-limited');
-  const head = handler(new Request('http://example.test/api/movies.json?limit=1', { method: 'HEAD' }));
+  const head = await handler(new Request('http://example.test/api/movies.json?limit=1', { method: 'HEAD' }));
   assert.equal(head.status, 429, 'HEAD is counted and refused like GET');
   assert.equal(head.headers.get('retry-after'), '60');
   assert.equal(await head.text(), '');
   client = 'b';
-  assert.equal(handler(request('/api/movies.json?limit=1')).status, 200, 'another client still has its quota');
+  assert.equal((await handler(request('/api/movies.json?limit=1'))).status, 200, 'another client still has its quota');
   image.close();
 });
 
@@ -50,10 +50,10 @@ test('a geographic format with incomplete location provenance is a 503 problem; 
   assert.match(result.warnings.join('\n'), /p\.yaml\[0\]: coordinatesSource: /);
   const image = new Image(join(root, 'site.db'));
   const handler = createRestHandler(new QueryCore(image));
-  const refused = handler(request('/api/photos.json', { Accept: 'application/geo+json' }));
+  const refused = await handler(request('/api/photos.json', { Accept: 'application/geo+json' }));
   assert.equal(refused.status, 503);
   assert.equal(((await refused.json()) as { type: string }).type, '/problems/location-provenance-incomplete');
-  assert.equal(handler(request('/api/photos.json')).status, 200);
-  assert.equal(handler(request('/api/photos.json', { Accept: 'text/csv' })).status, 200);
+  assert.equal((await handler(request('/api/photos.json'))).status, 200);
+  assert.equal((await handler(request('/api/photos.json', { Accept: 'text/csv' }))).status, 200);
   image.close();
 });

@@ -90,11 +90,11 @@ test('the registration and authorization quotas count an IPv6 client by its /64'
   const server = new OAuthServer({ config: oauthConfig({ siteUrl: 'https://site.example', stateDir: ':memory:' }), store: new SqliteOAuthStore(':memory:'), registrationQuota: 2, authorizationQuota: 2 });
   const facts = (path: string) => ({ method: 'POST', url: new URL(`https://site.example${path}`), header: (name: string) => (name === 'Content-Type' ? 'application/json' : null) });
   const body = Buffer.from(JSON.stringify({ redirect_uris: ['https://app.example/cb'] }));
-  assert.equal(server.register(facts('/oauth/register'), body, '2001:db8:1:2::1').status, 201);
-  assert.equal(server.register(facts('/oauth/register'), body, '2001:db8:1:2:aaaa::2').status, 201);
-  assert.equal(server.register(facts('/oauth/register'), body, '2001:db8:1:2:ffff:ffff:ffff:ffff').status, 429, 'the same /64');
-  assert.equal(server.register(facts('/oauth/register'), body, '2001:db8:1:3::1').status, 201, 'another /64');
-  assert.equal(server.register(facts('/oauth/register'), body, '198.51.100.7').status, 201, 'IPv4 by its address');
+  assert.equal((await server.register(facts('/oauth/register'), body, '2001:db8:1:2::1')).status, 201);
+  assert.equal((await server.register(facts('/oauth/register'), body, '2001:db8:1:2:aaaa::2')).status, 201);
+  assert.equal((await server.register(facts('/oauth/register'), body, '2001:db8:1:2:ffff:ffff:ffff:ffff')).status, 429, 'the same /64');
+  assert.equal((await server.register(facts('/oauth/register'), body, '2001:db8:1:3::1')).status, 201, 'another /64');
+  assert.equal((await server.register(facts('/oauth/register'), body, '198.51.100.7')).status, 201, 'IPv4 by its address');
   for (const address of ['2001:db8:5:6::1', '2001:db8:5:6::2']) assert.notEqual((await server.authorize(facts('/oauth/authorize'), address)).status, 429);
   assert.equal((await server.authorize(facts('/oauth/authorize'), '2001:db8:5:6::3')).status, 429, 'the same /64');
   assert.notEqual((await server.authorize(facts('/oauth/authorize'), '2001:db8:5:7::1')).status, 429, 'another /64');

@@ -99,15 +99,15 @@ test('body bounds at their edges: registration 16 KiB, token and revocation form
   }
 });
 
-test('registration is rate-limited per source address', () => {
+test('registration is rate-limited per source address', async () => {
   const server = new OAuthServer({ config: oauthConfig({ siteUrl: 'https://site.example', stateDir: ':memory:' }), store: new SqliteOAuthStore(':memory:'), registrationQuota: 3 });
   const facts = { method: 'POST', url: new URL('https://site.example/oauth/register'), header: (name: string) => (name === 'Content-Type' ? 'application/json' : null) };
   const body = Buffer.from(JSON.stringify({ redirect_uris: ['https://app.example/cb'] }));
-  for (let i = 0; i < 3; i++) assert.equal(server.register(facts, body, '198.51.100.7').status, 201);
-  const refused = server.register(facts, body, '198.51.100.7');
+  for (let i = 0; i < 3; i++) assert.equal((await server.register(facts, body, '198.51.100.7')).status, 201);
+  const refused = await server.register(facts, body, '198.51.100.7');
   assert.equal(refused.status, 429);
   assert.ok(refused.headers['Retry-After']);
-  assert.equal(server.register(facts, body, '198.51.100.8').status, 201, 'another source is not affected');
+  assert.equal((await server.register(facts, body, '198.51.100.8')).status, 201, 'another source is not affected');
   server.close();
 });
 

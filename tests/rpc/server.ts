@@ -32,8 +32,7 @@ export function routesWithRpc(runtime: Runtime, options: RpcOptions): Route[] {
           ...route,
           fetch: (rt, exchange) => rpc.batch(exchange, rt.clientOf(exchange.facts)),
           upgrade: (rt, req, socket, head) => {
-            const refusal = rpc.upgrade(req, socket, head, rt.clientOf(upgradeFacts(req)));
-            if (refusal) endWithAnswer(socket, refusal);
+            void Promise.resolve(rpc.upgrade(req, socket, head, rt.clientOf(upgradeFacts(req)))).then((refusal) => refusal && endWithAnswer(socket, refusal));
           },
         },
   );

@@ -65,13 +65,14 @@ test('a memo computes once per key within its bounds, and recomputes what it dro
 test('rate-limit counters: keys of any length stay within the store’s byte budget', () => {
   const budget = 64 * 1024;
   const store = new MemoryCounterStore(100_000, budget);
+  const spend = { amount: 1, limit: 10, windowMs: 60_000 };
   for (let i = 0; i < 2000; i++) {
     // X-Forwarded-For behind a trusted proxy can make client keys long.
-    store.increment(`198.51.100.${i}`.padEnd(200 + (i % 300), '.'), 0, 0, 1);
+    store.spend(`198.51.100.${i}`.padEnd(200 + (i % 300), '.'), spend, 0);
     assert.ok(store.bytes <= budget);
   }
-  assert.deepEqual(store.increment('198.51.100.1', 0, 0, 1), [{ start: 0, count: 1 }], 'a forgotten client starts again');
-  assert.deepEqual(store.increment('198.51.100.1', 0, 0, 1), [{ start: 0, count: 2 }]);
+  assert.equal(store.spend('198.51.100.1', spend, 0).remaining, 9, 'a forgotten client starts again');
+  assert.equal(store.spend('198.51.100.1', spend, 0).remaining, 8);
 });
 
 test('prepared statements: many query shapes stay within the statement budget, and answers are unchanged', () => {

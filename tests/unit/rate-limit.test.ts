@@ -1,58 +1,30 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseItem } from 'structured-headers';
-import fc from '../helpers/fc.ts';
+import { quotaContract } from '../helpers/quota-contract.ts';
 import { clientAddress, trustedProxiesFromEnv } from '../../src/http/client.ts';
 import { lifecycleHeaders } from '../../src/http/lifecycle.ts';
-import { MemoryCounterStore, RateLimiter } from '../../src/http/rate-limit.ts';
+import { MemoryCounterStore, metered, RateLimiter } from '../../src/http/rate-limit.ts';
 
-test('a window admits exactly its limit; the quota comes back once the oldest slot has left the window', () => {
-  let now = 1_000_000;
-  const limiter = new RateLimiter({ store: new MemoryCounterStore(10), limit: 3, windowSeconds: 60, policy: 'p', now: () => now });
-  const seen = [1, 2, 3, 4].map(() => limiter.take('a'));
-  assert.deepEqual(seen.map((q) => q.allowed), [true, true, true, false]);
-  assert.deepEqual(seen.map((q) => q.remaining), [2, 1, 0, 0]);
-  assert.match(seen[3]!.header, /^"p";r=0;t=65$/);
-  assert.ok(limiter.take('b').allowed, 'clients are counted apart');
-  now += 59_999;
-  assert.equal(limiter.take('a').allowed, false, 'a fixed window would have reset here');
-  now += 5_001;
-  assert.ok(limiter.take('a').allowed);
+quotaContract('in-process store', { fresh: () => new MemoryCounterStore(10) });
+
+test('the in-process store answers synchronously: no Promise on the warm path', () => {
+  const limiter = new RateLimiter({ limit: 2, windowSeconds: 60, policy: 'p', now: () => 0 });
+  assert.ok(!(limiter.take('a') instanceof Promise));
+  const answer = metered(limiter, 'a', () => ({ status: 200, headers: {}, body: null }));
+  assert.ok(!(answer instanceof Promise));
 });
 
-test('property: no client is allowed more than its quota in any 60-second span', () => {
-  fc.assert(
-    fc.property(fc.array(fc.nat({ max: 300_000 }), { maxLength: 400 }), fc.integer({ min: 1, max: 20 }), (offsets, limit) => {
-      const times = offsets.sort((a, b) => a - b);
-      let now = 0;
-      const limiter = new RateLimiter({ store: new MemoryCounterStore(10), limit, windowSeconds: 60, policy: 'p', now: () => now });
-      const allowed: number[] = [];
-      for (const t of times) {
-        now = t;
-        if (limiter.take('a').allowed) allowed.push(t);
-      }
-      for (const t of allowed) assert.ok(allowed.filter((u) => u > t - 60_000 && u <= t).length <= limit, `more than ${limit} in the 60 s before ${t}`);
-    }),
-  );
-});
-
-test('reset is within the window and one slot, whatever the clock says', () => {
-  fc.assert(
-    fc.property(fc.nat({ max: 2 ** 40 }), (now) => {
-      const q = new RateLimiter({ store: new MemoryCounterStore(1), limit: 1, windowSeconds: 60, policy: 'p', now: () => now }).take('x');
-      assert.ok(q.reset >= 1 && q.reset <= 65);
-    }),
-  );
-});
-
-test('the in-process store forgets the oldest clients past its bound, and slots older than asked', () => {
+test('the in-process store forgets the oldest clients past its bound, and slots whose last unit left the window', () => {
   const store = new MemoryCounterStore(2);
-  store.increment('a', 0, 0, 1);
-  store.increment('b', 0, 0, 1);
-  store.increment('c', 0, 0, 1);
-  assert.deepEqual(store.increment('a', 0, 0, 1), [{ start: 0, count: 1 }]);
-  assert.deepEqual(store.increment('a', 5000, 0, 2), [{ start: 0, count: 1 }, { start: 5000, count: 2 }]);
-  assert.deepEqual(store.increment('a', 70_000, 5000, 1), [{ start: 5000, count: 2 }, { start: 70_000, count: 1 }]);
+  const spend = { amount: 1, limit: 10, windowMs: 60_000 };
+  store.spend('a', spend, 0);
+  store.spend('b', spend, 0);
+  store.spend('c', spend, 0);
+  assert.equal(store.spend('a', spend, 0).remaining, 9, 'a was forgotten');
+  assert.equal(store.spend('a', { ...spend, amount: 2 }, 5_000).remaining, 7);
+  assert.equal(store.spend('a', spend, 60_000).remaining, 7, 'the units of 0 ms left; those of 5 s are still counted');
+  assert.equal(store.spend('a', spend, 65_000).remaining, 8);
 });
 
 test('X-Forwarded-For is believed only from trusted proxies, right-most untrusted hop first', () => {

@@ -1,0 +1,84 @@
+/**
+ * The machine's Redis for the shared-quota tests, and a TCP proxy to cut it off. The tests
+ * use the Redis at `REDIS_URL` (default redis://127.0.0.1:6379); when none answers they
+ * are skipped with a plain message, unless `REQUIRE_REDIS=1` (CI), when they fail. They
+ * never stop that Redis (others use it): "Redis away" is this proxy refusing or holding
+ * traffic. Each run writes under a prefix of its own, so parallel runs do not collide.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, Socket, type AddressInfo, type Server } from 'node:net';
+import { Redis } from 'ioredis';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A key prefix no other run uses. */
+export const runPrefix = (): string => `collections-test:${randomUUID()}:`;
+
+/** Undefined when Redis answers; otherwise why the Redis tests are skipped (or, under REQUIRE_REDIS=1, a thrown error). */
+export async function redisMissing(): Promise<string | undefined> {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  let reason: string | undefined;
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (error) {
+    reason = `no Redis answers at ${REDIS_URL} (${error instanceof Error ? error.message : String(error)}): the shared-quota tests are skipped; start Redis or set REDIS_URL`;
+  } finally {
+    probe.disconnect();
+  }
+  if (reason && process.env.REQUIRE_REDIS === '1') throw new Error(`REQUIRE_REDIS=1 but ${reason}`);
+  if (reason) console.log(`# ${reason}`);
+  return reason;
+}
+
+/** A proxy between the limiter and Redis: `cut('refuse')` drops and refuses connections, `cut('hold')` keeps them but forwards nothing (a slow Redis). */
+export class RedisProxy {
+  private readonly server: Server;
+  private readonly pairs = new Set<[Socket, Socket]>();
+  private mode: 'open' | 'refuse' | 'hold' = 'open';
+  url = '';
+
+  private constructor() {
+    const target = new URL(REDIS_URL);
+    this.server = createServer((client) => {
+      if (this.mode === 'refuse') return client.destroy();
+      const upstream = new Socket();
+      upstream.connect(Number(target.port || 6379), target.hostname);
+      const pair: [Socket, Socket] = [client, upstream];
+      this.pairs.add(pair);
+      const end = () => {
+        client.destroy();
+        upstream.destroy();
+        this.pairs.delete(pair);
+      };
+      client.on('data', (chunk) => this.mode === 'open' && upstream.write(chunk));
+      upstream.on('data', (chunk) => this.mode === 'open' && client.write(chunk));
+      client.on('error', end).on('close', end);
+      upstream.on('error', end).on('close', end);
+    });
+  }
+
+  static async start(): Promise<RedisProxy> {
+    const proxy = new RedisProxy();
+    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
+    proxy.url = `redis://127.0.0.1:${(proxy.server.address() as AddressInfo).port}`;
+    return proxy;
+  }
+
+  cut(how: 'refuse' | 'hold'): void {
+    this.mode = how;
+    if (how === 'refuse') for (const [client, upstream] of this.pairs) (client.destroy(), upstream.destroy());
+  }
+
+  restore(): void {
+    // Held connections lost bytes: drop them, so the client reconnects on a clean stream.
+    if (this.mode === 'hold') for (const [client, upstream] of this.pairs) (client.destroy(), upstream.destroy());
+    this.mode = 'open';
+  }
+
+  async stop(): Promise<void> {
+    this.cut('refuse');
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
