@@ -31,7 +31,7 @@ export function filterValueSchema(spec: FilterSpec): JsonSchema {
         ? { type: 'string', enum: [...kind.values] }
         : kind.type === 'since'
           ? { type: 'string', minLength: 10, maxLength: 35, description: 'An RFC 3339 date (2024-05-01) or date-time with an offset.' }
-          : { type: 'string', minLength: 1, maxLength: LIMITS.filterValueCharsMax };
+          : { type: 'string', minLength: 1, maxLength: LIMITS.filterValueCharsMax, ...(kind.examples ? { examples: [...kind.examples] } : {}) };
   if (!spec.repeatable) return { ...one, description: spec.description };
   return { description: `${spec.description}; several values match any of them.`, anyOf: [one, { type: 'array', items: one, minItems: 1, maxItems: 20 }] };
 }

@@ -119,9 +119,24 @@ test('sports.list takes the SPEC filters, status included, as REST does', async 
   const restList = (await rest(`/api/sporting-events.json?experienceStatus=${encodeURIComponent(status)}&sport=${encodeURIComponent(sport)}&limit=50`)) as { data: { canonicalId: string }[]; meta: { totalCount: number } };
   assert.deepEqual((result.structuredContent as { canonicalIds: string[] }).canonicalIds, restList.data.map((d) => d.canonicalId));
   assert.equal((result.structuredContent as { total: number }).total, restList.meta.totalCount);
-  const bad = await call('sports.list', { status: 'maybe' });
+  const bad = await call('sports.list', { year: 12 });
   assert.equal(bad.isError, true);
-  assert.match(bad.content[0]!.text, /status/);
+  assert.match(bad.content[0]!.text, /year/);
+});
+
+test('sports.list matches experience and status as strings: any casing, and an unknown value is an empty page', async () => {
+  const schema = tools.get('sports.list')!.inputSchema as { properties: Record<string, { enum?: unknown; examples?: string[] }> };
+  for (const name of ['experience', 'status']) {
+    assert.equal(schema.properties[name]!.enum, undefined, `${name} is not a closed enum`);
+    assert.ok(schema.properties[name]!.examples!.length > 0, `${name} lists known values as examples`);
+  }
+  const restList = (await rest('/api/sporting-events.json?experience=in-person&experienceStatus=attended&limit=50')) as { data: { canonicalId: string }[] };
+  assert.ok(restList.data.length > 0);
+  const result = await call('sports.list', { experience: 'IN-PERSON', status: 'Attended', limit: 50 });
+  assert.deepEqual((result.structuredContent as { canonicalIds: string[] }).canonicalIds, restList.data.map((d) => d.canonicalId));
+  const none = await call('sports.list', { status: 'maybe' });
+  assert.equal(none.isError, undefined);
+  assert.deepEqual([(none.structuredContent as { total: number }).total, (none.structuredContent as { canonicalIds: string[] }).canonicalIds], [0, []]);
 });
 
 test('taste.summarize is /api/taste/summary.json with the aliases', async () => {
