@@ -31,7 +31,7 @@ export const LINKS = {
   /** The Agent Skills discovery index (the well-known path its convention fixes). */
   agentSkills: '/.well-known/agent-skills/index.json',
   /** Every resource an agent can read here: where, as what, and through which tool. */
-  resourceCatalog: '/api/resources.json',
+  resourceCatalog: '/.well-known/resource-catalog.json',
 } as const;
 
 /** Every fixed public path: the service documents and the endpoints and pages beside them. */

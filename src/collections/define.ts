@@ -147,7 +147,7 @@ export const facetable = (c: CollectionDeclaration): string[] => Object.entries(
 export const UNPUBLISHED: ReadonlySet<string> = new Set(['visibility', 'draft']);
 
 /** Names the service's own documents use under `/api/`; no collection may take them. */
-const RESERVED_NAMES = new Set(['meta', 'status', 'resources']);
+const RESERVED_NAMES = new Set(['meta', 'status']);
 
 export function define(declaration: CollectionDeclaration): CollectionDeclaration {
   if (RESERVED_NAMES.has(declaration.name)) throw new Error(`${declaration.name}: the name is reserved for /api/${declaration.name}.json`);

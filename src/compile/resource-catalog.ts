@@ -1,5 +1,6 @@
 /**
- * The resource catalog (`/api/resources.json`): every resource an agent can read from the
+ * The resource catalog (`/.well-known/resource-catalog.json`, beside the other discovery
+ * documents; `/api/<name>.json` stays the collections' namespace): every resource an agent can read from the
  * service, in one static document made of declarations alone — each REST collection with
  * the media types it is served as and the MCP tool that reads it, the map exports, the
  * calendars, the feeds, the taste documents, the agent skills (over HTTP and as MCP

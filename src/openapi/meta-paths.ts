@@ -137,8 +137,8 @@ export function metaPaths(): Record<string, PathItem> {
         'getResourceCatalog',
         'Resource catalog',
         'Every resource an agent can read: each collection with its media types and the MCP tool that reads it, the exports, calendars, feeds and taste documents, the agent skills and the MCP views — where over HTTP, and the MCP resource URI.',
-        { description: 'The resource catalog.', headers: headerRefs(API_STATIC), content: { 'application/json': schemaOf('ResourceCatalog') } },
-        { 304: notModified(API_STATIC) },
+        { description: 'The resource catalog.', headers: headerRefs(STATIC), content: { 'application/json': schemaOf('ResourceCatalog') } },
+        { 304: notModified(STATIC) },
       ),
     },
     [LINKS.problems]: {

@@ -135,7 +135,7 @@ test('the Agent Skills index: each SKILL.md is served as Markdown, its front mat
 });
 
 test('the resource catalog: every href answers in one of the media types it names, every collection and skill is in it', async () => {
-  const catalog = (await (await get('/api/resources.json')).json()) as {
+  const catalog = (await (await get('/.well-known/resource-catalog.json')).json()) as {
     resources: { id: string; kind: string; mediaTypes: string[]; href?: string; uri?: string; tool?: { name: string; arguments: Record<string, string> }; digest?: string }[];
   };
   const ids = catalog.resources.map((r) => r.id);

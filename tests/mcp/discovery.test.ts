@@ -78,7 +78,7 @@ test('over HTTP, the skills and resources are the ones MCP serves: same skills, 
     const overHttp = await (await get(index.skills.find((s) => s.name === skill.name)!.url)).text();
     assert.equal(overHttp, overMcp, skill.name);
   }
-  const catalog = (await (await get('/api/resources.json')).json()) as { resources: { uri?: string }[] };
+  const catalog = (await (await get('/.well-known/resource-catalog.json')).json()) as { resources: { uri?: string }[] };
   const listed = (await client.listResources()).resources.map((r) => r.uri).sort();
   assert.deepEqual(catalog.resources.flatMap((r) => (r.uri ? [r.uri] : [])).sort(), listed);
   await client.close();
