@@ -28,6 +28,10 @@ export const LINKS = {
   rpc: '/api/rpc',
   rpcTypes: '/api/rpc/types.d.ts',
   rpcContract: '/api/rpc/contract.json',
+  /** The Agent Skills discovery index (the well-known path its convention fixes). */
+  agentSkills: '/.well-known/agent-skills/index.json',
+  /** Every resource an agent can read here: where, as what, and through which tool. */
+  resourceCatalog: '/.well-known/resource-catalog.json',
 } as const;
 
 /** Every fixed public path: the service documents and the endpoints and pages beside them. */
@@ -52,6 +56,9 @@ export const recordUrl = (collection: string, canonicalId: string) => `/${collec
 
 /** A problem type's URI (and its page): the `type` member of a problem. */
 export const problemUrl = (slug: string) => `${LINKS.problems}${slug}`;
+
+/** A skill's SKILL.md beside the Agent Skills index: `/.well-known/agent-skills/<name>/SKILL.md`. */
+export const agentSkillUrl = (name: string) => `${LINKS.agentSkills.replace(/index\.json$/, '')}${name}/SKILL.md`;
 
 /** A problem type's registry entry as JSON. */
 export const problemJsonUrl = (slug: string) => `${LINKS.problems}${slug}.json`;

@@ -1,6 +1,6 @@
 /** Activities: runs, rides, swims and hikes, as a fitness tracker would export them. */
 import { z } from 'zod';
-import { define, oneOf, yearFilter } from './define.ts';
+import { define, knownText, yearFilter } from './define.ts';
 import { bookkeeping, isoDateTime, located, longText, shortText, yearOf } from './fields.ts';
 import { atMost, provenanceWithCoordinates } from './rules.ts';
 
@@ -35,7 +35,7 @@ export default define({
   derived: ['year'],
   filters: {
     year: yearFilter(),
-    sportType: oneOf('sportType', SPORT_TYPES, 'Sport type'),
+    sportType: knownText('sportType', SPORT_TYPES, 'Sport type'),
   },
   search: ['title'],
   sort: { startDate: 'date', distanceMeters: 'number', movingTimeSeconds: 'number', title: 'text' },

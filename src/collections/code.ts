@@ -1,6 +1,6 @@
 /** Code: releases, pull requests, repositories and commits worth showing. */
 import { z } from 'zod';
-import { define, oneOf, text, yearFilter } from './define.ts';
+import { define, knownText, text, yearFilter } from './define.ts';
 import { bookkeeping, httpUrl, isoDateTime, longText, shortText, yearOf } from './fields.ts';
 
 export const CODE_KINDS = ['repository', 'release', 'pull-request', 'commit', 'issue'] as const;
@@ -28,7 +28,7 @@ export default define({
   derive: (r) => ({ year: yearOf(r.date) }),
   derived: ['year'],
   filters: {
-    kind: oneOf('kind', CODE_KINDS, 'Kind of contribution'),
+    kind: knownText('kind', CODE_KINDS, 'Kind of contribution'),
     repo: text('repo', 'Repository, owner/name'),
     year: yearFilter(),
   },

@@ -13,8 +13,14 @@ export type SourceRecord = Record<string, unknown>;
 
 /** How a filter parameter's value is checked and compared. */
 export type FilterKind =
-  | { type: 'string' }
+  /**
+   * Free text compared ignoring case and accents; `examples` are values records are known
+   * to hold, published as examples and never as a closed list (SPEC §4.1: "other filters
+   * are strings"), so a value nothing has is an empty page rather than a refusal.
+   */
+  | { type: 'string'; examples?: readonly string[] }
   | { type: 'integer'; min: number; max: number }
+  /** A closed set the SPEC fixes (movies' `type`, places' `category`): anything else is refused. */
   | { type: 'enum'; values: readonly string[] }
   /** A lower bound on a date sort field: an RFC 3339 date or date-time; matches items at or after it. */
   | { type: 'since' };
@@ -168,6 +174,12 @@ export const integer = (field: string, min: number, max: number, description: st
 export const oneOf = (field: string, values: readonly string[], description: string): FilterSpec => ({
   field,
   kind: { type: 'enum', values },
+  description,
+});
+/** A string filter whose values records are known to hold, listed as examples (not a closed set). */
+export const knownText = (field: string, examples: readonly string[], description: string): FilterSpec => ({
+  field,
+  kind: { type: 'string', examples },
   description,
 });
 export const since = (field: string, description: string): FilterSpec => ({ field, kind: { type: 'since' }, description });

@@ -1,6 +1,6 @@
 /** Music: tracks, albums and artists the owner keeps, with the stance the taste profile publishes. */
 import { z } from 'zod';
-import { define, oneOf, text } from './define.ts';
+import { define, knownText, text } from './define.ts';
 import { bookkeeping, isoDateOrDateTime, longText, names, shortText } from './fields.ts';
 
 export const MUSIC_TYPES = ['track', 'album', 'artist'] as const;
@@ -35,7 +35,7 @@ export default define({
   bodyField: 'notes',
   filters: {
     genre: text('genres', 'Genre'),
-    type: oneOf('type', MUSIC_TYPES, 'track, album or artist'),
+    type: knownText('type', MUSIC_TYPES, 'Track, album or artist'),
   },
   search: ['title', 'artist', 'album'],
   sort: { addedAt: 'date', title: 'text', artist: 'text', year: 'number' },

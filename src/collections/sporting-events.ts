@@ -1,6 +1,6 @@
 /** Sporting events: matches and races seen in person or followed on a screen. */
 import { z } from 'zod';
-import { define, oneOf, text, yearFilter } from './define.ts';
+import { define, knownText, text, yearFilter } from './define.ts';
 import { bookkeeping, datedStatus, httpUrl, isoDateOrDateTime, located, longText, names, shortText, timeZone, yearOf } from './fields.ts';
 import { endNotBefore, happenedOnlyOnceDue, localTimesIn, provenanceWithCoordinates, statusFromDate } from './rules.ts';
 
@@ -51,8 +51,8 @@ export default define({
     year: yearFilter(),
     city: text('city', 'City'),
     venue: text('venue', 'Venue'),
-    experience: oneOf('experience', EXPERIENCES, 'How it was followed'),
-    experienceStatus: oneOf('experienceStatus', EXPERIENCE_STATUSES, 'Whether it happened for the owner'),
+    experience: knownText('experience', EXPERIENCES, 'How it was followed'),
+    experienceStatus: knownText('experienceStatus', EXPERIENCE_STATUSES, 'Whether it happened for the owner'),
   },
   search: ['title', 'teams', 'venue', 'league'],
   sort: { date: 'date', title: 'text', sport: 'text' },

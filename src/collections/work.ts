@@ -1,6 +1,6 @@
 /** Work: the timeline of jobs, education and side work. `year` matches every year a position spans. */
 import { z } from 'zod';
-import { define, integer, oneOf, text } from './define.ts';
+import { define, integer, knownText, text } from './define.ts';
 import { bookkeeping, httpUrl, isoMonthOrDate, longText, names, shortText } from './fields.ts';
 import { endNotBefore } from './rules.ts';
 
@@ -41,7 +41,7 @@ export default define({
   derived: ['years'],
   filters: {
     year: integer('years', 1000, 9999, 'A year the position was held'),
-    kind: oneOf('kind', WORK_KINDS, 'Kind of work'),
+    kind: knownText('kind', WORK_KINDS, 'Kind of work'),
     company: text('company', 'Company or institution'),
   },
   search: ['company', 'title', 'summary'],

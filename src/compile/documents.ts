@@ -2,8 +2,10 @@
  * The service's own documents, built from the declarations and the image: the OpenAPI
  * description (`/openapi.json`, `/openapi.yaml`), service
  * metadata (`/api/meta.json`), the RFC 9727 API catalog (`/.well-known/api-catalog`, a
- * linkset), and the problem registry in JSON (`/problems/index.json`, and
- * `/problems/<slug>.json` for each type; the HTML pages are Astro's). They link to each
+ * linkset), the problem registry in JSON (`/problems/index.json`, and
+ * `/problems/<slug>.json` for each type; the HTML pages are Astro's), and agent discovery
+ * over HTTP: the Agent Skills index with each SKILL.md, and the resource catalog
+ * (`src/compile/resource-catalog.ts`). They link to each
  * other, so any one of them leads to the rest. Links are root-relative: the documents do
  * not depend on the host serving them.
  */
@@ -19,8 +21,10 @@ import { sqlProfile } from '../sql/profile.ts';
 import { TASTE_PROFILE_MEDIA_TYPE, type TasteProfile } from '../taste/profile.ts';
 import { TASTE_PROFILE_SCHEMA } from '../taste/profile-schema.ts';
 import { TASTE_SUMMARY_SCHEMA } from '../taste/summary.ts';
-import { collectionUrl, LINKS, problemJsonUrl, problemUrl, URLS } from '../urls.ts';
+import { agentSkillUrl, collectionUrl, LINKS, problemJsonUrl, problemUrl, URLS } from '../urls.ts';
 import { mcpDiscovery, serverCard, setupMarkdown } from '../mcp/discovery.ts';
+import { agentSkillsIndex, SKILL_MIME_TYPE, SKILLS } from '../mcp/skills.ts';
+import { resourceCatalog } from './resource-catalog.ts';
 
 export interface Document {
   /** URL path. */
@@ -67,8 +71,14 @@ export function apiCatalog(): Record<string, unknown> {
           { href: LINKS.openapi, type: 'application/openapi+json' },
           { href: LINKS.openapiYaml, type: 'application/openapi+yaml' },
         ],
-        'service-doc': [{ href: LINKS.home, type: 'text/html' }],
-        'service-meta': [{ href: LINKS.meta, type: 'application/json' }],
+        'service-doc': [
+          { href: LINKS.home, type: 'text/html' },
+          { href: LINKS.agentSkills, type: 'application/json', title: 'Agent Skills index' },
+        ],
+        'service-meta': [
+          { href: LINKS.meta, type: 'application/json' },
+          { href: LINKS.resourceCatalog, type: 'application/json', title: 'Resource catalog' },
+        ],
         status: [{ href: LINKS.status, type: 'application/json' }],
       },
       {
@@ -91,8 +101,14 @@ export function apiCatalog(): Record<string, unknown> {
       {
         anchor: LINKS.mcp,
         'service-desc': [{ href: LINKS.mcpServerCard, type: 'application/json' }],
-        'service-doc': [{ href: URLS.mcpSetup, type: 'text/html' }],
-        'service-meta': [{ href: LINKS.mcpDiscovery, type: 'application/json' }],
+        'service-doc': [
+          { href: URLS.mcpSetup, type: 'text/html' },
+          { href: LINKS.agentSkills, type: 'application/json', title: 'Agent Skills index' },
+        ],
+        'service-meta': [
+          { href: LINKS.mcpDiscovery, type: 'application/json' },
+          { href: LINKS.resourceCatalog, type: 'application/json', title: 'Resource catalog' },
+        ],
         status: [{ href: LINKS.status, type: 'application/json' }],
       },
     ],
@@ -118,6 +134,15 @@ export function mcpDocuments(siteUrl: string): Document[] {
   ];
 }
 
+/** Agent discovery over HTTP: the skills index, each SKILL.md (the bytes its digest names, and MCP serves) and the resource catalog. */
+export function agentDocuments(): Document[] {
+  return [
+    { path: LINKS.agentSkills, file: LINKS.agentSkills.slice(1), contentType: 'application/json', body: json(agentSkillsIndex()) },
+    ...SKILLS.map((s) => ({ path: agentSkillUrl(s.name), file: agentSkillUrl(s.name).slice(1), contentType: `${SKILL_MIME_TYPE}; charset=utf-8`, body: s.text })),
+    { path: LINKS.resourceCatalog, file: LINKS.resourceCatalog.slice(1), contentType: 'application/json', body: json(resourceCatalog()) },
+  ];
+}
+
 /** The documents made of declarations alone (no record): the same for any content. */
 export function serviceDocuments(): Document[] {
   const slugs = Object.keys(PROBLEMS) as ProblemSlug[];
@@ -137,6 +162,7 @@ export function serviceDocuments(): Document[] {
       body: json(apiCatalog()),
     },
     { path: URLS.problemsIndex, file: URLS.problemsIndex.slice(1), contentType: 'application/json', body: json({ problems: slugs.map(problemDocument), links: LINKS }) },
+    ...agentDocuments(),
     ...slugs.map((slug) => ({ path: problemJsonUrl(slug), file: problemJsonUrl(slug).slice(1), contentType: 'application/json', body: json(problemDocument(slug)) })),
   ];
 }

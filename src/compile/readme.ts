@@ -19,6 +19,7 @@ function filterText(kind: import('../collections/define.ts').FilterKind): string
   if (kind.type === 'integer') return ` (integer ${kind.min}–${kind.max})`;
   if (kind.type === 'enum') return ` (${kind.values.join(' \\| ')})`;
   if (kind.type === 'since') return ' (RFC 3339 date or date-time: on or after)';
+  if (kind.examples) return ` (text, e.g. ${kind.examples.join(', ')})`;
   return '';
 }
 

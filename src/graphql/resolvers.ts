@@ -21,7 +21,8 @@ interface OrderArgument {
 interface ConnectionArguments {
   first: number;
   after?: string | null;
-  filter?: Record<string, string | number | readonly (string | number)[] | null> | null;
+  /** Values of known-text scalars arrive as GraphQL parsed them: any JSON-like value. */
+  filter?: Record<string, unknown> | null;
   orderBy?: readonly OrderArgument[] | null;
   includeFacets: boolean;
 }
@@ -38,7 +39,12 @@ export function restSearch(binding: ConnectionBinding, args: ConnectionArguments
     throw new PublicError('invalid-query', `first must be an integer from 1 to ${LIMITS.pageSizeMax}.`, 'limit');
   }
   const search = new URLSearchParams({ limit: String(args.first) });
-  const rest = (param: string, value: string | number) => (typeof value === 'string' ? (binding.enumValues.get(param)?.get(value) ?? value) : String(value));
+  const rest = (param: string, value: unknown) => {
+    if (typeof value === 'number') return String(value);
+    // A known-text scalar parses any literal; only a string (or a v1 enum name) is a value of the filter.
+    if (typeof value !== 'string') throw new PublicError('invalid-query', `filter.${param} takes a string.`, param);
+    return binding.enumValues.get(param)?.get(value) ?? value;
+  };
   for (const [param, value] of Object.entries(args.filter ?? {})) {
     if (value === null || value === undefined) continue;
     // A repeatable filter takes a list; REST repeats the parameter.

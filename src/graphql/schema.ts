@@ -48,7 +48,10 @@ export interface ConnectionBinding {
   field: string;
   /** The item type: `SportingEventsItem`. */
   typeName: string;
-  /** Filter parameter → (GraphQL enum value name → REST value), for enum filters. */
+  /**
+   * Filter parameter → (GraphQL enum value name → REST value), for enum filters and for
+   * string filters with known values (whose scalar still takes the enum names v1 published).
+   */
   enumValues: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** `SortField` enum value name → declared sort field. */
   sortFields: ReadonlyMap<string, string>;
@@ -116,7 +119,8 @@ function bindingOf(c: CollectionDeclaration): ConnectionBinding {
   const stem = schemaStem(c);
   const enumValues = new Map<string, Map<string, string>>();
   for (const [param, spec] of Object.entries(c.filters)) {
-    if (spec.kind.type === 'enum') enumValues.set(param, new Map(spec.kind.values.map((v) => [checkName(enumName(v), `${c.name} ${param}`), v])));
+    const named = spec.kind.type === 'enum' ? spec.kind.values : spec.kind.type === 'string' ? spec.kind.examples : undefined;
+    if (named) enumValues.set(param, new Map(named.map((v) => [checkName(enumName(v), `${c.name} ${param}`), v])));
   }
   const sortFields = new Map(Object.keys(c.sort).map((field) => [enumName(field), field]));
   return { collection: c, field: camel(c.name), typeName: `${stem}Item`, enumValues, sortFields };
@@ -136,6 +140,14 @@ function filterInput(b: ConnectionBinding, stem: string): string[] {
       type = `${stem}${pascal(param)}`;
       const values = [...b.enumValues.get(param)!.entries()].map(([name, value]) => member(name, `The REST value ${value}.`));
       enums.push(`${describe(`Values of the ${param} filter of ${c.name}.`)}enum ${type} {\n${values.join('\n')}\n}`);
+    }
+    if (spec.kind.type === 'string' && spec.kind.examples) {
+      // v1 published these filters as enums; a scalar of the same name keeps every query that
+      // used the enum names (literals and variables) working while taking any string, as REST does.
+      type = `${stem}${pascal(param)}`;
+      const names = [...b.enumValues.get(param)!.entries()].map(([name, value]) => `${name} (${value})`).join(', ');
+      const text = `A value of the ${param} filter of ${c.name}: any string, compared with records ignoring case and accents, as the REST parameter; a value no record holds matches nothing. Known values: ${spec.kind.examples.join(', ')}. The enum names of earlier releases are still accepted: ${names}.`;
+      enums.push(`${describe(text)}scalar ${type}`);
     }
     const range = spec.kind.type === 'integer' ? ` (${spec.kind.min}–${spec.kind.max})` : '';
     const any = spec.repeatable ? ' Several values match any of them.' : '';

@@ -11,10 +11,10 @@ import { headline } from '../collections/headline.ts';
 import { itemSchema, type JsonObject, type JsonSchema } from '../collections/item-schema.ts';
 import { isPublicError, PublicError } from '../core/errors.ts';
 import { LIMITS } from '../core/limits.ts';
-import { canonicalSearch, parseQuery } from '../core/params.ts';
+import { canonicalSearch, parseQuery, type Query } from '../core/params.ts';
 import type { Runtime } from '../runtime/runtime.ts';
 import { collectionUrl } from '../urls.ts';
-import { anyItemSchema, canonicalIdSchema, cursorSchema, embedded, envelope, filterValueSchema, filtersSchema, limitSchema, listResultSchema, searchSchema, sortSchema } from './schemas.ts';
+import { anyItemSchema, BY_CANONICAL_ID, canonicalIdSchema, cursorSchema, embedded, envelope, filterValueSchema, filtersSchema, limitSchema, listResultSchema, searchSchema, sortSchema, type EvidenceDetail } from './schemas.ts';
 import { ToolError, type ToolDefinition, type ToolResult } from './tool.ts';
 
 const COMMON = new Set(['q', 'sort', 'limit', 'cursor']);
@@ -48,6 +48,18 @@ export function searchParams(args: ListArgs): URLSearchParams {
   return params;
 }
 
+/** What a page's records rest on: each filter they match and the search they contain, or membership of the collection alone. */
+export function queryEvidence(query: Query): EvidenceDetail[] {
+  const name = query.collection.name;
+  const details: EvidenceDetail[] = query.filters.map((f) => {
+    const how = f.spec.kind.type === 'since' ? 'is on or after' : f.spec.kind.type === 'string' ? 'equals, ignoring case and accents,' : 'equals';
+    return { code: 'filter-match', text: `${f.spec.field} ${how} ${f.values.join(' or ')} (the ${f.param} filter).`, fields: [f.spec.field] };
+  });
+  if (query.q) details.push({ code: 'search-match', text: `${query.collection.search.join(', ')} contains “${query.q.value}”, ignoring case and accents.`, fields: [...query.collection.search] });
+  if (details.length === 0) details.push({ code: 'collection-member', text: `Every published ${name} record, unfiltered.`, fields: ['canonicalId'] });
+  return details;
+}
+
 /** One page of a collection through the REST parser and the core, as a list-shaped result. */
 export function listPage(runtime: Runtime, name: string, args: ListArgs, rename: (parameter: string) => string, task: string): ToolResult {
   const declaration = collection(name);
@@ -78,7 +90,7 @@ export function listPage(runtime: Runtime, name: string, args: ListArgs, rename:
       canonicalIds: page.canonicalIds,
       ...(page.next ? { nextCursor: page.next } : {}),
       restUrl,
-      ...envelope(items.length, page.totalCount, page.asOf, selection, `Matched by the REST query ${restUrl}.`),
+      ...envelope(items.length, page.totalCount, page.asOf, selection, queryEvidence(query), `Matched by the REST query ${restUrl}.`),
     },
     text,
   };
@@ -173,7 +185,7 @@ export const get: ToolDefinition = {
     const lines = records.map((r) => `- ${headline(r.collection, r.item)} (${r.collection}, ${r.canonicalId})`);
     const missing = notFound.length ? `\nNot found: ${notFound.join(', ')}` : '';
     return {
-      structured: { records, notFound, ...envelope(records.length, records.length, asOf, selection, `Looked up ${ids.length} canonical IDs; ${records.length} found.`) },
+      structured: { records, notFound, ...envelope(records.length, records.length, asOf, selection, [BY_CANONICAL_ID], `Looked up ${ids.length} canonical IDs; ${records.length} found.`) },
       text: `${records.length} of ${ids.length} records found:\n${lines.join('\n')}${missing}`,
     };
   },

@@ -10,7 +10,7 @@ import { itemSchema } from '../collections/item-schema.ts';
 import { LIMITS } from '../core/limits.ts';
 import { parseQuery } from '../core/params.ts';
 import type { Runtime } from '../runtime/runtime.ts';
-import { canonicalIdSchema, embedded, envelope, filterValueSchema, listResultSchema } from './schemas.ts';
+import { canonicalIdSchema, embedded, envelope, filterValueSchema, listResultSchema, type EvidenceDetail } from './schemas.ts';
 import { ToolError, type ToolDefinition } from './tool.ts';
 
 const places = collection('places')!;
@@ -36,6 +36,19 @@ const round = (km: number) => Math.round(km * 100) / 100;
 const NOTE = 'Distances are approximate straight-line (great-circle) distances between the places’ recorded coordinates, not walking, transit or driving routes; there are no travel times or opening hours, and no device location is used.';
 
 type Place = Record<string, unknown> & { canonicalId: string; name: string; coordinates?: Coordinates };
+
+/** What a plan rests on: how its candidates were chosen, then how they were ranked and ordered. */
+function planEvidence(args: Record<string, unknown>): EvidenceDetail[] {
+  const chosen: EvidenceDetail[] = [];
+  if (args.placeIds) chosen.push({ code: 'canonical-id', text: 'The candidates are the places given by canonical ID.', fields: ['canonicalId'] });
+  if (args.city !== undefined) chosen.push({ code: 'filter-match', text: `city equals ${String(args.city)}, ignoring case and accents.`, fields: ['city'] });
+  if (args.category !== undefined) chosen.push({ code: 'filter-match', text: `category is ${String(args.category)}.`, fields: ['category'] });
+  return [
+    ...chosen,
+    { code: 'rating-rank', text: 'The best-rated places with coordinates are kept (and start the walk unless startId says otherwise).', fields: ['rating', 'coordinates'] },
+    { code: 'straight-line-distance', text: NOTE, fields: ['coordinates'] },
+  ];
+}
 
 const stopSchema = {
   type: 'object',
@@ -118,7 +131,7 @@ export const plan: ToolDefinition = {
         distanceMethod: `great-circle (haversine) on a sphere of radius ${EARTH_RADIUS_KM} km`,
         note: NOTE,
         skipped,
-        ...envelope(stops.length, candidates.length, runtime.image.asOf('places'), selection, NOTE),
+        ...envelope(stops.length, candidates.length, runtime.image.asOf('places'), selection, planEvidence(args), NOTE),
       },
       text: `${lines.join('\n')}\nTotal ~${round(total)} km. ${NOTE}`,
     };

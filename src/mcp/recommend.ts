@@ -192,7 +192,7 @@ function recommendFor(runtime: Runtime, intent: string, only: string | undefined
   if (signal.terms.length === 0 && signal.decades.length === 0) {
     // Abstain before any retrieval: no record is read for a request that says nothing about what.
     return {
-      structured: { ...base, abstained: true, abstainReason: 'no-signal', needs: NEEDS, recommendations: [], evidenceDetails: [], ...envelope(0, 0, asOf, selection('abstention', 'The request names nothing a record can match, so no record was read.'), 'No signal in the request.') },
+      structured: { ...base, abstained: true, abstainReason: 'no-signal', needs: NEEDS, recommendations: [], ...envelope(0, 0, asOf, selection('abstention', 'The request names nothing a record can match, so no record was read.'), [], 'No signal in the request.') },
       text: `No recommendation: the request names nothing to go on. ${NEEDS}`,
     };
   }
@@ -204,12 +204,12 @@ function recommendFor(runtime: Runtime, intent: string, only: string | undefined
   const method = selection('field-match-ranking', 'Records whose named fields match a word of the intent, ranked by the number of matches, then the owner’s marks (recommended, rating, stance), then canonical ID. Suggestions, not a sample: they support no claim about the collections as a whole.');
   if (picks.length === 0) {
     return {
-      structured: { ...base, abstained: true, abstainReason: 'no-match', needs: NEEDS, recommendations: [], evidenceDetails: [], ...envelope(0, 0, asOf, method, 'No record matches the request.') },
+      structured: { ...base, abstained: true, abstainReason: 'no-match', needs: NEEDS, recommendations: [], ...envelope(0, 0, asOf, method, [], 'No record matches the request.') },
       text: `Nothing in ${collections.join(', ')} matches "${signal.terms.join(' ')}". ${NEEDS}`,
     };
   }
   return {
-    structured: { ...base, abstained: false, recommendations: picks, evidenceDetails: picks.flatMap((p) => p.evidenceDetails), ...envelope(picks.length, found.length, asOf, method, picks.map((p) => `${p.title}: ${p.evidence.join(' ')}`).join(' | ')) },
+    structured: { ...base, abstained: false, recommendations: picks, ...envelope(picks.length, found.length, asOf, method, picks.flatMap((p) => p.evidenceDetails), picks.map((p) => `${p.title}: ${p.evidence.join(' ')}`).join(' | ')) },
     text: picks.map((p) => `- ${p.title} (${p.collection}, ${p.canonicalId}): ${p.evidence.join(' ')}`).join('\n'),
   };
 }

@@ -11,7 +11,7 @@ import { LIMITS } from '../core/limits.ts';
 import type { Runtime } from '../runtime/runtime.ts';
 import { basemap } from '../site/map.ts';
 import { VIEW_URIS } from './resources.ts';
-import { canonicalIdSchema, envelope, listResultSchema } from './schemas.ts';
+import { BY_CANONICAL_ID, canonicalIdSchema, envelope, listResultSchema } from './schemas.ts';
 import type { ToolDefinition } from './tool.ts';
 import type { ViewName } from './views.ts';
 
@@ -117,7 +117,7 @@ function renderTool(name: string, view: ViewName, title: string, description: st
       const lines = records.map((r, i) => `${i + 1}. ${r.title} — ${r.subtitle} (${r.url})`);
       const note = dropped.length ? `\nDropped: ${dropped.map((d) => `${d.canonicalId} (${d.reason})`).join('; ')}` : '';
       return {
-        structured: { heading, view, records, dropped, ...(view === 'map' && records.length ? { basemap: basemap(records.map((r) => r.coordinates!), MAP_VIEW_WIDTH, MAP_VIEW_HEIGHT) } : {}), ...envelope(records.length, records.length, asOf, selection, `Shown by canonical ID: ${records.length} of ${records.length + dropped.length}.`) },
+        structured: { heading, view, records, dropped, ...(view === 'map' && records.length ? { basemap: basemap(records.map((r) => r.coordinates!), MAP_VIEW_WIDTH, MAP_VIEW_HEIGHT) } : {}), ...envelope(records.length, records.length, asOf, selection, [BY_CANONICAL_ID], `Shown by canonical ID: ${records.length} of ${records.length + dropped.length}.`) },
         text: `${heading}:\n${lines.join('\n') || '(none)'}${note}`,
         meta: { ui: { resourceUri: VIEW_URIS[view] } },
       };

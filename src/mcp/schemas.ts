@@ -3,9 +3,11 @@
  * schemas REST and OpenAPI already publish (`itemSchema`, the taste and music schemas),
  * never copied by hand: a filter added to a declaration appears in `taste.find`'s input
  * schema, a field added to a record schema in its output schema. Also the result
- * envelope every list- and summary-shaped tool shares (SPEC §4.7): the current fields
- * `counts`, `generatedAt`, `selection`, `evidenceDetails`, and the aliases older clients
- * read — `total`, `resultVersion` and `evidence` as one plain string.
+ * envelope every public tool's result carries (SPEC §4.7): the current fields `counts`,
+ * `generatedAt`, `selection`, `evidenceDetails`, and the aliases older clients read —
+ * `total`, `resultVersion` and `evidence` as one plain string. Documents a tool shares
+ * with REST (the taste summary and profile, the music intersection) keep their REST
+ * shape and gain the envelope beside it (`withEnvelope`).
  */
 import type { CollectionDeclaration, FilterSpec } from '../collections/define.ts';
 import { restCollections } from '../collections/index.ts';
@@ -31,7 +33,7 @@ export function filterValueSchema(spec: FilterSpec): JsonSchema {
         ? { type: 'string', enum: [...kind.values] }
         : kind.type === 'since'
           ? { type: 'string', minLength: 10, maxLength: 35, description: 'An RFC 3339 date (2024-05-01) or date-time with an offset.' }
-          : { type: 'string', minLength: 1, maxLength: LIMITS.filterValueCharsMax };
+          : { type: 'string', minLength: 1, maxLength: LIMITS.filterValueCharsMax, ...(kind.examples ? { examples: [...kind.examples] } : {}) };
   if (!spec.repeatable) return { ...one, description: spec.description };
   return { description: `${spec.description}; several values match any of them.`, anyOf: [one, { type: 'array', items: one, minItems: 1, maxItems: 20 }] };
 }
@@ -109,11 +111,13 @@ export const envelopeProperties: JsonObject = {
   },
   generatedAt: { type: 'string', format: 'date-time', description: 'The data’s as-of time: the answer does not depend on the clock.' },
   selection: { ...selectionSchema, description: 'How the records were chosen, and what they support.' },
+  evidenceDetails: { type: 'array', items: evidenceDetailSchema, description: 'What the answer rests on: each entry a code, a sentence and the record fields it reads (none when the tool abstained without reading a record).' },
   total: { type: 'integer', minimum: 0, description: 'Compatibility alias of `counts.totalCount` (older clients).' },
   resultVersion: { const: RESULT_VERSION, description: 'Compatibility: the version of this result envelope.' },
   evidence: { type: 'string', description: 'Compatibility: the evidence as one plain string; newer clients read `evidenceDetails`.' },
 };
-export const ENVELOPE_REQUIRED = ['counts', 'generatedAt', 'selection', 'total', 'resultVersion', 'evidence'];
+/** Every public tool result carries all of these (SPEC §4.7): the current fields, then the compatibility aliases. */
+export const ENVELOPE_REQUIRED = ['counts', 'generatedAt', 'selection', 'evidenceDetails', 'total', 'resultVersion', 'evidence'];
 
 export interface Selection {
   task: string;
@@ -129,12 +133,36 @@ export interface EvidenceDetail {
   fields: string[];
 }
 
-/** The envelope of a list-shaped result: the counts, the as-of time, the selection and the aliases. */
-export function envelope(returned: number, total: number, generatedAt: string, selection: Selection, evidence: string): Record<string, unknown> {
-  return { counts: { returnedCount: returned, totalCount: total }, generatedAt, selection, total, resultVersion: RESULT_VERSION, evidence };
+/** The string `evidence` older clients read: the texts of the details, in order. */
+export const evidenceText = (details: readonly EvidenceDetail[]): string => details.map((d) => d.text).join(' | ');
+
+/**
+ * The envelope of a list-shaped result: the counts, the as-of time, the selection, the
+ * evidence details and the aliases. `evidence` defaults to the details' texts.
+ */
+export function envelope(returned: number, total: number, generatedAt: string, selection: Selection, details: readonly EvidenceDetail[], evidence = evidenceText(details)): Record<string, unknown> {
+  return { counts: { returnedCount: returned, totalCount: total }, generatedAt, selection, evidenceDetails: [...details], total, resultVersion: RESULT_VERSION, evidence };
 }
+
+/** The evidence of a record read by its canonical ID (get, render). */
+export const BY_CANONICAL_ID: EvidenceDetail = { code: 'canonical-id', text: 'Each record is the one its canonical ID names, as REST publishes it.', fields: ['canonicalId'] };
 
 /** An object schema of the tool's own properties plus the envelope. */
 export function listResultSchema(properties: JsonObject, required: readonly string[], description: string): JsonSchema {
-  return { type: 'object', description, properties: { ...properties, ...envelopeProperties }, required: [...required, ...ENVELOPE_REQUIRED], additionalProperties: false };
+  return withEnvelopeSchema({ type: 'object', properties, required: [...required], additionalProperties: false }, description);
 }
+
+/**
+ * A document a tool shares with REST, with the envelope fields it lacks beside its own:
+ * its own `counts`, `generatedAt` or `selection` (the taste summary's) keep their shape.
+ */
+export function withEnvelopeSchema(schema: JsonSchema, description: string): JsonSchema {
+  const own = (schema.properties ?? {}) as JsonObject;
+  const added = Object.fromEntries(Object.entries(envelopeProperties).filter(([name]) => !(name in own)));
+  // `required` must list each name once (JSON Schema): a tool may declare an envelope field itself.
+  const required = [...new Set([...((schema.required ?? []) as string[]), ...ENVELOPE_REQUIRED])];
+  return { ...schema, description, properties: { ...own, ...added }, required };
+}
+
+/** The envelope's field names: what a client strips to get the REST document back. */
+export const ENVELOPE_FIELDS: ReadonlySet<string> = new Set(Object.keys(envelopeProperties));

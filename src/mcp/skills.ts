@@ -4,10 +4,16 @@
  * agent how to combine the tools for a task. They are listed by `skills/list`, fetched
  * by `skills/get`, and each SKILL.md is a resource (`skill://<name>/SKILL.md`) readable
  * through `resources/read`. Made of text alone, so built once per process, with the
- * digest and size the extension's manifests carry.
+ * digest and size the extension's manifests carry. The same bytes are published over
+ * HTTP for agents without MCP, as the Agent Skills discovery convention lays out: an index
+ * at `/.well-known/agent-skills/index.json` (its v0.2.0 shape: name, type `skill-md`,
+ * description, url, and the `sha256:` digest of the SKILL.md served) and each SKILL.md
+ * at `/.well-known/agent-skills/<name>/SKILL.md`.
  */
 import { createHash } from 'node:crypto';
 import { LIMITS } from '../core/limits.ts';
+import type { JsonSchema } from '../collections/item-schema.ts';
+import { agentSkillUrl } from '../urls.ts';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 export const SKILL_MIME_TYPE = 'text/markdown';
@@ -71,7 +77,8 @@ export interface Skill {
 }
 
 export const SKILLS: readonly Skill[] = SOURCES.map((source) => {
-  const text = `---\nname: ${source.name}\ndescription: ${source.description}\n---\n\n${source.body}`;
+  // A JSON string is a YAML double-quoted scalar: a description holding `: ` stays one value.
+  const text = `---\nname: ${source.name}\ndescription: ${JSON.stringify(source.description)}\n---\n\n${source.body}`;
   const bytes = Buffer.from(text);
   return {
     uri: `skill://${source.name}/SKILL.md`,
@@ -95,3 +102,42 @@ export function skillEntry(skill: Skill): Record<string, unknown> {
     resources: [{ uri: skill.uri, mimeType: SKILL_MIME_TYPE, digest: skill.sha256, size: skill.size }],
   };
 }
+
+/** The schema the Agent Skills discovery index names itself by (v0.2.0). */
+export const AGENT_SKILLS_INDEX_SCHEMA_URI = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
+
+/** `/.well-known/agent-skills/index.json`: every skill, its SKILL.md (root-relative) and the digest of exactly those bytes. */
+export function agentSkillsIndex(): Record<string, unknown> {
+  return {
+    $schema: AGENT_SKILLS_INDEX_SCHEMA_URI,
+    skills: SKILLS.map((s) => ({ name: s.name, type: 'skill-md', description: s.description, url: agentSkillUrl(s.name), digest: s.sha256 })),
+  };
+}
+
+/** The index's shape, closed, for the OpenAPI description and the tests. */
+export const AGENT_SKILLS_INDEX_SCHEMA: JsonSchema = {
+  title: 'Agent Skills discovery index (v0.2.0)',
+  description: 'Every skill the service publishes: its name, what it is for, where its SKILL.md is served (root-relative) and the SHA-256 digest of those bytes. The same skills MCP lists with skills/list.',
+  type: 'object',
+  properties: {
+    $schema: { const: AGENT_SKILLS_INDEX_SCHEMA_URI },
+    skills: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 64 },
+          type: { const: 'skill-md' },
+          description: { type: 'string', minLength: 1, maxLength: 1024 },
+          url: { type: 'string', format: 'uri-reference' },
+          digest: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
+        },
+        required: ['name', 'type', 'description', 'url', 'digest'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['$schema', 'skills'],
+  additionalProperties: false,
+} as JsonSchema;

@@ -6,6 +6,8 @@
  * assembles: paths and schemas come from the modules beside it.
  */
 import { MCP_DISCOVERY_SCHEMA, SERVER_CARD_SCHEMA } from '../mcp/discovery.ts';
+import { AGENT_SKILLS_INDEX_SCHEMA } from '../mcp/skills.ts';
+import { RESOURCE_CATALOG_SCHEMA } from '../compile/resource-catalog.ts';
 import { restCollections } from '../collections/index.ts';
 import { LIMIT_DEFINITIONS } from '../core/limits.ts';
 import { API_VERSION } from '../http/headers.ts';
@@ -81,6 +83,8 @@ export function openApiDocument(): OpenApiDocument {
     OpenApiDocument: OPENAPI_DOCUMENT_SCHEMA,
     McpServerCard: SERVER_CARD_SCHEMA,
     McpDiscovery: MCP_DISCOVERY_SCHEMA,
+    AgentSkillsIndex: AGENT_SKILLS_INDEX_SCHEMA,
+    ResourceCatalog: RESOURCE_CATALOG_SCHEMA,
   });
   const collectionTags: Tag[] = restCollections.map((c) => ({ name: c.name, description: c.description, 'x-displayName': c.title }));
   return {

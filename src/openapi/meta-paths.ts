@@ -1,6 +1,7 @@
 /**
  * The service's meta and discovery operations (tag `meta`): this description itself,
- * service metadata and status, the RFC 9727 API catalog and the problem type registry.
+ * service metadata and status, the RFC 9727 API catalog, the problem type registry, and
+ * agent discovery (the Agent Skills index with each SKILL.md, and the resource catalog).
  * Their bodies are the schemas of `meta-schemas.ts`; these are static build documents
  * (except the status, which the running process computes), so they carry strong ETags
  * and answer preconditions with 304.
@@ -9,7 +10,8 @@ import { PROBLEMS } from '../core/errors.ts';
 import { problemRef } from './problems.ts';
 import { headerRefs, COMMON, type HeaderName } from './response-headers.ts';
 import { ref, type MediaType, type Operation, type PathItem, type Response } from './types.ts';
-import { LINKS } from '../urls.ts';
+import { agentSkillUrl, LINKS } from '../urls.ts';
+import { SKILLS } from '../mcp/skills.ts';
 
 /** Static files: tagged and cacheable. */
 const STATIC: readonly HeaderName[] = ['ETag', 'CacheControl'];
@@ -35,6 +37,13 @@ export function metaPaths(): Record<string, PathItem> {
     required: true,
     description: 'A problem type slug, the last segment of a problem’s `type`.',
     schema: { type: 'string', enum: Object.keys(PROBLEMS) },
+  };
+  const skillParameter = {
+    name: 'name',
+    in: 'path' as const,
+    required: true,
+    description: 'A skill’s name, as the Agent Skills index lists it.',
+    schema: { type: 'string', enum: SKILLS.map((s) => s.name) },
   };
   const negotiated: readonly HeaderName[] = [...STATIC, 'Vary'];
   return {
@@ -102,6 +111,34 @@ export function metaPaths(): Record<string, PathItem> {
         'MCP discovery',
         'The public MCP server in the shapes MCP client configurations use (`mcpServers`, `servers`).',
         { description: 'The discovery document.', headers: headerRefs(STATIC), content: { 'application/json': schemaOf('McpDiscovery') } },
+        { 304: notModified(STATIC) },
+      ),
+    },
+    [LINKS.agentSkills]: {
+      get: operation(
+        'getAgentSkillsIndex',
+        'Agent Skills index',
+        'The Agent Skills discovery index (v0.2.0): each skill’s name, what it is for, where its SKILL.md is served and the SHA-256 digest of those bytes. The same skills the MCP server lists with `skills/list`.',
+        { description: 'The skills index.', headers: headerRefs(STATIC), content: { 'application/json': schemaOf('AgentSkillsIndex') } },
+        { 304: notModified(STATIC) },
+      ),
+    },
+    [agentSkillUrl('{name}')]: {
+      parameters: [skillParameter],
+      get: operation(
+        'getAgentSkill',
+        'One agent skill (SKILL.md)',
+        'A skill’s SKILL.md: front matter with its name and description, then how to combine the tools for its task. Its SHA-256 digest is the one the index gives.',
+        { description: 'The SKILL.md.', headers: headerRefs(STATIC), content: { 'text/markdown': { schema: { type: 'string' } } } },
+        { 304: notModified(STATIC), 404: problemRef(404) },
+      ),
+    },
+    [LINKS.resourceCatalog]: {
+      get: operation(
+        'getResourceCatalog',
+        'Resource catalog',
+        'Every resource an agent can read: each collection with its media types and the MCP tool that reads it, the exports, calendars, feeds and taste documents, the agent skills and the MCP views — where over HTTP, and the MCP resource URI.',
+        { description: 'The resource catalog.', headers: headerRefs(STATIC), content: { 'application/json': schemaOf('ResourceCatalog') } },
         { 304: notModified(STATIC) },
       ),
     },

@@ -19,7 +19,7 @@ const dateTime = { type: 'string', format: 'date-time' };
 /** The `links` object of the metadata and the problem registry: every service document, root-relative. */
 const LINKS_SCHEMA: JsonSchema = {
   type: 'object',
-  description: 'Root-relative links to the home page, the OpenAPI description (JSON and YAML), metadata, status, API catalog, problem registry, public SQL, search, the feeds, and the MCP endpoint with its server card and discovery document.',
+  description: 'Root-relative links to the home page, the OpenAPI description (JSON and YAML), metadata, status, API catalog, problem registry, public SQL, search, the feeds, the MCP endpoint with its server card and discovery document, the RPC endpoint with its declaration and contract, the Agent Skills index and the resource catalog.',
   properties: Object.fromEntries(Object.entries(LINKS).map(([name, path]) => [name, { type: 'string', const: path }])),
   required: Object.keys(LINKS),
   additionalProperties: false,
@@ -112,7 +112,7 @@ const LINK_TARGET: JsonSchema = {
 export const API_CATALOG_SCHEMA: JsonSchema = {
   title: 'API catalog (RFC 9727 linkset)',
   description:
-    'One link context per API, anchored at the API’s root, with `service-desc` (the OpenAPI description, JSON and YAML; the GraphQL schema; the MCP server card), `service-meta` (/api/meta.json; the MCP discovery document) and `status` (/api/status.json).',
+    'One link context per API, anchored at the API’s root, with `service-desc` (the OpenAPI description, JSON and YAML; the GraphQL schema; the MCP server card), `service-doc` (the site; the Agent Skills index), `service-meta` (/api/meta.json; the MCP discovery document; the resource catalog) and `status` (/api/status.json).',
   type: 'object',
   properties: {
     linkset: {

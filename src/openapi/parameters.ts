@@ -81,7 +81,9 @@ function valueSchema(spec: FilterSpec): JsonSchema {
   if (kind.type === 'since') return { type: 'string', pattern: RFC3339_PATTERN };
   if (kind.type === 'integer') return { type: 'integer', minimum: kind.min, maximum: kind.max };
   if (kind.type === 'enum') return { type: 'string', enum: [...kind.values] };
-  return { type: 'string', minLength: 1, maxLength: LIMITS.filterValueCharsMax };
+  const text: JsonSchema = { type: 'string', minLength: 1, maxLength: LIMITS.filterValueCharsMax };
+  // Known values are examples only: a closed `enum` would tell clients other values are refused.
+  return kind.examples ? { ...text, examples: [...kind.examples] } : text;
 }
 
 /** What the filter compares, in words; `list` when the field holds several values. */
@@ -90,7 +92,8 @@ function filterDescription(spec: FilterSpec, list: boolean): string {
   if (spec.repeatable) return `${spec.description}. Matches items where \`${spec.field}\` is any of the values given.`;
   const how = spec.kind.type === 'string' ? 'equal, ignoring case and accents' : 'equal';
   const field = list ? `one of the values of \`${spec.field}\`` : `\`${spec.field}\``;
-  return `${spec.description}. Matches items where ${field} is ${how}.`;
+  const known = spec.kind.type === 'string' && spec.kind.examples ? ` Known values: ${spec.kind.examples.join(', ')}; a value no record holds gives an empty page, not an error.` : '';
+  return `${spec.description}. Matches items where ${field} is ${how}.${known}`;
 }
 
 /** `q`: the collection's searched fields. */

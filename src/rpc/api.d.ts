@@ -290,7 +290,7 @@ export interface ActivitiesFilters {
   /** Four-digit year */
   year?: number | string;
   /** Sport type */
-  sportType?: "Run" | "TrailRun" | "Ride" | "GravelRide" | "MountainBikeRide" | "Swim" | "Hike" | "Walk" | "Rowing" | "NordicSki" | "AlpineSki" | "Workout";
+  sportType?: "Run" | "TrailRun" | "Ride" | "GravelRide" | "MountainBikeRide" | "Swim" | "Hike" | "Walk" | "Rowing" | "NordicSki" | "AlpineSki" | "Workout" | (string & {});
 }
 
 export type ActivitiesSortField = "startDate" | "distanceMeters" | "movingTimeSeconds" | "title";
@@ -495,9 +495,9 @@ export interface SportingEventsFilters {
   /** Venue */
   venue?: string;
   /** How it was followed */
-  experience?: "in-person" | "tv" | "stream" | "radio";
+  experience?: "in-person" | "tv" | "stream" | "radio" | (string & {});
   /** Whether it happened for the owner */
-  experienceStatus?: "planned" | "attended" | "watched" | "listened" | "missed";
+  experienceStatus?: "planned" | "attended" | "watched" | "listened" | "missed" | (string & {});
 }
 
 export type SportingEventsSortField = "date" | "title" | "sport";
@@ -532,8 +532,8 @@ export interface MusicFilters {
   q?: string;
   /** Genre */
   genre?: string;
-  /** track, album or artist */
-  type?: "track" | "album" | "artist";
+  /** Track, album or artist */
+  type?: "track" | "album" | "artist" | (string & {});
 }
 
 export type MusicSortField = "addedAt" | "title" | "artist" | "year";
@@ -713,7 +713,7 @@ export interface CodeFilters {
   /** Substring search over the collection’s searched fields, as REST `q`. */
   q?: string;
   /** Kind of contribution */
-  kind?: "repository" | "release" | "pull-request" | "commit" | "issue";
+  kind?: "repository" | "release" | "pull-request" | "commit" | "issue" | (string & {});
   /** Repository, owner/name */
   repo?: string;
   /** Four-digit year */
@@ -836,7 +836,7 @@ export interface WorkFilters {
   /** A year the position was held */
   year?: number | string;
   /** Kind of work */
-  kind?: "job" | "freelance" | "education" | "volunteer" | "side-project";
+  kind?: "job" | "freelance" | "education" | "volunteer" | "side-project" | (string & {});
   /** Company or institution */
   company?: string;
 }

@@ -79,7 +79,9 @@ function filtersType(c: CollectionDeclaration): string {
   const lines = ['/** Substring search over the collection’s searched fields, as REST `q`. */\nq?: string;'];
   for (const [param, spec] of Object.entries(c.filters)) {
     const kind = spec.kind;
-    const value = kind.type === 'enum' ? kind.values.map(literal).join(' | ') : kind.type === 'integer' ? 'number | string' : 'string';
+    // Known values of a string filter complete in editors; \`string & {}\` keeps any other string (matched ignoring case) valid.
+    const known = kind.type === 'string' && kind.examples ? `${kind.examples.map(literal).join(' | ')} | (string & {})` : undefined;
+    const value = kind.type === 'enum' ? kind.values.map(literal).join(' | ') : kind.type === 'integer' ? 'number | string' : (known ?? 'string');
     const type = spec.repeatable ? `${value} | (${value})[]` : value;
     lines.push(`${doc(spec.description)}${key(param)}?: ${type};`);
   }

@@ -11,6 +11,7 @@ import { facetable, type CollectionDeclaration } from '../collections/define.ts'
 import { HAPPENED, headline } from '../collections/headline.ts';
 import { restCollections } from '../collections/index.ts';
 import { canonicalSearch, parseQuery, type Query } from '../core/params.ts';
+import { fold } from '../core/fold.ts';
 import { LIMITS } from '../core/limits.ts';
 import type { QueryCore } from '../core/query.ts';
 import { collectionPageUrl, collectionUrl, recordUrl } from '../urls.ts';
@@ -132,15 +133,16 @@ export function collectionView(core: QueryCore, query: Query): CollectionView {
   const facets: FacetView[] = Object.entries(page.facets ?? {})
     .filter(([, counted]) => counted.length > 0)
     .map(([param, counted]) => {
-      const chosen = new Set(query.filters.find((f) => f.param === param)?.values ?? []);
+      // Compared folded, as the filter matches: `?sportType=run` selects the facet value Run.
+      const chosen = new Set(query.filters.find((f) => f.param === param)?.keys ?? []);
       return {
         param,
         label: humanize(param),
         values: counted.map(({ value, count }) => ({
           label: value,
           count,
-          active: chosen.has(value),
-          href: linkTo(query, (p) => (chosen.has(value) ? p.delete(param) : p.set(param, value))),
+          active: chosen.has(fold(value)),
+          href: linkTo(query, (p) => (chosen.has(fold(value)) ? p.delete(param) : p.set(param, value))),
         })),
       };
     });

@@ -79,6 +79,19 @@ test('every collection: its operations, filters, sort fields, media types and pr
   }
 });
 
+test('the filters SPEC calls strings list known values as examples, never as a closed enum; year, movies type and places category stay closed', () => {
+  const parameter = (name: string, param: string) => (doc.paths[`/api/${name}.json`]!.get as Operation).parameters!.find((p): p is Parameter => !isRef(p) && p.name === param)!.schema as Record<string, unknown>;
+  for (const [name, param] of [['activities', 'sportType'], ['sporting-events', 'experience'], ['sporting-events', 'experienceStatus'], ['music', 'type'], ['code', 'kind'], ['work', 'kind']]) {
+    const schema = parameter(name!, param!);
+    assert.equal(schema.type, 'string', `${name} ${param}`);
+    assert.equal(schema.enum, undefined, `${name} ${param} is not a closed enum`);
+    assert.ok(Array.isArray(schema.examples) && schema.examples.length > 0, `${name} ${param} lists known values`);
+  }
+  assert.equal(parameter('activities', 'year').type, 'integer');
+  assert.deepEqual(parameter('movies', 'type').enum, ['movie', 'tv']);
+  assert.ok(Array.isArray(parameter('places', 'category').enum));
+});
+
 test('every problem slug is documented under its status', () => {
   const text = JSON.stringify(doc.components.responses);
   for (const slug of Object.keys(PROBLEMS)) {

@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { z } from 'zod';
 import { contractFetch } from '../helpers/contract.ts';
 import { connect, serve, type Served } from './helpers.ts';
 
@@ -61,4 +62,24 @@ test('the setup page and its Markdown twin show configuration to copy', async ()
   const text = await markdown.text();
   assert.match(text, /^# Use the collections from an AI agent \(MCP\)/);
   assert.ok(text.includes(endpoint));
+});
+
+test('over HTTP, the skills and resources are the ones MCP serves: same skills, same SKILL.md bytes and digests, same resource URIs', async () => {
+  const client = await connect(served.base);
+  const Skills = z.object({ skills: z.array(z.object({ uri: z.string(), name: z.string(), description: z.string(), resources: z.array(z.object({ digest: z.string() })) })) });
+  const { skills } = await client.request({ method: 'skills/list', params: {} }, Skills);
+  const index = (await (await get('/.well-known/agent-skills/index.json')).json()) as { skills: { name: string; description: string; url: string; digest: string }[] };
+  assert.deepEqual(
+    index.skills.map((s) => [s.name, s.description, s.digest]),
+    skills.map((s) => [s.name, s.description, s.resources[0]!.digest]),
+  );
+  for (const skill of skills) {
+    const overMcp = ((await client.readResource({ uri: skill.uri })).contents[0] as { text: string }).text;
+    const overHttp = await (await get(index.skills.find((s) => s.name === skill.name)!.url)).text();
+    assert.equal(overHttp, overMcp, skill.name);
+  }
+  const catalog = (await (await get('/.well-known/resource-catalog.json')).json()) as { resources: { uri?: string }[] };
+  const listed = (await client.listResources()).resources.map((r) => r.uri).sort();
+  assert.deepEqual(catalog.resources.flatMap((r) => (r.uri ? [r.uri] : [])).sort(), listed);
+  await client.close();
 });

@@ -41,6 +41,9 @@ async function call(name: string, args: Record<string, unknown>): Promise<Result
   return result;
 }
 
+/** SPEC §4.7: the current envelope fields, then the compatibility aliases. */
+const ENVELOPE = ['counts', 'generatedAt', 'selection', 'evidenceDetails', 'total', 'resultVersion', 'evidence'];
+
 const rest = async (path: string) => (await fetch(new URL(path, served.base))).json() as Promise<Record<string, unknown>>;
 
 test('tools/list: titles, descriptions, input and output schemas, read-only annotations', async () => {
@@ -119,14 +122,30 @@ test('sports.list takes the SPEC filters, status included, as REST does', async 
   const restList = (await rest(`/api/sporting-events.json?experienceStatus=${encodeURIComponent(status)}&sport=${encodeURIComponent(sport)}&limit=50`)) as { data: { canonicalId: string }[]; meta: { totalCount: number } };
   assert.deepEqual((result.structuredContent as { canonicalIds: string[] }).canonicalIds, restList.data.map((d) => d.canonicalId));
   assert.equal((result.structuredContent as { total: number }).total, restList.meta.totalCount);
-  const bad = await call('sports.list', { status: 'maybe' });
+  const bad = await call('sports.list', { year: 12 });
   assert.equal(bad.isError, true);
-  assert.match(bad.content[0]!.text, /status/);
+  assert.match(bad.content[0]!.text, /year/);
+});
+
+test('sports.list matches experience and status as strings: any casing, and an unknown value is an empty page', async () => {
+  const schema = tools.get('sports.list')!.inputSchema as { properties: Record<string, { enum?: unknown; examples?: string[] }> };
+  for (const name of ['experience', 'status']) {
+    assert.equal(schema.properties[name]!.enum, undefined, `${name} is not a closed enum`);
+    assert.ok(schema.properties[name]!.examples!.length > 0, `${name} lists known values as examples`);
+  }
+  const restList = (await rest('/api/sporting-events.json?experience=in-person&experienceStatus=attended&limit=50')) as { data: { canonicalId: string }[] };
+  assert.ok(restList.data.length > 0);
+  const result = await call('sports.list', { experience: 'IN-PERSON', status: 'Attended', limit: 50 });
+  assert.deepEqual((result.structuredContent as { canonicalIds: string[] }).canonicalIds, restList.data.map((d) => d.canonicalId));
+  const none = await call('sports.list', { status: 'maybe' });
+  assert.equal(none.isError, undefined);
+  assert.deepEqual([(none.structuredContent as { total: number }).total, (none.structuredContent as { canonicalIds: string[] }).canonicalIds], [0, []]);
 });
 
 test('taste.summarize is /api/taste/summary.json with the aliases', async () => {
   const result = await call('taste.summarize', { exampleLimit: 3 });
-  const { total, resultVersion, evidence, ...document } = result.structuredContent as Record<string, unknown>;
+  const { total, resultVersion, evidence, evidenceDetails, ...document } = result.structuredContent as Record<string, unknown>;
+  assert.ok(Array.isArray(evidenceDetails) && evidenceDetails.length > 0);
   assert.deepEqual(document, await rest('/api/taste/summary.json?exampleLimit=3'));
   assert.equal(total, (document.counts as { collectionCount: number }).collectionCount);
   assert.equal(resultVersion, 1);
@@ -134,14 +153,61 @@ test('taste.summarize is /api/taste/summary.json with the aliases', async () => 
   assert.equal((await call('taste.summarize', { exampleLimit: 13 })).isError, true);
 });
 
+/** The REST document inside a result: the result without its envelope fields. */
+const document = (structured: Record<string, unknown>) => Object.fromEntries(Object.entries(structured).filter(([name]) => !ENVELOPE.includes(name)));
+
 test('taste.profile is /.well-known/taste-profile.json, and music.intersect answers as REST', async () => {
-  const profile = (await call('taste.profile', {})).structuredContent!;
+  const result0 = (await call('taste.profile', {})).structuredContent!;
+  const profile = document(result0);
   assert.deepEqual(profile, await rest('/.well-known/taste-profile.json'));
   const result = await call('music.intersect', { profile });
   const answer = await fetch(new URL('/api/music/intersections.json', served.base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ profile }) });
-  assert.deepEqual(result.structuredContent, await answer.json());
+  assert.deepEqual(document(result.structuredContent!), await answer.json());
   assert.equal((result.structuredContent as { abstained: boolean }).abstained, false);
+  // The whole taste.profile result is a profile music.intersect takes: its envelope fields are ignored.
+  assert.deepEqual(document((await call('music.intersect', { profile: result0 })).structuredContent!), document(result.structuredContent!));
   const invalid = await call('music.intersect', { profile: { ...profile, extra: true } });
   assert.equal(invalid.isError, true);
   assert.doesNotMatch(invalid.content[0]!.text, /\/work\//);
+});
+
+test('every public tool result carries counts, generatedAt, selection, evidenceDetails and the aliases total, resultVersion, evidence; the output schemas require them', async () => {
+  const ids = async (collection: string, n: number) => ((await call('taste.find', { collection, limit: n })).structuredContent as { canonicalIds: string[] }).canonicalIds;
+  const city = ((await rest('/api/places.json?facets=1&limit=1')) as { meta: { facets: Record<string, { value: string }[]> } }).meta.facets.city![0]!.value;
+  const profile = (await call('taste.profile', {})).structuredContent!;
+  const calls: [string, Record<string, unknown>][] = [
+    ['taste.find', { collection: 'movies', limit: 3 }],
+    ['taste.find', { collection: 'books', q: 'the', limit: 2 }],
+    ['taste.get', { ids: await ids('movies', 2) }],
+    ['sports.list', { limit: 3 }],
+    ['taste.summarize', { exampleLimit: 2 }],
+    ['taste.summarize', { exampleLimit: 0 }],
+    ['taste.profile', {}],
+    ['music.intersect', { profile }],
+    ['music.intersect', { profile: { schemaVersion: '1', music: { artists: [], recordings: [], albums: [], genres: [], notes: [] } } }],
+    ['taste.recommend', { intent: 'something to watch' }],
+    ['taste.recommend', { intent: 'a documentary film', collection: 'movies' }],
+    ['places.plan', { city, limit: 3 }],
+    ['taste.render_recommendations', { ids: await ids('movies', 2) }],
+    ['places.render_map', { ids: await ids('places', 2) }],
+    ['sports.render_events', { ids: await ids('sporting-events', 2) }],
+  ];
+  assert.deepEqual(new Set(calls.map(([name]) => name)), new Set(tools.keys()), 'every tool tools/list publishes is called');
+  for (const name of tools.keys()) {
+    const schema = tools.get(name)!.outputSchema as { required: string[]; properties: Record<string, unknown> };
+    for (const field of ENVELOPE) assert.ok(schema.required.includes(field) && field in schema.properties, `${name}'s outputSchema requires ${field}`);
+  }
+  for (const [name, args] of calls) {
+    // call() validates structuredContent against the published outputSchema with hyperjump.
+    const result = await call(name, args);
+    assert.notEqual(result.isError, true, `${name} ${JSON.stringify(args).slice(0, 80)}: ${result.content[0]!.text}`);
+    const structured = result.structuredContent!;
+    for (const field of ENVELOPE) assert.ok(field in structured, `${name} carries ${field}`);
+    assert.equal(typeof structured.evidence, 'string', `${name}: evidence is one string`);
+    assert.equal(structured.resultVersion, 1);
+    assert.ok(Array.isArray(structured.evidenceDetails), name);
+    const counts = structured.counts as { totalCount?: number; collectionCount?: number };
+    assert.equal(structured.total, counts.totalCount ?? counts.collectionCount, `${name}: total is the alias of the count`);
+    assert.ok(!Number.isNaN(Date.parse(String(structured.generatedAt))), `${name}: generatedAt`);
+  }
 });
