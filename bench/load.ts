@@ -36,7 +36,7 @@ export interface LoadGenerator {
 
 export function loadGenerator(): LoadGenerator {
   const wrk = spawnSync('wrk', ['--version'], { encoding: 'utf8' });
-  if (!wrk.error) return wrkGenerator(/wrk \S+/.exec(`${wrk.stdout}${wrk.stderr}`)?.[0] ?? 'wrk');
+  if (!wrk.error) return wrkGenerator(/wrk \S+/.exec(`${wrk.stdout}${wrk.stderr}`)?.[0] ?? 'wrk', autocannonGenerator());
   return autocannonGenerator();
 }
 
@@ -50,12 +50,19 @@ function autocannonGenerator(): LoadGenerator {
   return {
     name: `autocannon ${version}`,
     async run(base, requests, { connections, seconds }) {
+      let started = 0;
       const result = await autocannon({
         url: base,
         connections,
         duration: seconds,
         requests: requests.map((r) => ({ method: r.method as 'GET', path: r.path, headers: r.headers, body: r.body })),
-      });
+        // Every connection would start at the first request: each starts one further along
+        // instead, so that requests naming different clients are not all sent at once as one.
+        setupClient: (client: { setRequests(requests: unknown[]): void }) => {
+          const offset = started++ % requests.length;
+          client.setRequests([...requests.slice(offset), ...requests.slice(0, offset)].map((r) => ({ method: r.method, path: r.path, headers: r.headers, body: r.body })));
+        },
+      } as autocannon.Options);
       return {
         rps: result.requests.average,
         p50Ms: result.latency.p50,
@@ -73,10 +80,13 @@ export function luaString(text: string): string {
   return `"${[...Buffer.from(text)].map((b) => (/[A-Za-z0-9 ]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `\\${String(b).padStart(3, '0')}`)).join('')}"`;
 }
 
-function wrkGenerator(name: string): LoadGenerator {
+/** wrk, except for QUERY requests: its request check predates the method, so those go to `fallback`. */
+function wrkGenerator(name: string, fallback: LoadGenerator): LoadGenerator {
   return {
-    name,
-    async run(base, requests, { connections, seconds }) {
+    name: `${name} (${fallback.name} for QUERY, which wrk refuses to send)`,
+    async run(base, requests, options) {
+      if (requests.some((r) => r.method === 'QUERY')) return fallback.run(base, requests, options);
+      const { connections, seconds } = options;
       const dir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
       const script = join(dir, 'requests.lua');
       const table = requests

@@ -131,6 +131,8 @@ const runtimeEnv = {
   MCP_RATE_LIMIT_REQUESTS: LIFTED,
   MCP_TOOL_WORK_BUDGET: LIFTED,
   RPC_SESSION_LIMIT: LIFTED,
+  // The SQL targets name many clients through X-Forwarded-For; the load generator is the proxy.
+  TRUSTED_PROXIES: '127.0.0.1, ::1, ::ffff:127.0.0.1',
 };
 // The same V8 flags as `npm run serve` (package.json).
 const serve = ['--max-semi-space-size=4', 'server.ts'];

@@ -32,6 +32,8 @@ const get = (paths: string[], headers?: Record<string, string>): LoadRequest[] =
 const HTML = { Accept: 'text/html' };
 const MARKDOWN = { Accept: 'text/markdown' };
 const JSON_POST = { 'Content-Type': 'application/json' };
+/** The SPEC's example statement. */
+const SQL_EXAMPLE = 'SELECT title, published_at FROM public.writing ORDER BY published_at DESC LIMIT 10';
 const MCP_HEADERS = { ...JSON_POST, Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' };
 
 export function targets(imagePath: string, name: string): { targets: Target[]; collectionRecords: number } {
@@ -71,14 +73,21 @@ export function targets(imagePath: string, name: string): { targets: Target[]; c
     { id: 'rest-deep-cursor', label: `REST deep cursor (record ${deepOffset.toLocaleString('en')})`, request: `GET ${api}?cursor=… (a signed cursor 90 % into the collection)`, requests: get([`${api}?cursor=${deepCursor}`]) },
     { id: 'static-page-one', label: 'static page one (prerendered file)', request: `GET /${name}/ (the prerendered collection page, served as a file)`, requests: get([`/${name}/`], HTML), staticPath: `/${name}/` },
     { id: 'search', label: 'cross-collection search (q=…)', request: `GET /api/search.json?q=… (${words.length} words)`, requests: get(words.map((w) => `/api/search.json?q=${encodeURIComponent(w)}`)) },
-    // One client may have only `sqlClientStatementsMax` statements running or waiting (503 past it), and the load generator is one client.
-    {
-      id: 'sql',
-      label: `SQL QUERY (latest 10 writing), ${LIMITS.sqlClientStatementsMax} connections`,
-      request: 'QUERY /api/sql: SELECT title, published_at FROM public.writing ORDER BY published_at DESC LIMIT 10',
-      connections: LIMITS.sqlClientStatementsMax,
-      requests: [{ method: 'QUERY', path: '/api/sql', headers: { 'Content-Type': 'application/sql' }, body: 'SELECT title, published_at FROM public.writing ORDER BY published_at DESC LIMIT 10' }],
-    },
+    // SQL at 1, 16 and 64 clients (named by X-Forwarded-For through a trusted proxy, the
+    // loopback): one client may have only `sqlClientStatementsMax` statements in flight (429
+    // past it), so it is loaded on that many connections; the others on one each.
+    ...[1, 16, 64].map((clients) => ({
+      id: clients === 1 ? 'sql' : `sql-${clients}`,
+      label: `SQL QUERY (latest 10 writing), ${clients === 1 ? `1 client, ${LIMITS.sqlClientStatementsMax} connections` : `${clients} clients, ${clients} connections`}`,
+      request: `QUERY /api/sql: ${SQL_EXAMPLE}${clients === 1 ? '' : ` (X-Forwarded-For: one of ${clients} addresses)`}`,
+      connections: clients === 1 ? LIMITS.sqlClientStatementsMax : clients,
+      requests: Array.from({ length: clients }, (_, i) => ({
+        method: 'QUERY',
+        path: '/api/sql',
+        headers: { 'Content-Type': 'application/sql', ...(clients === 1 ? {} : { 'X-Forwarded-For': `198.51.100.${i + 1}` }) },
+        body: SQL_EXAMPLE,
+      })),
+    })),
     { id: 'rest-movies', label: 'REST movies, limit 50', request: 'GET /api/movies.json?limit=50', requests: get(['/api/movies.json?limit=50']) },
     {
       id: 'graphql',

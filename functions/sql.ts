@@ -5,9 +5,10 @@
  * body size (413), an acceptable response type (406) and UTF-8 (400). Then, still on the
  * event loop but linear in the text, the lexical bounds (src/sql/lexical.ts): nesting of
  * parentheses and token count (`sql-limit`), balanced parentheses (`sql-syntax`). Then a
- * worker thread (src/sql/pool.ts) — or a place in its bounded queue, else 503 `sql-busy`
- * with Retry-After — checks the statement against the grammar (src/sql/grammar.ts), runs
- * it over the SQL image and encodes it as JSON or CSV under the response budget, all
+ * worker thread (src/sql/pool.ts) — or a place in its queue, if the expected wait is short
+ * enough, else 503 `sql-busy` with Retry-After (or 429 `sql-client-busy`, past the
+ * client's own statements in flight) — checks the statement against the grammar
+ * (src/sql/grammar.ts), runs it over the SQL image and encodes it as JSON or CSV under the response budget, all
  * within the time budget (`sql-limit` past it; the worker is replaced, and the client's
  * quota is charged `sqlOverrunCost` requests). Every answer, errors included, is
  * `no-store`.
@@ -108,7 +109,9 @@ export function sqlAnswer(options: SqlOptions): SqlAnswer {
       try {
         encoded = await pool.run(text, mediaType === 'text/csv' ? 'csv' : 'json', client);
       } catch (error) {
-        if (isPublicError(error) && error.slug === 'sql-busy') headers = { ...headers, 'Retry-After': String(pool.retryAfterSeconds) };
+        if (isPublicError(error) && (error.slug === 'sql-busy' || error.slug === 'sql-client-busy')) {
+          headers = { ...headers, 'Retry-After': String(pool.retryAfterSeconds(client)) };
+        }
         throw error;
       }
       const { body: bytes, truncated } = encoded;

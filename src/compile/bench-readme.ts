@@ -127,10 +127,24 @@ function loadTables(load: LoadResults): string[] {
       ? 'nginx serving the same static file (the static limit): not installed on the machine of this run.'
       : `nginx serving the same static file (the static limit): ${rps(nginx.rps)} req/s, p50 ${ms(nginx.p50Ms)} ms, p99 ${ms(nginx.p99Ms)} ms.`,
     '',
+    ...sqlRefusals(load.rows),
     '| request | what is sent |',
     '| --- | --- |',
     // Markdown would take `<id>` or `a < b` for HTML, and `|` for a cell's end.
     ...load.rows.map((r) => `| ${r.label} | ${r.request.replaceAll('<', '&lt;').replaceAll('|', '\\|')} |`),
+  ];
+}
+
+/** The SQL targets' refusals (sql-busy, sql-client-busy, any other non-2xx) of all the requests they sent, caches on and off. */
+function sqlRefusals(rows: readonly TargetRow[]): string[] {
+  const sql = rows.filter((r) => r.id === 'sql' || r.id.startsWith('sql-'));
+  if (sql.length === 0) return [];
+  const refused = (f: LoadFigures) => `${count(f.non2xx + f.errors)} of ${count(f.requests)} (${f.requests > 0 ? (((f.non2xx + f.errors) / f.requests) * 100).toFixed(1) : '—'} %)`;
+  return [
+    '| SQL load (the SPEC example statement) | req/s, caches | refused, caches | refused, cold |',
+    '| --- | ---: | ---: | ---: |',
+    ...sql.map((r) => `| ${r.label} | ${rps(r.warm.rps)} | ${refused(r.warm)} | ${refused(r.cold)} |`),
+    '',
   ];
 }
 

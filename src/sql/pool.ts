@@ -11,15 +11,20 @@
  * abort the whole process rather than the worker (seen on Node 24 with this parser;
  * nodejs/node#65019).
  *
- * Statements that find every worker busy wait in a queue of bounded length; when it is
- * full the answer is an immediate `sql-busy` (503 with Retry-After) rather than a longer
- * wait, so the longest wait stays about queue × time budget ÷ workers and a flood costs
- * neither memory nor sockets held open. One client runs one statement at a time and may
- * have only a few running or waiting (`sqlClientStatementsMax`); a worker takes the
- * oldest waiting statement of a client with none running, and the start-up of a worker
- * replacing one that overran counts as its client's running statement. So a client
- * sending slow statements holds at most one worker, restarts included, and everyone
- * else's statements pass its own.
+ * Statements that find every worker busy wait in a queue, shed by waiting time rather than
+ * by count: a statement is admitted when its expected wait — the statements ahead of it,
+ * shared among the workers, times the run time of recent statements (or the time the
+ * running ones have taken so far, when longer) — stays within `sqlQueueWaitMs`, and one
+ * that has still waited that long when a worker frees is refused then. So hundreds of
+ * cheap statements queue and are all answered, while a flood of slow ones is shed after a
+ * few; either refusal is an immediate `sql-busy` (503 with Retry-After, the expected
+ * drain) rather than a longer wait. A count bound (`sqlQueueMax`) caps only the memory of
+ * a burst. One client runs one statement at a time and may have only a few running or
+ * waiting (`sqlClientStatementsMax`, past it a 429 `sql-client-busy`: its own limit); a
+ * worker takes the oldest waiting statement of a client with none running, and the
+ * start-up of a worker replacing one that overran counts as its client's running
+ * statement. So a client sending slow statements holds at most one worker, restarts
+ * included, and everyone else's statements pass its own.
  * Workers start with the first statement (or `warm()`), do not keep an idle process
  * alive (they are unreferenced once started and while idle), and `close()` terminates
  * them.
@@ -56,8 +61,10 @@ export interface SqlPoolOptions {
   image: Uint8Array;
   /** Worker threads; `sqlWorkers` by default. */
   workers?: number;
-  /** Statements that may wait for a worker; `sqlQueueMax` by default. */
+  /** Statements that may wait for a worker at most; `sqlQueueMax` by default. */
   queue?: number;
+  /** Milliseconds a statement may expect to wait, or wait, for a worker; `sqlQueueWaitMs` by default. */
+  queueWaitMs?: number;
   /** Milliseconds a statement may take in its worker; `sqlTimeBudgetMs` by default. */
   timeBudgetMs?: number;
   /** Called with the client of a statement that overran the time budget (the SQL handler charges its quota). */
@@ -66,6 +73,12 @@ export interface SqlPoolOptions {
 
 interface Job extends WorkerRequest {
   client: string;
+  /**
+   * performance.now() past which the statement, still waiting, is refused: set only for one
+   * that queued behind running statements, not behind a worker's start-up (the first, or
+   * the replacement of one that overran), whose cost is the pool's, not the load's.
+   */
+  deadline: number;
   resolve: (encoded: Encoded) => void;
   reject: (error: unknown) => void;
 }
@@ -78,17 +91,29 @@ interface Slot {
   /** The client whose statement overran the time budget, while this worker replacing its worker starts. */
   replacing?: string;
   job?: Job;
+  /** performance.now() when its statement was handed to the worker. */
+  begun?: number;
   timer?: NodeJS.Timeout;
 }
 
 const WORKER_URL = new URL('./sql-worker.ts', import.meta.url);
 /** However busy the machine, a statement holds its worker for at most this many time budgets on the clock. */
 const WALL_CLOCK_FACTOR = 4;
+/**
+ * The run time assumed before any statement has been measured (milliseconds, on the
+ * clock, from hand-over to reply): a cheap statement over the SQL image takes about one.
+ */
+const RUN_TIME_PRIOR_MS = 2;
+/** Weight of the newest run time in the moving average: the estimate follows a change of load within a few statements. */
+const RUN_TIME_WEIGHT = 0.2;
 
 export class SqlPool {
   readonly workers: number;
   readonly queueMax: number;
+  readonly queueWaitMs: number;
   readonly timeBudgetMs: number;
+  /** Exponentially weighted moving average of recent statements' run times (ms). */
+  private runTimeMs = RUN_TIME_PRIOR_MS;
   private readonly onOverrun: (client: string) => void;
   private readonly image: SharedArrayBuffer;
   private readonly slots = new Set<Slot>();
@@ -102,15 +127,34 @@ export class SqlPool {
   constructor(options: SqlPoolOptions) {
     this.workers = options.workers ?? LIMITS.sqlWorkers;
     this.queueMax = options.queue ?? LIMITS.sqlQueueMax;
+    this.queueWaitMs = options.queueWaitMs ?? LIMITS.sqlQueueWaitMs;
     this.timeBudgetMs = options.timeBudgetMs ?? LIMITS.sqlTimeBudgetMs;
     this.onOverrun = options.onOverrun ?? (() => undefined);
     this.image = new SharedArrayBuffer(options.image.byteLength);
     new Uint8Array(this.image).set(options.image);
   }
 
-  /** Seconds after which a refused client may expect room: the time a full queue takes to drain. */
-  get retryAfterSeconds(): number {
-    return Math.max(1, Math.ceil((this.queueMax * this.timeBudgetMs) / this.workers / 1000));
+  /**
+   * Milliseconds a statement arriving now may expect to wait for a worker: none when one is
+   * idle and nothing waits; else its turn among the workers times the expected run time —
+   * the recent average, or what the running statements have taken so far when every worker
+   * has been busy longer (a flood of slow statements shows there before any of them ends).
+   */
+  expectedWaitMs(): number {
+    const busy = [...this.slots].filter((slot) => slot.job !== undefined || !slot.ready);
+    if (this.queue.length === 0 && busy.length < this.workers) return 0;
+    const now = performance.now();
+    const running = busy.length < this.workers ? 0 : Math.min(...busy.map((slot) => (slot.begun === undefined ? 0 : now - slot.begun)));
+    return Math.ceil((this.queue.length + 1) / this.workers) * Math.max(this.runTimeMs, running);
+  }
+
+  /**
+   * Seconds after which a refused statement may expect room: the expected wait (for the
+   * pool, or for the client's own statements ahead of it), at least one.
+   */
+  retryAfterSeconds(client?: string): number {
+    const own = client === undefined ? 0 : (this.perClient.get(client) ?? 0) * this.runTimeMs;
+    return Math.max(1, Math.ceil(Math.max(this.expectedWaitMs(), own) / 1000));
   }
 
   /** Checks, runs and encodes one statement of `client` in a worker; rejects with a PublicError (or an internal Error). */
@@ -118,10 +162,15 @@ export class SqlPool {
     if (this.closed) return Promise.reject(busy('The SQL endpoint is shutting down; retry after the time in Retry-After.'));
     const mine = this.perClient.get(client) ?? 0;
     if (mine >= LIMITS.sqlClientStatementsMax) {
-      return Promise.reject(busy(`This client already has ${LIMITS.sqlClientStatementsMax} SQL statements running or waiting; wait for their answers, or retry after the time in Retry-After.`));
+      return Promise.reject(
+        new PublicError('sql-client-busy', `This client already has ${LIMITS.sqlClientStatementsMax} SQL statements running or waiting; wait for their answers, or retry after the time in Retry-After.`),
+      );
     }
     if (this.queue.length >= this.queueMax) {
       return Promise.reject(busy(`Every SQL worker is busy and ${this.queueMax} statements are already waiting; retry after the time in Retry-After.`));
+    }
+    if (this.expectedWaitMs() > this.queueWaitMs) {
+      return Promise.reject(busy(`Every SQL worker is busy, and the statements waiting would keep this one waiting longer than ${this.queueWaitMs} ms; retry after the time in Retry-After.`));
     }
     this.perClient.set(client, mine + 1);
     const done = () => {
@@ -132,6 +181,7 @@ export class SqlPool {
     return new Promise((resolve, reject) => {
       this.queue.push({
         text, format, client,
+        deadline: this.starting() ? Infinity : performance.now() + this.queueWaitMs,
         resolve: (encoded) => (done(), resolve(encoded)),
         reject: (error) => (done(), reject(error)),
       });
@@ -167,6 +217,7 @@ export class SqlPool {
 
   /** Hands waiting statements to idle workers (the oldest of a client with none running), and starts the workers if none are. */
   private pump(): void {
+    this.expire();
     for (const slot of this.slots) {
       if (!slot.ready || slot.job !== undefined) continue;
       const running = this.running();
@@ -182,6 +233,29 @@ export class SqlPool {
       if (slot.job !== undefined || !slot.ready) slot.worker.ref();
       else slot.worker.unref();
     }
+  }
+
+  /** Whether a worker is missing or still starting. */
+  private starting(): boolean {
+    return this.slots.size < this.workers || [...this.slots].some((slot) => !slot.ready);
+  }
+
+  /** Refuses the waiting statements whose wait has reached the bound: they would be answered later than promised. */
+  private expire(): void {
+    const now = performance.now();
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const job = this.queue[i]!;
+      if (job.deadline > now) continue;
+      this.queue.splice(i, 1);
+      job.reject(busy(`This statement waited ${this.queueWaitMs} ms for a SQL worker and none came free; retry after the time in Retry-After.`));
+    }
+  }
+
+  /** Folds one statement's run time (hand-over to reply, or to its overrun) into the moving average. */
+  private measure(slot: Slot): void {
+    if (slot.begun === undefined) return;
+    this.runTimeMs += RUN_TIME_WEIGHT * (performance.now() - slot.begun - this.runTimeMs);
+    slot.begun = undefined;
   }
 
   private start(replacing?: string): void {
@@ -207,6 +281,7 @@ export class SqlPool {
   private dispatch(slot: Slot, job: Job): void {
     slot.job = job;
     const begun = performance.now();
+    slot.begun = begun;
     const before = slot.worker.cpuUsage();
     const check = async () => {
       const elapsed = performance.now() - begun;
@@ -216,6 +291,7 @@ export class SqlPool {
         slot.timer = setTimeout(check, Math.max(this.timeBudgetMs - used, 1));
         return;
       }
+      this.measure(slot);
       void this.retire(slot, new PublicError('sql-limit', `The statement took longer than the ${this.timeBudgetMs} ms time budget of the SQL profile to parse, check and run; simplify it.`));
       // The replacement starts now, so the next statement does not wait for it; until it is
       // ready it counts as the client's running statement, so that client cannot take
@@ -233,6 +309,7 @@ export class SqlPool {
     else {
       const job = slot.job;
       clearTimeout(slot.timer);
+      this.measure(slot);
       slot.job = undefined;
       if (job === undefined) return;
       if (reply.ok) job.resolve({ body: reply.body, truncated: reply.truncated });

@@ -78,6 +78,6 @@ export function sqlProfile(): object {
       ],
     },
     budgets: Object.fromEntries(Object.entries(BUDGETS).map(([name, key]) => [name, { ...LIMIT_DEFINITIONS[key] }])),
-    problems: ['sql-syntax', 'sql-unsupported', 'sql-unknown-name', 'sql-limit', 'sql-too-large', 'sql-media-type', 'unsupported-sql-api-version', 'not-acceptable', 'method-not-allowed', 'rate-limited', 'sql-busy'].map(problemUrl),
+    problems: ['sql-syntax', 'sql-unsupported', 'sql-unknown-name', 'sql-limit', 'sql-too-large', 'sql-media-type', 'unsupported-sql-api-version', 'not-acceptable', 'method-not-allowed', 'rate-limited', 'sql-client-busy', 'sql-busy'].map(problemUrl),
   };
 }

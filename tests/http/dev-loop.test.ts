@@ -193,7 +193,7 @@ test('a loopback load across several swaps gets only 2xx answers', async () => {
   assert.ok(existsSync(join(content, file)));
   const load = autocannon({
     url: server.base,
-    // Four, the most statements one client may have in flight on the SQL surface (sqlClientStatementsMax): more would be sql-busy by design.
+    // Four, the most statements one client may have in flight on the SQL surface (sqlClientStatementsMax): more would be a 429 sql-client-busy by design.
     connections: 4,
     duration: 5,
     requests: [

@@ -234,6 +234,7 @@ test('the profile is version 1 and states the budgets the checks use', () => {
   assert.equal(profile.budgets.overrunCost.value, LIMITS.sqlOverrunCost);
   assert.equal(profile.budgets.statementsInFlightPerClient.value, LIMITS.sqlClientStatementsMax);
   assert.ok(profile.problems.includes('/problems/sql-busy'));
+  assert.ok(profile.problems.includes('/problems/sql-client-busy'));
 });
 
 test('the image is deterministic and holds only the three relations', async () => {
