@@ -129,6 +129,9 @@ export const LIMIT_DEFINITIONS = {
   oauthCimdBytesMax: { value: 16 * 1024, unit: 'bytes', why: 'A Client ID Metadata Document fetched from a client_id URL: a few fields; the fetch stops past it.' },
   oauthCimdTimeoutMs: { value: 5000, unit: 'milliseconds', why: 'Time to fetch a Client ID Metadata Document: the owner is waiting in a browser; a slow host cannot hold the request longer.' },
   oauthCimdCacheSeconds: { value: 3600, unit: 'seconds', why: 'A fetched Client ID Metadata Document is reused this long, so an authorization and its token exchange fetch it once.' },
+  cdnHeaderRulesMax: { value: 100, unit: 'rules', why: 'Rules in the `_headers` file the build writes for static hosts: Cloudflare Pages reads at most 100 and ignores the rest, so the build fails rather than write more.' },
+  cdnHeaderLineCharsMax: { value: 2000, unit: 'characters', why: 'One line of the `_headers` file: Cloudflare Pages ignores longer ones, so the build fails rather than write one.' },
+  cdnRouteRulesMax: { value: 100, unit: 'rules', why: 'Include and exclude rules together in `_routes.json`, Cloudflare Pages\' limit for the paths its worker runs on.' },
 } as const satisfies Record<string, Limit>;
 
 export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {
