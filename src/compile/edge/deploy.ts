@@ -42,10 +42,17 @@ export function urlHeaders(manifest: Manifest): UrlHeaders {
   return out;
 }
 
+/**
+ * Pages answers a `.html` URL (`/404.html`) with a redirect to its extensionless name or
+ * its not-found page, never the file as the runtime does; those few go to the origin.
+ */
+const servedByPagesAsIs = (path: string) => !path.endsWith('.html');
+
 /** The table the worker is bundled with. */
 export function edgeTable(manifest: Manifest): EdgeTable {
   const lists = Object.fromEntries(restCollections.map((c) => [collectionUrl(c.name), serializersFor(c).map((s) => s.mediaType)]));
-  return { files: Object.keys(manifest).sort(), lists, rules: compileHeaderRules(urlHeaders(manifest)), apiVersion: API_VERSION };
+  const files = Object.keys(manifest).filter(servedByPagesAsIs).sort();
+  return { files, lists, rules: compileHeaderRules(urlHeaders(manifest)), apiVersion: API_VERSION };
 }
 
 /**
