@@ -75,12 +75,14 @@ export const WRANGLER_ENV = { CI: 'true', WRANGLER_SEND_METRICS: 'false', WRANGL
 /** A compatibility date the bundled workerd supports, fixed so the test never reads the clock. */
 const COMPATIBILITY_DATE = '2026-04-01';
 
-export async function startEdge(originEnv: Record<string, string> = {}): Promise<RunningEdge> {
-  const runtime: RunningServer = await startServer({ TRUSTED_PROXIES: '127.0.0.1', ...originEnv });
+/** Starts the runtime (with `originEnv`, which may depend on the edge's own URL, as `SITE_URL` does), the counting proxy and the edge. */
+export async function startEdge(originEnv: (edge: string) => Record<string, string> | Promise<Record<string, string>> = () => ({})): Promise<RunningEdge> {
+  const [port, inspector] = [await freePort(), await freePort()];
+  const edge = `http://127.0.0.1:${port}`;
+  const runtime: RunningServer = await startServer({ TRUSTED_PROXIES: '127.0.0.1', ...(await originEnv(edge)) });
   const hits: OriginHit[] = [];
   const proxy = await countingProxy(new URL(runtime.base), hits);
   const state = mkdtempSync(join(tmpdir(), 'collections-edge-'));
-  const [port, inspector] = [await freePort(), await freePort()];
   const wrangler = resolve('node_modules/wrangler/bin/wrangler.js');
   const args = [wrangler, 'pages', 'dev', paths.client, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector),
     '--compatibility-date', COMPATIBILITY_DATE, '--binding', `ORIGIN_URL=${proxy.url}`, '--persist-to', state, '--log-level', 'warn'];
@@ -90,7 +92,6 @@ export async function startEdge(originEnv: Record<string, string> = {}): Promise
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const edge = `http://127.0.0.1:${port}`;
   await new Promise<void>((done, fail) => {
     const exited = (code: number | null) => fail(new Error(`wrangler exited early (${code}): ${output}`));
     child.once('exit', exited);
