@@ -136,4 +136,7 @@ test('the build refuses, naming the limit, a site that would need more than 100 
   const many = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`/list-${i}.json`, { 'X-Total-Count': String(i) }]));
   assert.throws(() => compileHeaderRules(many), (e: Error) => e instanceof HeaderRulesError && /150 rules, more than the 100/.test(e.message));
   assert.throws(() => compileHeaderRules({ '/a.json': { Link: 'x'.repeat(2100) } }), (e: Error) => e instanceof HeaderRulesError && /longer than the 2000/.test(e.message));
+  // A per-file value on a path a host would read as a pattern (`:id`) or decode differently.
+  const odd = { '/a/:id.json': { 'X-Total-Count': '1' }, '/a/b.json': { 'X-Total-Count': '2' } };
+  assert.throws(() => compileHeaderRules(odd), (e: Error) => e instanceof HeaderRulesError && /rename the file/.test(e.message));
 });

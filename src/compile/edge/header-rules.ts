@@ -29,7 +29,7 @@ export interface HeaderRule {
 /** URL path → the headers the runtime sends there (ETag and Content-Length left out: hosts compute their own). */
 export type UrlHeaders = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
-/** The header section is case-insensitive; rules key their headers by the name as first written. */
+/** Headers a host computes from the bytes it serves; never written into rules. */
 const LEFT_TO_HOST = new Set(['etag', 'content-length']);
 
 /** Thrown when the rules would exceed what a host reads; the build stops with its message. */
@@ -116,7 +116,7 @@ function cover(entries: readonly Entry[], emit: Emit): void {
   }
 }
 
-/** Characters an exact rule may hold: a `*` or a `:name` segment would be read as a pattern, and hosts differ on encoded bytes. */
+/** Characters a rule's path may hold (its `*` aside): a `*` or a `:name` would be read as a pattern, and hosts differ on encoded bytes. */
 const PLAIN_PATH = /^\/[A-Za-z0-9._~\/-]*$/;
 
 /** The rules that give every URL of `urls` exactly its headers; throws when a host would cut them. */
@@ -129,7 +129,9 @@ export function compileHeaderRules(urls: UrlHeaders): HeaderRule[] {
   for (const [lower, name] of [...names].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const entries = paths.map((path) => ({ path, value: lowered.get(path)!.get(lower) }));
     cover(entries, (pattern, value) => {
-      if (!pattern.includes('*') && !PLAIN_PATH.test(pattern)) throw new HeaderRulesError(`_headers: ${pattern} needs a rule of its own (its ${name} differs from its neighbours'), but its path has characters a host would read as a pattern or decode differently; rename the file.`);
+      if (!PLAIN_PATH.test(pattern.replace('*', ''))) {
+        throw new HeaderRulesError(`_headers: ${pattern} needs a rule of its own (its ${name} differs from its neighbours'), but its path has characters a host would read as a pattern or decode differently; rename the file.`);
+      }
       const headers = rules.get(pattern) ?? {};
       headers[name] = value;
       rules.set(pattern, headers);
