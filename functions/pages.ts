@@ -24,7 +24,7 @@ import type { Answer, RequestFacts } from '../src/http/answer.ts';
 import { conditionalAnswer } from '../src/http/conditional.ts';
 import { strongEtag } from '../src/http/etag.ts';
 import type { ListAnswer } from '../src/http/list.ts';
-import { negotiate } from '../src/http/negotiate.ts';
+import { NEGOTIATED_HEADERS, negotiate } from '../src/http/negotiate.ts';
 import { errorAnswer, PROBLEM_MEDIA_TYPE, problemAnswer } from '../src/http/problem.ts';
 import { metered } from '../src/http/rate-limit.ts';
 import { renderPage } from '../src/runtime/render-page.ts';
@@ -38,8 +38,6 @@ const COLLECTION_PAGE = /^\/([a-z][a-z-]*)\/$/;
 const RECORD_PAGE = /^\/([a-z][a-z-]*)\/(itm_[0-9a-f]{24})$/;
 const HTML = 'text/html; charset=utf-8';
 const MARKDOWN = 'text/markdown; charset=utf-8';
-/** Rendered on request from an immutable generation: a minute of freshness, then revalidation by ETag. */
-const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
 
 /** The collection a path is the page of, if it is one. */
 export const collectionPageOf = (pathname: string): CollectionDeclaration | undefined => pageCollection(COLLECTION_PAGE.exec(pathname)?.[1] ?? '');
@@ -62,7 +60,7 @@ const cacheOf = (rt: Runtime) => {
 };
 
 function pageHeaders(type: string, body: Buffer): Record<string, string> {
-  return { 'Content-Type': type, ETag: strongEtag(body), 'Cache-Control': CACHE_CONTROL, Vary: 'Accept', ...PAGE_PREFERENCES };
+  return { 'Content-Type': type, ETag: strongEtag(body), ...NEGOTIATED_HEADERS, ...PAGE_PREFERENCES };
 }
 
 /** The remembered (or freshly rendered) page for `key`, answered conditionally. */

@@ -11,6 +11,7 @@ import { strongEtag } from '../http/etag.ts';
 import { CONTENT_SIGNAL, CONTENT_USAGE } from '../http/headers.ts';
 import { securityHeaders } from '../http/security.ts';
 import type { Manifest, StaticFile } from './compile.ts';
+import { EDGE_FILES, writeEdgeFiles } from './edge/deploy.ts';
 import { MEDIA_VARIANTS } from '../urls.ts';
 
 const MEDIA_TYPES: Record<string, string> = {
@@ -57,16 +58,16 @@ export function withSecurity(path: string, entry: StaticFile, siteUrl: string | 
   return { ...entry, headers: { ...entry.headers, ...securityHeaders(path, entry.headers['Content-Type'], siteUrl) } };
 }
 
-/** Writes the manifest (sorted by path, so the same files give the same bytes) and the CDN's `_headers` file; returns the sorted manifest. */
+/** Writes the manifest (sorted by path, so the same files give the same bytes) and the static hosts' files (src/compile/edge/deploy.ts); returns the sorted manifest. */
 export function saveManifest(manifest: Manifest, manifestPath: string, clientDir: string): Manifest {
   const sorted = Object.fromEntries(Object.entries(manifest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   writeFileSync(manifestPath, `${JSON.stringify(sorted, null, 1)}\n`);
-  writeFileSync(join(clientDir, CDN_HEADERS_FILE), cdnHeaders(sorted));
+  writeEdgeFiles(clientDir, sorted);
   return sorted;
 }
 
 /**
- * Writes the manifest and the CDN's `_headers` file. Every entry, compiled or found on
+ * Writes the manifest and the static hosts' files. Every entry, compiled or found on
  * disk, carries the security headers of its path and media type (src/http/security.ts),
  * so a CDN and the runtime send the same ones.
  */
@@ -76,7 +77,7 @@ export function writeManifest(clientDir: string, compiled: Manifest, manifestPat
   const files = (readdirSync(clientDir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
     .filter((d) => d.isFile())
     .map((d) => relative(clientDir, join(d.parentPath, d.name)).split(sep).join('/'))
-    .filter((file) => !known.has(file) && file !== CDN_HEADERS_FILE);
+    .filter((file) => !known.has(file) && !EDGE_FILE_NAMES.has(file));
   for (const file of files) {
     const path = urlPathOf(file);
     manifest[path] = fileEntry(path, file, readFileSync(join(clientDir, file)));
@@ -85,14 +86,5 @@ export function writeManifest(clientDir: string, compiled: Manifest, manifestPat
   return saveManifest(manifest, manifestPath, clientDir);
 }
 
-/** The `_headers` file static hosts (Netlify, Cloudflare Pages) read; not itself served. */
-export const CDN_HEADERS_FILE = '_headers';
-
-/** ETag and Content-Length are left to the host, which computes them from the bytes it serves. */
-function cdnHeaders(manifest: Manifest): string {
-  const skip = new Set(['etag', 'content-length']);
-  return Object.entries(manifest)
-    .map(([path, { headers }]) => [path, ...Object.entries(headers).filter(([k]) => !skip.has(k.toLowerCase())).map(([k, v]) => `  ${k}: ${v}`)].join('\n'))
-    .join('\n')
-    .concat('\n');
-}
+/** The host's own files (`_headers`, `_worker.js`, `_routes.json`): read by the host, never served. */
+const EDGE_FILE_NAMES: ReadonlySet<string> = new Set(Object.values(EDGE_FILES));

@@ -141,6 +141,9 @@ export const LIMIT_DEFINITIONS = {
   drainTimeoutMs: { value: 20_000, unit: 'milliseconds', why: 'On SIGTERM a replica stops accepting, says `draining`, and waits this long at most for its in-flight requests and WebSocket sessions (closed with 1001) before it exits: long enough for any answer the bounds allow (a SQL statement stops within a second; bodies are at most 64 KiB), shorter than the 30 s a container runtime waits before SIGKILL.' },
   releaseCheckSeconds: { value: 15, unit: 'seconds', why: 'A replica following `RELEASES_DIR` looks for a newer release this often besides the Redis notice (the fast path), so a lost notice or an absent Redis delays a release by at most this; each look reads one small manifest per release.' },
   releaseNoticeTimeoutMs: { value: 2_000, unit: 'milliseconds', why: 'Time to send a release notice to Redis: a release is in the shared folder already, so an unreachable Redis only leaves the replicas to the periodic check rather than holding `npm run release` or an owner write.' },
+  cdnHeaderRulesMax: { value: 100, unit: 'rules', why: 'Rules in the `_headers` file the build writes for static hosts: Cloudflare Pages reads at most 100 and ignores the rest, so the build fails rather than write more.' },
+  cdnHeaderLineCharsMax: { value: 2000, unit: 'characters', why: 'One line of the `_headers` file: Cloudflare Pages ignores longer ones, so the build fails rather than write one.' },
+  cdnRouteRulesMax: { value: 100, unit: 'rules', why: 'Include and exclude rules together in `_routes.json`, Cloudflare Pages\' limit for the paths its worker runs on.' },
 } as const satisfies Record<string, Limit>;
 
 export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {

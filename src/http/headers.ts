@@ -9,6 +9,7 @@ import type { PageLinks } from '../formats/json.ts';
 import { strongEtag } from './etag.ts';
 import { lifecycleHeaders } from './lifecycle.ts';
 import { linkHeader } from './link.ts';
+import { NEGOTIATED_HEADERS } from './negotiate.ts';
 
 export const API_VERSION = '1.0.0';
 /** Lists change only on rebuild; a minute of freshness, then revalidation by ETag. */
@@ -66,8 +67,8 @@ export function listHeaders(input: ListHeaderInput): Record<string, string> {
     'Content-Type': input.contentType,
     ETag: input.etag,
     'Last-Modified': new Date(input.asOf).toUTCString(),
-    'Cache-Control': LIST_CACHE_CONTROL,
-    Vary: 'Accept',
+    // A list is negotiated (JSON, CSV, GeoJSON…): shared caches that ignore Vary must not keep it.
+    ...NEGOTIATED_HEADERS,
     'X-Total-Count': String(input.totalCount),
     Link: [linkHeader(input.links), lifecycle.link].filter(Boolean).join(', '),
     'Link-Template': input.template,

@@ -64,3 +64,18 @@ export function isMediaType(contentType: string | null, mediaType: string): bool
   if (type !== mediaType) return false;
   return params.every((p) => p === '' || p.replace(/\s*=\s*/, '=').replaceAll('"', '') === 'charset=utf-8');
 }
+
+/**
+ * The caching headers of an answer chosen by `Accept` (a page or its Markdown twin, a list
+ * as JSON or CSV): `Vary: Accept` for caches that honour it, and `private` plus `no-store`
+ * in the fields CDNs read (RFC 9213 `CDN-Cache-Control`, `Surrogate-Control`) for those
+ * that key on the URL alone — Cloudflare's cache ignores `Vary` — so no shared cache ever
+ * stores one representation of the URL and hands it to a client that asked for another,
+ * whichever comes first. Browsers still keep their copy for a minute, as before.
+ */
+export const NEGOTIATED_HEADERS: Readonly<Record<string, string>> = {
+  Vary: 'Accept',
+  'Cache-Control': 'private, max-age=60, stale-while-revalidate=300',
+  'CDN-Cache-Control': 'no-store',
+  'Surrogate-Control': 'no-store',
+};

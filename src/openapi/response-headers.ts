@@ -6,7 +6,8 @@
  * listed as optional with the rule in its description.
  */
 import { LIMITS } from '../core/limits.ts';
-import { API_VERSION, CONTENT_SIGNAL, CONTENT_USAGE, LIST_CACHE_CONTROL, RATE_LIMIT_POLICY, RATE_LIMIT_POLICY_NAME } from '../http/headers.ts';
+import { API_VERSION, CONTENT_SIGNAL, CONTENT_USAGE, RATE_LIMIT_POLICY, RATE_LIMIT_POLICY_NAME } from '../http/headers.ts';
+import { NEGOTIATED_HEADERS } from '../http/negotiate.ts';
 import { ref, type Header, type Reference } from './types.ts';
 
 const string = (example: string) => ({ type: 'string', examples: [example] });
@@ -48,9 +49,19 @@ export const RESPONSE_HEADERS = {
     schema: string('"3q2-7wEjfK0b8QeLm1x5dA9sVhXyZt4u"'),
   },
   CacheControl: {
-    description: 'Caching rule: lists are fresh for a minute, then revalidated by ETag; problems are not stored.',
+    description: 'Caching rule: a list is fresh for a minute in the client\'s own cache, then revalidated by ETag; `private`, since its representation depends on Accept and a shared cache that ignores Vary would mix them. Documents with one representation are `public`; problems are not stored.',
     required: true,
-    schema: string(LIST_CACHE_CONTROL),
+    schema: string(NEGOTIATED_HEADERS['Cache-Control']!),
+  },
+  CdnCacheControl: {
+    description: 'RFC 9213 targeted caching for CDNs: `no-store` on every answer whose representation depends on Accept, so a CDN that keys its cache on the URL alone never hands one client another\'s representation.',
+    required: false,
+    schema: string('no-store'),
+  },
+  SurrogateControl: {
+    description: 'The same rule for surrogates that read Surrogate-Control (Fastly, Varnish).',
+    required: false,
+    schema: string('no-store'),
   },
   Vary: {
     description: 'The representation depends on Accept.',
@@ -120,6 +131,8 @@ const FIELD_NAMES: Readonly<Record<HeaderName, string>> = {
   RateLimit: 'RateLimit',
   ETag: 'ETag',
   CacheControl: 'Cache-Control',
+  CdnCacheControl: 'CDN-Cache-Control',
+  SurrogateControl: 'Surrogate-Control',
   Vary: 'Vary',
   XTotalCount: 'X-Total-Count',
   Link: 'Link',
@@ -146,7 +159,7 @@ export const COMMON: readonly HeaderName[] = ['ApiVersion', 'ContentUsage', 'Con
 
 /** A list answer (200 and, RFC 9110 §15.4.5, the 304 that stands for it). */
 export const LIST: readonly HeaderName[] = [
-  ...COMMON, 'RateLimit', 'ETag', 'CacheControl', 'Vary', 'XTotalCount', 'Link', 'LinkTemplate', 'LastModified', 'Deprecation', 'Sunset',
+  ...COMMON, 'RateLimit', 'ETag', 'CacheControl', 'CdnCacheControl', 'SurrogateControl', 'Vary', 'XTotalCount', 'Link', 'LinkTemplate', 'LastModified', 'Deprecation', 'Sunset',
 ];
 
 /** A problem answer. */

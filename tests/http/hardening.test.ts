@@ -139,7 +139,9 @@ test('D5: pages carry a same-origin CSP, frame-ancestors none, nosniff, a referr
 
 test("D5: the CDN's _headers file gives static pages the same security headers as the runtime", async () => {
   const cdn = readFileSync(join(paths.client, '_headers'), 'utf8');
-  const block = (path: string) => cdn.split(/\n(?=\/)/).find((b) => b.startsWith(`${path}\n`)) ?? '';
+  // Every rule whose pattern (`*` any characters) matches the path applies, as on Cloudflare Pages and Netlify.
+  const matches = (pattern: string, path: string) => new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(path);
+  const block = (path: string) => cdn.split(/\n(?=\/)/).filter((b) => matches(b.slice(0, b.indexOf('\n')), path)).join('\n');
   const page = await fetch(`${server.base}/subscribe/`);
   for (const name of ['Content-Security-Policy', 'X-Content-Type-Options', 'Referrer-Policy', 'Permissions-Policy']) {
     assert.ok(block('/subscribe/').includes(`  ${name}: ${page.headers.get(name)}`), name);

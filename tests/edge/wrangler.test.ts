@@ -1,0 +1,183 @@
+/**
+ * `dist/client` as a Cloudflare Pages deployment, run by Cloudflare's own engine
+ * (`wrangler pages dev`, workerd from npm), with `ORIGIN_URL` pointing at the real runtime
+ * through a proxy that counts what reaches it. For a matrix covering every route kind,
+ * the edge's answer equals the runtime's (status, body, and the headers a client relies
+ * on); every static URL does too; page one and the prerendered pages never reach the
+ * origin, and nothing does that a static file answers.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { newHttpBatchRpcSession, newWebSocketRpcSession } from 'capnweb';
+import type { Root } from '../../src/rpc/api.d.ts';
+import { paths } from '../../src/paths.ts';
+import { startEdge, type RunningEdge } from '../helpers/edge.ts';
+
+let run: RunningEdge;
+before(async () => {
+  run = await startEdge();
+});
+after(() => run.stop());
+
+/** Headers a client acts on; ETag and Content-Length are the host's own for static files (compared for dynamic answers below). */
+const RELIED_ON = [
+  'content-type', 'cache-control', 'cdn-cache-control', 'surrogate-control', 'vary', 'link', 'link-template', 'x-total-count', 'api-version',
+  'content-usage', 'content-signal', 'access-control-allow-origin', 'access-control-expose-headers', 'access-control-allow-methods', 'allow', 'location',
+  'content-security-policy', 'x-content-type-options', 'referrer-policy', 'permissions-policy', 'strict-transport-security', 'last-modified',
+  'ratelimit-policy', 'ratelimit-limit', 'retry-after', 'mcp-protocol-version', 'www-authenticate',
+];
+
+interface Probe {
+  name: string;
+  path: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+interface Seen {
+  status: number;
+  headers: Record<string, string>;
+  etag: string | null;
+  body: Buffer;
+}
+
+async function send(base: string, probe: Probe): Promise<Seen> {
+  const response = await fetch(`${base}${probe.path}`, { method: probe.method ?? 'GET', headers: probe.headers, body: probe.body, redirect: 'manual' });
+  const headers = Object.fromEntries(RELIED_ON.filter((h) => response.headers.has(h)).map((h) => [h, response.headers.get(h)!]));
+  return { status: response.status, headers, etag: response.headers.get('etag'), body: Buffer.from(await response.arrayBuffer()) };
+}
+
+async function assertSame(probe: Probe, options: { sameEtag?: boolean } = {}): Promise<Seen> {
+  const origin = await send(run.origin, probe);
+  const edge = await send(run.edge, probe);
+  assert.equal(edge.status, origin.status, `${probe.name}: status`);
+  assert.deepEqual(edge.headers, origin.headers, `${probe.name}: headers`);
+  assert.ok(edge.body.equals(origin.body), `${probe.name}: body differs (${edge.body.length} vs ${origin.body.length} bytes)`);
+  if (options.sameEtag) assert.equal(edge.etag, origin.etag, `${probe.name}: ETag`);
+  return edge;
+}
+
+const firstMovie = async () => ((await (await fetch(`${run.origin}/api/movies.json`)).json()) as { data: { canonicalId: string }[] }).data[0]!.canonicalId;
+const nextLink = async () => ((await (await fetch(`${run.origin}/api/movies.json?limit=2`)).json()) as { links: { next: string } }).links.next;
+
+test('the matrix: every route kind answers the same through the edge as from the runtime', async () => {
+  const id = await firstMovie();
+  const mcpHeaders = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' };
+  const probes: (Probe & { dynamic: boolean; status?: number; type?: string })[] = [
+    { name: 'page one JSON', path: '/api/movies.json', dynamic: false },
+    { name: 'page one, HEAD', path: '/api/movies.json', method: 'HEAD', dynamic: false },
+    { name: 'a filtered list', path: '/api/movies.json?type=movie&limit=3', dynamic: true },
+    { name: 'a cursor page', path: await nextLink(), dynamic: true },
+    { name: 'a list as CSV (Accept the static file does not cover)', path: '/api/movies.json', headers: { Accept: 'text/csv' }, dynamic: true },
+    { name: 'a list with an unsupported API-Version', path: '/api/movies.json', headers: { 'API-Version': '9' }, dynamic: true, status: 400, type: 'application/problem+json' },
+    { name: 'a page as HTML', path: '/movies/', headers: { Accept: 'text/html' }, dynamic: false },
+    { name: 'a twin by Accept', path: '/movies/', headers: { Accept: 'text/markdown' }, dynamic: false },
+    { name: 'a twin by URL', path: '/movies/index.md', dynamic: false },
+    { name: 'a filtered page', path: '/movies/?genre=Drama', headers: { Accept: 'text/markdown' }, dynamic: true },
+    { name: 'a problem type as JSON and as HTML', path: '/problems/invalid-cursor', headers: { Accept: 'text/html' }, dynamic: false },
+    { name: 'a record page', path: `/movies/${id}`, headers: { Accept: 'text/html' }, dynamic: true },
+    { name: 'a record twin', path: `/movies/${id}`, headers: { Accept: 'text/markdown' }, dynamic: true },
+    { name: 'an export', path: '/places.geojson', dynamic: false },
+    { name: 'a calendar', path: '/calendar.ics', dynamic: false },
+    { name: 'SQL', path: '/api/sql', method: 'QUERY', headers: { 'Content-Type': 'application/sql' }, body: 'SELECT title FROM public.writing ORDER BY title LIMIT 2', dynamic: true },
+    { name: 'GraphQL', path: '/graphql', method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' }, body: JSON.stringify({ query: '{ __typename }' }), dynamic: true },
+    { name: 'MCP initialize', path: '/mcp', method: 'POST', headers: mcpHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'edge-test', version: '1.0.0' } } }), dynamic: true },
+    { name: 'a CORS preflight', path: '/api/movies.json', method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' }, dynamic: true },
+    { name: 'the status document', path: '/api/status.json', dynamic: true },
+    { name: 'an OAuth path (no owner lane configured: the runtime says so)', path: '/oauth/register', method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}', dynamic: true },
+    { name: 'the owner lane', path: '/owner/mcp', method: 'POST', headers: mcpHeaders, body: '{}', dynamic: true },
+    { name: 'a 404 for a program', path: '/nothing-here.json', dynamic: true, status: 404, type: 'application/problem+json' },
+    { name: 'a 404 for a browser', path: '/nothing-here/', headers: { Accept: 'text/html' }, dynamic: true, status: 404, type: 'text/html' },
+    { name: 'a 405', path: '/api/movies.json', method: 'DELETE', dynamic: true, status: 405 },
+  ];
+  for (const probe of probes) {
+    const before = run.hits.length;
+    // Dynamic answers come from the runtime untouched, ETag included.
+    const seen = await assertSame(probe, { sameEtag: probe.dynamic && probe.name !== 'the status document' && probe.name !== 'MCP initialize' });
+    assert.equal(seen.status, probe.status ?? seen.status, probe.name);
+    if (probe.status === undefined) assert.ok(seen.status === 200 || (seen.status === 204 && probe.method === 'OPTIONS') || probe.path.startsWith('/oauth') || probe.path.startsWith('/owner'), `${probe.name}: ${seen.status}`);
+    if (probe.type) assert.equal(seen.headers['content-type']?.split(';')[0], probe.type, probe.name);
+    assert.equal(run.hits.length - before, probe.dynamic ? 1 : 0, `${probe.name}: ${probe.dynamic ? 'should reach' : 'must not reach'} the origin`);
+  }
+});
+
+test('a 304 through the edge: for a static file with its edge ETag, for a dynamic list with the runtime\'s', async () => {
+  for (const path of ['/api/movies.json', '/movies/', '/api/movies.json?type=movie']) {
+    const first = await fetch(`${run.edge}${path}`);
+    await first.arrayBuffer();
+    const origin = await fetch(`${run.origin}${path}`);
+    await origin.arrayBuffer();
+    const again = await send(run.edge, { name: '304', path, headers: { 'If-None-Match': first.headers.get('etag')! } });
+    const fromOrigin = await send(run.origin, { name: '304', path, headers: { 'If-None-Match': origin.headers.get('etag')! } });
+    assert.equal(again.status, 304, path);
+    assert.equal(fromOrigin.status, 304, path);
+    assert.equal(again.body.length, 0);
+  }
+});
+
+test('RPC through the edge: an HTTP batch and a WebSocket session answer as the runtime does', async () => {
+  const ask = async (api: ReturnType<typeof newHttpBatchRpcSession<Root>>) => {
+    const selection = api.content.movies.matching({ type: 'movie' }).first(3);
+    return JSON.stringify(await selection.items());
+  };
+  const viaEdge = await ask(newHttpBatchRpcSession<Root>(`${run.edge}/api/rpc`));
+  const direct = await ask(newHttpBatchRpcSession<Root>(`${run.origin}/api/rpc`));
+  assert.equal(viaEdge, direct);
+
+  const before = run.hits.length;
+  const socket = newWebSocketRpcSession<Root>(`${run.edge.replace('http', 'ws')}/api/rpc`);
+  const local = newWebSocketRpcSession<Root>(`${run.origin.replace('http', 'ws')}/api/rpc`);
+  try {
+    const [a, b] = await Promise.all([socket.content.movies.first(2).items(), local.content.movies.first(2).items()]);
+    assert.equal(JSON.stringify(a), JSON.stringify(b));
+    const [c, d] = await Promise.all([socket.service.health(), local.service.health()]);
+    assert.equal(JSON.stringify(Object.keys(c as object).sort()), JSON.stringify(Object.keys(d as object).sort()));
+  } finally {
+    socket[Symbol.dispose]();
+    local[Symbol.dispose]();
+  }
+  const upgrade = run.hits.slice(before).find((h) => h.headers.upgrade === 'websocket');
+  assert.ok(upgrade, 'the WebSocket upgrade reached the origin');
+});
+
+test('the origin sees the client address appended to X-Forwarded-For', async () => {
+  const before = run.hits.length;
+  await send(run.edge, { name: 'xff', path: '/api/movies.json?limit=1', headers: { 'X-Forwarded-For': '203.0.113.9' } });
+  const hit = run.hits[before]!;
+  assert.match(String(hit.headers['x-forwarded-for']), /^203\.0\.113\.9, \S+$/);
+});
+
+test('every static URL answers the same at the edge as from the runtime, without reaching the origin', async () => {
+  const manifest = JSON.parse(readFileSync(paths.manifest, 'utf8')) as Record<string, { headers: Record<string, string> }>;
+  const before = run.hits.length;
+  for (const [path, entry] of Object.entries(manifest)) {
+    await assertSame({ name: path, path, headers: { Accept: entry.headers['Content-Type']!.split(';')[0]! } });
+  }
+  // Pages redirects a `.html` URL to its extensionless name, so the worker lets the runtime answer those.
+  assert.deepEqual(run.hits.slice(before).map((h) => h.url), Object.keys(manifest).filter((p) => p.endsWith('.html')), 'static files reached the origin');
+});
+
+test('origin hits: page one and prerendered pages (and their twins) never reach the origin; a query string always does', async () => {
+  const before = run.hits.length;
+  const lists = Object.keys(JSON.parse(readFileSync(paths.manifest, 'utf8')) as object).filter((p) => /^\/api\/[a-z-]+\.json$/.test(p) || /^\/[a-z-]+\/$/.test(p));
+  for (const path of lists) {
+    for (const accept of ['application/json', 'text/html', 'text/markdown', '*/*']) await (await fetch(`${run.edge}${path}`, { headers: { Accept: accept } })).arrayBuffer();
+  }
+  const reached = run.hits.slice(before).map((h) => `${h.method} ${h.url} ${h.headers.accept}`);
+  // Only a list asked for in a media type its page-one file is not (HTML, Markdown of a JSON list) may go on.
+  assert.deepEqual(reached.filter((r) => !/^GET \/api\/[a-z-]+\.json (text\/html|text\/markdown)$/.test(r)), []);
+  const dynamicBefore = run.hits.length;
+  await (await fetch(`${run.edge}/api/movies.json?limit=1`)).arrayBuffer();
+  await (await fetch(`${run.edge}/movies/?limit=1`)).arrayBuffer();
+  assert.equal(run.hits.length - dynamicBefore, 2);
+});
+
+test('dist/client holds no secret: no cursor secret, no origin address', () => {
+  const worker = readFileSync(`${paths.client}/_worker.js`, 'utf8');
+  assert.ok(!worker.includes('collections-demo-secret'));
+  assert.ok(!worker.includes(run.origin));
+  const routes = JSON.parse(readFileSync(`${paths.client}/_routes.json`, 'utf8')) as { include: string[]; exclude: string[] };
+  assert.ok(routes.include.length + routes.exclude.length <= 100);
+});
