@@ -129,6 +129,12 @@ export const LIMIT_DEFINITIONS = {
   oauthCimdBytesMax: { value: 16 * 1024, unit: 'bytes', why: 'A Client ID Metadata Document fetched from a client_id URL: a few fields; the fetch stops past it.' },
   oauthCimdTimeoutMs: { value: 5000, unit: 'milliseconds', why: 'Time to fetch a Client ID Metadata Document: the owner is waiting in a browser; a slow host cannot hold the request longer.' },
   oauthCimdCacheSeconds: { value: 3600, unit: 'seconds', why: 'A fetched Client ID Metadata Document is reused this long, so an authorization and its token exchange fetch it once.' },
+  importArchiveEntriesMax: { value: 200_000, unit: 'entries', why: 'Entries in one export archive or folder (`npm run import`): ten thousand Strava activities with their tracks and a Twitter archive\'s media fit; past it the export is refused before any entry is read (a ZIP of millions of empty entries costs memory for the listing alone).' },
+  importEntryBytesMax: { value: 512 * 1024 * 1024, unit: 'bytes', why: 'Uncompressed size of one entry the importer reads (a tweets.js, an activities.csv, a track): a 100,000-tweet archive\'s tweets.js is about 150 MB; larger entries are refused before they are inflated.' },
+  importArchiveBytesMax: { value: 64 * 1024 * 1024 * 1024, unit: 'bytes', why: 'Declared uncompressed size of a whole export archive: a decade of media fits, a ZIP bomb\'s declared sizes do not.' },
+  importCompressionRatioMax: { value: 1000, unit: 'to one', why: 'Uncompressed to compressed size of one ZIP entry: text compresses about 10:1, a bomb 1000:1 or more; refused before inflating.' },
+  importRecordsMax: { value: 1_000_000, unit: 'records', why: 'Rows or records read from one export: ten times the largest real archives; bounds the plan the importer holds before it writes.' },
+  importPrivacyRadiusMeters: { value: 500, unit: 'metres', why: 'A track\'s points this close to its start or end never become a record\'s coordinates (the start is often home); `--privacy-radius` changes it.' },
 } as const satisfies Record<string, Limit>;
 
 export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {

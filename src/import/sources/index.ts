@@ -1,0 +1,7 @@
+/** The importers by the name `npm run import -- <source>` takes. */
+import type { ImportSource } from '../source.ts';
+import { letterboxd } from './letterboxd.ts';
+
+export const SOURCES: Readonly<Record<string, ImportSource>> = {
+  letterboxd,
+};
