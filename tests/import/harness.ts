@@ -58,3 +58,22 @@ export function assertGolden(contentDir: string, source: string, golden = 'golde
   }
   assertSameFiles(snapshot(contentDir), snapshot(dir));
 }
+
+/** Imports `path` into an empty content folder: the golden files, byte for byte; a second run writes nothing. Returns the folder and the first run. */
+export function goldenImport(source: string, path: string, extra: readonly string[] = []): { content: string; run: Run } {
+  const content = tempDir(source);
+  const run = runImport([source, path, ...extra], content);
+  assert.equal(run.status, 0, run.stderr);
+  assertGolden(content, source);
+  const before = snapshot(content);
+  const again = runImport([source, path, ...extra], content);
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stdout, / 0 new, \d+ same, 0 changed, 0 in conflict/);
+  assertSameFiles(snapshot(content), before);
+  return { content, run };
+}
+
+/** Every content file written under `dir` (the ledger aside), concatenated. */
+export function writtenText(dir: string): string {
+  return [...snapshot(dir).entries()].filter(([f]) => !f.startsWith('.import/')).map(([, b]) => b.toString('utf8')).join('');
+}

@@ -1,7 +1,9 @@
 /** The importers by the name `npm run import -- <source>` takes. */
 import type { ImportSource } from '../source.ts';
+import { goodreads } from './goodreads.ts';
 import { letterboxd } from './letterboxd.ts';
 
 export const SOURCES: Readonly<Record<string, ImportSource>> = {
   letterboxd,
+  goodreads,
 };
