@@ -1,9 +1,11 @@
 /** The importers by the name `npm run import -- <source>` takes. */
 import type { ImportSource } from '../source.ts';
 import { goodreads } from './goodreads.ts';
+import { imdb } from './imdb.ts';
 import { letterboxd } from './letterboxd.ts';
 
 export const SOURCES: Readonly<Record<string, ImportSource>> = {
   letterboxd,
   goodreads,
+  imdb,
 };
