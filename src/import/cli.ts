@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   const dryRun = parsed.values['dry-run'] ?? false;
   try {
     const report = await runImport(source, resolve(path), {
-      contentDir: resolve(process.env.CONTENT_DIR ?? 'content'),
+      contentDir: resolve(process.env.CONTENT_DIR || 'content'),
       dryRun,
       update: parsed.values.update ?? false,
       ...(since ? { since } : {}),

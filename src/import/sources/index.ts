@@ -1,11 +1,15 @@
 /** The importers by the name `npm run import -- <source>` takes. */
 import type { ImportSource } from '../source.ts';
 import { goodreads } from './goodreads.ts';
+import { gpxFolder } from './gpx.ts';
 import { imdb } from './imdb.ts';
 import { letterboxd } from './letterboxd.ts';
+import { strava } from './strava.ts';
 
 export const SOURCES: Readonly<Record<string, ImportSource>> = {
   letterboxd,
   goodreads,
   imdb,
+  strava,
+  gpx: gpxFolder,
 };
