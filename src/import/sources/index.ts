@@ -4,7 +4,9 @@ import { goodreads } from './goodreads.ts';
 import { gpxFolder } from './gpx.ts';
 import { imdb } from './imdb.ts';
 import { letterboxd } from './letterboxd.ts';
+import { mastodon } from './mastodon.ts';
 import { strava } from './strava.ts';
+import { twitter } from './twitter.ts';
 
 export const SOURCES: Readonly<Record<string, ImportSource>> = {
   letterboxd,
@@ -12,4 +14,6 @@ export const SOURCES: Readonly<Record<string, ImportSource>> = {
   imdb,
   strava,
   gpx: gpxFolder,
+  twitter,
+  mastodon,
 };
