@@ -60,11 +60,11 @@ export function assertGolden(contentDir: string, source: string, golden = 'golde
 }
 
 /** Imports `path` into an empty content folder: the golden files, byte for byte; a second run writes nothing. Returns the folder and the first run. */
-export function goldenImport(source: string, path: string, extra: readonly string[] = []): { content: string; run: Run } {
+export function goldenImport(source: string, path: string, extra: readonly string[] = [], golden = 'golden'): { content: string; run: Run } {
   const content = tempDir(source);
   const run = runImport([source, path, ...extra], content);
   assert.equal(run.status, 0, run.stderr);
-  assertGolden(content, source);
+  assertGolden(content, source, golden);
   const before = snapshot(content);
   const again = runImport([source, path, ...extra], content);
   assert.equal(again.status, 0, again.stderr);

@@ -4,7 +4,9 @@ import { goodreads } from './goodreads.ts';
 import { gpxFolder } from './gpx.ts';
 import { imdb } from './imdb.ts';
 import { letterboxd } from './letterboxd.ts';
+import { listenbrainz } from './listenbrainz.ts';
 import { mastodon } from './mastodon.ts';
+import { pocket } from './pocket.ts';
 import { strava } from './strava.ts';
 import { twitter } from './twitter.ts';
 
@@ -16,4 +18,6 @@ export const SOURCES: Readonly<Record<string, ImportSource>> = {
   gpx: gpxFolder,
   twitter,
   mastodon,
+  pocket,
+  listenbrainz,
 };
