@@ -27,7 +27,7 @@ import type { CollectionDeclaration } from '../collections/define.ts';
 import { buildRecords, canonicalIdOf } from '../compile/records.ts';
 import { contentFiles, loadFile, type SourceEntry } from '../compile/load.ts';
 import { LIMITS } from '../core/limits.ts';
-import { blockRevision, recordBlock } from '../owner/edit.ts';
+import { blockRevision } from '../owner/edit.ts';
 import { openExport } from './archive.ts';
 import { commitFiles } from './commit.ts';
 import { ImportRefused, type ImportProblem } from './problems.ts';
@@ -144,6 +144,12 @@ function readExisting(contentDir: string, declaration: CollectionDeclaration, so
   return { lists, bySourceId, byIdentity };
 }
 
+/** An item's revision: the owner lane's (src/owner/edit.ts), the hash of the record's own lines. */
+function itemRevision(item: string): string {
+  const core = itemCore(item);
+  return blockRevision(core, { start: 0, end: core.length, indent: 2 });
+}
+
 function describe(declaration: CollectionDeclaration, c: Candidate): string {
   const label = declaration.identity.map((f) => c.fields[f]).filter((v) => v !== undefined).join(', ');
   return `${label} (${c.origin})`;
@@ -181,7 +187,7 @@ export async function runImport(source: ImportSource, path: string, options: Imp
       const owned = sourceId !== undefined ? ledger.records[sourceId] : undefined;
       if (current !== undefined && (current === text || itemCore(current) === text)) outcome = 'same';
       else if (current === undefined || !owned || owned.file !== `${declaration.name}/${found.file}`) outcome = 'kept';
-      else if (blockRevision(joinList(list!), recordBlock(joinList(list!), false, found.entry)) !== owned.revision) outcome = 'conflict';
+      else if (itemRevision(current) !== owned.revision) outcome = 'conflict';
       else {
         outcome = 'changed';
         if (options.update) {
@@ -209,24 +215,24 @@ export async function runImport(source: ImportSource, path: string, options: Imp
       const data = (yaml.load(item, { schema: yaml.CORE_SCHEMA }) as Record<string, unknown>[] | undefined)?.[0] ?? {};
       return source.sortKeyOf(data);
     });
-    for (const item of items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
-      let at = keys.findIndex((k) => k > item.key);
-      if (at === -1) at = keys.length;
-      keys.splice(at, 0, item.key);
-      list.items.splice(at, 0, item.text);
-      if (item.sourceId !== undefined) applied.push({ file, sourceId: item.sourceId, text: item.text });
-    }
+    // One merge of the sorted new items into the file's items: each new one goes before the first existing item with a greater key.
+    items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const merged: string[] = [];
+    let next = 0;
+    list.items.forEach((existing, i) => {
+      for (; next < items.length && items[next]!.key < keys[i]!; next++) merged.push(items[next]!.text);
+      merged.push(existing);
+    });
+    for (; next < items.length; next++) merged.push(items[next]!.text);
+    list.items = merged;
+    for (const item of items) if (item.sourceId !== undefined) applied.push({ file, sourceId: item.sourceId, text: item.text });
   }
 
   const files = new Map<string, string>();
   for (const file of [...touched].sort()) files.set(`${declaration.name}/${file}`, joinList(lists.get(file)!));
   checkCollection(options.contentDir, declaration, files);
 
-  for (const { file, sourceId, text } of applied) {
-    const full = files.get(`${declaration.name}/${file}`)!;
-    const entry = splitList(full).items.indexOf(text);
-    ledger.records[sourceId] = { file: `${declaration.name}/${file}`, revision: blockRevision(full, recordBlock(full, false, entry)) };
-  }
+  for (const { file, sourceId, text } of applied) ledger.records[sourceId] = { file: `${declaration.name}/${file}`, revision: itemRevision(text) };
   if (applied.length) files.set(`.import/${source.name}.json`, renderLedger(ledger));
   if (!options.dryRun && files.size) {
     commitFiles(options.contentDir, files);
