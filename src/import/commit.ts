@@ -12,13 +12,13 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-function stage(path: string, text: string): string {
+function stage(path: string, text: string | Buffer): string {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   const temporary = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const fd = openSync(temporary, 'wx', 0o644);
   try {
-    const bytes = Buffer.from(text);
+    const bytes = typeof text === 'string' ? Buffer.from(text) : text;
     for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
     fsyncSync(fd);
   } finally {
@@ -37,7 +37,7 @@ function syncFolder(dir: string): void {
 }
 
 /** Writes `files` (paths relative to `contentDir` → text) all or none. */
-export function commitFiles(contentDir: string, files: ReadonlyMap<string, string>): void {
+export function commitFiles(contentDir: string, files: ReadonlyMap<string, string | Buffer>): void {
   const staged: [string, string][] = [];
   try {
     for (const [file, text] of files) {

@@ -168,6 +168,7 @@ export async function runImport(source: ImportSource, path: string, options: Imp
   const touched = new Set<string>();
   const inserts = new Map<string, { key: string; text: string; sourceId: string | undefined }[]>();
   const applied: { file: string; sourceId: string; text: string }[] = [];
+  const attachments = new Map<string, Buffer>();
 
   for (const candidate of candidates) {
     const text = renderItem(declaration, candidate.fields);
@@ -181,6 +182,7 @@ export async function runImport(source: ImportSource, path: string, options: Imp
       const list = inserts.get(file) ?? [];
       list.push({ key: source.sortKeyOf(candidate.fields), text, sourceId });
       inserts.set(file, list);
+      for (const attachment of candidate.attachments ?? []) attachments.set(attachment.path, attachment.bytes);
     } else {
       const list = found.entry === null ? undefined : lists.get(found.file);
       const current = list?.items[found.entry!];
@@ -231,12 +233,21 @@ export async function runImport(source: ImportSource, path: string, options: Imp
   const files = new Map<string, string>();
   for (const file of [...touched].sort()) files.set(`${declaration.name}/${file}`, joinList(lists.get(file)!));
   checkCollection(options.contentDir, declaration, files);
+  const written = new Map<string, string | Buffer>(files);
+  for (const [path, bytes] of [...attachments].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const target = join(options.contentDir, path);
+    if (existsSync(target)) {
+      if (readFileSync(target).equals(bytes)) continue;
+      throw new ImportRefused(`${path} already exists with other content; move it aside and import again. Nothing was written.`);
+    }
+    written.set(path, bytes);
+  }
 
   for (const { file, sourceId, text } of applied) ledger.records[sourceId] = { file: `${declaration.name}/${file}`, revision: itemRevision(text) };
-  if (applied.length) files.set(`.import/${source.name}.json`, renderLedger(ledger));
-  if (!options.dryRun && files.size) {
-    commitFiles(options.contentDir, files);
-    report.written = [...files.keys()];
+  if (applied.length) written.set(`.import/${source.name}.json`, renderLedger(ledger));
+  if (!options.dryRun && written.size) {
+    commitFiles(options.contentDir, written);
+    report.written = [...written.keys()];
   }
   return report;
 }

@@ -13,6 +13,8 @@ export interface Candidate {
   /** Where it came from in the export, for messages: `diary.csv row 4`. */
   origin: string;
   fields: Record<string, unknown>;
+  /** Files the record needs beside it (a photo's image), by path relative to the content folder; written with it. */
+  attachments?: { path: string; bytes: Buffer }[];
 }
 
 export interface ReadContext {

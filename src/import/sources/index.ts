@@ -6,6 +6,7 @@ import { imdb } from './imdb.ts';
 import { letterboxd } from './letterboxd.ts';
 import { listenbrainz } from './listenbrainz.ts';
 import { mastodon } from './mastodon.ts';
+import { photos } from './photos.ts';
 import { pocket } from './pocket.ts';
 import { strava } from './strava.ts';
 import { twitter } from './twitter.ts';
@@ -20,4 +21,5 @@ export const SOURCES: Readonly<Record<string, ImportSource>> = {
   mastodon,
   pocket,
   listenbrainz,
+  photos,
 };
