@@ -153,6 +153,7 @@ export function requiredUnlessPrivate(field: string, why: string): RecordRule {
   return {
     fields: [field, 'visibility'],
     description: `${code(field)} is required unless the record is \`visibility: private\``,
+    requiredWhenPublished: [field],
     apply(record) {
       if (record[field] !== undefined || record.visibility === 'private') return {};
       return { problems: [{ field, reason: `required field is missing: ${why} (a record marked visibility: private may wait for it)` }] };
