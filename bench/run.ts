@@ -19,7 +19,8 @@
  *
  * Usage: npm run bench [-- --records 100000 --seconds 8 --connections 16 --runs 3
  *        --only <text> --build-only --reuse-build --note <text> --out <file>]
- * `--only rebuild` measures the dev loop instead (bench/rebuild.ts).
+ * `--only rebuild` measures the dev loop instead (bench/rebuild.ts); `--only import` the
+ * importers (bench/import.ts: `--tweets 100000 --activities 10000 --points 120`).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
@@ -45,9 +46,21 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     note: { type: 'string' },
     out: { type: 'string' },
+    tweets: { type: 'string', default: '100000' },
+    activities: { type: 'string', default: '10000' },
+    points: { type: 'string', default: '120' },
   },
 });
 const records = Number(args.records);
+if (args.only === 'import') {
+  // The importers alone (bench/import.ts): no content set or build is needed.
+  const { importTable, measureImports } = await import('./import.ts');
+  const options = { tweets: Number(args.tweets), activities: Number(args.activities), points: Number(args.points) };
+  const text = importTable(measureImports(options), options.points);
+  console.log(text);
+  writeFileSync(join('.bench', 'results-import.md'), `${text}\n`);
+  process.exit(0);
+}
 const seconds = Number(args.seconds);
 const connections = Number(args.connections);
 const runs = Number(args.runs);

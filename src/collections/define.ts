@@ -89,6 +89,8 @@ export interface RecordRule {
   fields: readonly string[];
   /** What it requires or settles, one sentence for the README (Markdown). */
   description: string;
+  /** Fields the schema leaves optional that every published record has (the rule refuses a public record without them). */
+  requiredWhenPublished?: readonly string[];
   apply(record: SourceRecord, context: RuleContext): RuleOutcome;
 }
 

@@ -110,7 +110,9 @@ export function itemSchema(c: CollectionDeclaration): JsonSchema {
     if (!schema) throw new Error(`${c.name}: derived field ${name} has no entry in DERIVED_FIELDS (src/collections/item-schema.ts)`);
     properties[name] = schema;
   }
-  const required = ((source.required ?? []) as string[]).filter((name) => !UNPUBLISHED.has(name));
+  // Required of what is published: the schema's required fields, and those a rule requires of every public record.
+  const requiredSet = new Set([...((source.required ?? []) as string[]), ...(c.rules ?? []).flatMap((r) => r.requiredWhenPublished ?? [])]);
+  const required = Object.keys(sourceProperties).filter((name) => requiredSet.has(name) && !UNPUBLISHED.has(name));
   return {
     title: `${c.title} item`,
     description: c.description,

@@ -24,6 +24,8 @@ export default define({
     recommended: z.boolean().default(false),
     imdbId: z.string().regex(/^tt\d{7,10}$/).optional(),
     tmdbId: z.number().int().positive().optional(),
+    // The film's (or diary entry's) Letterboxd link: the only ID a Letterboxd export carries (issue 30).
+    letterboxdUri: z.string().regex(/^https:\/\/(?:letterboxd\.com|boxd\.it)\/[^\s]+$/, 'expected a https://letterboxd.com/… or https://boxd.it/… link').optional(),
     review: longText.optional(),
     ...bookkeeping,
   }),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { define, integer, yearFilter } from './define.ts';
 import { bookkeeping, coordinates, coordinatesSource, imageRef, isoDateTime, longText, mapsUrl, shortText, yearOf } from './fields.ts';
-import { provenanceWithCoordinates } from './rules.ts';
+import { provenanceWithCoordinates, requiredUnlessPrivate } from './rules.ts';
 
 export default define({
   name: 'photos',
@@ -12,7 +12,8 @@ export default define({
   schema: z.strictObject({
     title: shortText,
     src: imageRef,
-    alt: z.string().trim().min(1).max(500),
+    // Required of every published photo (the rule below); an imported photo waits for it as a private record.
+    alt: z.string().trim().min(1).max(500).optional(),
     takenAt: isoDateTime,
     width: z.number().int().min(1).max(100_000),
     height: z.number().int().min(1).max(100_000),
@@ -30,7 +31,7 @@ export default define({
   }),
   identity: ['src'],
   bodyField: 'notes',
-  rules: [provenanceWithCoordinates()],
+  rules: [provenanceWithCoordinates(), requiredUnlessPrivate('alt', 'a photo needs alt text describing it')],
   derive: (r) => ({
     year: yearOf(r.takenAt),
     month: typeof r.takenAt === 'string' ? Number(r.takenAt.slice(5, 7)) : undefined,

@@ -143,3 +143,20 @@ export function provenanceWithCoordinates(): RecordRule {
     },
   };
 }
+
+/**
+ * `field` is required of every record that is published: a private record (one the owner
+ * keeps to finish later, such as an imported photo still waiting for its alt text) may
+ * leave it out, since private records never leave the owner's files.
+ */
+export function requiredUnlessPrivate(field: string, why: string): RecordRule {
+  return {
+    fields: [field, 'visibility'],
+    description: `${code(field)} is required unless the record is \`visibility: private\``,
+    requiredWhenPublished: [field],
+    apply(record) {
+      if (record[field] !== undefined || record.visibility === 'private') return {};
+      return { problems: [{ field, reason: `required field is missing: ${why} (a record marked visibility: private may wait for it)` }] };
+    },
+  };
+}

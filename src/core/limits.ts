@@ -144,6 +144,12 @@ export const LIMIT_DEFINITIONS = {
   cdnHeaderRulesMax: { value: 100, unit: 'rules', why: 'Rules in the `_headers` file the build writes for static hosts: Cloudflare Pages reads at most 100 and ignores the rest, so the build fails rather than write more.' },
   cdnHeaderLineCharsMax: { value: 2000, unit: 'characters', why: 'One line of the `_headers` file: Cloudflare Pages ignores longer ones, so the build fails rather than write one.' },
   cdnRouteRulesMax: { value: 100, unit: 'rules', why: 'Include and exclude rules together in `_routes.json`, Cloudflare Pages\' limit for the paths its worker runs on.' },
+  importArchiveEntriesMax: { value: 200_000, unit: 'entries', why: 'Entries in one export archive or folder (`npm run import`): ten thousand Strava activities with their tracks and a Twitter archive\'s media fit; past it the export is refused before any entry is read (a ZIP of millions of empty entries costs memory for the listing alone).' },
+  importEntryBytesMax: { value: 512 * 1024 * 1024, unit: 'bytes', why: 'Uncompressed size of one entry the importer reads (a tweets.js, an activities.csv, a track): a 100,000-tweet archive\'s tweets.js is about 150 MB; larger entries are refused before they are inflated.' },
+  importArchiveBytesMax: { value: 64 * 1024 * 1024 * 1024, unit: 'bytes', why: 'Declared uncompressed size of a whole export archive: a decade of media fits, a ZIP bomb\'s declared sizes do not.' },
+  importCompressionRatioMax: { value: 1000, unit: 'to one', why: 'Uncompressed to compressed size of one ZIP entry: text compresses about 10:1, a bomb 1000:1 or more; refused before inflating.' },
+  importRecordsMax: { value: 1_000_000, unit: 'records', why: 'Rows or records read from one export: ten times the largest real archives; bounds the plan the importer holds before it writes.' },
+  importPrivacyRadiusMeters: { value: 500, unit: 'metres', why: 'A track\'s points this close to its start or end never become a record\'s coordinates (the start is often home); `--privacy-radius` changes it.' },
 } as const satisfies Record<string, Limit>;
 
 export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {

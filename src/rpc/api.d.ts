@@ -317,6 +317,7 @@ export interface MoviesRecord {
   recommended: boolean;
   imdbId?: string;
   tmdbId?: number;
+  letterboxdUri?: string;
   review?: string;
   /** A date (the time is not known) or a date-time. */
   updated?: Date;
@@ -780,6 +781,7 @@ export interface BooksRecord {
   coAuthors: string[];
   /** Normalised when published; shown here in the form the owner writes it. */
   isbn?: string | number;
+  goodreadsId?: string;
   publishedYear?: number;
   pages?: number;
   genres: string[];

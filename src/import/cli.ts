@@ -1,0 +1,70 @@
+/**
+ * `npm run import -- <source> <path> [--dry-run] [--update] [--since <date>]
+ * [--privacy-radius <metres>]`: one export into the content folder (`CONTENT_DIR`,
+ * default `content/`). Prints what is new, the same, changed, in conflict or kept, and
+ * what the owner must do (a photo needing alt text). Exit codes: 0 done (or nothing to
+ * do), 1 refused (nothing written; every problem listed), 2 a usage mistake.
+ * Reads no network.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { describeRefusal, ImportRefused } from './problems.ts';
+import { runImport, type ImportReport } from './run.ts';
+import { SOURCES } from './sources/index.ts';
+
+const USAGE = `usage: npm run import -- <source> <path> [--dry-run] [--update] [--since YYYY-MM-DD] [--privacy-radius <metres>]
+sources: ${Object.keys(SOURCES).join(', ')}`;
+
+function usage(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function print(report: ImportReport, dryRun: boolean): void {
+  const out = process.stdout;
+  for (const line of report.lines) out.write(`${line}\n`);
+  for (const notice of report.notices) out.write(`note: ${notice}\n`);
+  const c = report.counts;
+  const dropped = Object.entries(report.dropped).map(([what, n]) => `${n} ${what}`);
+  out.write(`${report.source} → ${report.collection}: ${c.new} new, ${c.same} same, ${c.changed} changed, ${c.conflict} in conflict, ${c.kept} kept as you wrote them${dropped.length ? `; left out: ${dropped.join(', ')}` : ''}\n`);
+  if (dryRun) out.write('dry run: nothing written\n');
+  else if (report.written.length) out.write(`wrote ${report.written.join(', ')}\n`);
+  else out.write('nothing to write\n');
+}
+
+async function main(): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: { 'dry-run': { type: 'boolean' }, update: { type: 'boolean' }, since: { type: 'string' }, 'privacy-radius': { type: 'string' } },
+    });
+  } catch (error) {
+    usage((error as Error).message);
+  }
+  const [name, path, ...rest] = parsed.positionals;
+  if (!name || !path || rest.length) usage('expected a source and a path');
+  const source = SOURCES[name];
+  if (!source) usage(`unknown source ${name}`);
+  const since = parsed.values.since;
+  if (since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(since)) usage('--since expects a date YYYY-MM-DD');
+  const radius = parsed.values['privacy-radius'];
+  if (radius !== undefined && !/^\d{1,6}$/.test(radius)) usage('--privacy-radius expects a whole number of metres');
+  const dryRun = parsed.values['dry-run'] ?? false;
+  try {
+    const report = await runImport(source, resolve(path), {
+      contentDir: resolve(process.env.CONTENT_DIR || 'content'),
+      dryRun,
+      update: parsed.values.update ?? false,
+      ...(since ? { since } : {}),
+      ...(radius ? { privacyRadiusMeters: Number(radius) } : {}),
+    });
+    print(report, dryRun);
+  } catch (error) {
+    if (!(error instanceof ImportRefused)) throw error;
+    process.stderr.write(`import refused: ${describeRefusal(error)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+await main();

@@ -1,0 +1,47 @@
+/**
+ * What one importer is: the collection it fills, how a record is matched to the one
+ * already in the owner's files (the source's own ID), which content file a record goes
+ * into and where in it, and the reading of the export into candidate records. A source
+ * maps fields and drops what it must; the frame (src/import/run.ts) does everything else —
+ * validation, matching, diffing, writing — the same way for every source.
+ */
+import type { ExportInput } from './archive.ts';
+import type { ImportProblem } from './problems.ts';
+
+/** A record read from the export, its fields as the collection's schema takes them. */
+export interface Candidate {
+  /** Where it came from in the export, for messages: `diary.csv row 4`. */
+  origin: string;
+  fields: Record<string, unknown>;
+  /** Files the record needs beside it (a photo's image), by path relative to the content folder; written with it. */
+  attachments?: { path: string; bytes: Buffer }[];
+}
+
+export interface ReadContext {
+  input: ExportInput;
+  /** Track points this close (metres) to a track's start or end never become coordinates. */
+  privacyRadiusMeters: number;
+  /** A row that cannot become a record: listed with the others, and nothing is written. */
+  problem(problem: ImportProblem): void;
+  /** Something the owner should know and act on (a photo needing alt text). */
+  notice(message: string): void;
+  /** Something left out on purpose (a private post), counted in the report. */
+  dropped(what: string): void;
+}
+
+export interface ImportSource {
+  name: string;
+  collection: string;
+  /** The source's own ID of a record (as written in a content file), if it has one. */
+  sourceIdOf(fields: Record<string, unknown>): string | undefined;
+  /** The content file, relative to the collection's folder, that a new record goes into. */
+  fileOf(fields: Record<string, unknown>): string;
+  /** The record's place in its file (ascending). */
+  sortKeyOf(fields: Record<string, unknown>): string;
+  /** The record's date, for `--since`. */
+  dateOf(fields: Record<string, unknown>): string | undefined;
+  read(context: ReadContext): AsyncIterable<Candidate>;
+}
+
+/** The year of an ISO date, for file names (`letterboxd-2024.yaml`). */
+export const yearPart = (value: unknown) => (typeof value === 'string' && /^\d{4}/.test(value) ? value.slice(0, 4) : 'undated');

@@ -1,0 +1,64 @@
+/**
+ * Strava: a bulk export with a German `activities.csv` (localised headers, `Distanz` and
+ * `Verstrichene Zeit` repeated, decimal commas) and its GPX, TCX.gz and FIT.gz tracks
+ * gives the golden activity records: the start in the zone of the track's first point
+ * (Zürich in summer, Berlin in winter, Lisbon in October), UTC for the activity without a
+ * track (no zone guessed), the SI distance, coordinates never within the privacy radius of
+ * a track's ends, the private note never kept. The same tracks as a folder (`gpx`) give
+ * their own golden records. Both re-import without a changed byte.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { metresBetween } from '../../src/import/track.ts';
+import { exportZip, FIXTURES, goldenImport, runImport, tempDir, writtenText } from './harness.ts';
+
+test('strava: the German bulk export gives the golden files; a re-import changes no byte', () => {
+  const { content, run } = goldenImport('strava', exportZip('strava'));
+  assert.match(run.stdout, /4 new.*left out: 1 private notes/);
+  assert.match(run.stdout, /recorded as Workout .*: Klettern/);
+  const text = writtenText(content);
+  assert.doesNotMatch(text, /Knie|Arzttermin/, 'the private note is dropped');
+  assert.match(text, /startDate: 2024-06-15T08:00:00\+02:00\n/);
+  assert.match(text, /startDate: 2023-01-08T11:00:00\+01:00\n/);
+  assert.match(text, /startDate: 2022-10-01T09:00:00\+01:00\n/);
+  assert.match(text, /startDate: 2024-03-15T17:30:00Z\n/, 'no zone guessed without a track');
+  assert.match(text, /distanceMeters: 1668\n/, 'the second Distanz column, in metres');
+});
+
+test('strava: no coordinate is within the privacy radius of a track’s start or end', () => {
+  const { content } = goldenImport('strava', exportZip('strava'));
+  const text = writtenText(content);
+  const zurichStart = { latitude: 47.37, longitude: 8.54 };
+  const zurichEnd = { latitude: 47.385, longitude: 8.54 };
+  const at = /coordinates: \{latitude: ([\d.]+), longitude: 8\.54\}/.exec(text)!;
+  const point = { latitude: Number(at[1]), longitude: 8.54 };
+  assert.ok(metresBetween(point, zurichStart) > 500 && metresBetween(point, zurichEnd) > 500);
+  const wide = tempDir('strava-radius');
+  assert.equal(runImport(['strava', exportZip('strava'), '--privacy-radius', '5000'], wide).status, 0);
+  assert.doesNotMatch(writtenText(wide), /coordinates:/, 'a radius wider than every track leaves no coordinates');
+});
+
+test('gpx: a folder of GPX, TCX.gz and FIT.gz tracks gives the golden files; a re-import changes no byte', () => {
+  const { content, run } = goldenImport('gpx', join(FIXTURES, 'gpx', 'export'));
+  assert.match(run.stdout, /3 new/);
+  const text = writtenText(content);
+  assert.match(text, /title: Morgenlauf am See\n  sportType: Run\n  startDate: 2024-06-15T08:00:00\+02:00\n/);
+  assert.match(text, /title: monsanto\n  sportType: Hike\n/);
+});
+
+test('strava: an activities.csv that is neither the English nor the German export is refused', () => {
+  const content = tempDir('strava-bad');
+  const run = runImport(['strava', join(FIXTURES, 'letterboxd', 'export')], content);
+  assert.equal(run.status, 1);
+  assert.match(run.stderr, /is not a Strava export: it has no activities\.csv/);
+});
+
+test('strava: Activity Date is read in the English and German forms the exports use, as UTC', async () => {
+  const { parseActivityDate } = await import('../../src/import/sources/strava.ts');
+  assert.equal(new Date(parseActivityDate('Sep 12, 2018, 3:02:23 PM')!).toISOString(), '2018-09-12T15:02:23.000Z');
+  assert.equal(new Date(parseActivityDate('Jan 1, 2026, 12:05:00 AM')!).toISOString(), '2026-01-01T00:05:00.000Z');
+  assert.equal(new Date(parseActivityDate('12.09.2018, 15:02:23')!).toISOString(), '2018-09-12T15:02:23.000Z');
+  assert.equal(new Date(parseActivityDate('12. Sept. 2018, 15:02:23')!).toISOString(), '2018-09-12T15:02:23.000Z');
+  assert.equal(parseActivityDate('yesterday'), undefined);
+});
