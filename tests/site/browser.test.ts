@@ -111,7 +111,7 @@ test('axe-core finds no violations and html-validate no errors on every page typ
   const movie = ((await (await fetch(`${server.base}/api/movies.json?limit=1`)).json()) as { data: { canonicalId: string }[] }).data[0]!.canonicalId;
   const place = ((await (await fetch(`${server.base}/api/places.json?limit=1`)).json()) as { data: { canonicalId: string }[] }).data[0]!.canonicalId;
   const post = ((await (await fetch(`${server.base}/api/blog.json?limit=1`)).json()) as { data: { slug: string }[] }).data[0]!.slug;
-  const pages = ['/', '/movies/', '/movies/?type=movie&limit=10', '/map/', '/search/', '/search/?q=jazz', `/movies/${movie}`, `/places/${place}`, '/blog/', `/blog/${post}/`, '/api/', '/subscribe/', '/api/reference/', '/api/reference/music/', '/problems/', '/problems/invalid-cursor', '/movies/?year=abc'];
+  const pages = ['/', '/movies/', '/movies/?type=movie&limit=10', '/map/', '/search/', '/search/?q=jazz', `/movies/${movie}`, `/places/${place}`, '/blog/', `/blog/${post}/`, '/api/', '/subscribe/', '/api/reference/', '/api/reference/music/', '/problems/', '/problems/invalid-cursor'];
   const validator = new HtmlValidate({ extends: ['html-validate:recommended'], rules: { 'no-inline-style': 'error', 'long-title': 'off' } });
   for (const scheme of ['light', 'dark'] as const) {
     const { context, page } = await guarded();
