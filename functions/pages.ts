@@ -8,7 +8,9 @@
  * (`text/markdown` when preferred, HTML otherwise: browsers and `*∕*` get HTML), rendered
  * (HTML by Astro in-process, Markdown from the same view), remembered, and answered with
  * its own strong ETag, `Vary: Accept` and 304 on `If-None-Match`. A collection page
- * without a query string is the prerendered file and its prerendered twin.
+ * without a query string is the prerendered file and its prerendered twin. Every refusal
+ * of a page reaches a person as a page (`humaneProblem`, which the dispatcher applies):
+ * HTML or Markdown by `Accept`, the problem itself for programs.
  */
 import type { CollectionDeclaration } from '../src/collections/define.ts';
 import { collection, contentCollections } from '../src/collections/index.ts';
@@ -25,14 +27,16 @@ import { conditionalAnswer } from '../src/http/conditional.ts';
 import { strongEtag } from '../src/http/etag.ts';
 import type { ListAnswer } from '../src/http/list.ts';
 import { NEGOTIATED_HEADERS, negotiate } from '../src/http/negotiate.ts';
-import { errorAnswer, PROBLEM_MEDIA_TYPE, problemAnswer } from '../src/http/problem.ts';
+import { errorAnswer, PROBLEM_MEDIA_TYPE, problemAnswer, type ProblemBody } from '../src/http/problem.ts';
 import { metered } from '../src/http/rate-limit.ts';
 import { renderPage } from '../src/runtime/render-page.ts';
 import type { Runtime } from '../src/runtime/runtime.ts';
 import { collectionMarkdown, searchMarkdown } from '../src/site/markdown.ts';
+import { problemPageHtml, problemPageMarkdown, type ProblemView } from '../src/site/problem-page.ts';
 import { searchView } from '../src/site/search-view.ts';
 import { recordPage, recordPageMarkdown } from '../src/site/record.ts';
 import { collectionView, pageCollection } from '../src/site/view.ts';
+import { collectionPageUrl, PAGES } from '../src/urls.ts';
 
 const COLLECTION_PAGE = /^\/([a-z][a-z-]*)\/$/;
 const RECORD_PAGE = /^\/([a-z][a-z-]*)\/(itm_[0-9a-f]{24})$/;
@@ -160,17 +164,65 @@ export function recordPageAnswer(rt: Runtime, request: RequestFacts): Promise<An
 }
 
 const NOT_FOUND_PAGE = '/404.html';
+const NOT_FOUND_TWIN = '/404.md';
+
+/** Where a refused request stands: a site page (or a path with no route, or a target refused before routing), or an API surface. */
+export type ProblemSite = 'page' | 'unrouted' | 'api';
+
+/** Route names of the pages functions/pages.ts renders; a static file is a page when its path is one (`/…/`, `….html`). */
+const PAGE_ROUTES = new Set(['collection-page', 'search-page', 'record-page']);
+
+/** Whether the route that answers `pathname` serves site pages, for `humaneProblem`. */
+export function problemSiteOf(rt: Runtime, pathname: string, routeName: string): ProblemSite {
+  if (PAGE_ROUTES.has(routeName)) return 'page';
+  if (routeName !== 'static') return 'api';
+  const file = rt.files.resolve(pathname, 'text/html')?.path ?? '';
+  return file.endsWith('/') || file.endsWith('.html') ? 'page' : 'api';
+}
+
+/** The ways back from a refused page: its collection's page, search, home. */
+function waysBack(pathname: string): { href: string; label: string }[] {
+  const ways: { href: string; label: string }[] = [];
+  const declaration = collectionPageOf(/^\/[a-z][a-z-]*\//.exec(pathname)?.[0] ?? '');
+  if (declaration) ways.push({ href: collectionPageUrl(declaration.name), label: `All of ${declaration.title}` });
+  ways.push({ href: PAGES.search, label: 'Search every collection' }, { href: '/', label: 'The home page' });
+  return ways;
+}
+
+/** A static file's bytes (the not-found page or its twin), if the build wrote it. */
+function fileBody(rt: Runtime, path: string): Uint8Array | undefined {
+  const file = rt.files.resolve(path, null);
+  return file ? (rt.files.answer({ method: 'GET', url: new URL(`http://runtime.invalid${path}`), header: () => null }, file).body ?? undefined) : undefined;
+}
+
+/** The page (or twin) standing for a problem: the prerendered not-found page for a path with no route, the problem page otherwise. */
+function problemPage(rt: Runtime, problem: ProblemBody, answer: Answer, site: ProblemSite, pathname: string, markdown: boolean): Uint8Array | undefined {
+  if (site === 'unrouted' && problem.status === 404) return fileBody(rt, markdown ? NOT_FOUND_TWIN : NOT_FOUND_PAGE);
+  const view: ProblemView = { status: problem.status, title: problem.title, detail: problem.detail, parameter: problem.parameter, type: problem.type, retryAfter: answer.headers['Retry-After'], back: waysBack(pathname) };
+  if (markdown) return Buffer.from(problemPageMarkdown(view));
+  const shell = fileBody(rt, NOT_FOUND_PAGE);
+  const html = shell === undefined ? undefined : problemPageHtml(Buffer.from(shell).toString('utf8'), view);
+  return html === undefined ? undefined : Buffer.from(html);
+}
 
 /**
- * A 404 problem, as a browser sees it: the site's not-found page (still with status 404)
- * when `Accept` prefers HTML to the problem's JSON; programs (no Accept, `*∕*`, JSON) get
- * the problem unchanged.
+ * A client error as the client prefers it (issue 26): on a site page, or a path with no
+ * page at all, a person's browser gets an HTML page with the same status saying what was
+ * wrong and leading back, an agent that prefers Markdown its twin, and programs (no
+ * Accept, `*∕*`, JSON) the problem unchanged. API surfaces keep their problems, except a
+ * 404, which a browser reads as the site's not-found page. The problem's own headers
+ * (`Allow`, `Retry-After`, the RateLimit fields) stay.
  */
-export function humaneNotFound(rt: Runtime, accept: string | null, answer: Answer): Answer {
-  if (answer.status !== 404 || answer.headers['Content-Type'] !== PROBLEM_MEDIA_TYPE) return answer;
-  if (negotiate(accept, [PROBLEM_MEDIA_TYPE, 'application/json', 'text/html']) !== 'text/html') return answer;
-  const file = rt.files.resolve(NOT_FOUND_PAGE, null);
-  if (!file) return answer;
-  const page = rt.files.answer({ method: 'GET', url: new URL(`http://runtime.invalid${NOT_FOUND_PAGE}`), header: () => null }, file);
-  return { status: 404, headers: { ...page.headers, 'Cache-Control': 'no-store' }, body: answer.body === null ? null : page.body };
+export function humaneProblem(rt: Runtime, accept: string | null, siteOf: () => ProblemSite, pathname: string, answer: Answer): Answer {
+  if (answer.status < 400 || answer.status >= 500 || answer.body === null || answer.headers['Content-Type'] !== PROBLEM_MEDIA_TYPE) return answer;
+  const site = siteOf();
+  if (site === 'api' && answer.status !== 404) return answer;
+  const chosen = negotiate(accept, [PROBLEM_MEDIA_TYPE, 'application/json', 'text/html', 'text/markdown']);
+  if (chosen !== 'text/html' && chosen !== 'text/markdown') return answer;
+  const problem = JSON.parse(Buffer.from(answer.body).toString('utf8')) as ProblemBody;
+  const body = problemPage(rt, problem, answer, site, pathname, chosen === 'text/markdown');
+  if (body === undefined) return answer;
+  const { 'Content-Type': _type, 'Content-Length': _length, ...kept } = answer.headers;
+  const type = chosen === 'text/markdown' ? MARKDOWN : HTML;
+  return { status: answer.status, headers: { ...kept, 'Content-Type': type, 'Content-Length': String(body.byteLength), 'Cache-Control': 'no-store', Vary: 'Accept' }, body };
 }

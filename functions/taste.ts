@@ -32,7 +32,7 @@ export function tasteSummaryAnswer(core: QueryCore): (request: RequestFacts) => 
         records ??= core.records(movies);
         const asOf = core.image.asOf('movies');
         const body = Buffer.from(`${JSON.stringify(tasteSummary(records, request.url.searchParams, asOf))}\n`);
-        answer = { body, headers: { ...documentHeaders('application/json', body, asOf), 'Content-Length': String(body.length) } };
+        answer = { body, headers: { ...documentHeaders('application/json', body, core.image.lastModified('movies')), 'Content-Length': String(body.length) } };
         answers.set(key, answer);
       }
       return conditionalAnswer(request.method, { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') }, answer.headers, answer.body);

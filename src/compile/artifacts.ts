@@ -49,7 +49,7 @@ interface ArtifactGroup {
 
 function fromDocument(document: Document): Artifact {
   const body = Buffer.from(document.body);
-  return { path: document.path, file: document.file, body, headers: documentHeaders(document.contentType, body, document.asOf) };
+  return { path: document.path, file: document.file, body, headers: documentHeaders(document.contentType, body, document.lastModified) };
 }
 
 const restNames = restCollections.map((c) => c.name);
@@ -71,8 +71,7 @@ export const ARTIFACT_GROUPS: readonly ArtifactGroup[] = [
     reads: ['music'],
     paths: [URLS.tasteProfile],
     render: (core) => {
-      const asOf = core.image.asOf('music');
-      return [fromDocument(tasteProfileDocument(tasteProfile(core.records(collection('music')!), asOf), asOf))];
+      return [fromDocument(tasteProfileDocument(tasteProfile(core.records(collection('music')!), core.image.asOf('music')), core.image.lastModified('music')))];
     },
   },
   { name: 'exports', reads: [...new Set(EXPORTS.map((e) => e.collection))], paths: EXPORTS.map((e) => e.path), render: (core, options) => exportDocuments(core, options.fragments).map(fromDocument) },

@@ -194,7 +194,10 @@ export function writeArtifact(clientDir: string, artifact: Artifact): void {
 }
 
 export function compile(options: CompileOptions): CompileResult {
-  const writer = new ImageWriter(options.imagePath, cursorKey(options.secret), siteUrlOf(options), options.media);
+  // One present for the content rules and the image's as-of times (which never pass it).
+  const now = options.now?.getTime() ?? buildNow();
+  options = { ...options, now: new Date(now) };
+  const writer = new ImageWriter(options.imagePath, cursorKey(options.secret), siteUrlOf(options), options.media, now);
   const missing = options.media ? new MissingMedia(options.media) : undefined;
   // The writer's sink, with each collection checked for image files on the way when the build publishes them.
   const sink: ContentSink = {

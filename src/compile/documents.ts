@@ -33,8 +33,8 @@ export interface Document {
   file: string;
   contentType: string;
   body: string;
-  /** The data's as-of time, for documents made of records (sent as Last-Modified). */
-  asOf?: string;
+  /** When the data of a document made of records last changed (sent as Last-Modified); absent without a dated record. */
+  lastModified?: string;
 }
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -121,8 +121,8 @@ export function metaDocument(image: Image): Document {
 }
 
 /** The portable music taste profile: reads the music collection. */
-export function tasteProfileDocument(profile: TasteProfile, asOf: string): Document {
-  return { path: URLS.tasteProfile, file: URLS.tasteProfile.slice(1), contentType: TASTE_PROFILE_MEDIA_TYPE, body: json(profile), asOf };
+export function tasteProfileDocument(profile: TasteProfile, lastModified: string | undefined): Document {
+  return { path: URLS.tasteProfile, file: URLS.tasteProfile.slice(1), contentType: TASTE_PROFILE_MEDIA_TYPE, body: json(profile), lastModified };
 }
 
 /** The MCP discovery documents and the setup page's Markdown twin: declarations and the site URL (absolute, as MCP clients need it). */

@@ -77,7 +77,7 @@ export function exportDocuments(core: QueryCore, fragments: FragmentStore = new 
     }
     const asOf = core.image.asOf(spec.collection);
     const body = EXPORT_RENDERS[spec.mediaType]!({ ...query, limit: texts.length }, texts, asOf, core.image.siteUrl, fragments);
-    return { path: spec.path, file: spec.path.slice(1), contentType: serializer.contentType, body, asOf };
+    return { path: spec.path, file: spec.path.slice(1), contentType: serializer.contentType, body, lastModified: core.image.lastModified(spec.collection) };
   });
 }
 
@@ -94,7 +94,7 @@ export function calendarDocuments(core: QueryCore, fragments: FragmentStore = ne
   }
   return CALENDARS.map((spec) => {
     const body = calendarDocument({ name: spec.name, description: spec.description, siteUrl }, spec.collections.flatMap((c) => events.get(c)!));
-    const asOf = spec.collections.map((c) => core.image.asOf(c)).sort().at(-1)!;
-    return { path: spec.path, file: spec.path.slice(1), contentType: CALENDAR_MEDIA_TYPE, body, asOf };
+    const lastModified = spec.collections.map((c) => core.image.lastModified(c) ?? '').sort().at(-1) || undefined;
+    return { path: spec.path, file: spec.path.slice(1), contentType: CALENDAR_MEDIA_TYPE, body, lastModified };
   });
 }

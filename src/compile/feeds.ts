@@ -26,7 +26,7 @@ export function feedDocuments(core: QueryCore, author = DEFAULT_SITE_AUTHOR): Do
     collectionTitles: Object.fromEntries(contentCollections.map((c) => [c.name, c.title])),
   };
   return [
-    { path: URLS.jsonFeed, file: URLS.jsonFeed.slice(1), contentType: JSON_FEED_MEDIA_TYPE, body: renderJsonFeed(items, site), asOf: page.asOf },
-    { path: URLS.atomFeed, file: URLS.atomFeed.slice(1), contentType: ATOM_MEDIA_TYPE, body: renderAtom(items, site), asOf: page.asOf },
+    { path: URLS.jsonFeed, file: URLS.jsonFeed.slice(1), contentType: JSON_FEED_MEDIA_TYPE, body: renderJsonFeed(items, site), lastModified: page.lastModified },
+    { path: URLS.atomFeed, file: URLS.atomFeed.slice(1), contentType: ATOM_MEDIA_TYPE, body: renderAtom(items, site), lastModified: page.lastModified },
   ];
 }

@@ -32,7 +32,7 @@ export type WriterMessage =
   | { op: 'indexes'; name: string; sortFields: string[]; meta: MetaRows }
   | { op: 'search'; rows: import('./image-tables.ts').FlatRows }
   | { op: 'sources'; rows: import('./image-tables.ts').FlatRows }
-  | { op: 'commit' }
+  | { op: 'commit'; meta: MetaRows }
   | { op: 'finish'; meta: MetaRows }
   | { op: 'close' }
   | { op: 'abandon' };
@@ -94,6 +94,7 @@ if (parentPort) {
           } else if (message.op === 'sources') {
             for (let i = 0; i < message.rows.length; i += 4) insertSource.run(...message.rows.slice(i, i + 4));
           } else if (message.op === 'commit') {
+            metaRows(message.meta);
             open.exec(`CREATE INDEX "sources:file" ON ${data.sourcesTable} (file)`);
             open.exec(`CREATE UNIQUE INDEX "sources:cid" ON ${data.sourcesTable} (collection, cid)`);
             open.exec('COMMIT');

@@ -15,12 +15,13 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CollectionDeclaration, SortDirection } from '../collections/define.ts';
-import { collection, contentCollections } from '../collections/index.ts';
-import { RID_GAP, recordsTable, SEARCH_RID_BASE, searchTable, sortColumn, SOURCES_TABLE, tagsTable } from '../core/image.ts';
+import { collection, collections, contentCollections } from '../collections/index.ts';
+import { RID_GAP, recordsTable, SEARCH_RID_BASE, searchTable, SITE_AS_OF, sortColumn, SOURCES_TABLE, tagsTable } from '../core/image.ts';
 import { orderTerms, rowsAfter } from '../core/query.ts';
 import { SEARCH_INDEX, SEARCH_TABLE } from '../core/search.ts';
 import type { ContentChanges, RecordChange } from './changes.ts';
-import { asOfText, lacksProvenance, recordDateKey, recordRow, sortKeys, tagRows } from './image.ts';
+import { asOfText, lacksProvenance, recordDateKey, recordRow, siteAsOf, sortKeys, tagRows } from './image.ts';
+import { buildNow } from './now.ts';
 import { byRank, searchRow } from './search-index.ts';
 
 type Fields = Record<string, unknown>;
@@ -278,26 +279,30 @@ function ordered(changes: ReadonlyMap<string, RecordChange>): RecordChange[] {
   return [...changes.values()].sort((a, b) => rank(a) - rank(b) || (a.cid < b.cid ? -1 : a.cid > b.cid ? 1 : 0));
 }
 
-/** The newest date of every record of a collection, read from the updated table. */
-function scanAsOf(sql: Statements, declaration: CollectionDeclaration): string {
+/** The newest date of every record of a collection, read from the updated table, at most `now`. */
+function scanAsOf(sql: Statements, declaration: CollectionDeclaration, now: number): string {
   let newest = '';
   for (const row of sql.get(`SELECT json FROM ${recordsTable(declaration.name)}`).iterate()) {
     const key = recordDateKey(declaration, JSON.parse(String((row as Row).json)) as Fields);
     if (key > newest) newest = key;
   }
-  return asOfText(newest);
+  return asOfText(newest, now);
 }
 
-/** The collection's as-of time after its changes: the newest of the old one and the new records', unless the newest record left. */
-function asOfAfter(sql: Statements, declaration: CollectionDeclaration, current: string, changes: readonly RecordChange[]): string {
-  let newest = asOfText('');
+/**
+ * The collection's as-of time after its changes: the newest of the old one and the new
+ * records', unless the newest record left. As-of times are capped at the build's present,
+ * so a record capped earlier stays at the cap it got until a change scans the collection again.
+ */
+function asOfAfter(sql: Statements, declaration: CollectionDeclaration, current: string, changes: readonly RecordChange[], now: number): string {
+  let newest = '';
   for (const { after } of changes) {
-    const text = after ? asOfText(recordDateKey(declaration, after)) : newest;
+    const text = after ? asOfText(recordDateKey(declaration, after), now) : newest;
     if (text > newest) newest = text;
   }
   if (newest >= current) return newest;
-  const newestLeft = changes.some((c) => c.before !== undefined && asOfText(recordDateKey(declaration, c.before)) === current);
-  return newestLeft ? scanAsOf(sql, declaration) : current;
+  const newestLeft = changes.some((c) => c.before !== undefined && asOfText(recordDateKey(declaration, c.before), now) >= current);
+  return newestLeft ? scanAsOf(sql, declaration, now) : current;
 }
 
 /** Whether the collection's geographic formats stay on: no located record without provenance. */
@@ -311,7 +316,7 @@ function provenanceAfter(sql: Statements, declaration: CollectionDeclaration, cu
 }
 
 /** Applies `changes` through `db`, a connection to the image inside a write transaction its caller commits or rolls back. */
-export function updateImage(db: DatabaseSync, changes: ContentChanges, siteUrl: string): void {
+export function updateImage(db: DatabaseSync, changes: ContentChanges, siteUrl: string, now: number = buildNow()): void {
   const sql = new Statements(db);
   const meta = new Map((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
   const setMeta = (key: string, value: string) => {
@@ -329,7 +334,7 @@ export function updateImage(db: DatabaseSync, changes: ContentChanges, siteUrl: 
     }
     const delta = list.filter((c) => c.before === undefined).length - list.filter((c) => c.after === undefined).length;
     setMeta(`count:${name}`, String(Number(meta.get(`count:${name}`) ?? 0) + delta));
-    setMeta(`asOf:${name}`, asOfAfter(sql, declaration, meta.get(`asOf:${name}`) ?? asOfText(''), list));
+    setMeta(`asOf:${name}`, asOfAfter(sql, declaration, meta.get(`asOf:${name}`) ?? '', list, now));
     setMeta(`provenance:${name}`, provenanceAfter(sql, declaration, meta.get(`provenance:${name}`) ?? 'complete', list));
   }
   const search = new SearchTable(sql, siteUrl);
@@ -344,7 +349,8 @@ export function updateImage(db: DatabaseSync, changes: ContentChanges, siteUrl: 
   }
   setMeta('count:search', String(Number(meta.get('count:search') ?? 0) + searchDelta));
   // Composed records carry their source's dates, so the newest content collection is the index's as-of time.
-  setMeta('asOf:search', contentCollections.map((c) => meta.get(`asOf:${c.name}`) ?? asOfText('')).sort().at(-1) ?? asOfText(''));
+  setMeta('asOf:search', contentCollections.map((c) => meta.get(`asOf:${c.name}`) ?? '').sort().at(-1) ?? '');
+  setMeta(SITE_AS_OF, siteAsOf(collections.map((c) => meta.get(`asOf:${c.name}`) ?? ''), now));
   const dropSources = sql.get(`DELETE FROM ${SOURCES_TABLE} WHERE file = ?`);
   for (const file of changes.files) dropSources.run(file);
   const addSource = sql.get(`INSERT INTO ${SOURCES_TABLE} VALUES (?, ?, ?, ?)`);

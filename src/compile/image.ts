@@ -11,8 +11,9 @@ import { dirname } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { fold } from '../core/fold.ts';
-import { IMAGE_FORMAT, instantKey, MEDIA_KEY, RID_GAP, sortKey, sqliteOrdered, SOURCES_TABLE } from '../core/image.ts';
+import { IMAGE_FORMAT, instantKey, MEDIA_KEY, RID_GAP, SITE_AS_OF, sortKey, sqliteOrdered, SOURCES_TABLE } from '../core/image.ts';
 import type { MediaIndex } from '../site/media.ts';
+import { buildNow } from './now.ts';
 import type { PublishedRecord } from './records.ts';
 import { SEARCH_INDEX, SEARCH_TABLE } from '../core/search.ts';
 import type { CollectionTables, FlatRows } from './image-tables.ts';
@@ -43,22 +44,39 @@ export function recordDateKey(collection: CollectionDeclaration, fields: Record<
   return newest;
 }
 
-/** An instant key as an RFC 3339 UTC date-time, the form of as-of times ('' is the epoch). */
-export function asOfText(key: string): string {
-  if (key === '') return '1970-01-01T00:00:00Z';
+/**
+ * An instant key as an RFC 3339 UTC date-time, the form of as-of times, never later than
+ * `now` (the build's present, ms): a scheduled concert's date is not a time the data
+ * changed, and RFC 9110 §8.8.2.1 forbids a Last-Modified later than the answer's Date.
+ * '' (no dated record) stays '': there is no reliable source date to send.
+ */
+export function asOfText(key: string, now: number): string {
+  if (key === '') return '';
   const full = key.length === 10 ? `${key}T00:00:00` : key.length === 7 ? `${key}-01T00:00:00` : key;
-  return `${full.slice(0, 19)}Z`;
+  const text = `${full.slice(0, 19)}Z`;
+  const present = nowText(now);
+  return text > present ? present : text;
 }
 
-/** The newest source date of a collection as an RFC 3339 UTC date-time; the data's as-of time. */
-export function asOf(collection: CollectionDeclaration, records: readonly { fields: Record<string, unknown> }[]): string {
+/** The build's present as an as-of time (whole seconds, as HTTP dates have). */
+export const nowText = (now: number) => `${new Date(now).toISOString().slice(0, 19)}Z`;
+
+/** The newest source date of a collection, at most `now`; '' when no record is dated. The data's as-of time. */
+export function asOf(collection: CollectionDeclaration, records: readonly { fields: Record<string, unknown> }[], now: number): string {
   let newest = '';
   for (const { fields } of records) {
     const key = recordDateKey(collection, fields);
     if (key > newest) newest = key;
   }
-  return asOfText(newest);
+  return asOfText(newest, now);
 }
+
+/**
+ * The site's as-of time, for a list whose collection has no dated record (its
+ * `meta.timestamp` says as of when it was empty): the newest of the collections' as-of
+ * times, or the build's present when nothing on the site is dated.
+ */
+export const siteAsOf = (asOfs: Iterable<string>, now: number): string => [...asOfs].reduce((a, b) => (b > a ? b : a), '') || nowText(now);
 
 /** A record's row in its collection's table, without its rid: sort keys in declaration order, folded search text, published JSON. */
 export interface RecordRow {
@@ -194,10 +212,15 @@ export class ImageWriter {
   private posted = 0;
   private searchCount = 0;
   private searchAsOf = '';
+  /** Every collection's as-of time, for the site's. */
+  private readonly asOfs: string[] = [];
+  private readonly now: number;
 
   /** `media`: the image files published beside the site, recorded for pages to draw them (src/site/media.ts). */
-  constructor(path: string, cursorKey: Buffer, siteUrl: string, media: MediaIndex = {}) {
+  /** `now`: the build's present (ms), the latest as-of time the image may state. */
+  constructor(path: string, cursorKey: Buffer, siteUrl: string, media: MediaIndex = {}, now: number = buildNow()) {
     this.path = path;
+    this.now = now;
     this.partial = `${path}.partial`;
     this.siteUrl = siteUrl.replace(/\/+$/, '');
     rmSync(this.partial, { force: true });
@@ -255,9 +278,11 @@ export class ImageWriter {
   /** A collection's table, its indexes and its meta rows, from all of its records. */
   collection(entry: CollectionRecords): void {
     const name = entry.collection.name;
+    const collectionAsOf = asOf(entry.collection, entry.records, this.now);
+    this.asOfs.push(collectionAsOf);
     const meta: MetaRows = [
       [`count:${name}`, String(entry.records.length)],
-      [`asOf:${name}`, asOf(entry.collection, entry.records)],
+      [`asOf:${name}`, collectionAsOf],
       [`provenance:${name}`, missingProvenance(entry).length ? 'incomplete' : 'complete'],
     ];
     const sortFields = Object.keys(entry.collection.sort);
@@ -274,7 +299,7 @@ export class ImageWriter {
       this.post({ op: 'search', rows });
     }
     this.searchCount += source.records.length;
-    const newest = asOf(source.collection, source.records);
+    const newest = asOf(source.collection, source.records, this.now);
     if (newest > this.searchAsOf) this.searchAsOf = newest;
   }
 
@@ -292,12 +317,10 @@ export class ImageWriter {
    * follow each other. The reader must close before `finish`.
    */
   readable(): string {
-    this.post({ op: 'commit' });
+    // As-of times with the collections, so the pages rendered from them read them too.
+    this.post({ op: 'commit', meta: [['asOf:search', this.searchAsOf], [SITE_AS_OF, siteAsOf(this.asOfs, this.now)]] });
     this.waitFor(this.posted);
-    const meta: MetaRows = [
-      ['count:search', String(this.searchCount)],
-      ['asOf:search', this.searchAsOf || '1970-01-01T00:00:00Z'],
-    ];
+    const meta: MetaRows = [['count:search', String(this.searchCount)]];
     this.postOnly({ op: 'finish', meta });
     return this.partial;
   }

@@ -14,12 +14,14 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { Image } from '../core/image.ts';
+import { collections } from '../collections/index.ts';
+import { Image, SITE_AS_OF } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
 import { groupsReading, type ArtifactOptions } from './artifacts.ts';
 import { changedFiles, planChanges, unchanged } from './changes.ts';
 import { sqlImageOf, type Manifest, type StaticFile } from './compile.ts';
 import { updateImage } from './image-update.ts';
+import { buildNow } from './now.ts';
 import { fileEntry, withSecurity } from './manifest.ts';
 import { pagesToRender } from './pages.ts';
 import { URLS } from '../urls.ts';
@@ -122,7 +124,9 @@ export async function rebuildGeneration(
   const files = changedFiles(reading, options.contentDir, paths);
   if (files.length === 0) return undefined;
   const siteUrl = reading.siteUrl;
-  const changes = planChanges(reading, { contentDir: options.contentDir, siteUrl }, files);
+  // One present for the content rules and the as-of times, as in a full build.
+  const now = buildNow();
+  const changes = planChanges(reading, { contentDir: options.contentDir, siteUrl, now: new Date(now) }, files);
   if (unchanged(changes) && !changes.sourcesMoved) return undefined;
   lap('plan');
   const db = new DatabaseSync(target.image);
@@ -131,12 +135,14 @@ export async function rebuildGeneration(
     db.exec('PRAGMA synchronous = NORMAL');
     db.exec('BEGIN IMMEDIATE');
     open = true;
-    updateImage(db, changes, siteUrl);
+    updateImage(db, changes, siteUrl, now);
     lap('update');
     // Read through the writing connection: the new rows, before they are committed.
     const image = new Image(target.image, { db });
     const core = new QueryCore(image);
     const affected = new Set([...changes.records].filter(([, c]) => c.size > 0).map(([name]) => name));
+    // A collection no record dates is as of the site's newest data (src/core/image.ts `asOf`): when that moves, so do its lists.
+    if (image.meta(SITE_AS_OF) !== reading.meta(SITE_AS_OF)) for (const c of collections) if (image.lastModified(c.name) === undefined) affected.add(c.name);
     const manifest = rebased(previous.manifest, previous.root, target.root);
     const written = new Map<string, Buffer>();
     const changed: string[] = [];

@@ -24,6 +24,9 @@ export interface MediaFile {
 
 export const IMAGE_FORMAT = '2';
 
+/** The meta key of the site's as-of time: what a collection with no dated record is as of. */
+export const SITE_AS_OF = 'asOf:site';
+
 /** A canonical ID: `itm_` and 24 lowercase hexadecimal characters (SPEC §2.2), on every surface. */
 export const CANONICAL_ID = /^itm_[0-9a-f]{24}$/;
 
@@ -230,9 +233,18 @@ export class Image {
     return this.meta(`provenance:${collection}`) !== 'incomplete';
   }
 
-  /** The data's as-of time for a collection: its newest record date, as an RFC 3339 UTC date-time. */
+  /**
+   * When a collection's data last changed, as far as its records say: its newest record
+   * date (never later than the build), as an RFC 3339 UTC date-time; undefined when no
+   * record is dated (an empty collection), so no Last-Modified is sent (SPEC §4.1).
+   */
+  lastModified(collection: string): string | undefined {
+    return this.meta(`asOf:${collection}`) || undefined;
+  }
+
+  /** The data's as-of time for a collection (`meta.timestamp`): its last modification, else the site's as-of time (src/compile/image.ts `siteAsOf`). */
   asOf(collection: string): string {
-    return this.meta(`asOf:${collection}`) ?? '1970-01-01T00:00:00Z';
+    return this.lastModified(collection) ?? this.meta(SITE_AS_OF) ?? '1970-01-01T00:00:00Z';
   }
 
   /** A published image file by its public path (`/photos/2024/x.jpg`): its hash and size, as the build found it. */

@@ -30,7 +30,10 @@ export interface PageSummary {
   totalCount: number;
   next: string | undefined;
   facets: Facets | undefined;
+  /** The data's as-of time (`meta.timestamp`): never later than the build, never 1970 (src/core/image.ts). */
   asOf: string;
+  /** When the data last changed, where a dated record says (sent as Last-Modified); absent for a collection with none. */
+  lastModified?: string;
 }
 
 export interface Page extends PageSummary {
@@ -231,6 +234,7 @@ export class QueryCore {
       next: last ? encodeCursor(this.image.cursorKey, bound, { values: query.sort.map((_, i) => last[`k${i}`] ?? null), canonicalId: String(last.cid) }) : undefined,
       facets: query.facets ? summary.facets : undefined,
       asOf: this.image.asOf(query.collection.name),
+      lastModified: this.image.lastModified(query.collection.name),
     };
   }
 

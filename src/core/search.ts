@@ -144,6 +144,7 @@ export class SearchCore {
       next,
       facets: undefined,
       asOf: this.image.asOf('search'),
+      lastModified: this.image.lastModified('search'),
     };
   }
 

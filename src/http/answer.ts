@@ -9,6 +9,8 @@ export interface Answer {
   headers: Record<string, string>;
   /** Null for HEAD, 204 and 304. */
   body: Uint8Array | null;
+  /** An HTML page's Markdown twin, sent in its place to a client that prefers Markdown (src/http/twin.ts). */
+  markdown?: Uint8Array;
 }
 
 /** What a handler may read of a request. */

@@ -55,8 +55,8 @@ export interface ListHeaderInput {
   etag: string;
   totalCount: number;
   links: PageLinks;
-  /** The data's as-of time (RFC 3339); sent as Last-Modified. */
-  asOf: string;
+  /** When the data last changed (RFC 3339), sent as Last-Modified; absent where no record is dated (SPEC §4.1: only with a reliable source date). */
+  lastModified: string | undefined;
 }
 
 export function listHeaders(input: ListHeaderInput): Record<string, string> {
@@ -66,7 +66,7 @@ export function listHeaders(input: ListHeaderInput): Record<string, string> {
     ...COMMON_HEADERS,
     'Content-Type': input.contentType,
     ETag: input.etag,
-    'Last-Modified': new Date(input.asOf).toUTCString(),
+    ...(input.lastModified === undefined ? {} : { 'Last-Modified': new Date(input.lastModified).toUTCString() }),
     // A list is negotiated (JSON, CSV, GeoJSON…): shared caches that ignore Vary must not keep it.
     ...NEGOTIATED_HEADERS,
     'X-Total-Count': String(input.totalCount),
@@ -76,9 +76,9 @@ export function listHeaders(input: ListHeaderInput): Record<string, string> {
   };
 }
 
-/** Headers of a static service document (metadata, catalog, problem types, OpenAPI). */
-export function documentHeaders(contentType: string, body: Uint8Array, asOf?: string): Record<string, string> {
+/** Headers of a static service document (metadata, catalog, problem types, OpenAPI); `lastModified` where a dated record says when its data changed. */
+export function documentHeaders(contentType: string, body: Uint8Array, lastModified?: string): Record<string, string> {
   const headers: Record<string, string> = { ...COMMON_HEADERS, 'Content-Type': contentType, ETag: strongEtag(body), 'Cache-Control': LIST_CACHE_CONTROL };
-  if (asOf !== undefined) headers['Last-Modified'] = new Date(asOf).toUTCString();
+  if (lastModified !== undefined) headers['Last-Modified'] = new Date(lastModified).toUTCString();
   return headers;
 }

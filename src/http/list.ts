@@ -26,7 +26,7 @@ export function listAnswer(core: QueryCore, query: Query, serializer: Serializer
     etag: strongEtag(body),
     totalCount: page.totalCount,
     links,
-    asOf: page.asOf,
+    lastModified: page.lastModified,
   });
   headers['Content-Length'] = String(body.length);
   return { body, headers };

@@ -33,7 +33,7 @@ export function searchAnswer(core: SearchCore, query: SearchQuery, mediaType: st
       ? renderCsv(SEARCH_COLUMNS, page.items.map((i) => JSON.parse(i) as Record<string, unknown>))
       : renderEnvelope(page.items, { totalCount: page.totalCount, pageSize: Math.min(query.limit, LIMITS.pageSizeMax), timestamp: page.asOf }, links);
   const body = Buffer.from(text);
-  const headers = listHeaders({ path: URLS.search, template: SEARCH_LINK_TEMPLATE, contentType: format.contentType, etag: strongEtag(body), totalCount: page.totalCount, links, asOf: page.asOf });
+  const headers = listHeaders({ path: URLS.search, template: SEARCH_LINK_TEMPLATE, contentType: format.contentType, etag: strongEtag(body), totalCount: page.totalCount, links, lastModified: page.lastModified });
   headers['Content-Length'] = String(body.length);
   return { body, headers };
 }

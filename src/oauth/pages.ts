@@ -8,6 +8,7 @@
  */
 import type { Answer } from '../http/answer.ts';
 import { pagePolicy } from '../http/security.ts';
+import { pageMarkdown, withMarkdownTwin } from '../http/twin.ts';
 import { NO_STORE } from './http.ts';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -28,7 +29,8 @@ ${body}
 </html>
 `;
   const bytes = Buffer.from(html);
-  return { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(bytes.length), ...NO_STORE, ...headers }, body: bytes };
+  const page = { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(bytes.length), ...NO_STORE, ...headers }, body: bytes };
+  return withMarkdownTwin(page, pageMarkdown(title, body));
 }
 
 /** An error shown to the person in the browser (never a redirect: the client or its redirect URI is not trusted). */

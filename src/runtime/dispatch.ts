@@ -17,7 +17,8 @@ import type { Answer, RequestFacts } from '../http/answer.ts';
 import { errorAnswer, problemAnswer } from '../http/problem.ts';
 import { metered, settle } from '../http/rate-limit.ts';
 import { securityHeaders } from '../http/security.ts';
-import { humaneNotFound } from '../../functions/pages.ts';
+import { humaneProblem, problemSiteOf } from '../../functions/pages.ts';
+import { answerFor } from '../http/twin.ts';
 import { endWithAnswer, readBody, write, type Dispatcher } from './node.ts';
 import { allowedMethods, routeFor, ROUTES, type Route } from './routes.ts';
 import type { Runtime } from './runtime.ts';
@@ -164,7 +165,11 @@ export function createDispatcher(current: () => Runtime, routes: readonly Route[
     if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
     const admitted = admit(req, runtime, routes);
     const path = 'route' in admitted ? admitted.url.pathname : '';
-    const send = (answer: Answer) => write(res, withSecurity(humaneNotFound(runtime, req.headers.accept ?? null, answer), path, runtime.siteUrl), req.method === 'HEAD');
+    const accept = req.headers.accept ?? null;
+    // Where a refusal stands decides its form (functions/pages.ts): a target refused before routing is read as a page's.
+    const site = () => ('route' in admitted ? problemSiteOf(runtime, path, admitted.route.name) : 'unrouted');
+    const shownPath = 'route' in admitted ? path : /^\/[^?#]{0,200}/.exec(req.url ?? '')?.[0] ?? '/';
+    const send = (answer: Answer) => write(res, withSecurity(answerFor(accept, humaneProblem(runtime, accept, site, shownPath, answer)), path, runtime.siteUrl), req.method === 'HEAD');
     if (!('route' in admitted)) return send(admitted);
     const { url, route } = admitted;
     const method = req.method ?? '';

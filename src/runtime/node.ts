@@ -38,7 +38,11 @@ export function readBody(req: IncomingMessage, max: number): Promise<Uint8Array 
 
 /** What a parser error from Node means for the client, by its code. */
 function clientProblem(code: string | undefined): { slug: ProblemSlug; detail: string } {
-  if (code === 'HPE_HEADER_OVERFLOW') return { slug: 'headers-too-large', detail: `The header section is larger than ${LIMITS.headerBytesMax} bytes.` };
+  // Node's parser raises the same error for a section over `maxHeaderSize` bytes and for one
+  // with more fields than `maxHeadersCount` (checked on Node 24), so the detail names both bounds.
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return { slug: 'headers-too-large', detail: `The header section is larger than ${LIMITS.headerBytesMax} bytes or has more than ${LIMITS.headersCountMax} fields.` };
+  }
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { slug: 'request-timeout', detail: `The request did not arrive within ${LIMITS.requestTimeoutMs / 1000} seconds.` };
   return { slug: 'bad-request', detail: 'The request is not valid HTTP/1.1.' };
 }

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { LIMITS } from '../../src/core/limits.ts';
 import { paths } from '../../src/paths.ts';
 import { describeRoutes } from '../../src/runtime/routes.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
@@ -66,6 +67,23 @@ test("D8: Node's own parser errors are problems: garbage 400, a 20 KB header 431
   const long = await rawRequest(server.base, `GET /${'a'.repeat(9000)} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
   assert.equal(long.status, 414);
   isProblem(long.headers, long.body, 414);
+  await stillServing();
+});
+
+test('a request with more header fields than headersCountMax is a 431 problem; one at the bound is served', async () => {
+  const request = (fields: number) => {
+    // Host and Connection are two of the fields.
+    const extra = Array.from({ length: fields - 2 }, (_, i) => `X-Field-${i}: ${i}\r\n`).join('');
+    // Connection first: a server that drops the fields past its bound must still close.
+    return `GET /api/status.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${extra}\r\n`;
+  };
+  assert.equal((await rawRequest(server.base, request(LIMITS.headersCountMax))).status, 200);
+  const refused = await rawRequest(server.base, request(LIMITS.headersCountMax + 1));
+  assert.equal(refused.status, 431);
+  isProblem(refused.headers, refused.body, 431);
+  const problem = JSON.parse(refused.body) as { type: string; detail: string };
+  assert.equal(problem.type, '/problems/headers-too-large');
+  assert.match(problem.detail, new RegExp(`more than ${LIMITS.headersCountMax} fields`), 'the detail names the bound that was passed');
   await stillServing();
 });
 

@@ -171,3 +171,39 @@ test('the structured header fields parse as RFC 9651 structured fields (checked 
   const params = limit![1] as Map<string, number>;
   assert.ok(Number.isInteger(params.get('r')) && Number.isInteger(params.get('t')));
 });
+
+test('the preflights of the music POSTs, SQL, GraphQL and RPC allow Idempotency-Key (SPEC §9.7: accepted on every public operation)', async () => {
+  const surfaces: [string, string][] = [
+    ['/api/music/intersections.json', 'POST'],
+    ['/api/music/station.json', 'POST'],
+    ['/api/sql', 'QUERY'],
+    ['/graphql', 'POST'],
+    ['/api/rpc', 'POST'],
+    ['/api/movies.json', 'GET'],
+  ];
+  for (const [path, method] of surfaces) {
+    const pre = await fetch(server.base + path, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'content-type,idempotency-key' },
+    });
+    assert.equal(pre.status, 204, path);
+    const allowed = pre.headers.get('access-control-allow-headers')!.split(',').map((h) => h.trim().toLowerCase());
+    assert.ok(allowed.includes('idempotency-key'), `${path}: ${allowed.join(', ')}`);
+    assert.ok(allowed.includes('content-type'), path);
+  }
+});
+
+test('GraphQL limit errors are 400 under application/graphql-response+json and 200 under application/json (GraphQL over HTTP)', async () => {
+  const aliases = Array.from({ length: 31 }, (_, i) => `a${i}: __typename`).join(' ');
+  for (const [accept, status, type] of [
+    ['application/graphql-response+json', 400, 'application/graphql-response+json'],
+    ['application/json', 200, 'application/json'],
+  ] as const) {
+    const r = await fetch(`${server.base}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: accept }, body: JSON.stringify({ query: `{ ${aliases} }` }) });
+    assert.equal(r.status, status, accept);
+    assert.match(r.headers.get('content-type')!, new RegExp(`^${type.replaceAll('+', '\\+')}`));
+    const body = (await r.json()) as { data?: unknown; errors: { extensions?: { code?: string } }[] };
+    assert.equal(body.data, undefined, 'nothing ran');
+    assert.equal(body.errors[0]!.extensions?.code, 'ALIAS_LIMIT');
+  }
+});

@@ -131,6 +131,19 @@ test('axe-core finds no violations and html-validate no errors on every page typ
   }
 });
 
+test('Chromium following a bad link to a page gets an HTML page of the same status that axe-core finds no violation in, and can go back', { timeout: 60_000 }, async () => {
+  const { context, page } = await guarded();
+  const response = await page.goto(`${server.base}/movies/?year=abc`);
+  assert.equal(response?.status(), 400);
+  assert.match((await response!.headerValue('content-type')) ?? '', /^text\/html/);
+  assert.match((await page.locator('main').textContent()) ?? '', /year must be an integer/);
+  const results = await new AxeBuilder({ page }).analyze();
+  assert.deepEqual(results.violations.map((v) => v.id), []);
+  await page.locator('main a', { hasText: 'All of Movies' }).click();
+  await page.waitForURL(`${server.base}/movies/`);
+  await context.close();
+});
+
 test('the API page leads to the reference, whose tag pages show each operation; a photo page draws its image; nothing leaves the site', { timeout: 60_000 }, async () => {
   const { context, page, external, errors } = await guarded();
   await page.goto(`${server.base}/api/`);

@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { mf2 } from 'microformats-parser';
 import type { Link, Root } from 'mdast';
+import { HtmlValidate } from 'html-validate';
 import { LIMITS } from '../../src/core/limits.ts';
 import { pageCollections } from '../../src/site/view.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
@@ -111,7 +112,7 @@ test('the next-page link of a collection page is the REST cursor, and following 
 
 test('a query string is validated as the REST list validates it: the same problems', async () => {
   for (const search of ['?gnere=Drama', '?sort=nope:asc', '?year=abc', '?cursor=garbage', '?genre=a&genre=b']) {
-    const page = await get(`/movies/${search}`);
+    const page = await get(`/movies/${search}`, 'application/json');
     const rest = await fetch(`${server.base}/api/movies.json${search}`);
     assert.equal(page.status, rest.status, search);
     assert.equal(page.headers.get('content-type'), 'application/problem+json', search);
@@ -192,7 +193,7 @@ test('the search page lists the search list’s hits in its order, validates as 
     assert.equal(twinRecordLinks(await twin.text()).length, api.data.length);
   }
   for (const search of ['?q=', '?nope=1', '?q=a&cursor=x']) {
-    const [page, api] = await Promise.all([get(`/search/${search}`), fetch(`${server.base}/api/search.json${search}`)]);
+    const [page, api] = await Promise.all([get(`/search/${search}`, 'application/json'), fetch(`${server.base}/api/search.json${search}`)]);
     assert.equal(page.status, api.status, search);
     assert.equal(((await page.json()) as { type: string }).type, ((await api.json()) as { type: string }).type, search);
   }
@@ -365,5 +366,102 @@ test('the API reference shows every operation of the OpenAPI document on its tag
     const twin = await get(`/api/reference/${tag ? `${tag}/` : ''}`, 'text/markdown');
     assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
     assert.equal(fromMarkdown(await twin.text()).children[0]?.type, 'heading');
+  }
+});
+
+const validator = new HtmlValidate({ extends: ['html-validate:recommended'], rules: { 'no-inline-style': 'error', 'long-title': 'off' } });
+
+/** The markup's html-validate errors, as lines. */
+async function markupErrors(html: string): Promise<string[]> {
+  const report = await validator.validateString(html);
+  return report.results.flatMap((r) => r.messages.map((m) => `${m.ruleId} ${m.line}:${m.column} ${m.message}`));
+}
+
+/** Every link target of a Markdown text, read by remark's parser. */
+function markdownLinks(text: string): string[] {
+  const links: string[] = [];
+  const walk = (node: { type: string; url?: string; children?: unknown[] }) => {
+    if (node.type === 'link') links.push(node.url!);
+    for (const child of (node.children ?? []) as (typeof node)[]) walk(child);
+  };
+  walk(fromMarkdown(text) as unknown as { type: string; children: unknown[] });
+  return links;
+}
+
+test('every page route answers a client error as a page to people (HTML, valid markup, the parameter, a way back), Markdown to agents, the problem to programs', async () => {
+  const long = 'a'.repeat(LIMITS.queryStringBytesMax + 10);
+  const cases: { path: string; method?: string; status: number; says: RegExp; back: string }[] = [
+    { path: '/movies/?year=abc', status: 400, says: /year must be an integer from 1000 to 9999/, back: '/movies/' },
+    { path: '/movies/?gnere=Drama', status: 400, says: /gnere/, back: '/movies/' },
+    { path: '/search/?q=jazz&limit=abc', status: 400, says: /limit must be a number/, back: '/search/' },
+    { path: '/movies/itm_000000000000000000000000', status: 404, says: /No published record has this identifier/, back: '/movies/' },
+    { path: '/movies/', method: 'POST', status: 405, says: /GET, HEAD/, back: '/movies/' },
+    { path: '/subscribe/', method: 'DELETE', status: 405, says: /GET, HEAD/, back: '/' },
+    { path: `/places/?q=${long}`, status: 414, says: new RegExp(`longer than ${LIMITS.queryStringBytesMax} bytes`), back: '/places/' },
+    { path: `/places/?q=${'a'.repeat(LIMITS.requestTargetBytesMax)}`, status: 414, says: new RegExp(`longer than ${LIMITS.requestTargetBytesMax} bytes`), back: '/' },
+  ];
+  for (const { path, method = 'GET', status, says, back } of cases) {
+    const name = `${method} ${path.slice(0, 40)}`;
+    for (const accept of ['text/html', BROWSER_ACCEPT]) {
+      const page = await fetch(`${server.base}${path}`, { method, headers: { Accept: accept } });
+      assert.equal(page.status, status, `${name} (${accept})`);
+      assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8', name);
+      assert.equal(page.headers.get('vary'), 'Accept', name);
+      if (status === 405) assert.equal(page.headers.get('allow'), 'GET, HEAD', name);
+      const html = await page.text();
+      assert.match(html, says, name);
+      assert.match(html, new RegExp(`<a href="${back}">`), `${name}: a way back`);
+      if (status === 400) assert.match(html, /The parameter at fault is <code>/, name);
+      assert.deepEqual(await markupErrors(html), [], name);
+    }
+    const twin = await fetch(`${server.base}${path}`, { method, headers: { Accept: 'text/markdown' } });
+    assert.equal(twin.status, status, name);
+    assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8', name);
+    const markdown = await twin.text();
+    assert.match(markdown, says, name);
+    assert.ok(markdownLinks(markdown).includes(back), `${name}: the twin leads back to ${back}`);
+    for (const accept of ['application/json', '*/*', 'application/problem+json']) {
+      const program = await fetch(`${server.base}${path}`, { method, headers: { Accept: accept } });
+      assert.equal(program.status, status, `${name} (${accept})`);
+      assert.equal(program.headers.get('content-type'), 'application/problem+json', `${name} (${accept})`);
+      assert.match(((await program.json()) as { detail: string }).detail, says, name);
+    }
+  }
+  // API surfaces keep their problems, whoever asks.
+  const api = await get('/api/movies.json?year=abc', 'text/html');
+  assert.equal(api.headers.get('content-type'), 'application/problem+json');
+});
+
+test('the not-found page has a Markdown twin: an agent asking for a missing page gets Markdown with status 404', async () => {
+  for (const path of ['/nothing-here', '/api/nope.json']) {
+    const twin = await get(path, 'text/markdown');
+    assert.equal(twin.status, 404, path);
+    assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8', path);
+    const text = await twin.text();
+    assert.match(text, /^# Nothing here/, path);
+    assert.ok(markdownLinks(text).includes('/'), path);
+  }
+});
+
+test('a page refused for quota is a page with the same 429, Retry-After and RateLimit fields', async () => {
+  const limited = await startServer({ RATE_LIMIT_REQUESTS: '1' });
+  try {
+    const first = await fetch(`${limited.base}/movies/?type=movie`, { headers: { Accept: BROWSER_ACCEPT } });
+    assert.equal(first.status, 200);
+    await first.body?.cancel();
+    for (const [accept, type] of [[BROWSER_ACCEPT, 'text/html; charset=utf-8'], ['text/markdown', 'text/markdown; charset=utf-8'], ['application/json', 'application/problem+json']] as const) {
+      const refused = await fetch(`${limited.base}/movies/?type=tv`, { headers: { Accept: accept } });
+      assert.equal(refused.status, 429, accept);
+      assert.equal(refused.headers.get('content-type'), type, accept);
+      assert.match(refused.headers.get('retry-after')!, /^\d+$/, accept);
+      assert.match(refused.headers.get('ratelimit')!, /^"collections";r=0;t=\d+$/, accept);
+      const body = await refused.text();
+      if (type.startsWith('text/html')) {
+        assert.match(body, /Try again in \d+ seconds/);
+        assert.deepEqual(await markupErrors(body), []);
+      }
+    }
+  } finally {
+    await limited.stop();
   }
 });
