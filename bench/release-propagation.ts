@@ -25,7 +25,7 @@ import { OAUTH_URLS } from '../src/urls.ts';
 
 const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '3' } } });
 const rounds = Number(args.rounds);
-const SITE_URL = 'http://bench.test';
+const SITE_URL = 'https://bench.test';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const root = mkdtempSync(join(tmpdir(), 'bench-release-'));
 const children: ChildProcess[] = [];

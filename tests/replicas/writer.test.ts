@@ -22,7 +22,7 @@ import { OAUTH_URLS } from '../../src/urls.ts';
 import { needRedis, REDIS_URL, testChannel } from './redis.ts';
 import { startReplica, type Replica } from './replicas.ts';
 
-const SITE_URL = 'http://writer.test';
+const SITE_URL = 'https://writer.test';
 const root = mkdtempSync(join(tmpdir(), 'writer-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
