@@ -8,33 +8,9 @@
  * files already renamed are whole, and running the same import again completes the rest
  * (records are matched by their source IDs, so nothing is written twice).
  */
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-
-function stage(path: string, text: string | Buffer): string {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
-  const temporary = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = openSync(temporary, 'wx', 0o644);
-  try {
-    const bytes = typeof text === 'string' ? Buffer.from(text) : text;
-    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  return temporary;
-}
-
-function syncFolder(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
+import { renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { stageFile, syncFolder } from '../owner/content-file.ts';
 
 /** Writes `files` (paths relative to `contentDir` → text) all or none. */
 export function commitFiles(contentDir: string, files: ReadonlyMap<string, string | Buffer>): void {
@@ -42,7 +18,7 @@ export function commitFiles(contentDir: string, files: ReadonlyMap<string, strin
   try {
     for (const [file, text] of files) {
       const target = join(contentDir, file);
-      staged.push([stage(target, text), target]);
+      staged.push([stageFile(target, text), target]);
     }
   } catch (error) {
     for (const [temporary] of staged) rmSync(temporary, { force: true });

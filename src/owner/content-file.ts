@@ -11,7 +11,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, unlinkSy
 import { basename, dirname, join } from 'node:path';
 
 /** Flushes a folder's entries (a rename or an unlink in it) to disk. */
-function syncFolder(dir: string): void {
+export function syncFolder(dir: string): void {
   const fd = openSync(dir, 'r');
   try {
     fsyncSync(fd);
@@ -20,8 +20,13 @@ function syncFolder(dir: string): void {
   }
 }
 
-/** Replaces (or creates) the file at `path` with `data`, atomically and durably. */
-export function writeContentFile(path: string, data: string | Uint8Array): void {
+/**
+ * Writes `data` whole to a temporary file beside `path` (dot-named, so the watcher and the
+ * compiler ignore it), flushed to disk, and returns its name for the caller to rename
+ * into place; on a failure nothing is left behind. The importer stages all its files so
+ * before renaming any (src/import/commit.ts).
+ */
+export function stageFile(path: string, data: string | Uint8Array): string {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   const temporary = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
@@ -34,12 +39,23 @@ export function writeContentFile(path: string, data: string | Uint8Array): void 
     } finally {
       closeSync(fd);
     }
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  return temporary;
+}
+
+/** Replaces (or creates) the file at `path` with `data`, atomically and durably. */
+export function writeContentFile(path: string, data: string | Uint8Array): void {
+  const temporary = stageFile(path, data);
+  try {
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
   }
-  syncFolder(dir);
+  syncFolder(dirname(path));
 }
 
 /** Removes the file at `path`, durably. */
