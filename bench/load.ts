@@ -56,11 +56,12 @@ function autocannonGenerator(): LoadGenerator {
         connections,
         duration: seconds,
         requests: requests.map((r) => ({ method: r.method as 'GET', path: r.path, headers: r.headers, body: r.body })),
-        // Every connection would start at the first request: each starts one further along
-        // instead, so that requests naming different clients are not all sent at once as one.
+        // Each connection would send every request in turn, from the first: instead connection
+        // k sends requests k, k + connections, k + 2 × connections…, as wrk's round robin over
+        // the connections does, so requests naming different clients (SQL) keep apart.
         setupClient: (client: { setRequests(requests: unknown[]): void }) => {
-          const offset = started++ % requests.length;
-          client.setRequests([...requests.slice(offset), ...requests.slice(0, offset)].map((r) => ({ method: r.method, path: r.path, headers: r.headers, body: r.body })));
+          const own = ownRequests(requests, started++, connections);
+          client.setRequests(own.map((r) => ({ method: r.method, path: r.path, headers: r.headers, body: r.body })));
         },
       } as autocannon.Options);
       return {
@@ -73,6 +74,17 @@ function autocannonGenerator(): LoadGenerator {
       };
     },
   };
+}
+
+/** The requests connection `k` of `connections` sends: every `connections`-th from the `k`-th, round the list once. */
+export function ownRequests<T>(requests: readonly T[], k: number, connections: number): T[] {
+  const own: T[] = [];
+  const seen = new Set<number>();
+  for (let i = k % requests.length; !seen.has(i); i = (i + connections) % requests.length) {
+    seen.add(i);
+    own.push(requests[i]!);
+  }
+  return own;
 }
 
 /** A Lua string literal of any bytes: letters, digits and spaces as they are, every other byte as a three-digit decimal escape. */
