@@ -25,6 +25,7 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
+import { stripVTControlCharacters } from 'node:util';
 import { ContentError } from '../compile/compile.ts';
 import { isContentFile } from '../compile/load.ts';
 import { MEDIA_FOLDER, paths } from '../paths.ts';
@@ -103,7 +104,9 @@ async function build(started: (child: ChildProcess) => void): Promise<boolean> {
   started(child);
   const tail: string[] = [];
   for (const stream of [child.stdout!, child.stderr!]) {
-    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+    // Astro colours its log when CI is set, as on CI machines (picocolors): the lines are read as text.
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (coloured) => {
+      const line = stripVTControlCharacters(coloured);
       tail.push(line);
       if (tail.length > 40) tail.shift();
       if (/compiled \d+ records|\[WARN\]/.test(line)) log(line.replace(/^.*?\] /, ''));
