@@ -8,12 +8,13 @@
  * preconditions may turn the answer into a 304 — which spends no quota. `restAnswer` works on plain request facts
  * so node:http calls it directly; `createRestHandler` is the Web-standard handler.
  */
-import { collection, contentCollections } from '../src/collections/index.ts';
+import type { CollectionDeclaration } from '../src/collections/define.ts';
+import { collection, collections, contentCollections } from '../src/collections/index.ts';
 import { PublicError } from '../src/core/errors.ts';
 import { LIMITS } from '../src/core/limits.ts';
-import { canonicalSearch, parseQuery } from '../src/core/params.ts';
+import { parseQuery } from '../src/core/params.ts';
 import type { QueryCore } from '../src/core/query.ts';
-import { parseSearch, searchCanonical, SearchCore } from '../src/core/search.ts';
+import { parseSearch, SearchCore } from '../src/core/search.ts';
 import { serializersFor } from '../src/formats/index.ts';
 import { AnswerCache } from '../src/http/answer-cache.ts';
 import { webHandler, type Answer, type RequestFacts } from '../src/http/answer.ts';
@@ -24,6 +25,7 @@ import { listAnswer, type ListAnswer } from '../src/http/list.ts';
 import { searchAnswer, SEARCH_MEDIA_TYPES } from '../src/http/search-list.ts';
 import { negotiate } from '../src/http/negotiate.ts';
 import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
+import { secured } from '../src/http/security.ts';
 import { metered, RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
 import { checkApiVersion } from '../src/http/version.ts';
 import { URLS } from '../src/urls.ts';
@@ -66,46 +68,59 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
   const clientOf = options.clientOf ?? (() => 'anonymous');
   const search = options.search ?? new SearchCore(core.image);
   const searchable = contentCollections.map((c) => c.name);
-  const remembered = (key: string, compute: () => ListAnswer): ListAnswer => {
-    let answer = cache.get(key);
-    if (!answer) {
-      answer = compute();
-      cache.set(key, answer);
-    }
-    return answer;
+  const siteUrl = core.image.siteUrl;
+  // What each list is offered as, fixed for the process: not filtered again per request.
+  const offers = new Map(collections.map((c) => {
+    const available = serializersFor(c);
+    return [c.name, { available, mediaTypes: available.map((s) => s.mediaType) }];
+  }));
+  const searchMediaTypes = SEARCH_MEDIA_TYPES.map((m) => m.mediaType);
+
+  const searchList = (url: URL, mediaType: string | undefined): ListAnswer => {
+    const query = parseSearch(searchable, url.searchParams);
+    if (!mediaType) throw new PublicError('not-acceptable', `search is available as ${searchMediaTypes.join(', ')}.`);
+    return searchAnswer(search, query, mediaType);
   };
+  const collectionList = (declaration: CollectionDeclaration, url: URL, mediaType: string | undefined): ListAnswer => {
+    const query = parseQuery(declaration, url.searchParams);
+    const { available, mediaTypes } = offers.get(declaration.name)!;
+    const serializer = available.find((s) => s.mediaType === mediaType);
+    if (!serializer) throw new PublicError('not-acceptable', `${declaration.name} is available as ${mediaTypes.join(', ')}.`);
+    if (GEOGRAPHIC.has(serializer.mediaType) && !core.image.provenanceComplete(declaration.name)) {
+      throw new PublicError('location-provenance-incomplete', `Some ${declaration.name} records do not say where their coordinates came from, so geographic formats are off until the owner completes them; JSON and CSV still work.`);
+    }
+    return listAnswer(core, query, serializer);
+  };
+
+  /**
+   * Answers are remembered by what the request says: the media type `Accept` chose, the
+   * path and the query string as sent. A repeated request is then answered without
+   * parsing its query again, which is exact: only a valid query's answer is remembered,
+   * and within a generation the same target always names the same query (two spellings
+   * of one query are remembered apart). Each is remembered with every header it leaves
+   * with but the client's count (the quota policy, the security headers), so a replay
+   * copies nothing (src/http/rate-limit.ts `carry`, src/http/security.ts `secured`).
+   */
   const answer = (request: RequestFacts): Answer => {
     try {
       const { url } = request;
-      const declaration = collection(COLLECTION_PATH.exec(url.pathname)?.[1] ?? '');
-      const searching = url.pathname === URLS.search;
       checkApiVersion(request.header('API-Version'));
       if (Buffer.byteLength(url.search) > LIMITS.queryStringBytesMax) {
         throw new PublicError('query-too-long', `The query string is longer than ${LIMITS.queryStringBytesMax} bytes.`);
       }
+      const searching = url.pathname === URLS.search;
+      const declaration = searching ? undefined : collection(COLLECTION_PATH.exec(url.pathname)?.[1] ?? '');
+      if (!searching && !declaration) throw new PublicError('not-found', 'There is no collection at this path; the home page lists every collection.');
+      const mediaType = negotiate(request.header('Accept'), searching ? searchMediaTypes : offers.get(declaration!.name)!.mediaTypes);
+      const key = `${mediaType} ${url.pathname}${url.search}`;
+      let list = mediaType === undefined ? undefined : cache.get(key);
+      if (!list) {
+        const made = searching ? searchList(url, mediaType) : collectionList(declaration!, url, mediaType);
+        list = { body: made.body, headers: secured({ ...made.headers, ...limiter.policyHeaders }, url.pathname, siteUrl) };
+        cache.set(key, list);
+      }
       const preconditions = { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') };
-      if (searching) {
-        const query = parseSearch(searchable, url.searchParams);
-        const offered = SEARCH_MEDIA_TYPES.map((m) => m.mediaType);
-        const mediaType = negotiate(request.header('Accept'), offered);
-        if (!mediaType) throw new PublicError('not-acceptable', `search is available as ${offered.join(', ')}.`);
-        const answer = remembered(`${mediaType} search${searchCanonical(query, query.cursor)}`, () => searchAnswer(search, query, mediaType));
-        return conditionalAnswer(request.method, preconditions, answer.headers, answer.body);
-      }
-      if (!declaration) throw new PublicError('not-found', 'There is no collection at this path; the home page lists every collection.');
-      const query = parseQuery(declaration, url.searchParams);
-      const available = serializersFor(declaration);
-      const mediaType = negotiate(request.header('Accept'), available.map((s) => s.mediaType));
-      const serializer = available.find((s) => s.mediaType === mediaType);
-      if (!serializer) {
-        throw new PublicError('not-acceptable', `${declaration.name} is available as ${available.map((s) => s.mediaType).join(', ')}.`);
-      }
-      if (GEOGRAPHIC.has(serializer.mediaType) && !core.image.provenanceComplete(declaration.name)) {
-        throw new PublicError('location-provenance-incomplete', `Some ${declaration.name} records do not say where their coordinates came from, so geographic formats are off until the owner completes them; JSON and CSV still work.`);
-      }
-      const key = `${serializer.mediaType} ${declaration.name}${canonicalSearch(query, query.cursor)}`;
-      const answer = remembered(key, () => listAnswer(core, query, serializer));
-      return conditionalAnswer(request.method, preconditions, answer.headers, answer.body);
+      return conditionalAnswer(request.method, preconditions, list.headers, list.body);
     } catch (error) {
       return errorAnswer(error);
     }

@@ -15,6 +15,7 @@ export const LIMIT_DEFINITIONS = {
   pageSizeMax: { value: 100, unit: 'items', why: 'Largest page (SPEC §4.1, §8): bounds rows read and bytes encoded per request.' },
   requestTargetBytesMax: { value: 8192, unit: 'bytes', why: 'Path and query of one request (RFC 9112 §3 recommends supporting at least 8000 octets): longer targets are refused before any routing (414).' },
   headerBytesMax: { value: 16 * 1024, unit: 'bytes', why: 'The whole header section, request line included (Node\'s default): bounds parsing work and memory per request (431).' },
+  acceptParsesRemembered: { value: 256, unit: 'Accept values', why: 'Distinct `Accept` header values whose parsed media ranges are remembered (clients send a handful of fixed strings, parsed again on every request otherwise); a flood of distinct values only replaces the least recent.' },
   headersCountMax: { value: 100, unit: 'fields', why: 'Header fields per request: real clients send about twenty; bounds the header map built per request (431).' },
   headersTimeoutMs: { value: 20_000, unit: 'milliseconds', why: 'Time for a client to send its whole header section (slowloris): nginx\'s `client_header_timeout` is 60 s; twenty is enough on any real link (408).' },
   requestTimeoutMs: { value: 30_000, unit: 'milliseconds', why: 'Time for a client to send its whole request, body included: bodies are at most 64 KiB here (408).' },

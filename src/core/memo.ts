@@ -57,6 +57,8 @@ export class BoundedCache<V> {
   /** Each entry keeps its own copy of its key, so refreshing its recency never stores the caller's string instead. */
   private readonly entries = new Map<string, { key: string; value: V; bytes: number }>();
   private held = 0;
+  /** The most recently used entry: getting it again changes no order, so it is not moved (a Map delete and insert per hit was a tenth of a remembered answer's cost). */
+  private newest: { key: string; value: V; bytes: number } | undefined;
   private readonly budget: CacheBudget<V>;
 
   constructor(budget: CacheBudget<V>) {
@@ -67,8 +69,11 @@ export class BoundedCache<V> {
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    this.entries.delete(key);
-    this.entries.set(entry.key, entry);
+    if (entry !== this.newest) {
+      this.entries.delete(key);
+      this.entries.set(entry.key, entry);
+      this.newest = entry;
+    }
     return entry.value;
   }
 
@@ -88,7 +93,8 @@ export class BoundedCache<V> {
       this.held -= old.bytes;
     }
     const owned = ownedString(key);
-    this.entries.set(owned, { key: owned, value, bytes });
+    this.newest = { key: owned, value, bytes };
+    this.entries.set(owned, this.newest);
     this.held += bytes;
   }
 
@@ -96,6 +102,7 @@ export class BoundedCache<V> {
     const entry = this.entries.get(key);
     if (entry === undefined) return;
     this.entries.delete(key);
+    if (entry === this.newest) this.newest = undefined;
     this.held -= entry.bytes;
   }
 

@@ -5,6 +5,9 @@
  * specific media ranges or specific media types"); q=0 means "not acceptable"; ties go
  * to the server's order of preference. No Accept header means anything is acceptable.
  */
+import { LIMITS } from '../core/limits.ts';
+import { BoundedMemo, OBJECT_BYTES } from '../core/memo.ts';
+
 interface Range {
   type: string;
   subtype: string;
@@ -13,6 +16,16 @@ interface Range {
 
 /** Bounds the work a hostile Accept header can cause. */
 const MAX_RANGES = 32;
+
+/**
+ * Parsed Accept values by their text: a client sends the same string on every request
+ * (src/core/limits.ts `acceptParsesRemembered`). A kibibyte each on average: a browser's
+ * Accept is under 200 characters, and a long hostile one only pushes others out.
+ */
+const parsed = new BoundedMemo<readonly Range[]>(LIMITS.acceptParsesRemembered, (header) => parseAccept(header), {
+  bytes: LIMITS.acceptParsesRemembered * 1024,
+  valueBytes: (ranges) => OBJECT_BYTES * (1 + ranges.length),
+});
 
 function parseAccept(header: string): Range[] {
   const ranges: Range[] = [];
@@ -31,7 +44,9 @@ function parseAccept(header: string): Range[] {
 }
 
 function quality(ranges: readonly Range[], mediaType: string): number {
-  const [type, subtype] = mediaType.split('/');
+  const slash = mediaType.indexOf('/');
+  const type = mediaType.slice(0, slash);
+  const subtype = mediaType.slice(slash + 1);
   let best: { specificity: number; q: number } | undefined;
   for (const range of ranges) {
     const specificity = range.type === type && range.subtype === subtype ? 2 : range.type === type && range.subtype === '*' ? 1 : range.type === '*' && range.subtype === '*' ? 0 : -1;
@@ -43,7 +58,7 @@ function quality(ranges: readonly Range[], mediaType: string): number {
 /** The offered media type the client prefers, or undefined when none is acceptable. */
 export function negotiate(accept: string | null, offered: readonly string[]): string | undefined {
   if (accept === null || accept.trim() === '') return offered[0];
-  const ranges = parseAccept(accept);
+  const ranges = parsed.get(accept);
   if (ranges.length === 0) return offered[0];
   let chosen: string | undefined;
   let chosenQ = 0;

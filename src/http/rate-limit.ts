@@ -213,7 +213,8 @@ export class RateLimiter {
 
   private quota(counted: Counted, amount: number): Quota {
     const reset = Math.max(1, Math.ceil(counted.waitMs / 1000));
-    return { ...counted, amount, reset, header: `"${this.policy}";r=${counted.remaining};t=${reset}` };
+    const { allowed, remaining, waitMs, slot, local } = counted;
+    return { allowed, remaining, waitMs, slot, local, amount, reset, header: `"${this.policy}";r=${remaining};t=${reset}` };
   }
 
   /** The policy as the IETF RateLimit fields advertise it: the limit in force, whatever configured it. */
@@ -225,6 +226,20 @@ export class RateLimiter {
    */
   fields(quota: Quota, headers: Readonly<Record<string, string>>): Record<string, string> {
     return sharedCacheMayStore(headers) ? { ...this.policyHeaders } : { ...this.policyHeaders, RateLimit: quota.header };
+  }
+
+  /**
+   * The answer with its RateLimit fields (`fields`). An answer built with the policy
+   * already in its headers (a remembered list) that no shared cache may store gets only
+   * the client's count; one that may be stored leaves as it is, without a copy.
+   */
+  carry(answer: Answer, quota: Quota): Answer {
+    const { headers } = answer;
+    const stated = headers['RateLimit-Policy'] === this.policyHeaders['RateLimit-Policy'] && headers['RateLimit-Limit'] === this.policyHeaders['RateLimit-Limit'];
+    const storable = sharedCacheMayStore(headers);
+    if (stated && storable && headers.RateLimit === undefined) return answer;
+    if (stated && !storable) return { ...answer, headers: { ...headers, RateLimit: quota.header } };
+    return { ...answer, headers: { ...headers, ...this.fields(quota, headers) } };
   }
 
   /**
@@ -258,7 +273,7 @@ export function metered(limiter: RateLimiter, key: string, answer: () => Answer 
         limiter.refund(key, quota);
         shown = { ...quota, remaining: quota.remaining + 1, header: quota.header.replace(/;r=\d+/, `;r=${quota.remaining + 1}`) };
       }
-      return { ...result, headers: { ...result.headers, ...limiter.fields(shown, result.headers) } };
+      return limiter.carry(result, shown);
     });
   });
 }

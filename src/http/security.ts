@@ -40,8 +40,8 @@ export const pagePolicy = (formAction: readonly string[] = []) => PAGE_POLICY.re
  */
 const EXPLORER_POLICY = PAGE_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'").replace("font-src 'self'", "font-src 'self' data:");
 
-/** Pages whose policy differs from PAGE_POLICY, by path. */
-const POLICY_BY_PATH: Readonly<Record<string, string>> = { [`${URLS.graphql}/`]: EXPLORER_POLICY, [URLS.graphql]: EXPLORER_POLICY };
+/** The paths of the explorer, the one page whose policy differs from PAGE_POLICY. */
+const EXPLORER_PATHS: ReadonlySet<string> = new Set([`${URLS.graphql}/`, URLS.graphql]);
 
 /** Features no page of the site uses (W3C Permissions Policy). */
 const PERMISSIONS_POLICY = 'accelerometer=(), browsing-topics=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()';
@@ -51,14 +51,40 @@ const HSTS = 'max-age=63072000';
 
 const isHtml = (contentType: string | undefined) => contentType !== undefined && /^\s*text\/html\b/i.test(contentType);
 
-/** The security headers of an answer at `path` with this Content-Type, for a site published at `siteUrl`. */
-export function securityHeaders(path: string, contentType: string | undefined, siteUrl: string | undefined): Record<string, string> {
+/** The security headers of one kind of answer: over https or not, HTML with its policy or not. */
+function headerSet(https: boolean, policy: string | undefined): Readonly<Record<string, string>> {
   const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff' };
-  if (siteUrl?.startsWith('https:')) headers['Strict-Transport-Security'] = HSTS;
-  if (isHtml(contentType)) {
-    headers['Content-Security-Policy'] = POLICY_BY_PATH[path] ?? PAGE_POLICY;
+  if (https) headers['Strict-Transport-Security'] = HSTS;
+  if (policy !== undefined) {
+    headers['Content-Security-Policy'] = policy;
     headers['Referrer-Policy'] = 'strict-origin-when-cross-origin';
     headers['Permissions-Policy'] = PERMISSIONS_POLICY;
   }
-  return headers;
+  return Object.freeze(headers);
+}
+
+/** Every set there is, made once: they are asked for on every answer. */
+const SETS = [false, true].map((https) => ({ plain: headerSet(https, undefined), page: headerSet(https, PAGE_POLICY), explorer: headerSet(https, EXPLORER_POLICY) }));
+
+/** The security headers of an answer at `path` with this Content-Type, for a site published at `siteUrl`. */
+export function securityHeaders(path: string, contentType: string | undefined, siteUrl: string | undefined): Readonly<Record<string, string>> {
+  const sets = SETS[siteUrl?.startsWith('https:') ? 1 : 0]!;
+  if (!isHtml(contentType)) return sets.plain;
+  return EXPLORER_PATHS.has(path) ? sets.explorer : sets.page;
+}
+
+/**
+ * `headers` with the security headers of an answer at `path` added where they are
+ * missing. A header the answer already carries is kept: a page that states its own
+ * policy (the OAuth consent page, `pagePolicy`), and every answer built with its
+ * security headers once, when it was stored (REST lists, static files), which then
+ * leaves here as it is, without a copy.
+ */
+export function secured(headers: Record<string, string>, path: string, siteUrl: string | undefined): Record<string, string> {
+  const contentType = headers['Content-Type'] ?? headers['content-type'];
+  const needed = securityHeaders(path, contentType, siteUrl);
+  let missing = false;
+  for (const name in needed) if (headers[name] === undefined) missing = true;
+  if (!missing) return headers;
+  return { ...needed, ...headers };
 }

@@ -16,7 +16,7 @@ import { LIMITS } from '../core/limits.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
 import { errorAnswer, problemAnswer } from '../http/problem.ts';
 import { metered, settle } from '../http/rate-limit.ts';
-import { securityHeaders } from '../http/security.ts';
+import { secured, securityHeaders } from '../http/security.ts';
 import { humaneProblem, problemSiteOf } from '../../functions/pages.ts';
 import { answerFor } from '../http/twin.ts';
 import { endWithAnswer, readBody, write, type Dispatcher } from './node.ts';
@@ -65,23 +65,43 @@ export function targetUrl(target: string): URL | undefined {
   return undefined;
 }
 
-function facts(req: IncomingMessage, url: URL, method: string): RequestFacts {
-  return {
-    method,
-    url,
-    peer: req.socket.remoteAddress ?? '',
-    header: (name) => {
-      const value = req.headers[name.toLowerCase()];
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    },
-  };
+/** Header names as node:http keys them: handlers ask for a few fixed names, each lowercased once (bounded, whatever asks). */
+const lowered = new Map<string, string>();
+function lowerName(name: string): string {
+  let lower = lowered.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lowered.size < 256) lowered.set(name, lower);
+  }
+  return lower;
 }
 
+/** What handlers read of a node:http request (a class: no closure is made per request). */
+class NodeFacts implements RequestFacts {
+  readonly method: string;
+  readonly url: URL;
+  readonly peer: string;
+  private readonly headers: IncomingMessage['headers'];
+
+  constructor(req: IncomingMessage, url: URL, method: string) {
+    this.method = method;
+    this.url = url;
+    this.peer = req.socket.remoteAddress ?? '';
+    this.headers = req.headers;
+  }
+
+  header(name: string): string | null {
+    const value = this.headers[lowerName(name)];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+}
+
+const facts = (req: IncomingMessage, url: URL, method: string): RequestFacts => new NodeFacts(req, url, method);
+
+/** The answer with the security headers of its path and media type (src/http/security.ts), added where missing. */
 function withSecurity(answer: Answer, path: string, siteUrl: string): Answer {
-  const contentType = answer.headers['Content-Type'] ?? answer.headers['content-type'];
-  // A page that states its own policy keeps it (the OAuth consent page, whose form must lead on to the client: src/http/security.ts `pagePolicy`).
-  const own = answer.headers['Content-Security-Policy'];
-  return { ...answer, headers: { ...answer.headers, ...securityHeaders(path, contentType, siteUrl), ...(own === undefined ? {} : { 'Content-Security-Policy': own }) } };
+  const headers = secured(answer.headers, path, siteUrl);
+  return headers === answer.headers ? answer : { ...answer, headers };
 }
 
 async function run(route: Route & { kind: 'answer' }, runtime: Runtime, req: IncomingMessage, request: RequestFacts): Promise<Answer> {
@@ -157,6 +177,7 @@ async function writeResponse(res: ServerResponse, response: Response, extra: Rec
 
 /** A dispatcher serving the runtime `current()` returns when each request arrives. */
 export function createDispatcher(current: () => Runtime, routes: readonly Route[] = ROUTES): Dispatcher {
+  const allows = new Map(routes.map((route) => [route, allowedMethods(route)]));
   const request = (req: IncomingMessage, res: ServerResponse) => {
     // The generation a request starts with answers all of it.
     const runtime = current();
@@ -173,7 +194,7 @@ export function createDispatcher(current: () => Runtime, routes: readonly Route[
     if (!('route' in admitted)) return send(admitted);
     const { url, route } = admitted;
     const method = req.method ?? '';
-    const allow = allowedMethods(route);
+    const allow = allows.get(route)!;
     if (!allow.includes(method)) {
       return send(problemAnswer('method-not-allowed', `This resource takes ${allow.join(', ')}.`, { headers: { Allow: allow.join(', ') } }));
     }
