@@ -104,14 +104,15 @@ function withSecurity(answer: Answer, path: string, siteUrl: string): Answer {
   return headers === answer.headers ? answer : { ...answer, headers };
 }
 
-async function run(route: Route & { kind: 'answer' }, runtime: Runtime, req: IncomingMessage, request: RequestFacts): Promise<Answer> {
-  const body = route.bodyMax === undefined ? null : await readBody(req, route.bodyMax + 1);
-  return route.answer(runtime, request, body);
+/** The route's answer; a Promise only when a body is read or the handler returns one (no microtask for a remembered answer). */
+function run(route: Route & { kind: 'answer' }, runtime: Runtime, req: IncomingMessage, request: RequestFacts): Answer | Promise<Answer> {
+  if (route.bodyMax === undefined) return route.answer(runtime, request, null);
+  return readBody(req, route.bodyMax + 1).then((body) => route.answer(runtime, request, body));
 }
 
 /** `run` under the collections quota (src/http/rate-limit.ts: a 304 spends nothing). */
-async function runMetered(route: Route & { kind: 'answer' }, runtime: Runtime, req: IncomingMessage, request: RequestFacts): Promise<Answer> {
-  return await metered(runtime.quota, runtime.clientOf(request), () => run(route, runtime, req, request));
+function runMetered(route: Route & { kind: 'answer' }, runtime: Runtime, req: IncomingMessage, request: RequestFacts): Answer | Promise<Answer> {
+  return metered(runtime.quota, runtime.clientOf(request), () => run(route, runtime, req, request));
 }
 
 /**
@@ -227,7 +228,9 @@ export function createDispatcher(current: () => Runtime, routes: readonly Route[
         if (!metered) return void answer().catch(failed);
         return underQuota(runtime, request, () => void answer().catch(failed), send, failed);
       }
-      (metered ? runMetered : run)(route, runtime, req, request).then(send, failed);
+      const answer = (metered ? runMetered : run)(route, runtime, req, request);
+      if (answer instanceof Promise) answer.then(send, failed);
+      else send(answer);
     } catch (error) {
       failed(error);
     }
