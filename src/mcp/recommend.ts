@@ -14,7 +14,6 @@ import { LIMITS } from '../core/limits.ts';
 import type { Runtime } from '../runtime/runtime.ts';
 import { recordUrl } from '../urls.ts';
 import { headline } from '../collections/headline.ts';
-import { recordsOf } from './taste.ts';
 import { canonicalIdSchema, envelope, evidenceDetailSchema, listResultSchema, type EvidenceDetail } from './schemas.ts';
 import type { ToolDefinition, ToolResult } from './tool.ts';
 
@@ -197,7 +196,7 @@ function recommendFor(runtime: Runtime, intent: string, only: string | undefined
     };
   }
   const found = collections
-    .flatMap((c) => recordsOf(runtime, c).map((r) => assess(c, r, signal)))
+    .flatMap((c) => runtime.tasteSources.records(c).map((r) => assess(c, r, signal)))
     .filter((r): r is Recommendation => r !== undefined)
     .sort((a, b) => b.score - a.score || (a.canonicalId < b.canonicalId ? -1 : 1));
   const picks = found.slice(0, limit);
