@@ -33,8 +33,8 @@ import { sendable } from '../src/rpc/errors.ts';
 import { batchMessages, countOperations } from '../src/rpc/operations.ts';
 import { Root } from '../src/rpc/root.ts';
 import { DEFAULT_BUDGETS, DEFAULT_EXPORT_BYTES, Session, type SessionBudgets, type Transport } from '../src/rpc/session.ts';
-import { TasteSources } from '../src/rpc/taste.ts';
 import { acceptWebSocket, type WebSocketOptions } from '../src/rpc/websocket.ts';
+import { TasteSources } from '../src/taste/sources.ts';
 import type { Exchange } from '../src/runtime/routes.ts';
 import { URLS } from '../src/urls.ts';
 
@@ -45,6 +45,8 @@ const RPC_HEADERS: Readonly<Record<string, string>> = { ...COMMON_HEADERS, 'Cach
 export interface RpcOptions {
   /** The cross-collection search of the runtime's generation (shared with REST and the site); a new one by default. */
   search?: SearchCore;
+  /** The generation's taste records, music catalog, similarity index and profile (shared with REST and MCP); new ones by default. */
+  taste?: TasteSources;
   /** Where session counters live; in-process by default. */
   counters?: CounterStore;
   /** Sessions per address and window (SPEC §8: 100). */
@@ -89,7 +91,7 @@ export function upgradeFacts(req: IncomingMessage): RequestFacts {
 export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): RpcHandler {
   const limiter = new RateLimiter({ store: options.counters, limit: options.sessions ?? LIMITS.rpcSessionsPerWindow, windowSeconds: LIMITS.rpcWindowSeconds, policy: RPC_POLICY_NAME, now: options.now });
   const search = options.search ?? new SearchCore(core.image);
-  const taste = new TasteSources(core);
+  const taste = options.taste ?? new TasteSources(core);
   const budgets = options.budgets ?? DEFAULT_BUDGETS;
   const rootFor = (transport: Transport) => new Root({ core, search, siteUrl: core.image.siteUrl, session: new Session(transport, budgets, { ...DEFAULT_EXPORT_BYTES, ...options.exportBytes }[transport]) }, taste);
 

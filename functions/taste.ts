@@ -1,9 +1,9 @@
 /**
  * `GET|HEAD /api/taste/summary.json`: the movie taste summary (SPEC §2.3) for the query's
  * `collection` and `exampleLimit`. The summary depends only on the image and
- * `exampleLimit`, so each distinct answer is computed once and replayed with its ETag.
+ * `exampleLimit`, so each distinct answer is computed once and replayed with its ETag. The
+ * movie records are the generation's (src/taste/sources.ts), shared with RPC and MCP.
  */
-import { collection } from '../src/collections/index.ts';
 import { LIMITS } from '../src/core/limits.ts';
 import { BoundedCache } from '../src/core/memo.ts';
 import type { QueryCore } from '../src/core/query.ts';
@@ -13,12 +13,11 @@ import { conditionalAnswer } from '../src/http/conditional.ts';
 import { documentHeaders } from '../src/http/headers.ts';
 import type { ListAnswer } from '../src/http/list.ts';
 import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
+import { TasteSources } from '../src/taste/sources.ts';
 import { parseSummaryParams, tasteSummary } from '../src/taste/summary.ts';
 
 
-export function tasteSummaryAnswer(core: QueryCore): (request: RequestFacts) => Answer {
-  const movies = collection('movies')!;
-  let records: Record<string, unknown>[] | undefined;
+export function tasteSummaryAnswer(core: QueryCore, sources = new TasteSources(core)): (request: RequestFacts) => Answer {
   // Keyed by the validated exampleLimit, so spellings of the same query share one answer.
   const answers = new BoundedCache<ListAnswer>({ bytes: LIMITS.tasteAnswerCacheBytes, valueBytes: answerBytes });
   return (request) => {
@@ -29,9 +28,8 @@ export function tasteSummaryAnswer(core: QueryCore): (request: RequestFacts) => 
       const key = String(parseSummaryParams(request.url.searchParams).exampleLimit);
       let answer = answers.get(key);
       if (!answer) {
-        records ??= core.records(movies);
         const asOf = core.image.asOf('movies');
-        const body = Buffer.from(`${JSON.stringify(tasteSummary(records, request.url.searchParams, asOf))}\n`);
+        const body = Buffer.from(`${JSON.stringify(tasteSummary(sources.movies, request.url.searchParams, asOf))}\n`);
         answer = { body, headers: { ...documentHeaders('application/json', body, core.image.lastModified('movies')), 'Content-Length': String(body.length) } };
         answers.set(key, answer);
       }

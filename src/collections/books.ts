@@ -42,6 +42,11 @@ export default define({
   bodyField: 'notes',
   filters: { author: text('author', 'Author') },
   search: ['title', 'author', 'coAuthors'],
+  recommend: {
+    fields: { genres: 'genre', author: 'author', title: 'title' },
+    namedBy: ['read', 'reading', 'book', 'books'],
+    hintedBy: ['novel', 'novels'],
+  },
   sort: { finishedAt: 'date', title: 'text', author: 'text', rating: 'number' },
   defaultSort: [{ field: 'finishedAt', direction: 'desc' }],
   dateField: 'finishedAt',

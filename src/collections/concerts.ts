@@ -45,6 +45,12 @@ export default define({
     city: text('city', 'City'),
   },
   search: ['artist', 'title', 'supportActs', 'venue', 'city', 'tour'],
+  recommend: {
+    fields: { artist: 'artist', venue: 'venue', city: 'city' },
+    decadeField: 'year',
+    namedBy: ['concert', 'concerts'],
+    hintedBy: ['gig'],
+  },
   sort: { date: 'date', artist: 'text', venue: 'text' },
   defaultSort: [{ field: 'date', direction: 'desc' }],
   dateField: 'date',

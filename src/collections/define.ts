@@ -94,6 +94,22 @@ export interface RecordRule {
   apply(record: SourceRecord, context: RuleContext): RuleOutcome;
 }
 
+/** What a recommendation from a collection matches, and the intent words that choose the collection. */
+export interface RecommendDeclaration {
+  /**
+   * Field → label: the fields an intent word may match (src/taste/recommend.ts), in the
+   * order their evidence is given; the label names the field in the evidence ("Its genre
+   * Drama matches the request.") and in its code (`genre-match`).
+   */
+  fields: Readonly<Record<string, string>>;
+  /** The numeric year field a decade of the intent ("the 90s") matches. */
+  decadeField?: string;
+  /** Words that choose this collection and say nothing about which record ("film", "read"): set aside from the intent's terms. */
+  namedBy: readonly string[];
+  /** Words that choose this collection and may still match a record ("cafe", "novel"): kept as terms. */
+  hintedBy?: readonly string[];
+}
+
 export type SortDirection = 'asc' | 'desc';
 export interface SortKey {
   field: string;
@@ -129,6 +145,12 @@ export interface CollectionDeclaration {
   filters: Readonly<Record<string, FilterSpec>>;
   /** Fields `q` searches, case- and accent-insensitively, as substrings. */
   search: readonly string[];
+  /**
+   * What `taste.recommend` and `discovery.recommend` match in its records. A collection
+   * that declares it is one `taste.recommend` offers; recommendations from any other
+   * (RPC candidates) match its `search` fields.
+   */
+  recommend?: RecommendDeclaration;
   /** Field → how it orders. */
   sort: Readonly<Record<string, SortType>>;
   defaultSort: readonly SortKey[];
@@ -158,6 +180,11 @@ export function define(declaration: CollectionDeclaration): CollectionDeclaratio
   }
   for (const rule of declaration.rules ?? []) {
     for (const field of rule.fields) if (!(field in declaration.schema.shape)) throw new Error(`${declaration.name}: a rule names ${field}, which is not in the schema`);
+  }
+  const recommend = declaration.recommend;
+  const matched = recommend ? [...Object.keys(recommend.fields), ...(recommend.decadeField ? [recommend.decadeField] : [])] : [];
+  for (const field of matched) {
+    if (!(field in declaration.schema.shape) && !declaration.derived?.includes(field)) throw new Error(`${declaration.name}: recommend names ${field}, which is neither in the schema nor derived`);
   }
   for (const key of declaration.defaultSort) {
     if (!(key.field in declaration.sort)) throw new Error(`${declaration.name}: default sort field ${key.field} is not sortable`);

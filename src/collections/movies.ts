@@ -39,6 +39,11 @@ export default define({
     actor: text('cast', 'Cast member'),
   },
   search: ['title'],
+  recommend: {
+    fields: { genres: 'genre', director: 'director', cast: 'cast', title: 'title', type: 'type' },
+    decadeField: 'year',
+    namedBy: ['watch', 'film', 'films', 'movie', 'movies', 'series', 'tv', 'show', 'shows'],
+  },
   sort: { releaseDate: 'date', year: 'number', addedAt: 'date', title: 'text' },
   defaultSort: [{ field: 'addedAt', direction: 'desc' }],
   dateField: 'addedAt',

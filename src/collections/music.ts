@@ -38,6 +38,11 @@ export default define({
     type: knownText('type', MUSIC_TYPES, 'Track, album or artist'),
   },
   search: ['title', 'artist', 'album'],
+  recommend: {
+    fields: { genres: 'genre', artist: 'artist', title: 'title' },
+    decadeField: 'year',
+    namedBy: ['listen', 'music', 'song', 'songs', 'album', 'albums', 'track', 'tracks'],
+  },
   sort: { addedAt: 'date', title: 'text', artist: 'text', year: 'number' },
   defaultSort: [{ field: 'addedAt', direction: 'desc' }],
   dateField: 'addedAt',

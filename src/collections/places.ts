@@ -37,6 +37,11 @@ export default define({
     neighborhood: text('neighborhood', 'Neighborhood'),
   },
   search: ['name', 'neighborhood', 'city', 'country', 'address'],
+  recommend: {
+    fields: { category: 'category', city: 'city', neighborhood: 'neighborhood', country: 'country', name: 'name' },
+    namedBy: ['eat', 'place', 'places', 'visit'],
+    hintedBy: ['restaurant', 'cafe', 'bar'],
+  },
   sort: { name: 'text', city: 'text', visitedAt: 'date', rating: 'number' },
   defaultSort: [{ field: 'name', direction: 'asc' }],
   dateField: 'visitedAt',

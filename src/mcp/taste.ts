@@ -4,30 +4,17 @@
  * portable music taste profile, the same document as `/.well-known/taste-profile.json`)
  * and `music.intersect` (the music intersection of SPEC §4.4, the same contract and
  * answers as `POST /api/music/intersections.json`). Each calls the function REST calls,
- * with the schemas OpenAPI publishes; the records they read are taken once per
- * generation (the image never changes under a running runtime).
+ * with the schemas OpenAPI publishes, over the records and profile the generation holds
+ * for REST, RPC and MCP alike (`runtime.tasteSources`, src/taste/sources.ts).
  */
-import { collection } from '../collections/index.ts';
 import type { JsonObject } from '../collections/item-schema.ts';
 import { LIMITS } from '../core/limits.ts';
 import { tasteSchemas } from '../openapi/taste-paths.ts';
-import type { Runtime } from '../runtime/runtime.ts';
 import { intersect, type IntersectReason } from '../taste/intersect.ts';
 import { parseIntersectionRequest } from '../taste/music-request.ts';
-import { tasteProfile } from '../taste/profile.ts';
 import { tasteSummary } from '../taste/summary.ts';
 import { embedded, envelope, ENVELOPE_FIELDS, evidenceText, RESULT_VERSION, withEnvelopeSchema, type EvidenceDetail } from './schemas.ts';
 import type { ToolDefinition } from './tool.ts';
-
-/** Records of a collection, parsed once per generation. */
-const recordsByRuntime = new WeakMap<Runtime, Map<string, Record<string, unknown>[]>>();
-export function recordsOf(runtime: Runtime, name: string): Record<string, unknown>[] {
-  let byName = recordsByRuntime.get(runtime);
-  if (!byName) recordsByRuntime.set(runtime, (byName = new Map()));
-  let records = byName.get(name);
-  if (!records) byName.set(name, (records = runtime.core.records(collection(name)!)));
-  return records;
-}
 
 const schemas = tasteSchemas();
 
@@ -60,7 +47,7 @@ export const summarize: ToolDefinition = {
   run: (args, runtime) => {
     const params = new URLSearchParams();
     if (args.exampleLimit !== undefined) params.set('exampleLimit', String(args.exampleLimit));
-    const summary = tasteSummary(recordsOf(runtime, 'movies'), params, runtime.image.asOf('movies'));
+    const summary = tasteSummary(runtime.tasteSources.movies, params, runtime.image.asOf('movies'));
     const counts = summary.counts as { collectionCount: number };
     const examples = summary.examples as SummaryExample[];
     const evidence = examples.length ? examples.map((e) => `${e.title}: ${e.evidence.join(' ')}`).join(' | ') : String(summary.summary);
@@ -71,8 +58,6 @@ export const summarize: ToolDefinition = {
     };
   },
 };
-
-const profiles = new WeakMap<Runtime, ReturnType<typeof tasteProfile>>();
 
 const PROFILE_SELECTION = {
   task: 'profile',
@@ -125,8 +110,7 @@ export const profile: ToolDefinition = {
   ),
   cost: 1,
   run: (_args, runtime) => {
-    let document = profiles.get(runtime);
-    if (!document) profiles.set(runtime, (document = tasteProfile(recordsOf(runtime, 'music'), runtime.image.asOf('music'))));
+    const document = runtime.tasteSources.profile;
     const music = document.music;
     const loved = music.artists.filter((a) => a.stance === 'love').map((a) => a.name).slice(0, 8);
     const entries = music.artists.length + music.recordings.length + music.albums.length + music.genres.length;
@@ -149,7 +133,7 @@ export const intersectTool: ToolDefinition = {
   ),
   cost: 5,
   run: (args, runtime) => {
-    const result = intersect(recordsOf(runtime, 'music'), parseIntersectionRequest(withoutEnvelope(args)).profile);
+    const result = intersect(runtime.tasteSources.music, parseIntersectionRequest(withoutEnvelope(args)).profile);
     const head = result.abstained ? `Abstained (${result.abstainReason ?? 'too little signal'}).` : `${result.matchCount} matching tracks${result.truncated ? ` (first ${result.matches.length} shown)` : ''}.`;
     const lines = result.matches.slice(0, 20).map((m) => `- ${m.artist} — ${m.title} (${m.reasons.join(', ')}; ${m.canonicalId})`);
     const details = intersectionEvidence(result);

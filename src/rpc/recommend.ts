@@ -1,28 +1,22 @@
 /**
  * `discovery.recommend({intent, limit}, candidates)`: picks from a candidate selection the
  * client passes by capability — the server reads that selection's current page and ranks
- * nothing else, so a client decides exactly what may be recommended. The intent's
- * signal is its content words (folded, at least three letters, stop words dropped);
- * an intent with none abstains before any candidate is read. A candidate is picked only
- * when a named field of its record mentions a content word; each pick carries the
- * evidence that grounds it — the fields and the words they hold, the owner's
- * `recommended` mark and rating where present — and `explain(item)` returns it. The
- * ranking is deterministic: more intent words matched first, then owner marks, then the
- * candidates' own order. No vectors, nothing learned, nothing outside the page.
+ * nothing else, so a client decides exactly what may be recommended. The rules are the
+ * ones `taste.recommend` follows on MCP (src/taste/recommend.ts): an intent with no signal
+ * abstains before any candidate is read; a candidate is picked when a declared field of
+ * its record matches the intent; the ranking is deterministic (score, then canonical
+ * ID). A feed item or search hit is judged by the record it stands for. `explain(item)`
+ * returns the evidence MCP gives for the same pick, under this contract's codes.
  */
 import { RpcTarget } from 'capnweb';
-import { fold } from '../core/fold.ts';
+import { collection as declarationOf } from '../collections/index.ts';
+import { LIMITS } from '../core/limits.ts';
+import { hasSignal, rank, signalOf, type MarkCode } from '../taste/recommend.ts';
 import type { RpcContext } from './context.ts';
 import { invalidArgument, RpcError } from './errors.ts';
 import { localTarget } from './local-target.ts';
 import { Selection } from './selection.ts';
 import type { Item } from './values.ts';
-
-export const RECOMMEND_LIMIT_MAX = 10;
-const INTENT_CHARS_MAX = 200;
-const STOP_WORDS = new Set(
-  'the and for with that this from what something some any want like would could should about into more most very really just please show find give recommend recommendation recommendations suggest me you your our are was were have has had not but can will all good great best new old one two'.split(' '),
-);
 
 export interface Evidence {
   code: 'field-mentions-intent' | 'owner-recommended' | 'owner-rating';
@@ -30,42 +24,14 @@ export interface Evidence {
   fields: string[];
 }
 
+/** This contract's code for each of the owner's marks; every match of the intent is `field-mentions-intent`. */
+const MARK_CODES: Readonly<Record<MarkCode, Evidence['code']>> = { recommended: 'owner-recommended', rated: 'owner-rating', 'stance-love': 'owner-rating', 'stance-like': 'owner-rating' };
+const codeOf = (code: string): Evidence['code'] => MARK_CODES[code as MarkCode] ?? 'field-mentions-intent';
+
 interface Pick {
   record: Record<string, unknown>;
   item: Item;
-  score: number;
   evidence: Evidence[];
-}
-
-/** The intent's content words, folded, each once, in order. */
-export function intentWords(intent: string): string[] {
-  const words = fold(intent).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && !STOP_WORDS.has(w));
-  return [...new Set(words)];
-}
-
-/** Text a record field holds: a string, or strings in an array. */
-function textOf(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join(' ');
-  return undefined;
-}
-
-function ground(record: Record<string, unknown>, words: readonly string[]): { matched: number; evidence: Evidence[] } {
-  const evidence: Evidence[] = [];
-  const matchedWords = new Set<string>();
-  for (const [field, value] of Object.entries(record)) {
-    if (field === 'canonicalId') continue;
-    const text = textOf(value);
-    if (text === undefined) continue;
-    const folded = fold(text);
-    const hits = words.filter((w) => folded.includes(w));
-    if (hits.length === 0) continue;
-    for (const w of hits) matchedWords.add(w);
-    evidence.push({ code: 'field-mentions-intent', text: `${field} mentions ${hits.map((w) => `“${w}”`).join(', ')}.`, fields: [field] });
-  }
-  if (matchedWords.size > 0 && record.recommended === true) evidence.push({ code: 'owner-recommended', text: 'The owner marks it recommended.', fields: ['recommended'] });
-  if (matchedWords.size > 0 && typeof record.rating === 'number') evidence.push({ code: 'owner-rating', text: `The owner rates it ${record.rating}.`, fields: ['rating'] });
-  return { matched: matchedWords.size, evidence };
 }
 
 export class Recommendations extends RpcTarget {
@@ -99,18 +65,26 @@ export class Recommendations extends RpcTarget {
   }
 }
 
+/** The record a candidate is judged by: its own, or for a feed item or search hit, the record of its collection it stands for. */
+function judged(context: RpcContext, own: string | undefined, record: Record<string, unknown>, item: Item): Record<string, unknown> {
+  if (own === item.collection) return record;
+  const declaration = declarationOf(item.collection);
+  const json = declaration && context.core.get(declaration, item.canonicalId);
+  return json ? (JSON.parse(json) as Record<string, unknown>) : record;
+}
+
 export function recommend(context: RpcContext, options: unknown, candidates: unknown): Recommendations {
   if (typeof options !== 'object' || options === null || typeof (options as { intent?: unknown }).intent !== 'string') {
     throw invalidArgument('recommend.intent', 'options is {intent: string, limit?: number}.');
   }
-  const { intent, limit = 5 } = options as { intent: string; limit?: unknown };
-  if ([...intent].length > INTENT_CHARS_MAX) throw invalidArgument('recommend.intent', `intent is at most ${INTENT_CHARS_MAX} characters.`);
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > RECOMMEND_LIMIT_MAX) {
-    throw invalidArgument('recommend.limit', `limit is an integer from 1 to ${RECOMMEND_LIMIT_MAX}.`);
+  const { intent, limit = LIMITS.recommendationsDefault } = options as { intent: string; limit?: unknown };
+  if ([...intent].length > LIMITS.recommendIntentCharsMax) throw invalidArgument('recommend.intent', `intent is at most ${LIMITS.recommendIntentCharsMax} characters.`);
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > LIMITS.recommendationsMax) {
+    throw invalidArgument('recommend.limit', `limit is an integer from 1 to ${LIMITS.recommendationsMax}.`);
   }
-  const words = intentWords(intent);
+  const signal = signalOf(intent);
   // A signal-free intent abstains before reading any candidate.
-  if (words.length === 0) return new Recommendations(context, []);
+  if (!hasSignal(signal)) return new Recommendations(context, []);
   // Only a selection of this session counts: resolved to the object itself, never called through the stub.
   const selection = localTarget(candidates);
   if (!(selection instanceof Selection) || !Selection.isOf(selection, context)) {
@@ -118,13 +92,8 @@ export function recommend(context: RpcContext, options: unknown, candidates: unk
   }
   const records = selection.records();
   const items = selection.items();
-  const picks: Pick[] = [];
-  records.forEach((record, i) => {
-    const { matched, evidence } = ground(record, words);
-    if (matched === 0) return;
-    const marks = (record.recommended === true ? 1 : 0) + (typeof record.rating === 'number' ? record.rating / 10 : 0);
-    picks.push({ record, item: items[i]!, score: matched * 10 + marks, evidence });
-  });
-  const ranked = picks.map((p, i) => ({ p, i })).sort((a, b) => b.p.score - a.p.score || a.i - b.i).map(({ p }) => p);
-  return new Recommendations(context, ranked.slice(0, limit));
+  const own = Selection.collectionOf(selection);
+  const ranked = rank(records.map((record, i) => ({ collection: items[i]!.collection, record: judged(context, own, record, items[i]!), picked: record, item: items[i]! })), signal);
+  const picks = ranked.slice(0, limit).map(({ candidate, evidence }) => ({ record: candidate.picked, item: candidate.item, evidence: evidence.map((e) => ({ ...e, code: codeOf(e.code) })) }));
+  return new Recommendations(context, picks);
 }

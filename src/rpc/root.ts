@@ -16,7 +16,8 @@ import { invalidArgument, isRpcError, RpcError } from './errors.ts';
 import { feedStream } from './feed-stream.ts';
 import { Recommendations, recommend } from './recommend.ts';
 import { Selection } from './selection.ts';
-import { TasteMembers, type TasteSources } from './taste.ts';
+import type { TasteSources } from '../taste/sources.ts';
+import { TasteMembers } from './taste.ts';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;

@@ -96,6 +96,11 @@ export class Selection extends RpcTarget {
     return selection.#query as Query;
   }
 
+  /** The collection whose records a selection's page holds; undefined for search hits (a static member: never part of the RPC surface). */
+  static collectionOf(selection: Selection): string | undefined {
+    return selection.#source.kind === 'collection' ? selection.#source.collection.name : undefined;
+  }
+
   /** Whether a selection belongs to the session of `context` (a static member: never part of the RPC surface). */
   static isOf(selection: Selection, context: RpcContext): boolean {
     return selection.#context.session === context.session;

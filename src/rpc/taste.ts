@@ -5,44 +5,20 @@
  * the POST bodies as values, checked by the same contract parsers (a breach is
  * INVALID_ARGUMENT naming the path in the input, as the 422 does), and bounded as those
  * bodies are: the JSON text of an input may be no longer than the POST's byte bound. The
- * catalogs are read once per generation, on first use, and shared by its sessions.
+ * records, the similarity index and the profile are the generation's (src/taste/sources.ts),
+ * shared with REST and MCP.
  */
 import { RpcTarget } from 'capnweb';
-import { collection } from '../collections/index.ts';
 import { isPublicError } from '../core/errors.ts';
 import { LIMITS } from '../core/limits.ts';
-import type { QueryCore } from '../core/query.ts';
 import { intersect, type IntersectResult } from '../taste/intersect.ts';
 import { parseIntersectionRequest, parseStationRequest } from '../taste/music-request.ts';
-import { tasteProfile, type TasteProfile } from '../taste/profile.ts';
-import { buildSimilarityIndex, station, type StationDeps, type StationResult } from '../taste/station.ts';
+import type { TasteProfile } from '../taste/profile.ts';
+import type { TasteSources } from '../taste/sources.ts';
+import { station, type StationResult } from '../taste/station.ts';
 import { tasteSummary } from '../taste/summary.ts';
 import type { RpcContext } from './context.ts';
 import { fromPublicError, invalidArgument } from './errors.ts';
-
-/** The records the taste members read, built once per generation on first use. */
-export class TasteSources {
-  readonly #core: QueryCore;
-  #movies: Record<string, unknown>[] | undefined;
-  #music: Record<string, unknown>[] | undefined;
-  #deps: StationDeps | undefined;
-
-  constructor(core: QueryCore) {
-    this.#core = core;
-  }
-  get movies(): Record<string, unknown>[] {
-    this.#movies ??= this.#core.records(collection('movies')!);
-    return this.#movies;
-  }
-  get music(): Record<string, unknown>[] {
-    this.#music ??= this.#core.records(collection('music')!);
-    return this.#music;
-  }
-  get stationDeps(): StationDeps {
-    this.#deps ??= { similar: buildSimilarityIndex(this.music) };
-    return this.#deps;
-  }
-}
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
@@ -130,7 +106,7 @@ export class TasteMembers extends RpcTarget {
   profile(): TasteProfile {
     this.#context.session.call('taste.profile');
     this.#context.session.spend('taste.profile', 1 + Math.ceil(this.#sources.music.length / 100));
-    return tasteProfile(this.#sources.music, this.#context.core.image.asOf('music'));
+    return this.#sources.profile;
   }
 
   get music(): Music {

@@ -19,7 +19,6 @@ import { createRpcHandler, type RpcHandler } from '../../functions/rpc.ts';
 import { sqlAnswer, type SqlAnswer } from '../../functions/sql.ts';
 import { statusAnswer, type ProcessState } from '../../functions/status.ts';
 import { tasteSummaryAnswer } from '../../functions/taste.ts';
-import { collection } from '../collections/index.ts';
 import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
@@ -36,6 +35,7 @@ import { URLS } from '../urls.ts';
 import { OAuthServer } from '../oauth/server.ts';
 import type { OwnerWrites } from '../owner/writes.ts';
 import { SearchCore } from '../core/search.ts';
+import { TasteSources } from '../taste/sources.ts';
 import type { CollectionView } from '../site/view.ts';
 import type { SearchView } from '../site/search-view.ts';
 
@@ -136,6 +136,8 @@ export class Runtime {
   readonly core: QueryCore;
   /** One cross-collection search for every surface: one count cache. */
   readonly search: SearchCore;
+  /** The taste layer's records, music catalog, similarity index and profile, built on first use: one for REST, RPC and MCP. */
+  readonly tasteSources: TasteSources;
   readonly files: StaticFiles;
   /** The collections quota, shared by every operation the SPEC counts as a collection operation. */
   readonly quota: RateLimiter;
@@ -167,6 +169,7 @@ export class Runtime {
     // One query core for every surface: one statement cache, one count cache.
     this.core = new QueryCore(this.image);
     this.search = new SearchCore(this.image);
+    this.tasteSources = new TasteSources(this.core);
     this.files = new StaticFiles(this.generation.manifest, this.generation.root);
     this.quota = new RateLimiter({ store: options.counters?.rest, limit: options.restQuota ?? LIMITS.restRequestsPerWindow, windowSeconds: LIMITS.restWindowSeconds, policy: RATE_LIMIT_POLICY_NAME });
     const clientOf = this.clientOf;
@@ -174,10 +177,10 @@ export class Runtime {
     this.sql = sqlAnswer({ image: readFileSync(this.generation.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
     this.graphql = graphqlAnswer(this.core, { counters: options.counters?.graphql, budget: options.graphqlBudget, cacheBytes: options.answerCacheBytes, clientOf });
     this.status = statusAnswer(this.image, options.processState, options.release, options.counters?.health);
-    this.taste = tasteSummaryAnswer(this.core);
+    this.taste = tasteSummaryAnswer(this.core, this.tasteSources);
     this.withheld = withheldExport(this.image);
     this.mcp = mcpHandler({ counters: { requests: options.counters?.mcp, work: options.counters?.mcpWork }, requestQuota: options.mcpQuota, workQuota: options.mcpWorkBudget, cacheBytes: options.answerCacheBytes, clientOf });
-    this.rpc = createRpcHandler(this.core, { search: this.search, counters: options.counters?.rpc, sessions: options.rpcSessions, cacheBytes: options.answerCacheBytes });
+    this.rpc = createRpcHandler(this.core, { search: this.search, taste: this.tasteSources, counters: options.counters?.rpc, sessions: options.rpcSessions, cacheBytes: options.answerCacheBytes });
     this.explorer = this.files.resolve(`${URLS.graphql}/`, null);
     this.pages = pages;
     this.oauth = options.oauth;
@@ -193,9 +196,9 @@ export class Runtime {
     return runtime;
   }
 
-  /** The music catalog and its similarity index, built on the first music request, not at start-up. */
+  /** The music POSTs over the generation's catalog and similarity index (`tasteSources`), made on the first music request, not at start-up. */
   get music(): MusicAnswers {
-    this.musicAnswers ??= musicAnswer(this.core.records(collection('music')!));
+    this.musicAnswers ??= musicAnswer(this.tasteSources.music, this.tasteSources.stationDeps);
     return this.musicAnswers;
   }
 

@@ -24,7 +24,7 @@ export interface RpcServer {
 
 /** The route table with the RPC route's handler made with `options` (its own session counters). */
 export function routesWithRpc(runtime: Runtime, options: RpcOptions): Route[] {
-  const rpc = createRpcHandler(runtime.core, options);
+  const rpc = createRpcHandler(runtime.core, { search: runtime.search, taste: runtime.tasteSources, ...options });
   return ROUTES.map((route) =>
     route.name !== 'rpc' || route.kind !== 'fetch'
       ? route
