@@ -24,18 +24,8 @@ import { TASTE_SUMMARY_SCHEMA } from '../taste/summary.ts';
 import { agentSkillUrl, collectionUrl, LINKS, problemJsonUrl, problemUrl, URLS } from '../urls.ts';
 import { mcpDiscovery, serverCard, setupMarkdown } from '../mcp/discovery.ts';
 import { agentSkillsIndex, SKILL_MIME_TYPE, SKILLS } from '../mcp/skills.ts';
+import type { Document } from './document.ts';
 import { resourceCatalog } from './resource-catalog.ts';
-
-export interface Document {
-  /** URL path. */
-  path: string;
-  /** File under the client directory. */
-  file: string;
-  contentType: string;
-  body: string;
-  /** When the data of a document made of records last changed (sent as Last-Modified); absent without a dated record. */
-  lastModified?: string;
-}
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 

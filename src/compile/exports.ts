@@ -12,11 +12,11 @@ import type { QueryCore } from '../core/query.ts';
 import { FragmentStore } from '../formats/fragments.ts';
 import { geoJsonCollection, geoJsonFeature } from '../formats/geojson.ts';
 import { gpxDocument, gpxWaypoint } from '../formats/gpx.ts';
-import { calendarDocument, calendarEvent, type CalendarEvent } from '../formats/ical.ts';
+import { CALENDAR_MEDIA_TYPE, calendarDocument, calendarEvent, type CalendarEvent } from '../formats/ical.ts';
 import { serializers } from '../formats/index.ts';
 import { kmlDocument, kmlPlacemark } from '../formats/kml.ts';
 import { located, type LocatedItem } from '../formats/located.ts';
-import type { Document } from './documents.ts';
+import type { Document } from './document.ts';
 import { CALENDARS, EXPORTS } from '../urls.ts';
 
 /** The rendering of one export's items, given their JSON texts (in order) and the fragments remembered so far. */
@@ -80,8 +80,6 @@ export function exportDocuments(core: QueryCore, fragments: FragmentStore = new 
     return { path: spec.path, file: spec.path.slice(1), contentType: serializer.contentType, body, lastModified: core.image.lastModified(spec.collection) };
   });
 }
-
-export const CALENDAR_MEDIA_TYPE = 'text/calendar; charset=utf-8';
 
 /** The calendars; `fragments` keeps each record's event for the next render, as for the exports. */
 export function calendarDocuments(core: QueryCore, fragments: FragmentStore = new FragmentStore()): Document[] {

@@ -8,7 +8,7 @@ import { LIMITS } from '../core/limits.ts';
 import { parseQuery } from '../core/params.ts';
 import type { QueryCore } from '../core/query.ts';
 import { ATOM_MEDIA_TYPE, JSON_FEED_MEDIA_TYPE, renderAtom, renderJsonFeed, type FeedItem, type FeedSite } from '../formats/feed.ts';
-import type { Document } from './documents.ts';
+import type { Document } from './document.ts';
 import { URLS } from '../urls.ts';
 
 /** The site's owner, named as the feeds' author (the demo content's owner unless SITE_AUTHOR says otherwise). */

@@ -17,7 +17,7 @@ import { RESOURCES } from '../mcp/resources.ts';
 import { SKILL_MIME_TYPE, SKILLS } from '../mcp/skills.ts';
 import { TASTE_PROFILE_MEDIA_TYPE } from '../taste/profile.ts';
 import { agentSkillUrl, CALENDARS, collectionUrl, EXPORTS, LINKS, URLS } from '../urls.ts';
-import { CALENDAR_MEDIA_TYPE } from './exports.ts';
+import { CALENDAR_MEDIA_TYPE } from '../formats/ical.ts';
 
 export type ResourceKind = 'collection' | 'export' | 'calendar' | 'feed' | 'document' | 'skill' | 'view';
 const KINDS: readonly ResourceKind[] = ['collection', 'export', 'calendar', 'feed', 'document', 'skill', 'view'];

@@ -23,6 +23,9 @@ import {
 import { offsetAt, wallAt, wallUtc, zonedUtc, type Wall } from '../core/zone.ts';
 import { recordUrl } from '../urls.ts';
 
+/** The media type of every calendar this module writes (RFC 5545 §8.1). */
+export const CALENDAR_MEDIA_TYPE = 'text/calendar; charset=utf-8';
+
 export interface CalendarItem {
   collection: 'concerts' | 'sporting-events';
   /** A published record as the JSON API serves it. */

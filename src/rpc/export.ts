@@ -9,11 +9,10 @@
  * bound (131,072 bytes over HTTP batch, naming WebSocket or `limit` as the way out) or
  * the call fails with RESOURCE_LIMIT. Never a silently partial export.
  */
-import { CALENDAR_MEDIA_TYPE } from '../compile/exports.ts';
 import { LIMITS } from '../core/limits.ts';
 import type { Query } from '../core/params.ts';
 import type { Page } from '../core/query.ts';
-import { calendarDocument, calendarEvent } from '../formats/ical.ts';
+import { CALENDAR_MEDIA_TYPE, calendarDocument, calendarEvent } from '../formats/ical.ts';
 import { serializersFor } from '../formats/index.ts';
 import { pageLinks } from '../formats/json.ts';
 import { CALENDARS } from '../urls.ts';
