@@ -29,10 +29,10 @@ import type { Answer, RequestFacts } from '../src/http/answer.ts';
 import { negotiate } from '../src/http/negotiate.ts';
 import { allowedHost, loopbackOrigin } from '../src/http/origin.ts';
 import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
+import type { McpContext } from '../src/mcp/context.ts';
 import { createServer, sharesUi } from '../src/mcp/server.ts';
 import { toolNamed } from '../src/mcp/tools.ts';
-import type { Exchange } from '../src/runtime/routes.ts';
-import type { Runtime } from '../src/runtime/runtime.ts';
+import type { Exchange } from '../src/http/exchange.ts';
 import { problemUrl, URLS } from '../src/urls.ts';
 
 export const MCP_ALLOW = 'GET, POST, DELETE, OPTIONS';
@@ -94,7 +94,8 @@ function replayable(body: unknown, facts: RequestFacts): { key: string; id: stri
   return { key: JSON.stringify([...headers, name, args ?? null]), id: JSON.stringify(id) };
 }
 
-export type McpHandler = (runtime: Runtime, exchange: Exchange) => Promise<Response | Answer>;
+/** One request over the generation it arrived on (its `McpContext`). */
+export type McpHandler = (context: McpContext, exchange: Exchange) => Promise<Response | Answer>;
 
 export function mcpHandler(options: McpOptions): McpHandler {
   const windowSeconds = LIMITS.mcpWindowSeconds;
@@ -113,9 +114,9 @@ export function mcpHandler(options: McpOptions): McpHandler {
     return new Response(text, { status: response.status, headers: response.headers });
   };
 
-  return async (runtime, exchange) => {
+  return async (context, exchange) => {
     const { facts } = exchange;
-    const site = new URL(runtime.siteUrl);
+    const site = new URL(context.siteUrl);
     if (!allowedHost(facts.header('Host'), site)) return rpcError(403, -32000, `Forbidden: this endpoint is served at ${site.host}.`);
     const origin = facts.header('Origin');
     if (origin !== null && !allowedOrigin(origin, site)) return rpcError(403, -32000, 'Forbidden: requests from another site’s pages are refused (Origin).');
@@ -164,7 +165,7 @@ export function mcpHandler(options: McpOptions): McpHandler {
     const replay = replayable(parsedBody, facts);
     const hit = replay && answers.get(replay.key);
     if (replay && hit) return { status: 200, headers: { 'Content-Type': hit.contentType, ...limits, ...NO_STORE }, body: Buffer.concat([hit.head, Buffer.from(`${replay.id}}`)]) };
-    const server = createServer(runtime, { ui: messages.some((m) => m?.method === 'initialize' && sharesUi(m)), log: options.log });
+    const server = createServer(context, { ui: messages.some((m) => m?.method === 'initialize' && sharesUi(m)), log: options.log });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);

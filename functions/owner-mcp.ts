@@ -31,9 +31,9 @@ import type { RequestFacts } from '../src/http/answer.ts';
 import { toResponse } from '../src/http/answer.ts';
 import { allowedHost } from '../src/http/origin.ts';
 import { problemAnswer } from '../src/http/problem.ts';
+import type { OwnerMcpContext } from '../src/mcp/context.ts';
 import { ownerToolNamed, READ_SCOPE, WRITE_SCOPE, type OwnerScope } from '../src/mcp/owner-tools.ts';
 import { createServer, sharesUi } from '../src/mcp/server.ts';
-import type { Runtime } from '../src/runtime/runtime.ts';
 
 export const OWNER_MCP_ALLOW = 'POST, OPTIONS';
 const NO_STORE = { 'Cache-Control': 'no-store' };
@@ -61,8 +61,8 @@ function rpcError(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'Content-Type': 'application/json', ...NO_STORE } });
 }
 
-export async function ownerMcp(runtime: Runtime, request: Request, facts: RequestFacts, log: (error: unknown) => void = console.error): Promise<Response> {
-  const oauth = runtime.oauth;
+export async function ownerMcp(context: OwnerMcpContext, request: Request, facts: RequestFacts, log: (error: unknown) => void = console.error): Promise<Response> {
+  const oauth = context.oauth;
   if (!oauth) return rpcError(404, -32000, 'The owner lane is not configured on this server.');
   // The owner lane's own URL (its issuer and resource), which is the site's public one.
   const site = new URL(oauth.config.siteUrl);
@@ -96,7 +96,7 @@ export async function ownerMcp(runtime: Runtime, request: Request, facts: Reques
     if (!write.ok) return refusal(write.status, write.status === 403 ? 'insufficient_scope' : 'invalid_token', write.description, write.wwwAuthenticate);
   }
 
-  const server = createServer(runtime, { ui: messages.some((m) => m?.method === 'initialize' && sharesUi(m)), log, owner: { writes: runtime.owner, client: { client: read.token.clientId, grant: read.token.grantId, scopes: read.token.scopes } } });
+  const server = createServer(context, { ui: messages.some((m) => m?.method === 'initialize' && sharesUi(m)), log, owner: { writes: context.owner, client: { client: read.token.clientId, grant: read.token.grantId, scopes: read.token.scopes } } });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

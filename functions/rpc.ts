@@ -35,7 +35,7 @@ import { Root } from '../src/rpc/root.ts';
 import { DEFAULT_BUDGETS, DEFAULT_EXPORT_BYTES, Session, type SessionBudgets, type Transport } from '../src/rpc/session.ts';
 import { acceptWebSocket, type WebSocketOptions } from '../src/rpc/websocket.ts';
 import { TasteSources } from '../src/taste/sources.ts';
-import type { Exchange } from '../src/runtime/routes.ts';
+import type { Exchange } from '../src/http/exchange.ts';
 import { URLS } from '../src/urls.ts';
 
 const ALLOW = 'GET, POST, OPTIONS';

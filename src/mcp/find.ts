@@ -12,7 +12,7 @@ import { itemSchema, type JsonObject, type JsonSchema } from '../collections/ite
 import { isPublicError, PublicError } from '../core/errors.ts';
 import { LIMITS } from '../core/limits.ts';
 import { canonicalSearch, parseQuery, type Query } from '../core/params.ts';
-import type { Runtime } from '../runtime/runtime.ts';
+import type { McpContext } from './context.ts';
 import { collectionUrl } from '../urls.ts';
 import { anyItemSchema, BY_CANONICAL_ID, canonicalIdSchema, cursorSchema, embedded, envelope, filterValueSchema, filtersSchema, limitSchema, listResultSchema, searchSchema, sortSchema, type EvidenceDetail } from './schemas.ts';
 import { ToolError, type ToolDefinition, type ToolResult } from './tool.ts';
@@ -61,7 +61,7 @@ export function queryEvidence(query: Query): EvidenceDetail[] {
 }
 
 /** One page of a collection through the REST parser and the core, as a list-shaped result. */
-export function listPage(runtime: Runtime, name: string, args: ListArgs, rename: (parameter: string) => string, task: string): ToolResult {
+export function listPage(context: McpContext, name: string, args: ListArgs, rename: (parameter: string) => string, task: string): ToolResult {
   const declaration = collection(name);
   if (!declaration?.rest) throw new ToolError(`There is no collection named ${name}; the collection argument lists them.`);
   let query;
@@ -70,7 +70,7 @@ export function listPage(runtime: Runtime, name: string, args: ListArgs, rename:
   } catch (error) {
     throw renamed(error, rename);
   }
-  const page = runtime.core.run(query);
+  const page = context.core.run(query);
   const items = page.items.map((json) => JSON.parse(json) as Record<string, unknown>);
   const restUrl = `${collectionUrl(name)}${canonicalSearch(query, query.cursor)}`;
   const selection = {
@@ -118,9 +118,9 @@ export const find: ToolDefinition = {
   },
   outputSchema: listResultSchema(pageProperties(anyItemSchema()), ['collection', 'items', 'canonicalIds', 'restUrl'], 'A page of records, as the REST list answers it.'),
   cost: 1,
-  run: (args, runtime) => {
+  run: (args, context) => {
     const filters = (args.filters ?? {}) as Record<string, unknown>;
-    return listPage(runtime, String(args.collection), { ...args, filters }, (p) => (COMMON.has(p) ? p : `filters.${p}`), 'find');
+    return listPage(context, String(args.collection), { ...args, filters }, (p) => (COMMON.has(p) ? p : `filters.${p}`), 'find');
   },
 };
 
@@ -142,10 +142,10 @@ export const sportsList: ToolDefinition = {
   },
   outputSchema: listResultSchema(pageProperties(embedded(itemSchema(sports))), ['collection', 'items', 'canonicalIds', 'restUrl'], 'A page of sporting events, as the REST list answers it.'),
   cost: 1,
-  run: (args, runtime) => {
+  run: (args, context) => {
     const filters: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(args)) if (!COMMON.has(name)) filters[Object.hasOwn(sportsParam, name) ? sportsParam[name]! : name] = value;
-    return listPage(runtime, sports.name, { ...args, filters }, sportsArgument, 'list');
+    return listPage(context, sports.name, { ...args, filters }, sportsArgument, 'list');
   },
 };
 
@@ -171,16 +171,16 @@ export const get: ToolDefinition = {
     'The records found, in the order asked, and the IDs not found.',
   ),
   cost: 1,
-  run: (args, runtime) => {
+  run: (args, context) => {
     const ids = [...new Set(args.ids as string[])];
     const records: { canonicalId: string; collection: string; item: Record<string, unknown> }[] = [];
     const notFound: string[] = [];
     for (const id of ids) {
-      const found = runtime.core.lookup(id);
+      const found = context.core.lookup(id);
       if (found) records.push({ canonicalId: id, collection: found.collection.name, item: JSON.parse(found.json) as Record<string, unknown> });
       else notFound.push(id);
     }
-    const asOf = records.map((r) => runtime.image.asOf(r.collection)).sort().at(-1) ?? runtime.image.asOf('feed-items');
+    const asOf = records.map((r) => context.image.asOf(r.collection)).sort().at(-1) ?? context.image.asOf('feed-items');
     const selection = { task: 'get', method: 'canonical-id-lookup', role: 'records', supportsPopulationClaims: false, explanation: 'Exactly the records asked for by canonical ID; nothing else is implied about the collections.' };
     const lines = records.map((r) => `- ${headline(r.collection, r.item)} (${r.collection}, ${r.canonicalId})`);
     const missing = notFound.length ? `\nNot found: ${notFound.join(', ')}` : '';

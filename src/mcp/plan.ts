@@ -9,7 +9,7 @@ import { collection } from '../collections/index.ts';
 import { itemSchema } from '../collections/item-schema.ts';
 import { LIMITS } from '../core/limits.ts';
 import { parseQuery } from '../core/params.ts';
-import type { Runtime } from '../runtime/runtime.ts';
+import type { McpContext } from './context.ts';
 import { canonicalIdSchema, embedded, envelope, filterValueSchema, listResultSchema, type EvidenceDetail } from './schemas.ts';
 import { ToolError, type ToolDefinition } from './tool.ts';
 
@@ -91,10 +91,10 @@ export const plan: ToolDefinition = {
     'An ordered list of stops with approximate straight-line distances.',
   ),
   cost: 2,
-  run: (args, runtime) => {
+  run: (args, context) => {
     const limit = Number(args.limit ?? 6);
     const skipped: { canonicalId: string; reason: string }[] = [];
-    const candidates = candidatesOf(runtime, args, skipped);
+    const candidates = candidatesOf(context, args, skipped);
     const located = candidates.filter((p) => {
       if (p.coordinates) return true;
       skipped.push({ canonicalId: p.canonicalId, reason: 'It has no coordinates.' });
@@ -131,7 +131,7 @@ export const plan: ToolDefinition = {
         distanceMethod: `great-circle (haversine) on a sphere of radius ${EARTH_RADIUS_KM} km`,
         note: NOTE,
         skipped,
-        ...envelope(stops.length, candidates.length, runtime.image.asOf('places'), selection, planEvidence(args), NOTE),
+        ...envelope(stops.length, candidates.length, context.image.asOf('places'), selection, planEvidence(args), NOTE),
       },
       text: `${lines.join('\n')}\nTotal ~${round(total)} km. ${NOTE}`,
     };
@@ -139,12 +139,12 @@ export const plan: ToolDefinition = {
 };
 
 /** The places a plan chooses from: the given IDs (within the city and category when given), or the city's. */
-function candidatesOf(runtime: Runtime, args: Record<string, unknown>, skipped: { canonicalId: string; reason: string }[]): Place[] {
+function candidatesOf(context: McpContext, args: Record<string, unknown>, skipped: { canonicalId: string; reason: string }[]): Place[] {
   const ids = args.placeIds as string[] | undefined;
   if (ids) {
     const found: Place[] = [];
     for (const id of new Set(ids)) {
-      const record = runtime.core.lookup(id);
+      const record = context.core.lookup(id);
       if (record?.collection.name !== 'places') skipped.push({ canonicalId: id, reason: 'It names no published place.' });
       else found.push(JSON.parse(record.json) as Place);
     }
@@ -154,5 +154,5 @@ function candidatesOf(runtime: Runtime, args: Record<string, unknown>, skipped: 
   // The best-rated page of the city (a bounded read however many places it holds), through the REST parser and core.
   const params = new URLSearchParams({ city: String(args.city), sort: 'rating:desc', limit: String(LIMITS.pageSizeMax) });
   if (args.category !== undefined) params.set('category', String(args.category));
-  return runtime.core.run(parseQuery(places, params)).items.map((json) => JSON.parse(json) as Place);
+  return context.core.run(parseQuery(places, params)).items.map((json) => JSON.parse(json) as Place);
 }

@@ -8,7 +8,7 @@
  * fields it reads.
  */
 import { LIMITS } from '../core/limits.ts';
-import type { Runtime } from '../runtime/runtime.ts';
+import type { McpContext } from './context.ts';
 import { hasSignal, rank, RECOMMENDABLE, signalOf } from '../taste/recommend.ts';
 import { recordUrl } from '../urls.ts';
 import { headline } from '../collections/headline.ts';
@@ -67,13 +67,13 @@ export const recommend: ToolDefinition = {
     'Grounded recommendations, or an abstention saying what would help.',
   ),
   cost: 3,
-  run: (args, runtime) => recommendFor(runtime, String(args.intent), args.collection as string | undefined, Number(args.limit ?? LIMITS.recommendationsDefault)),
+  run: (args, context) => recommendFor(context, String(args.intent), args.collection as string | undefined, Number(args.limit ?? LIMITS.recommendationsDefault)),
 };
 
-function recommendFor(runtime: Runtime, intent: string, only: string | undefined, limit: number): ToolResult {
+function recommendFor(context: McpContext, intent: string, only: string | undefined, limit: number): ToolResult {
   const signal = signalOf(intent);
   const collections = only ? [only] : signal.collections.length ? signal.collections : COLLECTIONS;
-  const asOf = collections.map((c) => runtime.image.asOf(c)).sort().at(-1)!;
+  const asOf = collections.map((c) => context.image.asOf(c)).sort().at(-1)!;
   const selection = (method: string, explanation: string) => ({ task: 'recommend', method, role: 'suggestion', supportsPopulationClaims: false, explanation });
   const base = { intent, signal: { terms: signal.terms, decades: signal.decades }, collections };
   if (!hasSignal(signal)) {
@@ -83,7 +83,7 @@ function recommendFor(runtime: Runtime, intent: string, only: string | undefined
       text: `No recommendation: the request names nothing to go on. ${NEEDS}`,
     };
   }
-  const found = rank(collections.flatMap((collection) => runtime.tasteSources.records(collection).map((record) => ({ collection, record }))), signal);
+  const found = rank(collections.flatMap((collection) => context.tasteSources.records(collection).map((record) => ({ collection, record }))), signal);
   const picks = found.slice(0, limit).map(({ candidate: { collection, record }, score, evidence }): Recommendation => {
     const canonicalId = String(record.canonicalId);
     return { canonicalId, collection, title: headline(collection, record), canonicalUrl: recordUrl(collection, canonicalId), score, evidence: evidence.map((e) => e.text), evidenceDetails: evidence };

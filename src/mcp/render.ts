@@ -8,7 +8,7 @@
  */
 import { headline, linkOf } from '../collections/headline.ts';
 import { LIMITS } from '../core/limits.ts';
-import type { Runtime } from '../runtime/runtime.ts';
+import type { McpContext } from './context.ts';
 import { basemap } from '../site/map.ts';
 import { VIEW_URIS } from './resources.ts';
 import { BY_CANONICAL_ID, canonicalIdSchema, envelope, listResultSchema } from './schemas.ts';
@@ -95,11 +95,11 @@ function renderTool(name: string, view: ViewName, title: string, description: st
     ),
     cost: 2,
     ui: VIEW_URIS[view],
-    run: (args, runtime: Runtime) => {
+    run: (args, context: McpContext) => {
       const records: Shown[] = [];
       const dropped: { canonicalId: string; reason: string }[] = [];
       for (const id of new Set(args.ids as string[])) {
-        const found = runtime.core.lookup(id);
+        const found = context.core.lookup(id);
         if (!found) dropped.push({ canonicalId: id, reason: 'It names no published record.' });
         else if (accepts && !accepts.includes(found.collection.name)) dropped.push({ canonicalId: id, reason: `It is a ${found.collection.name} record; this view shows ${accepts.join(', ')}.` });
         else {
@@ -109,10 +109,10 @@ function renderTool(name: string, view: ViewName, title: string, description: st
             dropped.push({ canonicalId: id, reason: 'It has no coordinates.' });
             continue;
           }
-          records.push({ canonicalId: id, collection: found.collection.name, title: headline(found.collection.name, r), subtitle: subtitleOf(found.collection.name, r), url: linkOf(found.collection.name, r, runtime.siteUrl), ...(coordinates ? { coordinates: { latitude: coordinates.latitude, longitude: coordinates.longitude } } : {}) });
+          records.push({ canonicalId: id, collection: found.collection.name, title: headline(found.collection.name, r), subtitle: subtitleOf(found.collection.name, r), url: linkOf(found.collection.name, r, context.siteUrl), ...(coordinates ? { coordinates: { latitude: coordinates.latitude, longitude: coordinates.longitude } } : {}) });
         }
       }
-      const asOf = [...new Set(records.map((r) => r.collection))].map((c) => runtime.image.asOf(c)).sort().at(-1) ?? runtime.image.asOf('feed-items');
+      const asOf = [...new Set(records.map((r) => r.collection))].map((c) => context.image.asOf(c)).sort().at(-1) ?? context.image.asOf('feed-items');
       const selection = { task: 'render', method: 'canonical-id-lookup', role: 'display', supportsPopulationClaims: false, explanation: 'Exactly the records asked for, read again on the server, in the order given.' };
       const lines = records.map((r, i) => `${i + 1}. ${r.title} — ${r.subtitle} (${r.url})`);
       const note = dropped.length ? `\nDropped: ${dropped.map((d) => `${d.canonicalId} (${d.reason})`).join('; ')}` : '';

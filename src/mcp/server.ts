@@ -11,7 +11,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { API_VERSION } from '../http/headers.ts';
-import type { Runtime } from '../runtime/runtime.ts';
+import type { McpContext } from './context.ts';
 import { RESOURCES, UI_EXTENSION, UI_LEGACY_META_KEY, UI_MIME_TYPE } from './resources.ts';
 import { SKILLS, SKILLS_EXTENSION, skillEntry } from './skills.ts';
 import { callTool, READ_ONLY_ANNOTATIONS, validate, validator } from './tool.ts';
@@ -74,7 +74,7 @@ export const OWNER_INSTRUCTIONS = `${INSTRUCTIONS}
 On this owner lane, with the taste:write scope, three tools change the owner's collections: taste.log adds a record, taste.rate sets rating/recommended, music.set_stance sets a music stance. Read a record with taste.get_for_edit first (its content file as it is now, and its revision); give each change a requestId (a retry applies once) and pass the revision you read or a write returned (a record edited since is refused, not overwritten).`;
 
 /** A server for one request of one generation. */
-export function createServer(runtime: Runtime, options: ServerOptions): Server {
+export function createServer(context: McpContext, options: ServerOptions): Server {
   const extensions: Record<string, object> = { [SKILLS_EXTENSION]: {} };
   if (options.ui) extensions[UI_EXTENSION] = { mimeTypes: [UI_MIME_TYPE] };
   const server = new Server(
@@ -89,7 +89,7 @@ export function createServer(runtime: Runtime, options: ServerOptions): Server {
     const tool = toolNamed(request.params.name);
     // An unknown tool is a protocol mistake (the client did not read tools/list), not a tool failure.
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name.slice(0, 64)}; tools/list names the tools.`);
-    return callTool(tool, request.params.arguments, runtime, options.log);
+    return callTool(tool, request.params.arguments, context, options.log);
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCE_LIST }));
   // Every resource is listed by its URI: there are no templates (clients with the resources capability ask anyway).

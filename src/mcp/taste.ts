@@ -5,7 +5,7 @@
  * and `music.intersect` (the music intersection of SPEC §4.4, the same contract and
  * answers as `POST /api/music/intersections.json`). Each calls the function REST calls,
  * with the schemas OpenAPI publishes, over the records and profile the generation holds
- * for REST, RPC and MCP alike (`runtime.tasteSources`, src/taste/sources.ts).
+ * for REST, RPC and MCP alike (the generation's `tasteSources`, src/taste/sources.ts).
  */
 import type { JsonObject } from '../collections/item-schema.ts';
 import { LIMITS } from '../core/limits.ts';
@@ -44,10 +44,10 @@ export const summarize: ToolDefinition = {
     'The document of /api/taste/summary.json (its own counts, generatedAt and selection), with evidenceDetails (the corpus, then every example’s evidence) and the compatibility aliases total (= counts.collectionCount), resultVersion and evidence (one string).',
   ),
   cost: 1,
-  run: (args, runtime) => {
+  run: (args, context) => {
     const params = new URLSearchParams();
     if (args.exampleLimit !== undefined) params.set('exampleLimit', String(args.exampleLimit));
-    const summary = tasteSummary(runtime.tasteSources.movies, params, runtime.image.asOf('movies'));
+    const summary = tasteSummary(context.tasteSources.movies, params, context.image.asOf('movies'));
     const counts = summary.counts as { collectionCount: number };
     const examples = summary.examples as SummaryExample[];
     const evidence = examples.length ? examples.map((e) => `${e.title}: ${e.evidence.join(' ')}`).join(' | ') : String(summary.summary);
@@ -109,13 +109,13 @@ export const profile: ToolDefinition = {
     'The document of /.well-known/taste-profile.json, with the result envelope beside it (counts of its entries, generatedAt, selection, evidenceDetails and the compatibility aliases). music.intersect takes this whole result as `profile`: it ignores the envelope fields.',
   ),
   cost: 1,
-  run: (_args, runtime) => {
-    const document = runtime.tasteSources.profile;
+  run: (_args, context) => {
+    const document = context.tasteSources.profile;
     const music = document.music;
     const loved = music.artists.filter((a) => a.stance === 'love').map((a) => a.name).slice(0, 8);
     const entries = music.artists.length + music.recordings.length + music.albums.length + music.genres.length;
     return {
-      structured: { ...document, ...envelope(entries, entries, runtime.image.asOf('music'), PROFILE_SELECTION, PROFILE_EVIDENCE) },
+      structured: { ...document, ...envelope(entries, entries, context.image.asOf('music'), PROFILE_SELECTION, PROFILE_EVIDENCE) },
       text: `Music taste profile: ${music.artists.length} artists, ${music.recordings.length} recordings, ${music.albums.length} albums, ${music.genres.length} genres.${loved.length ? ` Loved artists include ${loved.join(', ')}.` : ''}`,
     };
   },
@@ -132,12 +132,12 @@ export const intersectTool: ToolDefinition = {
     'The answer of POST /api/music/intersections.json (still no score or percentage), with the result envelope beside it: counts (matches returned, matching in all), generatedAt, selection, evidenceDetails (one per reason code, or why it abstained) and the compatibility aliases.',
   ),
   cost: 5,
-  run: (args, runtime) => {
-    const result = intersect(runtime.tasteSources.music, parseIntersectionRequest(withoutEnvelope(args)).profile);
+  run: (args, context) => {
+    const result = intersect(context.tasteSources.music, parseIntersectionRequest(withoutEnvelope(args)).profile);
     const head = result.abstained ? `Abstained (${result.abstainReason ?? 'too little signal'}).` : `${result.matchCount} matching tracks${result.truncated ? ` (first ${result.matches.length} shown)` : ''}.`;
     const lines = result.matches.slice(0, 20).map((m) => `- ${m.artist} — ${m.title} (${m.reasons.join(', ')}; ${m.canonicalId})`);
     const details = intersectionEvidence(result);
-    const structured = { ...result, ...envelope(result.matches.length, result.matchCount, runtime.image.asOf('music'), INTERSECT_SELECTION, details, result.abstained ? head : evidenceText(details)) };
+    const structured = { ...result, ...envelope(result.matches.length, result.matchCount, context.image.asOf('music'), INTERSECT_SELECTION, details, result.abstained ? head : evidenceText(details)) };
     return { structured, text: [head, ...lines].join('\n') };
   },
 };

@@ -12,7 +12,7 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchema } from '../collections/item-schema.ts';
 import { isPublicError } from '../core/errors.ts';
-import type { Runtime } from '../runtime/runtime.ts';
+import type { McpContext } from './context.ts';
 
 export interface ToolResult {
   /** Valid against the tool's output schema. */
@@ -33,7 +33,7 @@ export interface ToolDefinition {
   cost: number;
   /** The `ui://` resource the tool's results render in (MCP Apps). */
   ui?: string;
-  run(args: Record<string, unknown>, runtime: Runtime): ToolResult;
+  run(args: Record<string, unknown>, context: McpContext): ToolResult;
 }
 
 /** Every tool here reads the owner's published records and nothing else, and changes nothing. */
@@ -79,12 +79,12 @@ export function validate(tool: { inputSchema: JsonSchema }, args: unknown): stri
 export type ParameterNames = (parameter: string) => string;
 
 /** Runs one call: validation, the tool, and the mapping of refusals to `isError` results. */
-export function callTool(tool: ToolDefinition, args: Record<string, unknown> | undefined, runtime: Runtime, log: (error: unknown) => void = console.error): CallResult {
+export function callTool(tool: ToolDefinition, args: Record<string, unknown> | undefined, context: McpContext, log: (error: unknown) => void = console.error): CallResult {
   const input = args ?? {};
   const invalid = validate(tool, input);
   if (invalid) return failure(`Invalid arguments for ${tool.name}: ${invalid}. The tool’s inputSchema lists what it takes.`);
   try {
-    const result = tool.run(input, runtime);
+    const result = tool.run(input, context);
     const call: CallResult = { content: [{ type: 'text', text: result.text }], structuredContent: result.structured };
     if (result.meta) call._meta = result.meta;
     return call;

@@ -30,9 +30,7 @@ import { collection } from '../collections/index.ts';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { canonicalIdOf, EXPLICIT_ID } from '../compile/records.ts';
 import { isDeepStrictEqual } from 'node:util';
-import { recordsTable, SOURCES_TABLE } from '../core/image.ts';
-import type { RebuildSummary } from '../runtime/generations.ts';
-import type { Runtime } from '../runtime/runtime.ts';
+import { recordsTable, SOURCES_TABLE, type Image } from '../core/image.ts';
 import { removeContentFile, writeContentFile } from './content-file.ts';
 import { blockRevision, EditError, readRecord, recordBlock, setFields } from './edit.ts';
 
@@ -58,10 +56,16 @@ export interface WriteResult {
   replayed?: boolean;
 }
 
-/** What the writes need of the running server: the serving generation, and rebuild-and-swap. */
+/** What a write reads of the serving generation: its image (the sources table, the records as served). */
+export interface ServedGeneration {
+  readonly image: Image;
+}
+
+/** What the writes need of the running server (src/runtime/generations.ts): the serving generation, and rebuild-and-swap. */
 export interface WriteHost {
-  current(): Runtime;
-  rebuild(paths: readonly string[]): Promise<RebuildSummary>;
+  current(): ServedGeneration;
+  /** Rebuilds what the content files at `paths` change and swaps the result in; `swapped`: whether a reader sees a change. */
+  rebuild(paths: readonly string[]): Promise<{ swapped: boolean }>;
 }
 
 /** Who asks for a write: the token's grant (one installation) and its client. */
@@ -121,8 +125,8 @@ const argsDigestOf = (tool: string, input: { requestId?: string }) => {
 /** The key of a retried call: the grant and the `requestId`. */
 const retryKey = (grant: string, requestId: string) => `${grant}\n${requestId}`;
 
-const sourceOf = (runtime: Runtime, collectionName: string, canonicalId: string) =>
-  runtime.image.db.prepare(`SELECT file, entry FROM ${SOURCES_TABLE} WHERE collection = ? AND cid = ?`).get(collectionName, canonicalId) as { file: string; entry: number | null } | undefined;
+const sourceOf = (served: ServedGeneration, collectionName: string, canonicalId: string) =>
+  served.image.db.prepare(`SELECT file, entry FROM ${SOURCES_TABLE} WHERE collection = ? AND cid = ?`).get(collectionName, canonicalId) as { file: string; entry: number | null } | undefined;
 
 /** A Markdown file's body is its collection's body field: the record as the schema reads it. */
 function bodyOf(declaration: CollectionDeclaration, text: string, markdown: boolean) {
@@ -261,8 +265,8 @@ export class OwnerWrites {
    * alone: read only for a caller holding `taste:write`.
    */
   read(input: { collection: string; canonicalId: string }, caller?: WriteCaller): RecordRead {
-    const runtime = this.hostOrRefuse().current();
-    const { declaration, source, text, markdown } = this.locate(runtime, input.collection, input.canonicalId);
+    const generation = this.hostOrRefuse().current();
+    const { declaration, source, text, markdown } = this.locate(generation, input.collection, input.canonicalId);
     try {
       const fields = heldRecord(declaration, source.file, text, markdown, source.entry, input.canonicalId);
       // The compiler's rule (src/compile/records.ts): such a record never reaches the public surfaces.
@@ -299,10 +303,10 @@ export class OwnerWrites {
     return next;
   }
 
-  private locate(runtime: Runtime, collectionName: string, canonicalId: string) {
+  private locate(generation: ServedGeneration, collectionName: string, canonicalId: string) {
     const declaration = collection(collectionName);
     if (!declaration || declaration.compose) throw new WriteRefused('invalid', `No collection is named ${collectionName.slice(0, 40)} that holds records of its own.`);
-    const source = sourceOf(runtime, collectionName, canonicalId);
+    const source = sourceOf(generation, collectionName, canonicalId);
     if (!source) throw new WriteRefused('not-found', `No ${collectionName} record has the canonicalId ${canonicalId.slice(0, 80)}.`);
     const path = resolve(this.contentDir, source.file);
     if (!path.startsWith(`${this.contentDir}${sep}`)) throw new WriteRefused('not-found', 'The record has no content file here.');
@@ -317,8 +321,8 @@ export class OwnerWrites {
 
   private async setNow(caller: WriteCaller, argsDigest: string, tool: string, input: { collection: string; canonicalId: string; change: Record<string, unknown>; revision?: string; requestId?: string }): Promise<WriteResult> {
     const host = this.hostOrRefuse();
-    const runtime = host.current();
-    const { declaration, source, path, text, markdown } = this.locate(runtime, input.collection, input.canonicalId);
+    const generation = host.current();
+    const { declaration, source, path, text, markdown } = this.locate(generation, input.collection, input.canonicalId);
     const withBody = bodyOf(declaration, text, markdown);
     let edited: ReturnType<typeof setFields>;
     let revisionBefore: string;
@@ -331,7 +335,7 @@ export class OwnerWrites {
       // Without a revision, the caller read the record as served: a field it changes that
       // the file holds otherwise was edited by hand since, and is not overwritten blindly.
       if (input.revision === undefined) {
-        const served = JSON.parse((runtime.image.db.prepare(`SELECT json FROM ${recordsTable(input.collection)} WHERE cid = ?`).get(input.canonicalId) as { json: string }).json) as Record<string, unknown>;
+        const served = JSON.parse((generation.image.db.prepare(`SELECT json FROM ${recordsTable(input.collection)} WHERE cid = ?`).get(input.canonicalId) as { json: string }).json) as Record<string, unknown>;
         const edited = Object.keys(input.change).filter((field) => current[field] !== undefined && served[field] !== undefined && !isDeepStrictEqual(current[field], served[field]));
         if (edited.length > 0) {
           throw new WriteRefused('conflict', `The file ${source.file} changed ${edited.join(', ')} of this record since it was served (edited by hand: ${edited.map((f) => `${f} is ${JSON.stringify(current[f])}`).join(', ')}); to write anyway, call again with revision ${revisionBefore}.`);
@@ -389,7 +393,7 @@ export class OwnerWrites {
       throw error;
     }
     this.append(journal);
-    let summary: RebuildSummary;
+    let summary: { swapped: boolean };
     try {
       summary = await host.rebuild([path]);
     } catch (error) {

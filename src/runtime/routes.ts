@@ -14,6 +14,7 @@ import { isCollectionPath } from '../../functions/rest.ts';
 import { restCollections } from '../collections/index.ts';
 import { LIMITS } from '../core/limits.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
+import type { Exchange } from '../http/exchange.ts';
 import { negotiate } from '../http/negotiate.ts';
 import { problemAnswer } from '../http/problem.ts';
 import { paths } from '../paths.ts';
@@ -35,15 +36,6 @@ export interface AnswerRoute {
 /** Pages Astro renders on request: it writes the node:http response itself. */
 export interface PageRoute {
   kind: 'page';
-}
-
-/** What a fetch route is handed: the request's facts and body, and its Web request on demand. */
-export interface Exchange {
-  facts: RequestFacts;
-  /** The body as read (bounded by the route's `bodyMax`, one byte more when it was larger); null when empty or not read. */
-  body: Uint8Array | null;
-  /** The Web request, built when first asked for: headers, the body read, a signal aborted when the client goes away. */
-  request(): Request;
 }
 
 /**
