@@ -29,10 +29,10 @@ import type { ListAnswer } from '../src/http/list.ts';
 import { NEGOTIATED_HEADERS, negotiate } from '../src/http/negotiate.ts';
 import { errorAnswer, PROBLEM_MEDIA_TYPE, problemAnswer, type ProblemBody } from '../src/http/problem.ts';
 import { metered } from '../src/http/rate-limit.ts';
-import { renderPage } from '../src/runtime/render-page.ts';
-import type { Runtime } from '../src/runtime/runtime.ts';
+import type { SiteContext } from '../src/site/context.ts';
 import { collectionMarkdown, searchMarkdown } from '../src/site/markdown.ts';
-import { problemPageHtml, problemPageMarkdown, type ProblemView } from '../src/site/problem-page.ts';
+import { problemPageHtml, problemPageMarkdown, type ProblemSite, type ProblemView } from '../src/site/problem-page.ts';
+import { renderPage } from '../src/site/render-page.ts';
 import { searchView } from '../src/site/search-view.ts';
 import { recordPage, recordPageMarkdown } from '../src/site/record.ts';
 import { collectionView, pageCollection } from '../src/site/view.ts';
@@ -56,10 +56,10 @@ export function isRecordPage(pathname: string): boolean {
 export const wantsMarkdown = (request: RequestFacts) => negotiate(request.header('Accept'), ['text/html', 'text/markdown']) === 'text/markdown';
 
 const PAGE_CACHE_BYTES = process.env.PAGE_CACHE_BYTES === undefined ? LIMITS.pageCacheBytes : Number(process.env.PAGE_CACHE_BYTES);
-const caches = new WeakMap<Runtime, AnswerCache>();
-const cacheOf = (rt: Runtime) => {
-  let cache = caches.get(rt);
-  if (!cache) caches.set(rt, (cache = new AnswerCache(PAGE_CACHE_BYTES)));
+const caches = new WeakMap<SiteContext, AnswerCache>();
+const cacheOf = (context: SiteContext) => {
+  let cache = caches.get(context);
+  if (!cache) caches.set(context, (cache = new AnswerCache(PAGE_CACHE_BYTES)));
   return cache;
 };
 
@@ -68,8 +68,8 @@ function pageHeaders(type: string, body: Buffer): Record<string, string> {
 }
 
 /** The remembered (or freshly rendered) page for `key`, answered conditionally. */
-async function remembered(rt: Runtime, request: RequestFacts, key: string, render: () => Promise<{ type: string; body: Buffer }>): Promise<Answer> {
-  const cache = cacheOf(rt);
+async function remembered(context: SiteContext, request: RequestFacts, key: string, render: () => Promise<{ type: string; body: Buffer }>): Promise<Answer> {
+  const cache = cacheOf(context);
   let answer: ListAnswer | undefined = cache.get(key);
   if (!answer) {
     const { type, body } = await render();
@@ -93,20 +93,20 @@ interface QueryPage {
  * collections quota, with the query string bounded and parsed by `parse` (REST's own
  * parser, so the same problems), and remembered per canonical query and representation.
  */
-function queryPageAnswer(rt: Runtime, request: RequestFacts, parse: (params: URLSearchParams) => QueryPage): Answer | Promise<Answer> {
+function queryPageAnswer(context: SiteContext, request: RequestFacts, parse: (params: URLSearchParams) => QueryPage): Answer | Promise<Answer> {
   const { url } = request;
   if (url.search === '') {
-    const file = rt.files.resolve(url.pathname, request.header('Accept'));
-    return file ? rt.files.answer(request, file) : problemAnswer('not-found', 'Nothing is published at this path.');
+    const file = context.files.resolve(url.pathname, request.header('Accept'));
+    return file ? context.files.answer(request, file) : problemAnswer('not-found', 'Nothing is published at this path.');
   }
-  return metered(rt.quota, rt.clientOf(request), async () => {
+  return metered(context.quota, context.clientOf(request), async () => {
     try {
       if (Buffer.byteLength(url.search) > LIMITS.queryStringBytesMax) {
         throw new PublicError('query-too-long', `The query string is longer than ${LIMITS.queryStringBytesMax} bytes.`);
       }
       const page = parse(url.searchParams);
       const markdown = wantsMarkdown(request);
-      return await remembered(rt, request, `${markdown ? 'md' : 'html'} ${page.key}`, async () =>
+      return await remembered(context, request, `${markdown ? 'md' : 'html'} ${page.key}`, async () =>
         markdown ? { type: MARKDOWN, body: Buffer.from(page.markdown()) } : { type: HTML, body: await page.html() },
       );
     } catch (error) {
@@ -116,67 +116,64 @@ function queryPageAnswer(rt: Runtime, request: RequestFacts, parse: (params: URL
 }
 
 /** `GET /<collection>/[?query]`: the REST list's parameters, validation and problems. */
-export function collectionPageAnswer(rt: Runtime, request: RequestFacts): Answer | Promise<Answer> {
+export function collectionPageAnswer(context: SiteContext, request: RequestFacts): Answer | Promise<Answer> {
   const declaration = collectionPageOf(request.url.pathname)!;
-  return queryPageAnswer(rt, request, (params) => {
+  return queryPageAnswer(context, request, (params) => {
     const query = parseQuery(declaration, params);
     const search = canonicalSearch({ ...query, facets: false }, query.cursor);
     return {
       key: `${declaration.name}${search}`,
-      markdown: () => collectionMarkdown(collectionView(rt.core, query)),
+      markdown: () => collectionMarkdown(collectionView(context.core, query)),
       html: () => {
         // Computed here, so a bad cursor is the REST problem rather than a failed render; the page renders this view.
-        const view = collectionView(rt.core, query);
-        return renderPage(rt.pages, `${RERENDER_ROUTE}/collection/${declaration.name}${search}`, { core: rt.core, collectionView: view });
+        const view = collectionView(context.core, query);
+        return renderPage(context.pages, `${RERENDER_ROUTE}/collection/${declaration.name}${search}`, { core: context.core, collectionView: view });
       },
     };
   });
 }
 
 /** `GET /search/[?q=…]`: the search list's parameters, validation and problems. */
-export function searchPageAnswer(rt: Runtime, request: RequestFacts): Answer | Promise<Answer> {
-  return queryPageAnswer(rt, request, (params) => {
+export function searchPageAnswer(context: SiteContext, request: RequestFacts): Answer | Promise<Answer> {
+  return queryPageAnswer(context, request, (params) => {
     const query = parseSearch(contentCollections.map((c) => c.name), params);
     const search = searchCanonical(query, query.cursor);
     return {
       key: `search${search}`,
-      markdown: () => searchMarkdown(searchView(rt.search, query)),
+      markdown: () => searchMarkdown(searchView(context.search, query)),
       html: () => {
         // As for collection pages: a bad cursor is the search list's problem, not a failed render.
-        const view = searchView(rt.search, query);
-        return renderPage(rt.pages, `${RERENDER_ROUTE}/search${search}`, { core: rt.core, searchView: view });
+        const view = searchView(context.search, query);
+        return renderPage(context.pages, `${RERENDER_ROUTE}/search${search}`, { core: context.core, searchView: view });
       },
     };
   });
 }
 
 /** `GET /<collection>/<canonicalId>`: the record's page, or its Markdown twin. */
-export function recordPageAnswer(rt: Runtime, request: RequestFacts): Promise<Answer> | Answer {
+export function recordPageAnswer(context: SiteContext, request: RequestFacts): Promise<Answer> | Answer {
   const [, name, id] = RECORD_PAGE.exec(request.url.pathname)!;
   const declaration = collection(name!)!;
-  const json = rt.core.get(declaration, id!);
+  const json = context.core.get(declaration, id!);
   if (json === undefined) return problemAnswer('not-found', 'No published record has this identifier in this collection.');
   const markdown = wantsMarkdown(request);
-  return remembered(rt, request, `${markdown ? 'md' : 'html'} ${request.url.pathname}`, async () => {
-    if (markdown) return { type: MARKDOWN, body: Buffer.from(recordPageMarkdown(declaration, recordPage(declaration, JSON.parse(json) as Record<string, unknown>, rt.image))) };
-    return { type: HTML, body: await renderPage(rt.pages, request.url.pathname, { core: rt.core }) };
+  return remembered(context, request, `${markdown ? 'md' : 'html'} ${request.url.pathname}`, async () => {
+    if (markdown) return { type: MARKDOWN, body: Buffer.from(recordPageMarkdown(declaration, recordPage(declaration, JSON.parse(json) as Record<string, unknown>, context.image))) };
+    return { type: HTML, body: await renderPage(context.pages, request.url.pathname, { core: context.core }) };
   });
 }
 
 const NOT_FOUND_PAGE = '/404.html';
 const NOT_FOUND_TWIN = '/404.md';
 
-/** Where a refused request stands: a site page (or a path with no route, or a target refused before routing), or an API surface. */
-export type ProblemSite = 'page' | 'unrouted' | 'api';
-
 /** Route names of the pages functions/pages.ts renders; a static file is a page when its path is one (`/…/`, `….html`). */
 const PAGE_ROUTES = new Set(['collection-page', 'search-page', 'record-page']);
 
 /** Whether the route that answers `pathname` serves site pages, for `humaneProblem`. */
-export function problemSiteOf(rt: Runtime, pathname: string, routeName: string): ProblemSite {
+export function problemSiteOf(context: SiteContext, pathname: string, routeName: string): ProblemSite {
   if (PAGE_ROUTES.has(routeName)) return 'page';
   if (routeName !== 'static') return 'api';
-  const file = rt.files.resolve(pathname, 'text/html')?.path ?? '';
+  const file = context.files.resolve(pathname, 'text/html')?.path ?? '';
   return file.endsWith('/') || file.endsWith('.html') ? 'page' : 'api';
 }
 
@@ -190,17 +187,17 @@ function waysBack(pathname: string): { href: string; label: string }[] {
 }
 
 /** A static file's bytes (the not-found page or its twin), if the build wrote it. */
-function fileBody(rt: Runtime, path: string): Uint8Array | undefined {
-  const file = rt.files.resolve(path, null);
-  return file ? (rt.files.answer({ method: 'GET', url: new URL(`http://runtime.invalid${path}`), header: () => null }, file).body ?? undefined) : undefined;
+function fileBody(context: SiteContext, path: string): Uint8Array | undefined {
+  const file = context.files.resolve(path, null);
+  return file ? (context.files.answer({ method: 'GET', url: new URL(`http://runtime.invalid${path}`), header: () => null }, file).body ?? undefined) : undefined;
 }
 
 /** The page (or twin) standing for a problem: the prerendered not-found page for a path with no route, the problem page otherwise. */
-function problemPage(rt: Runtime, problem: ProblemBody, answer: Answer, site: ProblemSite, pathname: string, markdown: boolean): Uint8Array | undefined {
-  if (site === 'unrouted' && problem.status === 404) return fileBody(rt, markdown ? NOT_FOUND_TWIN : NOT_FOUND_PAGE);
+function problemPage(context: SiteContext, problem: ProblemBody, answer: Answer, site: ProblemSite, pathname: string, markdown: boolean): Uint8Array | undefined {
+  if (site === 'unrouted' && problem.status === 404) return fileBody(context, markdown ? NOT_FOUND_TWIN : NOT_FOUND_PAGE);
   const view: ProblemView = { status: problem.status, title: problem.title, detail: problem.detail, parameter: problem.parameter, type: problem.type, retryAfter: answer.headers['Retry-After'], back: waysBack(pathname) };
   if (markdown) return Buffer.from(problemPageMarkdown(view));
-  const shell = fileBody(rt, NOT_FOUND_PAGE);
+  const shell = fileBody(context, NOT_FOUND_PAGE);
   const html = shell === undefined ? undefined : problemPageHtml(Buffer.from(shell).toString('utf8'), view);
   return html === undefined ? undefined : Buffer.from(html);
 }
@@ -213,14 +210,14 @@ function problemPage(rt: Runtime, problem: ProblemBody, answer: Answer, site: Pr
  * 404, which a browser reads as the site's not-found page. The problem's own headers
  * (`Allow`, `Retry-After`, the RateLimit fields) stay.
  */
-export function humaneProblem(rt: Runtime, accept: string | null, siteOf: () => ProblemSite, pathname: string, answer: Answer): Answer {
+export function humaneProblem(context: SiteContext, accept: string | null, siteOf: () => ProblemSite, pathname: string, answer: Answer): Answer {
   if (answer.status < 400 || answer.status >= 500 || answer.body === null || answer.headers['Content-Type'] !== PROBLEM_MEDIA_TYPE) return answer;
   const site = siteOf();
   if (site === 'api' && answer.status !== 404) return answer;
   const chosen = negotiate(accept, [PROBLEM_MEDIA_TYPE, 'application/json', 'text/html', 'text/markdown']);
   if (chosen !== 'text/html' && chosen !== 'text/markdown') return answer;
   const problem = JSON.parse(Buffer.from(answer.body).toString('utf8')) as ProblemBody;
-  const body = problemPage(rt, problem, answer, site, pathname, chosen === 'text/markdown');
+  const body = problemPage(context, problem, answer, site, pathname, chosen === 'text/markdown');
   if (body === undefined) return answer;
   const { 'Content-Type': _type, 'Content-Length': _length, ...kept } = answer.headers;
   const type = chosen === 'text/markdown' ? MARKDOWN : HTML;

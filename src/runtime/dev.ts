@@ -29,7 +29,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { ContentError } from '../compile/compile.ts';
 import { isContentFile } from '../compile/load.ts';
 import { MEDIA_FOLDER, paths } from '../paths.ts';
-import { renderPage } from './render-page.ts';
+import { renderPage } from '../site/render-page.ts';
 import type { Generations } from './generations.ts';
 import { serve } from './serve.ts';
 import { watchFolder, type Watcher } from './watch.ts';

@@ -24,7 +24,7 @@ import { FragmentStore, type FragmentDump } from '../formats/fragments.ts';
 import { MemoryCounterStore } from '../http/rate-limit.ts';
 import { createDispatcher } from './dispatch.ts';
 import type { Dispatcher } from './node.ts';
-import { renderPage } from './render-page.ts';
+import { renderPage } from '../site/render-page.ts';
 import { ROUTES, type Route } from './routes.ts';
 import { Runtime, type RuntimeOptions } from './runtime.ts';
 

@@ -8,7 +8,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { withheldExport } from '../../functions/exports.ts';
 import { graphqlAnswer } from '../../functions/graphql.ts';
@@ -36,8 +35,7 @@ import { OAuthServer } from '../oauth/server.ts';
 import type { OwnerWrites } from '../owner/writes.ts';
 import { SearchCore } from '../core/search.ts';
 import { TasteSources } from '../taste/sources.ts';
-import type { CollectionView } from '../site/view.ts';
-import type { SearchView } from '../site/search-view.ts';
+import type { PageHandler } from '../site/render-page.ts';
 
 export interface RuntimeOptions {
   /** The build output: `dist/` with `client/`, `server/`, `image/` and `headers.json`. */
@@ -116,17 +114,6 @@ export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv, distDir: string): 
 export function buildGeneration(distDir: string): Generation {
   const layout = buildLayout(distDir);
   return { image: layout.image, sqlImage: layout.sqlImage, manifest: JSON.parse(readFileSync(layout.manifest, 'utf8')) as Manifest, root: layout.client };
-}
-
-/** Astro's request handler for the pages it renders on request. */
-export type PageHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: PageLocals) => Promise<void>;
-
-/** What a page rendered on request reads of the runtime (`Astro.locals`). */
-export interface PageLocals {
-  core: QueryCore;
-  /** The view the runtime has already computed for a collection or search page with a query string, so the page renders it rather than computing it again. */
-  collectionView?: CollectionView;
-  searchView?: SearchView;
 }
 
 export class Runtime {

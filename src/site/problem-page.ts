@@ -9,6 +9,9 @@
  * script, no inline style). Every interpolated value is escaped.
  */
 
+/** Where a refused request stands: a site page (or a path with no route, or a target refused before routing), or an API surface. */
+export type ProblemSite = 'page' | 'unrouted' | 'api';
+
 export interface ProblemView {
   status: number;
   /** The problem's title (`Bad Request`). */

@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import type { Server } from 'node:http';
 import { Generations } from '../../src/runtime/generations.ts';
 import { createNodeServer } from '../../src/runtime/node.ts';
-import { renderPage } from '../../src/runtime/render-page.ts';
+import { renderPage } from '../../src/site/render-page.ts';
 import { Runtime } from '../../src/runtime/runtime.ts';
 import { paths } from '../../src/paths.ts';
 

@@ -8,7 +8,20 @@
 import { EventEmitter } from 'node:events';
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import type { PageHandler, PageLocals } from './runtime.ts';
+import type { QueryCore } from '../core/query.ts';
+import type { SearchView } from './search-view.ts';
+import type { CollectionView } from './view.ts';
+
+/** Astro's request handler for the pages it renders on request. */
+export type PageHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: PageLocals) => Promise<void>;
+
+/** What a page rendered on request reads of the runtime (`Astro.locals`). */
+export interface PageLocals {
+  core: QueryCore;
+  /** The view the runtime has already computed for a collection or search page with a query string, so the page renders it rather than computing it again. */
+  collectionView?: CollectionView;
+  searchView?: SearchView;
+}
 
 /** The part of a node:http response Astro's handler writes to, kept in memory. */
 class CapturedResponse extends EventEmitter {

@@ -1,0 +1,25 @@
+/**
+ * What the site pages rendered on request (functions/pages.ts) read: the generation a
+ * request arrived on — its query core and search, its image for a record page's links
+ * and media, its static files (the prerendered pages, their twins, the not-found page),
+ * the collections quota the pages spend and the client it counts, and Astro's handler.
+ * One per generation; the page handlers hold no state of their own.
+ */
+import type { Image } from '../core/image.ts';
+import type { QueryCore } from '../core/query.ts';
+import type { SearchCore } from '../core/search.ts';
+import type { RequestFacts } from '../http/answer.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
+import type { StaticFiles } from '../runtime/static.ts';
+import type { PageHandler } from './render-page.ts';
+
+export interface SiteContext {
+  core: QueryCore;
+  search: SearchCore;
+  image: Pick<Image, 'siteUrl' | 'media'>;
+  files: Pick<StaticFiles, 'resolve' | 'answer'>;
+  /** The collections quota, which a page with a query string spends as the REST list does. */
+  quota: RateLimiter;
+  clientOf: (request: RequestFacts) => string;
+  pages: PageHandler;
+}
