@@ -7,7 +7,8 @@
  * says nothing of the cause. Every answer leaves with the security headers of its media
  * type (src/http/security.ts). Web-standard routes get a `Request` and have their
  * `Response` streamed back; a WebSocket handshake to a path that takes upgrades passes
- * the same checks, then its route takes the socket.
+ * the same checks, then its route takes the socket. The dispatcher is handed its routes
+ * and how a refusal reaches a person (`DispatchTable`); the table is src/runtime/routes.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable, type Duplex } from 'node:stream';
@@ -17,11 +18,11 @@ import type { Answer, RequestFacts } from '../http/answer.ts';
 import { errorAnswer, problemAnswer } from '../http/problem.ts';
 import { metered, settle } from '../http/rate-limit.ts';
 import { secured, securityHeaders } from '../http/security.ts';
-import { humaneProblem, problemSiteOf } from '../../functions/pages.ts';
 import { answerFor } from '../http/twin.ts';
 import { endWithAnswer, readBody, write, type Dispatcher } from './node.ts';
-import { allowedMethods, routeFor, ROUTES, type Route } from './routes.ts';
-import type { Runtime } from './runtime.ts';
+import type { ProblemSite } from '../site/problem-page.ts';
+import { allowedMethods, routeFor, type Route } from './route.ts';
+import type { ServingRuntime } from './serving.ts';
 
 /** Requests are parsed against a fixed origin: nothing the client sends (Host included) shapes the URL handlers read. */
 const ORIGIN = 'http://runtime.invalid';
@@ -105,13 +106,13 @@ function withSecurity(answer: Answer, path: string, siteUrl: string): Answer {
 }
 
 /** The route's answer; a Promise only when a body is read or the handler returns one (no microtask for a remembered answer). */
-function run(route: Route & { kind: 'answer' }, runtime: Runtime, req: IncomingMessage, request: RequestFacts): Answer | Promise<Answer> {
+function run(route: Route & { kind: 'answer' }, runtime: ServingRuntime, req: IncomingMessage, request: RequestFacts): Answer | Promise<Answer> {
   if (route.bodyMax === undefined) return route.answer(runtime, request, null);
   return readBody(req, route.bodyMax + 1).then((body) => route.answer(runtime, request, body));
 }
 
 /** `run` under the collections quota (src/http/rate-limit.ts: a 304 spends nothing). */
-function runMetered(route: Route & { kind: 'answer' }, runtime: Runtime, req: IncomingMessage, request: RequestFacts): Answer | Promise<Answer> {
+function runMetered(route: Route & { kind: 'answer' }, runtime: ServingRuntime, req: IncomingMessage, request: RequestFacts): Answer | Promise<Answer> {
   return metered(runtime.quota, runtime.clientOf(request), () => run(route, runtime, req, request));
 }
 
@@ -119,13 +120,13 @@ function runMetered(route: Route & { kind: 'answer' }, runtime: Runtime, req: In
  * Spends one unit of the collections quota, then runs `go`; or sends the 429. Synchronous
  * with the in-process store; a shared store's failure cannot reach here (it fails open).
  */
-function underQuota(runtime: Runtime, request: RequestFacts, go: () => void, refuse: (answer: Answer) => void, failed: (error: unknown) => void): void {
+function underQuota(runtime: ServingRuntime, request: RequestFacts, go: () => void, refuse: (answer: Answer) => void, failed: (error: unknown) => void): void {
   const decided = settle(runtime.quota.take(runtime.clientOf(request)), (quota) => (quota.allowed ? go() : refuse(runtime.quota.refusal(quota))));
   if (decided instanceof Promise) decided.catch(failed);
 }
 
 /** The checks every request passes before its route is asked: target length and form, Host, a route for the path. */
-function admit(req: IncomingMessage, runtime: Runtime, routes: readonly Route[]): { url: URL; route: Route } | Answer {
+function admit(req: IncomingMessage, runtime: ServingRuntime, routes: readonly Route[]): { url: URL; route: Route } | Answer {
   const target = req.url ?? '';
   if (target.length > LIMITS.requestTargetBytesMax) {
     return problemAnswer('target-too-long', `The request target is longer than ${LIMITS.requestTargetBytesMax} bytes.`);
@@ -176,8 +177,19 @@ async function writeResponse(res: ServerResponse, response: Response, extra: Rec
   });
 }
 
-/** A dispatcher serving the runtime `current()` returns when each request arrives. */
-export function createDispatcher(current: () => Runtime, routes: readonly Route[] = ROUTES): Dispatcher {
+/** What the dispatcher is handed besides the generation: its routes, and how a refused request reaches a person. */
+export interface DispatchTable {
+  /** Matched in order: the first whose `matches` holds answers. */
+  routes: readonly Route[];
+  /** Where a refused request stands (a site page or an API surface), by the route that answers its path. */
+  problemSiteOf: (runtime: ServingRuntime, pathname: string, routeName: string) => ProblemSite;
+  /** A client error as the client prefers it: a page for a person, the problem unchanged for programs (functions/pages.ts). */
+  humaneProblem: (runtime: ServingRuntime, accept: string | null, siteOf: () => ProblemSite, pathname: string, answer: Answer) => Answer;
+}
+
+/** A dispatcher serving the runtime `current()` returns when each request arrives, with the routes and refusals of `table`. */
+export function createDispatcher(current: () => ServingRuntime, table: DispatchTable): Dispatcher {
+  const { routes, problemSiteOf, humaneProblem } = table;
   const allows = new Map(routes.map((route) => [route, allowedMethods(route)]));
   const request = (req: IncomingMessage, res: ServerResponse) => {
     // The generation a request starts with answers all of it.

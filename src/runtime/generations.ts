@@ -1,9 +1,9 @@
 /**
  * The build generations one process serves, and rebuild-and-swap: the one way the data
  * under a running server changes (the dev loop's watcher, owner writes). A generation is
- * one `Runtime`: the build's own `dist/` first, then one per rebuild. `rebuild(paths)`
+ * one `ServingRuntime`: the build's own `dist/` first, then one per rebuild. `rebuild(paths)`
  * compiles what the changed content files change (src/compile/incremental.ts), opens a
- * Runtime on the result and makes it current. Each request is answered wholly by the
+ * ServingRuntime on the result and makes it current. Each request is answered wholly by the
  * generation current when it arrived; a generation swapped out is closed — its image
  * snapshot, its caches — once its last request is done, and the files only it used are
  * removed. Rebuilt generations write under `dist/generations/<pid>/`: one image
@@ -22,11 +22,12 @@ import { LIMITS } from '../core/limits.ts';
 import { OwnerWrites } from '../owner/writes.ts';
 import { FragmentStore, type FragmentDump } from '../formats/fragments.ts';
 import { MemoryCounterStore } from '../http/rate-limit.ts';
-import { createDispatcher } from './dispatch.ts';
+import { createDispatcher, type DispatchTable } from './dispatch.ts';
 import type { Dispatcher } from './node.ts';
 import { renderPage } from '../site/render-page.ts';
-import { ROUTES, type Route } from './routes.ts';
-import { Runtime, type RuntimeOptions } from './runtime.ts';
+import { DISPATCH_TABLE } from './routes.ts';
+import type { RuntimeOptions } from './runtime.ts';
+import { ServingRuntime } from './serving.ts';
 
 export interface GenerationsOptions extends RuntimeOptions {
   /** The content folder rebuilds read (`CONTENT_DIR`). */
@@ -34,7 +35,7 @@ export interface GenerationsOptions extends RuntimeOptions {
   /** The owner's name, the feeds' author (`SITE_AUTHOR`), as the build had it. */
   siteAuthor?: string;
   /** Called after a rebuild swapped a new generation in, before the next rebuild starts (the writer publishes it as a release: src/release/writer.ts). */
-  afterRebuild?: (runtime: Runtime) => Promise<void>;
+  afterRebuild?: (runtime: ServingRuntime) => Promise<void>;
 }
 
 export interface RebuildSummary {
@@ -50,7 +51,7 @@ export interface RebuildSummary {
   warnings: string[];
   /** Time from the call to the swap. */
   ms: number;
-  /** Milliseconds per step of the rebuild (src/compile/incremental.ts), and `open` for the new Runtime. */
+  /** Milliseconds per step of the rebuild (src/compile/incremental.ts), and `open` for the new ServingRuntime. */
   timings: Record<string, number>;
 }
 
@@ -69,7 +70,7 @@ function removeOrphans(root: string): void {
 }
 
 /** The newest as-of time of the lists a generation serves (the status document's `dataAsOf`). */
-const asOfOf = (runtime: Runtime) => restCollections.map((c) => runtime.image.asOf(c.name)).reduce((a, b) => (b > a ? b : a), '1970-01-01T00:00:00Z');
+const asOfOf = (runtime: ServingRuntime) => restCollections.map((c) => runtime.image.asOf(c.name)).reduce((a, b) => (b > a ? b : a), '1970-01-01T00:00:00Z');
 
 export class Generations {
   private readonly options: GenerationsOptions;
@@ -79,15 +80,15 @@ export class Generations {
   private readonly liveImage: string;
   private readonly buildImage: string;
   private prepared: Promise<void> | undefined;
-  private runtime: Runtime;
+  private runtime: ServingRuntime;
   private number = 0;
   /** Requests under way per generation. */
-  private readonly inFlight = new Map<Runtime, number>();
+  private readonly inFlight = new Map<ServingRuntime, number>();
   /** Generations swapped out, closed once their last request is done. */
-  private readonly retiring = new Set<Runtime>();
+  private readonly retiring = new Set<ServingRuntime>();
   /** How many open generations use each file a rebuild wrote; a file no generation uses is removed. */
   private readonly uses = new Map<string, number>();
-  /** A generation whose image is committed but whose Runtime failed to open. */
+  /** A generation whose image is committed but whose ServingRuntime failed to open. */
   private unopened: Generation | undefined;
   /** Paths of a rebuild that failed, read again by the next one. */
   private pending = new Set<string>();
@@ -97,7 +98,7 @@ export class Generations {
   /** Per-record fragments of the exports and calendars, kept across rebuilds (src/formats/fragments.ts). */
   private readonly fragments = new FragmentStore();
 
-  private constructor(options: GenerationsOptions, runtime: Runtime) {
+  private constructor(options: GenerationsOptions, runtime: ServingRuntime) {
     this.options = options;
     this.buildImage = runtime.generation.image;
     this.root = resolve(options.distDir, 'generations', String(process.pid));
@@ -118,14 +119,14 @@ export class Generations {
     const owner = options.owner ?? (options.oauth ? new OwnerWrites({ contentDir: options.contentDir, stateDir: options.oauth.config.stateDir }) : undefined);
     const withCounters = { ...options, counters, owner };
     removeOrphans(join(options.distDir, 'generations'));
-    const generations = new Generations(withCounters, await Runtime.open(withCounters));
+    const generations = new Generations(withCounters, await ServingRuntime.open(withCounters));
     owner?.attach({ current: () => generations.current(), rebuild: (paths) => generations.rebuild(paths) });
     await owner?.catchUp();
     return generations;
   }
 
   /** The generation a request arriving now is answered by. */
-  current(): Runtime {
+  current(): ServingRuntime {
     return this.runtime;
   }
 
@@ -136,8 +137,8 @@ export class Generations {
    * response closes (finished or aborted), or for an upgraded connection when its socket
    * closes: a WebSocket session keeps the generation it started on.
    */
-  dispatcher(routes: readonly Route[] = ROUTES): Dispatcher {
-    const dispatch = createDispatcher(() => this.runtime, routes);
+  dispatcher(table: DispatchTable = DISPATCH_TABLE): Dispatcher {
+    const dispatch = createDispatcher(() => this.runtime, table);
     const hold = (closing: { once(event: 'close', listener: () => void): unknown }) => {
       const runtime = this.runtime;
       this.inFlight.set(runtime, (this.inFlight.get(runtime) ?? 0) + 1);
@@ -156,7 +157,7 @@ export class Generations {
     };
   }
 
-  private done(runtime: Runtime): void {
+  private done(runtime: ServingRuntime): void {
     const left = (this.inFlight.get(runtime) ?? 1) - 1;
     if (left > 0) {
       this.inFlight.set(runtime, left);
@@ -190,7 +191,7 @@ export class Generations {
     }
   }
 
-  private close(runtime: Runtime): void {
+  private close(runtime: ServingRuntime): void {
     this.retiring.delete(runtime);
     void runtime.close();
     this.use(runtime.generation, -1);
@@ -231,7 +232,7 @@ export class Generations {
 
   private async rebuildNow(paths: readonly string[]): Promise<RebuildSummary> {
     const started = performance.now();
-    // A generation whose image was committed but whose Runtime did not open is served first (its files are complete).
+    // A generation whose image was committed but whose ServingRuntime did not open is served first (its files are complete).
     if (this.unopened) await this.swap(this.unopened);
     const all = [...new Set([...this.pending, ...paths])];
     const target = { dir: join(this.root, String(this.number + 1)), root: resolve(this.options.distDir), image: this.liveImage };
@@ -254,11 +255,11 @@ export class Generations {
     return { swapped: true, generation: this.number, asOf: asOfOf(next), changed: result.changed, warnings: result.warnings, ms: performance.now() - started, timings };
   }
 
-  /** Opens a Runtime on `generation` and makes it current; the one it replaces closes after its last request. */
-  private async swap(generation: Generation, release?: string): Promise<Runtime> {
-    let next: Runtime;
+  /** Opens a ServingRuntime on `generation` and makes it current; the one it replaces closes after its last request. */
+  private async swap(generation: Generation, release?: string): Promise<ServingRuntime> {
+    let next: ServingRuntime;
     try {
-      next = await Runtime.open({ ...this.options, generation, release });
+      next = await ServingRuntime.open({ ...this.options, generation, release });
     } catch (error) {
       this.unopened = generation;
       throw error;

@@ -6,75 +6,23 @@
  * data and one function. `describeRoutes` lists the table for tests and the fuzz campaign.
  */
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import type { Duplex } from 'node:stream';
-import { collectionPageAnswer, collectionPageOf, isRecordPage, recordPageAnswer, searchPageAnswer } from '../../functions/pages.ts';
+import { collectionPageAnswer, collectionPageOf, humaneProblem, isRecordPage, problemSiteOf, recordPageAnswer, searchPageAnswer } from '../../functions/pages.ts';
 import { isCollectionPath } from '../../functions/rest.ts';
 import { restCollections } from '../collections/index.ts';
 import { LIMITS } from '../core/limits.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
-import type { Exchange } from '../http/exchange.ts';
 import { negotiate } from '../http/negotiate.ts';
 import { problemAnswer } from '../http/problem.ts';
 import { paths } from '../paths.ts';
-import type { Runtime } from './runtime.ts';
+import type { DispatchTable } from './dispatch.ts';
+import { allowedMethods, type Route } from './route.ts';
+import type { ServingRuntime } from './serving.ts';
 import { pageCollections } from '../site/view.ts';
 import { collectionPageUrl, collectionUrl, exportAt, EXPORTS, LINKS, OAUTH_URLS, PAGES, recordUrl, URLS } from '../urls.ts';
 import { endWithAnswer } from './node.ts';
 import { upgradeFacts } from '../../functions/rpc.ts';
 import { ownerMcp } from '../../functions/owner-mcp.ts';
-
-/** A handler that turns request facts (and a body, where the route takes one) into an answer. */
-export interface AnswerRoute {
-  kind: 'answer';
-  /** Largest body read, in bytes; the handler sees one byte more when the body was larger. Absent: no body is read. */
-  bodyMax?: number;
-  answer(runtime: Runtime, request: RequestFacts, body: Uint8Array | null): Answer | Promise<Answer>;
-}
-
-/** Pages Astro renders on request: it writes the node:http response itself. */
-export interface PageRoute {
-  kind: 'page';
-}
-
-/**
- * A handler for libraries that speak `Request`/`Response` (MCP's Streamable HTTP
- * transport): a Response's body is streamed to the client as it is produced. A handler
- * that can answer without building Web objects (a remembered answer, a batch answered as
- * one string) returns an Answer instead.
- */
-export interface FetchRoute {
-  kind: 'fetch';
-  /** Largest body read, in bytes; the handler sees one byte more when the body was larger. Absent: no body is read. */
-  bodyMax?: number;
-  fetch(runtime: Runtime, exchange: Exchange): Response | Answer | Promise<Response | Answer>;
-}
-
-/**
- * Takes over a connection a GET with `Upgrade: websocket` asks to switch (RPC sessions),
- * after the dispatcher has checked its target, Host and quota. It answers the handshake
- * itself, or refuses it on the socket.
- */
-export type UpgradeHandler = (runtime: Runtime, req: IncomingMessage, socket: Duplex, head: Buffer) => void;
-
-export type Route = (AnswerRoute | PageRoute | FetchRoute) & {
-  /** Present where the path also accepts WebSocket upgrades. */
-  upgrade?: UpgradeHandler;
-  /** A short name, for logs, tests and the fuzz campaign. */
-  name: string;
-  /** The path as a pattern people read: `/api/{collection}.json`. */
-  path: string;
-  /** The methods it takes; GET implies HEAD, which the dispatcher answers as a GET without a body. */
-  methods: readonly string[];
-  /** Whether the route answers this path in this runtime (a static file exists, a collection is known…). */
-  matches(pathname: string, runtime: Runtime): boolean;
-  /**
-   * Whether the dispatcher spends the collections quota on it (preflights aside). REST,
-   * SQL and GraphQL meter themselves, with their own policies; static files are free.
-   */
-  metered?: boolean;
-};
 
 /** Whether a GET of the GraphQL endpoint asks for the explorer page (a browser) or its Markdown twin (an agent) rather than GraphQL over HTTP. */
 const wantsExplorer = (request: RequestFacts) =>
@@ -84,7 +32,7 @@ const wantsExplorer = (request: RequestFacts) =>
 const exactly = (path: string) => ({ path, matches: (pathname: string) => pathname === path });
 
 /** An owner-lane route at one fixed path, answered only when the process opened an authorization server. */
-const oauthAt = (path: string) => ({ path, matches: (pathname: string, rt: Runtime) => pathname === path && rt.oauth !== undefined });
+const oauthAt = (path: string) => ({ path, matches: (pathname: string, rt: ServingRuntime) => pathname === path && rt.oauth !== undefined });
 
 export const ROUTES: readonly Route[] = [
   {
@@ -296,15 +244,8 @@ export const ROUTES: readonly Route[] = [
   },
 ];
 
-/** The first route answering a path, if any. */
-export function routeFor(pathname: string, runtime: Runtime, routes: readonly Route[] = ROUTES): Route | undefined {
-  return routes.find((route) => route.matches(pathname, runtime));
-}
-
-/** The methods a route takes as `Allow` lists them: HEAD beside GET. */
-export function allowedMethods(route: Route): string[] {
-  return route.methods.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]));
-}
+/** The dispatcher's table (src/runtime/dispatch.ts): these routes, and refusals answered as pages where a person reads them (functions/pages.ts). */
+export const DISPATCH_TABLE: DispatchTable = { routes: ROUTES, problemSiteOf, humaneProblem };
 
 export interface RouteDescription {
   name: string;

@@ -1,26 +1,19 @@
 /**
- * The `Runtime`: everything one build generation serves, opened from `dist/` in one
- * place — the image and its query core, the static files and their remembered bodies,
- * and each dynamic surface's handler with its caches and quotas. Handlers hold no state
- * outside it, so a new build can be served by building a new Runtime. Configuration
- * arrives resolved (see `runtimeOptionsFromEnv`), so tests build one without touching
- * the environment.
+ * The `Runtime`: one build generation, opened from `dist/` in one place — the image and
+ * its query core and search, the taste sources, the static files and their remembered
+ * bodies, the collections quota, Astro's page handler, and the process's owner lane. It
+ * imports no handler: the route table assembles the surfaces' handlers over it
+ * (src/runtime/serving.ts), and each handler reads a context of its own that a Runtime
+ * satisfies. Handlers hold no state outside the generation, so a new build is served by
+ * opening a new one. Configuration arrives resolved (see `runtimeOptionsFromEnv`), so
+ * tests build one without touching the environment.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { withheldExport } from '../../functions/exports.ts';
-import { graphqlAnswer } from '../../functions/graphql.ts';
-import { mcpHandler, type McpHandler } from '../../functions/mcp.ts';
-import { musicAnswer, type MusicAnswers } from '../../functions/music.ts';
-import { restAnswer } from '../../functions/rest.ts';
-import { createRpcHandler, type RpcHandler } from '../../functions/rpc.ts';
-import { sqlAnswer, type SqlAnswer } from '../../functions/sql.ts';
-import { statusAnswer, type ProcessState } from '../../functions/status.ts';
-import { tasteSummaryAnswer } from '../../functions/taste.ts';
 import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
-import type { Answer, RequestFacts } from '../http/answer.ts';
+import type { RequestFacts } from '../http/answer.ts';
 import { clientAddress, trustedProxiesFromEnv } from '../http/client.ts';
 import { RateLimiter, type CounterStore } from '../http/rate-limit.ts';
 import { sharedQuotasFromEnv, type QuotaHealth, type SharedQuotas } from '../http/redis-counters.ts';
@@ -30,7 +23,6 @@ import type { Manifest } from '../compile/compile.ts';
 import type { Generation } from '../compile/incremental.ts';
 import { buildLayout } from '../paths.ts';
 import { StaticFiles } from './static.ts';
-import { URLS } from '../urls.ts';
 import { OAuthServer } from '../oauth/server.ts';
 import type { OwnerWrites } from '../owner/writes.ts';
 import { SearchCore } from '../core/search.ts';
@@ -65,7 +57,7 @@ export interface RuntimeOptions {
   /** The owner's writes, one per process (present when generations rebuild the content under an authorization server). */
   owner?: OwnerWrites;
   /** What the process says of itself in its status (draining), one per process (src/runtime/drain.ts). */
-  processState?: ProcessState;
+  processState?: { readonly draining: boolean };
   /** The release this generation serves, when it came from `RELEASES_DIR` (src/release/follow.ts). */
   release?: string;
 }
@@ -129,26 +121,13 @@ export class Runtime {
   /** The collections quota, shared by every operation the SPEC counts as a collection operation. */
   readonly quota: RateLimiter;
   readonly clientOf: (request: RequestFacts) => string;
-  readonly rest: (request: RequestFacts) => Answer | Promise<Answer>;
-  readonly sql: SqlAnswer;
-  readonly graphql: (request: RequestFacts, body: Uint8Array | null) => Promise<Answer>;
-  readonly status: (request: RequestFacts) => Answer;
-  readonly taste: (request: RequestFacts) => Answer;
-  readonly withheld: (request: RequestFacts) => Answer | undefined;
-  /** The public MCP endpoint (Streamable HTTP, stateless). */
-  readonly mcp: McpHandler;
-  /** Cap'n Web RPC at /api/rpc: HTTP batches and WebSocket sessions over this generation. */
-  readonly rpc: RpcHandler;
-  /** The GraphQL explorer page, for browsers visiting the endpoint. */
-  readonly explorer: ReturnType<StaticFiles['resolve']>;
   readonly pages: PageHandler;
   /** The owner lane's authorization server, shared by every generation of the process (not closed with one). */
   readonly oauth: OAuthServer | undefined;
   /** The owner's writes (`/owner/mcp`'s write tools), shared by every generation; absent: the write tools refuse. */
   readonly owner: OwnerWrites | undefined;
-  private musicAnswers: MusicAnswers | undefined;
 
-  private constructor(options: RuntimeOptions, pages: PageHandler) {
+  protected constructor(options: RuntimeOptions, pages: PageHandler) {
     const trusted = options.trustedProxies ?? new Set<string>();
     this.clientOf = (request) => clientAddress(request.peer ?? '', request.header('X-Forwarded-For'), trusted);
     this.generation = options.generation ?? buildGeneration(options.distDir);
@@ -159,43 +138,29 @@ export class Runtime {
     this.tasteSources = new TasteSources(this.core);
     this.files = new StaticFiles(this.generation.manifest, this.generation.root);
     this.quota = new RateLimiter({ store: options.counters?.rest, limit: options.restQuota ?? LIMITS.restRequestsPerWindow, windowSeconds: LIMITS.restWindowSeconds, policy: RATE_LIMIT_POLICY_NAME });
-    const clientOf = this.clientOf;
-    this.rest = restAnswer(this.core, { search: this.search, cacheBytes: options.answerCacheBytes, quota: options.restQuota, limiter: this.quota, clientOf });
-    this.sql = sqlAnswer({ image: readFileSync(this.generation.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
-    this.graphql = graphqlAnswer(this.core, { counters: options.counters?.graphql, budget: options.graphqlBudget, cacheBytes: options.answerCacheBytes, clientOf });
-    this.status = statusAnswer(this.image, options.processState, options.release, options.counters?.health);
-    this.taste = tasteSummaryAnswer(this.core, this.tasteSources);
-    this.withheld = withheldExport(this.image);
-    this.mcp = mcpHandler({ counters: { requests: options.counters?.mcp, work: options.counters?.mcpWork }, requestQuota: options.mcpQuota, workQuota: options.mcpWorkBudget, cacheBytes: options.answerCacheBytes, clientOf });
-    this.rpc = createRpcHandler(this.core, { search: this.search, taste: this.tasteSources, counters: options.counters?.rpc, sessions: options.rpcSessions, cacheBytes: options.answerCacheBytes });
-    this.explorer = this.files.resolve(`${URLS.graphql}/`, null);
     this.pages = pages;
     this.oauth = options.oauth;
     this.owner = options.owner;
   }
 
-  static async open(options: RuntimeOptions): Promise<Runtime> {
-    const entry = pathToFileURL(join(options.distDir, 'server/entry.mjs')).href;
+  /** Astro's handler for the pages of the build at `distDir`. */
+  protected static async pagesOf(distDir: string): Promise<PageHandler> {
+    const entry = pathToFileURL(join(distDir, 'server/entry.mjs')).href;
     const astro = (await import(entry)) as { handler: PageHandler };
-    const runtime = new Runtime(options, astro.handler);
-    // Start the SQL workers now, so the first statement does not wait for them.
-    runtime.sql.warm();
-    return runtime;
+    return astro.handler;
   }
 
-  /** The music POSTs over the generation's catalog and similarity index (`tasteSources`), made on the first music request, not at start-up. */
-  get music(): MusicAnswers {
-    this.musicAnswers ??= musicAnswer(this.tasteSources.music, this.tasteSources.stationDeps);
-    return this.musicAnswers;
+  /** The generation alone, without the surfaces' handlers (those: `ServingRuntime.open`, src/runtime/serving.ts). */
+  static async open(options: RuntimeOptions): Promise<Runtime> {
+    return new Runtime(options, await Runtime.pagesOf(options.distDir));
   }
 
   get siteUrl(): string {
     return this.image.siteUrl;
   }
 
-  /** Ends the generation: its SQL workers, then its image; only once no request is using it. */
+  /** Ends the generation: its image; only once no request is using it. */
   async close(): Promise<void> {
-    await this.sql.close();
     this.image.close();
   }
 }

@@ -13,17 +13,19 @@ import { registerSchema, unregisterSchema, validate } from '@hyperjump/json-sche
 import { paths } from '../../src/paths.ts';
 import { createDispatcher } from '../../src/runtime/dispatch.ts';
 import { createNodeServer } from '../../src/runtime/node.ts';
-import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.ts';
+import { DISPATCH_TABLE } from '../../src/runtime/routes.ts';
+import type { RuntimeOptions } from '../../src/runtime/runtime.ts';
+import { ServingRuntime } from '../../src/runtime/serving.ts';
 
 export interface Served {
   base: string;
-  runtime: Runtime;
+  runtime: ServingRuntime;
   close: () => Promise<void>;
 }
 
 export async function serve(options: Partial<RuntimeOptions> = {}): Promise<Served> {
-  const runtime = await Runtime.open({ distDir: paths.dist, ...options });
-  const server = createNodeServer(createDispatcher(() => runtime));
+  const runtime = await ServingRuntime.open({ distDir: paths.dist, ...options });
+  const server = createNodeServer(createDispatcher(() => runtime, DISPATCH_TABLE));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

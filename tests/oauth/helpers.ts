@@ -20,7 +20,8 @@ import { SqliteOAuthStore } from '../../src/oauth/store.ts';
 import { paths } from '../../src/paths.ts';
 import { createDispatcher } from '../../src/runtime/dispatch.ts';
 import { createNodeServer } from '../../src/runtime/node.ts';
-import { Runtime } from '../../src/runtime/runtime.ts';
+import { DISPATCH_TABLE } from '../../src/runtime/routes.ts';
+import { ServingRuntime } from '../../src/runtime/serving.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
 
 export const OWNER = 'owner';
@@ -72,8 +73,8 @@ export interface Site {
 
 /** The runtime on a free port, with an authorization server configured for `idp` (or none). */
 export async function startSite(options: { idp?: (callback: string) => Promise<Idp>; cimdAllowLoopback?: boolean } = {}): Promise<Site & { idp?: Idp }> {
-  let runtime: Runtime | undefined;
-  const server = createNodeServer(createDispatcher(() => runtime!));
+  let runtime: ServingRuntime | undefined;
+  const server = createNodeServer(createDispatcher(() => runtime!, DISPATCH_TABLE));
   const base = await listen(server);
   const idp = options.idp ? await options.idp(`${base}${OAUTH_URLS.callback}`) : undefined;
   const stateDir = mkdtempSync(join(tmpdir(), 'oauth-state-'));
@@ -92,7 +93,7 @@ export async function startSite(options: { idp?: (callback: string) => Promise<I
       registrationQuota: 1000,
     });
   let authorizationServer = open();
-  runtime = await Runtime.open({ distDir: paths.dist, oauth: authorizationServer });
+  runtime = await ServingRuntime.open({ distDir: paths.dist, oauth: authorizationServer });
   const site = {
     base,
     idp,

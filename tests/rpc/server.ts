@@ -9,21 +9,22 @@ import { createRpcHandler, upgradeFacts, type RpcOptions } from '../../functions
 import { paths } from '../../src/paths.ts';
 import { createDispatcher } from '../../src/runtime/dispatch.ts';
 import { createNodeServer, endWithAnswer } from '../../src/runtime/node.ts';
-import { ROUTES, type Route } from '../../src/runtime/routes.ts';
-import { Runtime } from '../../src/runtime/runtime.ts';
+import type { Route } from '../../src/runtime/route.ts';
+import { DISPATCH_TABLE, ROUTES } from '../../src/runtime/routes.ts';
+import { ServingRuntime } from '../../src/runtime/serving.ts';
 
 export interface RpcServer {
   base: string;
   rpcUrl: string;
   wsUrl: string;
-  runtime: Runtime;
+  runtime: ServingRuntime;
   /** Destroys every upgraded socket at once, as a network failure would (no close frame). */
   dropSockets(): void;
   close(): Promise<void>;
 }
 
 /** The route table with the RPC route's handler made with `options` (its own session counters). */
-export function routesWithRpc(runtime: Runtime, options: RpcOptions): Route[] {
+export function routesWithRpc(runtime: ServingRuntime, options: RpcOptions): Route[] {
   const rpc = createRpcHandler(runtime.core, { search: runtime.search, taste: runtime.tasteSources, ...options });
   return ROUTES.map((route) =>
     route.name !== 'rpc' || route.kind !== 'fetch'
@@ -39,11 +40,11 @@ export function routesWithRpc(runtime: Runtime, options: RpcOptions): Route[] {
 }
 
 /** A server on the built runtime; `rpc` options make the RPC route's handler afresh (tests lower or raise its limits). */
-export async function startRpcServer(options: { rpc?: RpcOptions; runtime?: Runtime } = {}): Promise<RpcServer> {
+export async function startRpcServer(options: { rpc?: RpcOptions; runtime?: ServingRuntime } = {}): Promise<RpcServer> {
   const runtime = options.runtime;
-  const rt = runtime ?? (await Runtime.open({ distDir: paths.dist }));
+  const rt = runtime ?? (await ServingRuntime.open({ distDir: paths.dist }));
   const routes = options.rpc ? routesWithRpc(rt, options.rpc) : ROUTES;
-  const server = createNodeServer(createDispatcher(() => rt, routes));
+  const server = createNodeServer(createDispatcher(() => rt, { ...DISPATCH_TABLE, routes }));
   const sockets = new Set<import('node:stream').Duplex>();
   server.on('upgrade', (_req, socket: import('node:stream').Duplex) => {
     sockets.add(socket);

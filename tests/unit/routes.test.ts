@@ -11,8 +11,9 @@ import { after, before, test } from 'node:test';
 import { paths } from '../../src/paths.ts';
 import { createDispatcher } from '../../src/runtime/dispatch.ts';
 import { createNodeServer } from '../../src/runtime/node.ts';
-import { describeRoutes, ROUTES, type Route } from '../../src/runtime/routes.ts';
-import { Runtime } from '../../src/runtime/runtime.ts';
+import type { Route } from '../../src/runtime/route.ts';
+import { describeRoutes, DISPATCH_TABLE, ROUTES } from '../../src/runtime/routes.ts';
+import { ServingRuntime } from '../../src/runtime/serving.ts';
 
 test('the route table lists every path once, with its methods and handler kind, in matching order', () => {
   assert.deepEqual(
@@ -109,11 +110,11 @@ const webRoutes: Route[] = [
 ];
 
 let base = '';
-let runtime: Runtime;
+let runtime: ServingRuntime;
 let close: () => void;
 before(async () => {
-  runtime = await Runtime.open({ distDir: paths.dist });
-  const server = createNodeServer(createDispatcher(() => runtime, [...failing, ...webRoutes, ...ROUTES]));
+  runtime = await ServingRuntime.open({ distDir: paths.dist });
+  const server = createNodeServer(createDispatcher(() => runtime, { ...DISPATCH_TABLE, routes: [...failing, ...webRoutes, ...ROUTES] }));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

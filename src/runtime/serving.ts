@@ -1,0 +1,73 @@
+/**
+ * The surfaces' handlers of one generation, assembled for the route table
+ * (src/runtime/routes.ts): a `ServingRuntime` is a `Runtime` — the generation: image,
+ * core, stores, caches — with each dynamic surface's handler built over it, with its
+ * caches and quotas. The routes and the dispatcher receive one; the handlers themselves
+ * read only contexts of their own (src/mcp/context.ts, src/site/context.ts,
+ * src/rpc/context.ts), which a generation satisfies.
+ */
+import { readFileSync } from 'node:fs';
+import { withheldExport } from '../../functions/exports.ts';
+import { graphqlAnswer } from '../../functions/graphql.ts';
+import { mcpHandler, type McpHandler } from '../../functions/mcp.ts';
+import { musicAnswer, type MusicAnswers } from '../../functions/music.ts';
+import { restAnswer } from '../../functions/rest.ts';
+import { createRpcHandler, type RpcHandler } from '../../functions/rpc.ts';
+import { sqlAnswer, type SqlAnswer } from '../../functions/sql.ts';
+import { statusAnswer } from '../../functions/status.ts';
+import { tasteSummaryAnswer } from '../../functions/taste.ts';
+import type { Answer, RequestFacts } from '../http/answer.ts';
+import type { PageHandler } from '../site/render-page.ts';
+import { URLS } from '../urls.ts';
+import { Runtime, type RuntimeOptions } from './runtime.ts';
+import type { StaticFiles } from './static.ts';
+
+export class ServingRuntime extends Runtime {
+  readonly rest: (request: RequestFacts) => Answer | Promise<Answer>;
+  readonly sql: SqlAnswer;
+  readonly graphql: (request: RequestFacts, body: Uint8Array | null) => Promise<Answer>;
+  readonly status: (request: RequestFacts) => Answer;
+  readonly taste: (request: RequestFacts) => Answer;
+  readonly withheld: (request: RequestFacts) => Answer | undefined;
+  /** The public MCP endpoint (Streamable HTTP, stateless). */
+  readonly mcp: McpHandler;
+  /** Cap'n Web RPC at /api/rpc: HTTP batches and WebSocket sessions over this generation. */
+  readonly rpc: RpcHandler;
+  /** The GraphQL explorer page, for browsers visiting the endpoint. */
+  readonly explorer: ReturnType<StaticFiles['resolve']>;
+  private musicAnswers: MusicAnswers | undefined;
+
+  protected constructor(options: RuntimeOptions, pages: PageHandler) {
+    super(options, pages);
+    const clientOf = this.clientOf;
+    this.rest = restAnswer(this.core, { search: this.search, cacheBytes: options.answerCacheBytes, quota: options.restQuota, limiter: this.quota, clientOf });
+    this.sql = sqlAnswer({ image: readFileSync(this.generation.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
+    this.graphql = graphqlAnswer(this.core, { counters: options.counters?.graphql, budget: options.graphqlBudget, cacheBytes: options.answerCacheBytes, clientOf });
+    this.status = statusAnswer(this.image, options.processState, options.release, options.counters?.health);
+    this.taste = tasteSummaryAnswer(this.core, this.tasteSources);
+    this.withheld = withheldExport(this.image);
+    this.mcp = mcpHandler({ counters: { requests: options.counters?.mcp, work: options.counters?.mcpWork }, requestQuota: options.mcpQuota, workQuota: options.mcpWorkBudget, cacheBytes: options.answerCacheBytes, clientOf });
+    this.rpc = createRpcHandler(this.core, { search: this.search, taste: this.tasteSources, counters: options.counters?.rpc, sessions: options.rpcSessions, cacheBytes: options.answerCacheBytes });
+    this.explorer = this.files.resolve(`${URLS.graphql}/`, null);
+  }
+
+  /** The generation at `options` with its handlers, as a server serves it. */
+  static override async open(options: RuntimeOptions): Promise<ServingRuntime> {
+    const runtime = new ServingRuntime(options, await Runtime.pagesOf(options.distDir));
+    // Start the SQL workers now, so the first statement does not wait for them.
+    runtime.sql.warm();
+    return runtime;
+  }
+
+  /** The music POSTs over the generation's catalog and similarity index (`tasteSources`), made on the first music request, not at start-up. */
+  get music(): MusicAnswers {
+    this.musicAnswers ??= musicAnswer(this.tasteSources.music, this.tasteSources.stationDeps);
+    return this.musicAnswers;
+  }
+
+  /** Ends the generation: its SQL workers, then its image; only once no request is using it. */
+  override async close(): Promise<void> {
+    await this.sql.close();
+    await super.close();
+  }
+}
