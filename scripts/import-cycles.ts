@@ -9,8 +9,13 @@
  * Tarjan's algorithm finds the strongly connected components: every component with more
  * than one module, or a module importing itself, is a cycle.
  *
- * Exit status 0 when there is none; otherwise 1, each cycle printed with its modules and
- * one loop through them, so the edge to cut can be read off.
+ * Beside cycles, the layering of issue 27 is checked edge by edge (`LAYERS`): handlers
+ * and tools read contexts of their own, never the runtime that assembles them, and the
+ * generation and the dispatcher import no handler.
+ *
+ * Exit status 0 when there is no cycle and no edge across a layer; otherwise 1, each
+ * cycle printed with its modules and one loop through them, so the edge to cut can be
+ * read off, and each forbidden edge with the rule it breaks.
  *
  * `node scripts/import-cycles.ts [--json]`
  */
@@ -100,6 +105,30 @@ export function importGraph(): ImportGraph {
   return { modules: [...edges.keys()].sort(), edges };
 }
 
+/** An import the layering forbids: from a module matching `from` to one matching `to`. */
+export interface LayerRule {
+  from: RegExp;
+  to: RegExp;
+  why: string;
+}
+
+/** The runtime's assembly: the generation, its handlers' assembly, the route table, the dispatcher, the generations. */
+const ASSEMBLY = /^src\/runtime\/(?:runtime|serving|route|routes|dispatch|generations)\.ts$/;
+
+export const LAYERS: readonly LayerRule[] = [
+  { from: /^(?:functions|src\/(?:mcp|owner|site|rpc|oauth|compile|core|http|taste|formats|collections|openapi|graphql|sql))\//, to: ASSEMBLY, why: 'handlers, tools and the layers under them read a context of their own, never the Runtime that assembles them' },
+  { from: /^src\/runtime\/(?:runtime|dispatch|route)\.ts$/, to: /^functions\//, why: 'the generation and the dispatcher import no handler: the route table assembles them (src/runtime/serving.ts, src/runtime/routes.ts)' },
+];
+
+/** Every edge of the graph that a rule forbids. */
+export function layerViolations(graph: ImportGraph, rules: readonly LayerRule[] = LAYERS): { from: string; to: string; why: string }[] {
+  const found: { from: string; to: string; why: string }[] = [];
+  for (const [from, targets] of graph.edges) {
+    for (const to of targets) for (const rule of rules) if (rule.from.test(from) && rule.to.test(to)) found.push({ from, to, why: rule.why });
+  }
+  return found;
+}
+
 /** Tarjan's strongly connected components that are cycles, each sorted, largest first. */
 export function cycles(graph: ImportGraph): string[][] {
   const index = new Map<string, number>();
@@ -180,17 +209,20 @@ export function loopThrough(graph: ImportGraph, component: string[]): string[] {
 if (import.meta.main) {
   const graph = importGraph();
   const found = cycles(graph);
+  const crossings = layerViolations(graph);
   if (process.argv.includes('--json')) {
-    console.log(JSON.stringify(found.map((c) => ({ modules: c, loop: loopThrough(graph, c) })), null, 2));
-  } else if (found.length === 0) {
-    console.log(`import-cycles: ${graph.modules.length} modules, no cycle (type imports included)`);
+    console.log(JSON.stringify({ cycles: found.map((c) => ({ modules: c, loop: loopThrough(graph, c) })), layers: crossings }, null, 2));
+  } else if (found.length === 0 && crossings.length === 0) {
+    console.log(`import-cycles: ${graph.modules.length} modules, no cycle (type imports included), no edge across a layer`);
   } else {
-    console.error(`import-cycles: ${found.length} cycle(s) among ${graph.modules.length} modules (type imports included)`);
+    if (found.length > 0) console.error(`import-cycles: ${found.length} cycle(s) among ${graph.modules.length} modules (type imports included)`);
     for (const [n, component] of found.entries()) {
       console.error(`\ncycle ${n + 1}: ${component.length} modules`);
       for (const m of component) console.error(`  ${m}`);
       console.error(`  one loop: ${loopThrough(graph, component).join(' → ')}`);
     }
+    if (crossings.length > 0) console.error(`\nimport-cycles: ${crossings.length} import(s) across a layer`);
+    for (const c of crossings) console.error(`  ${c.from} → ${c.to}: ${c.why}`);
   }
-  process.exitCode = found.length === 0 ? 0 : 1;
+  process.exitCode = found.length === 0 && crossings.length === 0 ? 0 : 1;
 }
