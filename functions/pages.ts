@@ -21,7 +21,6 @@ import { canonicalSearch, parseQuery } from '../src/core/params.ts';
 import { parseSearch, searchCanonical } from '../src/core/search.ts';
 import { PAGE_PREFERENCES } from '../src/compile/manifest.ts';
 import { RERENDER_ROUTE } from '../src/compile/pages.ts';
-import { AnswerCache } from '../src/http/answer-cache.ts';
 import type { Answer, RequestFacts } from '../src/http/answer.ts';
 import { conditionalAnswer } from '../src/http/conditional.ts';
 import { strongEtag } from '../src/http/etag.ts';
@@ -55,21 +54,13 @@ export function isRecordPage(pathname: string): boolean {
 /** Markdown when the client prefers it to HTML; HTML otherwise (no Accept, `*∕*`, browsers, or neither acceptable). */
 export const wantsMarkdown = (request: RequestFacts) => negotiate(request.header('Accept'), ['text/html', 'text/markdown']) === 'text/markdown';
 
-const PAGE_CACHE_BYTES = process.env.PAGE_CACHE_BYTES === undefined ? LIMITS.pageCacheBytes : Number(process.env.PAGE_CACHE_BYTES);
-const caches = new WeakMap<SiteContext, AnswerCache>();
-const cacheOf = (context: SiteContext) => {
-  let cache = caches.get(context);
-  if (!cache) caches.set(context, (cache = new AnswerCache(PAGE_CACHE_BYTES)));
-  return cache;
-};
-
 function pageHeaders(type: string, body: Buffer): Record<string, string> {
   return { 'Content-Type': type, ETag: strongEtag(body), ...NEGOTIATED_HEADERS, ...PAGE_PREFERENCES };
 }
 
 /** The remembered (or freshly rendered) page for `key`, answered conditionally. */
 async function remembered(context: SiteContext, request: RequestFacts, key: string, render: () => Promise<{ type: string; body: Buffer }>): Promise<Answer> {
-  const cache = cacheOf(context);
+  const cache = context.pageCache;
   let answer: ListAnswer | undefined = cache.get(key);
   if (!answer) {
     const { type, body } = await render();

@@ -15,6 +15,7 @@ import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
 import type { RequestFacts } from '../http/answer.ts';
 import { clientAddress, trustedProxiesFromEnv } from '../http/client.ts';
+import { AnswerCache } from '../http/answer-cache.ts';
 import { RateLimiter, type CounterStore } from '../http/rate-limit.ts';
 import { sharedQuotasFromEnv, type QuotaHealth, type SharedQuotas } from '../http/redis-counters.ts';
 import { RATE_LIMIT_POLICY_NAME } from '../http/headers.ts';
@@ -38,6 +39,8 @@ export interface RuntimeOptions {
   counters?: RuntimeCounters;
   /** Byte budget of remembered REST answers and of GraphQL results (`ANSWER_CACHE_BYTES`), each; 0 turns them off. */
   answerCacheBytes?: number;
+  /** Byte budget of remembered site pages rendered on request (`PAGE_CACHE_BYTES`); 0 turns it off. */
+  pageCacheBytes?: number;
   /** Peers whose X-Forwarded-For is believed (`TRUSTED_PROXIES`). */
   trustedProxies?: ReadonlySet<string>;
   /** Requests per client and window on the collections quota (`RATE_LIMIT_REQUESTS`). */
@@ -91,6 +94,7 @@ export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv, distDir: string): 
     distDir,
     counters: sharedCounters(quotas),
     answerCacheBytes: envNumber(env, 'ANSWER_CACHE_BYTES'),
+    pageCacheBytes: envNumber(env, 'PAGE_CACHE_BYTES'),
     trustedProxies: trustedProxiesFromEnv(env.TRUSTED_PROXIES),
     restQuota: envNumber(env, 'RATE_LIMIT_REQUESTS'),
     sqlQuota: envNumber(env, 'SQL_RATE_LIMIT_REQUESTS'),
@@ -126,6 +130,8 @@ export class Runtime {
   readonly oauth: OAuthServer | undefined;
   /** The owner's writes (`/owner/mcp`'s write tools), shared by every generation; absent: the write tools refuse. */
   readonly owner: OwnerWrites | undefined;
+  private readonly pageCacheBytes: number;
+  private pageAnswers: AnswerCache | undefined;
 
   protected constructor(options: RuntimeOptions, pages: PageHandler) {
     const trusted = options.trustedProxies ?? new Set<string>();
@@ -139,6 +145,7 @@ export class Runtime {
     this.files = new StaticFiles(this.generation.manifest, this.generation.root);
     this.quota = new RateLimiter({ store: options.counters?.rest, limit: options.restQuota ?? LIMITS.restRequestsPerWindow, windowSeconds: LIMITS.restWindowSeconds, policy: RATE_LIMIT_POLICY_NAME });
     this.pages = pages;
+    this.pageCacheBytes = options.pageCacheBytes ?? LIMITS.pageCacheBytes;
     this.oauth = options.oauth;
     this.owner = options.owner;
   }
@@ -153,6 +160,12 @@ export class Runtime {
   /** The generation alone, without the surfaces' handlers (those: `ServingRuntime.open`, src/runtime/serving.ts). */
   static async open(options: RuntimeOptions): Promise<Runtime> {
     return new Runtime(options, await Runtime.pagesOf(options.distDir));
+  }
+
+  /** The site pages rendered on request (functions/pages.ts), remembered per path, query and representation; made on the first such page. */
+  get pageCache(): AnswerCache {
+    this.pageAnswers ??= new AnswerCache(this.pageCacheBytes);
+    return this.pageAnswers;
   }
 
   get siteUrl(): string {

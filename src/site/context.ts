@@ -2,12 +2,13 @@
  * What the site pages rendered on request (functions/pages.ts) read: the generation a
  * request arrived on — its query core and search, its image for a record page's links
  * and media, its static files (the prerendered pages, their twins, the not-found page),
- * the collections quota the pages spend and the client it counts, and Astro's handler.
- * One per generation; the page handlers hold no state of their own.
+ * the collections quota the pages spend and the client it counts, Astro's handler, and
+ * the pages it remembers. One per generation; the page handlers hold no state of their own.
  */
 import type { Image } from '../core/image.ts';
 import type { QueryCore } from '../core/query.ts';
 import type { SearchCore } from '../core/search.ts';
+import type { AnswerCache } from '../http/answer-cache.ts';
 import type { RequestFacts } from '../http/answer.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import type { StaticFiles } from '../runtime/static.ts';
@@ -22,4 +23,6 @@ export interface SiteContext {
   quota: RateLimiter;
   clientOf: (request: RequestFacts) => string;
   pages: PageHandler;
+  /** The pages rendered on request, remembered for the generation (`PAGE_CACHE_BYTES`). */
+  readonly pageCache: AnswerCache;
 }
