@@ -3,7 +3,11 @@
  * methods it takes, its handler kind and its body bound. The dispatcher
  * (src/runtime/dispatch.ts) owns everything around a handler — 404, 405 with `Allow`,
  * HEAD as GET without a body, the bounded body read, the catch-all — so a route is only
- * data and one function. `describeRoutes` lists the table for tests and the fuzz campaign.
+ * data and one function. The table assembles the handlers: a route calls its surface's
+ * handler of the generation (`ServingRuntime`, src/runtime/serving.ts), or hands the
+ * generation to a handler as that handler's own context (functions/pages.ts reads a
+ * `SiteContext`, functions/owner-mcp.ts an `OwnerMcpContext`). `DISPATCH_TABLE` is what
+ * the dispatcher is given; `describeRoutes` lists the table for tests and the fuzz campaign.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
