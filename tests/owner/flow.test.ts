@@ -2,7 +2,7 @@
  * `/owner/mcp` with tokens from the real flow (oauth4webapi as the client, oidc-provider
  * as the owner's identity provider, tests/oauth/helpers.ts): the MCP SDK's client calls
  * it with the access token; a read-only grant is refused write calls with 403; a revoked
- * token is 401. This site has no generations (Runtime.open), so write tools say they are
+ * token is 401. This site has no generations (ServingRuntime.open), so write tools say they are
  * not available here; writes themselves are tests/owner/owner-mcp.test.ts.
  */
 import assert from 'node:assert/strict';
