@@ -5,7 +5,8 @@
  * `--interval-ms` while the replicas are under load, so the runtime's request path does no
  * work for the measurement. Runs in its own process, so the load generator (autocannon
  * runs in the benchmark's process) does not delay its clock. It prints `ready` once
- * connected, times calls until its stdin ends, then prints one JSON line of `ProbeResult`.
+ * connected and starts calling; each line on its stdin starts the count afresh (the
+ * measured pass begins); when stdin ends it prints one JSON line of `ProbeResult`.
  * Usage: node bench/redis-probe.ts --url redis://… --prefix <REDIS_KEY_PREFIX> [--interval-ms 5]
  */
 import { parseArgs } from 'node:util';
@@ -46,7 +47,8 @@ if (import.meta.main) {
   const samples: number[] = [];
   let failed = 0;
   let running = true;
-  process.stdin.on('end', () => (running = false)).resume();
+  process.stdin.on('data', () => ((samples.length = 0), (failed = 0)));
+  process.stdin.on('end', () => (running = false));
   console.log('ready');
   while (running) {
     const started = performance.now();

@@ -84,8 +84,8 @@ async function startBalancer(replicas: readonly Replica[], scratch: string) {
   return runNginx(prefix, `http://127.0.0.1:${port}`);
 }
 
-/** The probe client (bench/redis-probe.ts), timing calls from when it is ready until `stop()`. */
-async function startProbe(prefix: string): Promise<{ stop(): Promise<ProbeResult> }> {
+/** The probe client (bench/redis-probe.ts), calling from when it is ready, timing from `measure()` (or the start) until `stop()`. */
+async function startProbe(prefix: string): Promise<{ measure(): void; stop(): Promise<ProbeResult> }> {
   const child = spawn(process.execPath, ['bench/redis-probe.ts', '--url', REDIS_URL, '--prefix', prefix], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -94,6 +94,7 @@ async function startProbe(prefix: string): Promise<{ stop(): Promise<ProbeResult
     await sleep(20);
   }
   return {
+    measure: () => child.stdin.write('measure\n'),
     stop: async () => {
       child.stdin.end();
       if (child.exitCode === null) await once(child, 'exit');
@@ -160,9 +161,11 @@ export async function measureReplicas(o: ReplicaOptions): Promise<ReplicaResults
               idle.push(await probe.stop());
             }
             o.log(`run ${run}, ${variant}, ${setUp}: ${target.label}`);
+            // Started before the warm-up, so that no set-up idles longer than the others before its measured pass.
+            const probe = setUp === 'two' ? await startProbe(prefix) : undefined;
             await generator.run(base, target.requests, { connections: o.connections, seconds: Math.max(1, Math.round(o.seconds / 4)) });
             await sleep(500);
-            const probe = setUp === 'two' ? await startProbe(prefix) : undefined;
+            probe?.measure();
             loadAverages.push(loadavg()[0]!);
             const loaded = await generator.run(base, target.requests, { connections: o.connections, seconds: o.seconds });
             const key = `${target.id} ${variant}`;
