@@ -20,7 +20,8 @@
  * Usage: npm run bench [-- --records 100000 --seconds 8 --connections 16 --runs 3
  *        --only <text> --build-only --reuse-build --note <text> --out <file>]
  * `--only rebuild` measures the dev loop instead (bench/rebuild.ts); `--only import` the
- * importers (bench/import.ts: `--tweets 100000 --activities 10000 --points 120`).
+ * importers (bench/import.ts: `--tweets 100000 --activities 10000 --points 120`);
+ * `--only replicas` several replicas (bench/replicas.ts), which a full run measures last.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
@@ -123,6 +124,13 @@ if (args.only === 'rebuild') {
 if (args['build-only']) {
   if (built) writeResults(out, { build: { [records]: built } });
   console.log(JSON.stringify(built ?? 'build reused: nothing measured', null, 2));
+  process.exit(0);
+}
+
+// Several replicas alone (bench/replicas.ts): their own section of the record, which replaces only itself.
+if (args.only === 'replicas') {
+  const { recordReplicas } = await import('./replicas.ts');
+  await recordReplicas({ dist, content, records, collection: args.collection, runs, seconds, connections, scratch: root, log }, args.out ?? RESULTS_PATH);
   process.exit(0);
 }
 
@@ -253,3 +261,9 @@ const results = writeResults(out, {
 });
 console.log(benchTables(results));
 log(`written to ${out}; \`npm run docs\` puts ${out === RESULTS_PATH ? 'it' : RESULTS_PATH} in the README`);
+
+// Several replicas (bench/replicas.ts), after the record above: two behind nginx sharing quotas in Redis beside one, Redis's round trip, propagation.
+if (args.only === undefined) {
+  const { recordReplicas } = await import('./replicas.ts');
+  await recordReplicas({ dist, content, records, collection: args.collection, runs, seconds, connections, scratch: root, log }, out);
+}

@@ -43,7 +43,8 @@ export function hasNginx(): boolean {
   return !spawnSync('nginx', ['-v']).error;
 }
 
-const freePort = async () => {
+/** A loopback port free now. */
+export const freePort = async () => {
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
   const port = (server.address() as { port: number }).port;
@@ -74,8 +75,12 @@ http {
 }
 `,
   );
+  return runNginx(prefix, `http://127.0.0.1:${port}`);
+}
+
+/** nginx with the configuration `<prefix>/nginx.conf` (which keeps it in the foreground), once it answers at `base`. */
+export async function runNginx(prefix: string, base: string): Promise<Running> {
   const child = spawn('nginx', ['-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: 'inherit' });
-  const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
       await fetch(base);

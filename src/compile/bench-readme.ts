@@ -86,6 +86,8 @@ export interface BenchResults {
   /** Keyed by the number of records generated. */
   build: Record<string, BuildFigures>;
   load?: LoadResults;
+  /** Several replicas (src/compile/bench-replicas.ts): its own table, in the README's "Several replicas". */
+  replicas?: import('./bench-replicas.ts').ReplicaResults;
 }
 
 const count = (n: number) => Math.round(n).toLocaleString('en');
