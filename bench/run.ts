@@ -29,10 +29,10 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { benchTables, type BuildFigures, type TargetRow } from '../src/compile/bench-readme.ts';
-import { loadGenerator, type LoadRequest, type Loaded } from './load.ts';
+import { loadGenerator, type LoadRequest } from './load.ts';
 import { measureRebuild } from './rebuild.ts';
-import { figures, RESULTS_PATH, runFacts, writeResults } from './results.ts';
-import { hasNginx, rssMb, startNginx, startNode, type Running } from './servers.ts';
+import { figures, RESULTS_PATH, runFacts, writeResults, type Measured } from './results.ts';
+import { cpuSeconds, hasNginx, rssMb, startNginx, startNode, type Running } from './servers.ts';
 import { targets, type Target } from './targets.ts';
 
 const { values: args } = parseArgs({
@@ -170,8 +170,8 @@ async function preflight(base: string, target: Target): Promise<number> {
   return Math.round(bytes / target.requests.length);
 }
 
-/** A short pass, then the measured one, sampling the server's RSS every 100 ms. */
-async function measure(server: Running, requests: LoadRequest[], loadConnections = connections): Promise<Loaded & { rssMb: number }> {
+/** A short pass, then the measured one, sampling the server's RSS every 100 ms and counting its CPU time per answer. */
+async function measure(server: Running, requests: LoadRequest[], loadConnections = connections): Promise<Measured> {
   const options = { connections: loadConnections, seconds };
   await generator.run(server.base, requests, { ...options, seconds: Math.max(1, Math.round(seconds / 4)) });
   // The warm-up's last requests are cut off, not finished: let the server finish them, or
@@ -179,11 +179,14 @@ async function measure(server: Running, requests: LoadRequest[], loadConnections
   await sleep(500);
   let peak = 0;
   const sample = () => (peak = Math.max(peak, server.pids().reduce((n, pid) => n + rssMb(pid), 0)));
+  const cpu = () => server.pids().reduce((n, pid) => n + cpuSeconds(pid), 0);
   const timer = setInterval(sample, 100);
+  const cpuBefore = cpu();
   const loaded = await generator.run(server.base, requests, options);
+  const cpuUs = ((cpu() - cpuBefore) * 1e6) / Math.max(1, loaded.requests);
   clearInterval(timer);
   sample();
-  return { ...loaded, rssMb: peak };
+  return { ...loaded, rssMb: peak, cpuUs };
 }
 
 /** Starts a server, loads it, stops it: nothing else runs beside the target. */
@@ -196,7 +199,7 @@ async function alone(start: () => Promise<Running>, work: (server: Running) => P
   }
 }
 
-type Samples = (Loaded & { rssMb: number })[];
+type Samples = Measured[];
 const samples = new Map(chosen.map((t) => [t.id, { warm: [] as Samples, cold: [] as Samples, bare: [] as Samples, nginx: [] as Samples }]));
 const bodyBytes = new Map<string, number>();
 const nginx = hasNginx();

@@ -101,6 +101,20 @@ export async function runNginx(prefix: string, base: string): Promise<Running> {
   };
 }
 
+/** CPU time a process has used, user and system, all its threads, in seconds, from /proc (0 once it is gone). */
+export function cpuSeconds(pid: number): number {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, counted after the command's closing parenthesis (the name may hold spaces).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** Linux's USER_HZ, which /proc reports times in: 100 on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 /** The resident set of a process in MB, from /proc (0 once it is gone). */
 export function rssMb(pid: number): number {
   try {

@@ -27,6 +27,8 @@ export interface LoadFigures {
   p99Ms: Spread;
   /** The highest VmRSS of the server process sampled while it was under load. */
   rssMb: Spread;
+  /** The server's CPU time (user and system, all its threads) per answer under load, in µs. */
+  cpuUs?: Spread;
   /** Requests answered over all runs. */
   requests: number;
   non2xx: number;
@@ -112,6 +114,7 @@ function loadTables(load: LoadResults): string[] {
     const rest = r.sameQuestionAs === undefined ? undefined : byId.get(r.sameQuestionAs);
     return rest ? `${ratio(r.warm.rps.median, rest.warm.rps.median)} / ${ratio(r.cold.rps.median, rest.cold.rps.median)} (${rest.label})` : '';
   };
+  const cpuUs = (r: TargetRow) => [r.warm, r.cold, r.bare].map((f) => (f.cpuUs === undefined ? '—' : f.cpuUs.median.toFixed(1))).join(' / ');
   const failures = (r: TargetRow) => [r.warm, r.cold, r.bare].reduce((n, f) => n + f.non2xx + f.errors, 0);
   const nginx = load.rows.find((r) => r.nginx !== undefined)?.nginx;
   return [
@@ -121,11 +124,13 @@ function loadTables(load: LoadResults): string[] {
     '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
     ...load.rows.map((r) => `| ${r.label} | ${count(r.bodyBytes)} | ${rps(r.warm.rps)} | ${rps(r.cold.rps)} | ${rps(r.bare.rps)} | ${ratio(r.warm.rps.median, r.bare.rps.median)} / ${ratio(r.cold.rps.median, r.bare.rps.median)} | ${versusRest(r)} |`),
     '',
-    '| request | p50 ms, caches | p50 ms, cold | p99 ms, caches | p99 ms, cold | server RSS under load MB, caches / cold | non-2xx and errors |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...load.rows.map((r) => `| ${r.label} | ${ms(r.warm.p50Ms)} | ${ms(r.cold.p50Ms)} | ${ms(r.warm.p99Ms)} | ${ms(r.cold.p99Ms)} | ${mb(r.warm.rssMb)} / ${mb(r.cold.rssMb)} | ${failures(r)} |`),
+    '| request | p50 ms, caches | p50 ms, cold | p99 ms, caches | p99 ms, cold | server RSS under load MB, caches / cold | CPU µs per answer, caches / cold / bare | non-2xx and errors |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...load.rows.map((r) => `| ${r.label} | ${ms(r.warm.p50Ms)} | ${ms(r.cold.p50Ms)} | ${ms(r.warm.p99Ms)} | ${ms(r.cold.p99Ms)} | ${mb(r.warm.rssMb)} / ${mb(r.cold.rssMb)} | ${cpuUs(r)} | ${failures(r)} |`),
     '',
-    nginx === undefined || nginx === 'absent'
+    nginx === undefined
+      ? 'nginx serving the same static file (the static limit): no static target in this run.'
+      : nginx === 'absent'
       ? 'nginx serving the same static file (the static limit): not installed on the machine of this run.'
       : `nginx serving the same static file (the static limit): ${rps(nginx.rps)} req/s, p50 ${ms(nginx.p50Ms)} ms, p99 ${ms(nginx.p99Ms)} ms.`,
     '',
