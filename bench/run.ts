@@ -30,6 +30,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { benchTables, type BuildFigures, type TargetRow } from '../src/compile/bench-readme.ts';
 import { loadGenerator, type LoadRequest } from './load.ts';
+import { measureHeaderCost } from './header-cost.ts';
 import { measureRebuild } from './rebuild.ts';
 import { figures, RESULTS_PATH, runFacts, writeResults, type Measured } from './results.ts';
 import { cpuSeconds, hasNginx, rssMb, startNginx, startNode, type Running } from './servers.ts';
@@ -241,6 +242,10 @@ for (let run = 1; run <= runs; run++) {
   }
 }
 
+// REST's header block alone, beside the bare server, where REST page one was loaded (bench/header-cost.ts).
+const page = chosen.find((t) => t.id === 'rest-page-one');
+const headerCost = page && (log('header block: bare node:http with and without REST page one\'s headers'), await measureHeaderCost({ dist, path: page.requests[0]!.path, seconds, connections, runs, generator }));
+
 // 4. The record.
 const rows: TargetRow[] = chosen.map((t) => {
   const s = samples.get(t.id)!;
@@ -260,7 +265,7 @@ const rows: TargetRow[] = chosen.map((t) => {
 const results = writeResults(out, {
   ...(built ? { build: { [records]: built } } : {}),
   note: args.note,
-  load: { ...runFacts(), loadGenerator: generator.name, records, collection: args.collection, collectionRecords: all.collectionRecords, connections, seconds, runs, rows },
+  load: { ...runFacts(), loadGenerator: generator.name, records, collection: args.collection, collectionRecords: all.collectionRecords, connections, seconds, runs, rows, ...(headerCost ? { headerCost } : {}) },
 });
 console.log(benchTables(results));
 log(`written to ${out}; \`npm run docs\` puts ${out === RESULTS_PATH ? 'it' : RESULTS_PATH} in the README`);

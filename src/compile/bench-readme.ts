@@ -71,6 +71,16 @@ export interface TargetRow {
   nginx?: LoadFigures | 'absent';
 }
 
+/** REST page one's exact header block replayed by the bare server, beside the bare server's two headers (bench/header-cost.ts). */
+export interface HeaderCost {
+  path: string;
+  bodyBytes: number;
+  headers: number;
+  headerBytes: number;
+  bareRps: number;
+  headersRps: number;
+}
+
 export interface LoadResults extends RunFacts {
   loadGenerator: string;
   records: number;
@@ -80,6 +90,8 @@ export interface LoadResults extends RunFacts {
   seconds: number;
   runs: number;
   rows: TargetRow[];
+  /** Measured after the rows, in the same run, where REST page one was loaded. */
+  headerCost?: HeaderCost;
 }
 
 export interface BenchResults {
@@ -124,6 +136,7 @@ function loadTables(load: LoadResults): string[] {
     '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
     ...load.rows.map((r) => `| ${r.label} | ${count(r.bodyBytes)} | ${rps(r.warm.rps)} | ${rps(r.cold.rps)} | ${rps(r.bare.rps)} | ${ratio(r.warm.rps.median, r.bare.rps.median)} / ${ratio(r.cold.rps.median, r.bare.rps.median)} | ${versusRest(r)} |`),
     '',
+    ...headerCostLines(load),
     '| request | p50 ms, caches | p50 ms, cold | p99 ms, caches | p99 ms, cold | server RSS under load MB, caches / cold | CPU µs per answer, caches / cold / bare | non-2xx and errors |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...load.rows.map((r) => `| ${r.label} | ${ms(r.warm.p50Ms)} | ${ms(r.cold.p50Ms)} | ${ms(r.warm.p99Ms)} | ${ms(r.cold.p99Ms)} | ${mb(r.warm.rssMb)} / ${mb(r.cold.rssMb)} | ${cpuUs(r)} | ${failures(r)} |`),
@@ -139,6 +152,17 @@ function loadTables(load: LoadResults): string[] {
     '| --- | --- |',
     // Markdown would take `<id>` or `a < b` for HTML, and `|` for a cell's end.
     ...load.rows.map((r) => `| ${r.label} | ${r.request.replaceAll('<', '&lt;').replaceAll('|', '\\|')} |`),
+  ];
+}
+
+/** The header block's own cost, so the runtime's cost shows apart from it (issue 31). */
+function headerCostLines(load: LoadResults): string[] {
+  const cost = load.headerCost;
+  const page = load.rows.find((r) => r.id === 'rest-page-one');
+  if (cost === undefined || page === undefined) return [];
+  return [
+    `The header block alone: a bare node:http server sending REST page one's exact ${cost.headers} headers (${count(cost.headerBytes)} bytes) and body answers ${count(cost.headersRps)} req/s, ${ratio(cost.headersRps, cost.bareRps)} of the same server sending the body with two headers (${count(cost.bareRps)} req/s, medians of ${load.runs} alternating runs). REST page one with caches is ${ratio(page.warm.rps.median, cost.headersRps)} of the server sending its exact bytes: what the runtime itself costs on top of its headers.`,
+    '',
   ];
 }
 
