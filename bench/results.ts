@@ -21,9 +21,14 @@ export function spread(values: readonly number[], digits: number): Spread {
 }
 
 /** One target's runs, each with the peak RSS sampled under its load. */
-export function figures(runs: readonly (Loaded & { rssMb: number })[]): LoadFigures {
+/** One measured pass: the load generator's figures, the server's peak RSS and, where counted, its CPU time per answer. */
+export type Measured = Loaded & { rssMb: number; cpuUs?: number };
+
+export function figures(runs: readonly Measured[]): LoadFigures {
+  const cpu = runs.flatMap((r) => (r.cpuUs === undefined ? [] : [r.cpuUs]));
   return {
     rps: spread(runs.map((r) => r.rps), 0),
+    ...(cpu.length === runs.length && cpu.length > 0 ? { cpuUs: spread(cpu, 1) } : {}),
     p50Ms: spread(runs.map((r) => r.p50Ms), 2),
     p99Ms: spread(runs.map((r) => r.p99Ms), 2),
     rssMb: spread(runs.map((r) => r.rssMb), 0),

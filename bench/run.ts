@@ -20,7 +20,8 @@
  * Usage: npm run bench [-- --records 100000 --seconds 8 --connections 16 --runs 3
  *        --only <text> --build-only --reuse-build --note <text> --out <file>]
  * `--only rebuild` measures the dev loop instead (bench/rebuild.ts); `--only import` the
- * importers (bench/import.ts: `--tweets 100000 --activities 10000 --points 120`).
+ * importers (bench/import.ts: `--tweets 100000 --activities 10000 --points 120`);
+ * `--only replicas` several replicas (bench/replicas.ts), which a full run measures last.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
@@ -28,10 +29,11 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { benchTables, type BuildFigures, type TargetRow } from '../src/compile/bench-readme.ts';
-import { loadGenerator, type LoadRequest, type Loaded } from './load.ts';
+import { loadGenerator, type LoadRequest } from './load.ts';
+import { measureHeaderCost } from './header-cost.ts';
 import { measureRebuild } from './rebuild.ts';
-import { figures, RESULTS_PATH, runFacts, writeResults } from './results.ts';
-import { hasNginx, rssMb, startNginx, startNode, type Running } from './servers.ts';
+import { figures, RESULTS_PATH, runFacts, writeResults, type Measured } from './results.ts';
+import { cpuSeconds, hasNginx, rssMb, startNginx, startNode, type Running } from './servers.ts';
 import { targets, type Target } from './targets.ts';
 
 const { values: args } = parseArgs({
@@ -126,6 +128,13 @@ if (args['build-only']) {
   process.exit(0);
 }
 
+// Several replicas alone (bench/replicas.ts): their own section of the record, which replaces only itself.
+if (args.only === 'replicas') {
+  const { recordReplicas } = await import('./replicas.ts');
+  await recordReplicas({ dist, content, records, collection: args.collection, runs, seconds, connections, scratch: root, log }, args.out ?? RESULTS_PATH);
+  process.exit(0);
+}
+
 // 3. Targets, drawn from the built image; `--only` keeps the matching ones and the REST rows they compare with.
 const all = targets(imagePath, args.collection);
 const wanted = all.targets.filter((t) => args.only === undefined || `${t.id} ${t.label}`.includes(args.only));
@@ -162,8 +171,8 @@ async function preflight(base: string, target: Target): Promise<number> {
   return Math.round(bytes / target.requests.length);
 }
 
-/** A short pass, then the measured one, sampling the server's RSS every 100 ms. */
-async function measure(server: Running, requests: LoadRequest[], loadConnections = connections): Promise<Loaded & { rssMb: number }> {
+/** A short pass, then the measured one, sampling the server's RSS every 100 ms and counting its CPU time per answer. */
+async function measure(server: Running, requests: LoadRequest[], loadConnections = connections): Promise<Measured> {
   const options = { connections: loadConnections, seconds };
   await generator.run(server.base, requests, { ...options, seconds: Math.max(1, Math.round(seconds / 4)) });
   // The warm-up's last requests are cut off, not finished: let the server finish them, or
@@ -171,11 +180,14 @@ async function measure(server: Running, requests: LoadRequest[], loadConnections
   await sleep(500);
   let peak = 0;
   const sample = () => (peak = Math.max(peak, server.pids().reduce((n, pid) => n + rssMb(pid), 0)));
+  const cpu = () => server.pids().reduce((n, pid) => n + cpuSeconds(pid), 0);
   const timer = setInterval(sample, 100);
+  const cpuBefore = cpu();
   const loaded = await generator.run(server.base, requests, options);
+  const cpuUs = ((cpu() - cpuBefore) * 1e6) / Math.max(1, loaded.requests);
   clearInterval(timer);
   sample();
-  return { ...loaded, rssMb: peak };
+  return { ...loaded, rssMb: peak, cpuUs };
 }
 
 /** Starts a server, loads it, stops it: nothing else runs beside the target. */
@@ -188,7 +200,7 @@ async function alone(start: () => Promise<Running>, work: (server: Running) => P
   }
 }
 
-type Samples = (Loaded & { rssMb: number })[];
+type Samples = Measured[];
 const samples = new Map(chosen.map((t) => [t.id, { warm: [] as Samples, cold: [] as Samples, bare: [] as Samples, nginx: [] as Samples }]));
 const bodyBytes = new Map<string, number>();
 const nginx = hasNginx();
@@ -230,6 +242,10 @@ for (let run = 1; run <= runs; run++) {
   }
 }
 
+// REST's header block alone, beside the bare server, where REST page one was loaded (bench/header-cost.ts).
+const page = chosen.find((t) => t.id === 'rest-page-one');
+const headerCost = page && (log('header block: bare node:http with and without REST page one\'s headers'), await measureHeaderCost({ dist, path: page.requests[0]!.path, seconds, connections, runs, generator }));
+
 // 4. The record.
 const rows: TargetRow[] = chosen.map((t) => {
   const s = samples.get(t.id)!;
@@ -249,7 +265,13 @@ const rows: TargetRow[] = chosen.map((t) => {
 const results = writeResults(out, {
   ...(built ? { build: { [records]: built } } : {}),
   note: args.note,
-  load: { ...runFacts(), loadGenerator: generator.name, records, collection: args.collection, collectionRecords: all.collectionRecords, connections, seconds, runs, rows },
+  load: { ...runFacts(), loadGenerator: generator.name, records, collection: args.collection, collectionRecords: all.collectionRecords, connections, seconds, runs, rows, ...(headerCost ? { headerCost } : {}) },
 });
 console.log(benchTables(results));
 log(`written to ${out}; \`npm run docs\` puts ${out === RESULTS_PATH ? 'it' : RESULTS_PATH} in the README`);
+
+// Several replicas (bench/replicas.ts), after the record above: two behind nginx sharing quotas in Redis beside one, Redis's round trip, propagation.
+if (args.only === undefined) {
+  const { recordReplicas } = await import('./replicas.ts');
+  await recordReplicas({ dist, content, records, collection: args.collection, runs, seconds, connections, scratch: root, log }, out);
+}

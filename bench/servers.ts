@@ -43,7 +43,8 @@ export function hasNginx(): boolean {
   return !spawnSync('nginx', ['-v']).error;
 }
 
-const freePort = async () => {
+/** A loopback port free now. */
+export const freePort = async () => {
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
   const port = (server.address() as { port: number }).port;
@@ -74,8 +75,12 @@ http {
 }
 `,
   );
+  return runNginx(prefix, `http://127.0.0.1:${port}`);
+}
+
+/** nginx with the configuration `<prefix>/nginx.conf` (which keeps it in the foreground), once it answers at `base`. */
+export async function runNginx(prefix: string, base: string): Promise<Running> {
   const child = spawn('nginx', ['-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: 'inherit' });
-  const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
       await fetch(base);
@@ -95,6 +100,20 @@ http {
     },
   };
 }
+
+/** CPU time a process has used, user and system, all its threads, in seconds, from /proc (0 once it is gone). */
+export function cpuSeconds(pid: number): number {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, counted after the command's closing parenthesis (the name may hold spaces).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** Linux's USER_HZ, which /proc reports times in: 100 on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** The resident set of a process in MB, from /proc (0 once it is gone). */
 export function rssMb(pid: number): number {

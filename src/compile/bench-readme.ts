@@ -27,6 +27,8 @@ export interface LoadFigures {
   p99Ms: Spread;
   /** The highest VmRSS of the server process sampled while it was under load. */
   rssMb: Spread;
+  /** The server's CPU time (user and system, all its threads) per answer under load, in µs. */
+  cpuUs?: Spread;
   /** Requests answered over all runs. */
   requests: number;
   non2xx: number;
@@ -69,6 +71,16 @@ export interface TargetRow {
   nginx?: LoadFigures | 'absent';
 }
 
+/** REST page one's exact header block replayed by the bare server, beside the bare server's two headers (bench/header-cost.ts). */
+export interface HeaderCost {
+  path: string;
+  bodyBytes: number;
+  headers: number;
+  headerBytes: number;
+  bareRps: number;
+  headersRps: number;
+}
+
 export interface LoadResults extends RunFacts {
   loadGenerator: string;
   records: number;
@@ -78,6 +90,8 @@ export interface LoadResults extends RunFacts {
   seconds: number;
   runs: number;
   rows: TargetRow[];
+  /** Measured after the rows, in the same run, where REST page one was loaded. */
+  headerCost?: HeaderCost;
 }
 
 export interface BenchResults {
@@ -86,6 +100,8 @@ export interface BenchResults {
   /** Keyed by the number of records generated. */
   build: Record<string, BuildFigures>;
   load?: LoadResults;
+  /** Several replicas (src/compile/bench-replicas.ts): its own table, in the README's "Several replicas". */
+  replicas?: import('./bench-replicas.ts').ReplicaResults;
 }
 
 const count = (n: number) => Math.round(n).toLocaleString('en');
@@ -110,6 +126,7 @@ function loadTables(load: LoadResults): string[] {
     const rest = r.sameQuestionAs === undefined ? undefined : byId.get(r.sameQuestionAs);
     return rest ? `${ratio(r.warm.rps.median, rest.warm.rps.median)} / ${ratio(r.cold.rps.median, rest.cold.rps.median)} (${rest.label})` : '';
   };
+  const cpuUs = (r: TargetRow) => [r.warm, r.cold, r.bare].map((f) => (f.cpuUs === undefined ? '—' : f.cpuUs.median.toFixed(1))).join(' / ');
   const failures = (r: TargetRow) => [r.warm, r.cold, r.bare].reduce((n, f) => n + f.non2xx + f.errors, 0);
   const nginx = load.rows.find((r) => r.nginx !== undefined)?.nginx;
   return [
@@ -119,11 +136,14 @@ function loadTables(load: LoadResults): string[] {
     '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
     ...load.rows.map((r) => `| ${r.label} | ${count(r.bodyBytes)} | ${rps(r.warm.rps)} | ${rps(r.cold.rps)} | ${rps(r.bare.rps)} | ${ratio(r.warm.rps.median, r.bare.rps.median)} / ${ratio(r.cold.rps.median, r.bare.rps.median)} | ${versusRest(r)} |`),
     '',
-    '| request | p50 ms, caches | p50 ms, cold | p99 ms, caches | p99 ms, cold | server RSS under load MB, caches / cold | non-2xx and errors |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...load.rows.map((r) => `| ${r.label} | ${ms(r.warm.p50Ms)} | ${ms(r.cold.p50Ms)} | ${ms(r.warm.p99Ms)} | ${ms(r.cold.p99Ms)} | ${mb(r.warm.rssMb)} / ${mb(r.cold.rssMb)} | ${failures(r)} |`),
+    ...headerCostLines(load),
+    '| request | p50 ms, caches | p50 ms, cold | p99 ms, caches | p99 ms, cold | server RSS under load MB, caches / cold | CPU µs per answer, caches / cold / bare | non-2xx and errors |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...load.rows.map((r) => `| ${r.label} | ${ms(r.warm.p50Ms)} | ${ms(r.cold.p50Ms)} | ${ms(r.warm.p99Ms)} | ${ms(r.cold.p99Ms)} | ${mb(r.warm.rssMb)} / ${mb(r.cold.rssMb)} | ${cpuUs(r)} | ${failures(r)} |`),
     '',
-    nginx === undefined || nginx === 'absent'
+    nginx === undefined
+      ? 'nginx serving the same static file (the static limit): no static target in this run.'
+      : nginx === 'absent'
       ? 'nginx serving the same static file (the static limit): not installed on the machine of this run.'
       : `nginx serving the same static file (the static limit): ${rps(nginx.rps)} req/s, p50 ${ms(nginx.p50Ms)} ms, p99 ${ms(nginx.p99Ms)} ms.`,
     '',
@@ -132,6 +152,17 @@ function loadTables(load: LoadResults): string[] {
     '| --- | --- |',
     // Markdown would take `<id>` or `a < b` for HTML, and `|` for a cell's end.
     ...load.rows.map((r) => `| ${r.label} | ${r.request.replaceAll('<', '&lt;').replaceAll('|', '\\|')} |`),
+  ];
+}
+
+/** The header block's own cost, so the runtime's cost shows apart from it (issue 31). */
+function headerCostLines(load: LoadResults): string[] {
+  const cost = load.headerCost;
+  const page = load.rows.find((r) => r.id === 'rest-page-one');
+  if (cost === undefined || page === undefined) return [];
+  return [
+    `The header block alone: a bare node:http server sending REST page one's exact ${cost.headers} headers (${count(cost.headerBytes)} bytes) and body answers ${count(cost.headersRps)} req/s, ${ratio(cost.headersRps, cost.bareRps)} of the same server sending the body with two headers (${count(cost.bareRps)} req/s, medians of ${load.runs} alternating runs). REST page one with caches is ${ratio(page.warm.rps.median, cost.headersRps)} of the server sending its exact bytes: what the runtime itself costs on top of its headers.`,
+    '',
   ];
 }
 

@@ -24,6 +24,7 @@ export function feedDocuments(core: QueryCore, author = DEFAULT_SITE_AUTHOR): Do
     description: feed.description,
     author,
     collectionTitles: Object.fromEntries(contentCollections.map((c) => [c.name, c.title])),
+    asOf: page.asOf,
   };
   return [
     { path: URLS.jsonFeed, file: URLS.jsonFeed.slice(1), contentType: JSON_FEED_MEDIA_TYPE, body: renderJsonFeed(items, site), lastModified: page.lastModified },

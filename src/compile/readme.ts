@@ -12,6 +12,7 @@ import { LIMIT_DEFINITIONS } from '../core/limits.ts';
 import { collectionUrl, problemUrl } from '../urls.ts';
 import { TOOLS } from '../mcp/tools.ts';
 import { benchTables, readBenchResults } from './bench-readme.ts';
+import { replicaTables } from './bench-replicas.ts';
 
 const code = (s: string) => `\`${s}\``;
 
@@ -64,6 +65,7 @@ export function tables(): Record<string, string> {
     'limits-table': limits.join('\n'),
     'rules-table': rules.join('\n'),
     bench: benchTables(readBenchResults()),
+    'bench-replicas': replicaTables(readBenchResults().replicas),
   };
 }
 

@@ -2,7 +2,8 @@
  * The feed documents: the newest feed items as JSON Feed 1.1 (`/feed.json`,
  * `application/feed+json`) and Atom 1.0 (RFC 4287, `/feed.xml`, `application/atom+xml`).
  * Both are pure functions of the items and the site's absolute URL: `updated` is the
- * newest item's date, never the clock, so the same content gives the same bytes. Item
+ * newest item's date (an empty feed's, the site's as-of time), never the clock, so the
+ * same content gives the same bytes. Item
  * dates are written as RFC 3339 date-times: a date alone becomes its midnight UTC, and a
  * local time without an offset is written as UTC (a record that names its zone has its
  * local times published with the zone's offset; one without has nothing better). Atom's
@@ -29,6 +30,8 @@ export interface FeedSite {
   author: string;
   /** Collection name → its title, for categories and text. */
   collectionTitles: Readonly<Record<string, string>>;
+  /** When the site's data last changed (RFC 3339): an empty feed's `updated`, which Atom requires (src/core/image.ts `asOf`). */
+  asOf: string;
 }
 
 export const JSON_FEED_MEDIA_TYPE = 'application/feed+json';
@@ -74,7 +77,7 @@ export function renderAtom(items: readonly FeedItem[], site: FeedSite): string {
   feed.ele('id').txt(xmlText(`${site.url}${URLS.atomFeed}`));
   feed.ele('title').txt(xmlText(site.title));
   feed.ele('subtitle').txt(xmlText(site.description));
-  feed.ele('updated').txt(items[0] ? rfc3339(items[0].date) : '1970-01-01T00:00:00Z');
+  feed.ele('updated').txt(rfc3339(items[0]?.date ?? site.asOf));
   feed.ele('author').ele('name').txt(xmlText(site.author));
   feed.ele('link', { rel: 'self', type: ATOM_MEDIA_TYPE, href: xmlAttribute(`${site.url}${URLS.atomFeed}`) });
   feed.ele('link', { rel: 'alternate', type: 'text/html', href: xmlAttribute(`${site.url}/`) });

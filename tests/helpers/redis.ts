@@ -7,26 +7,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, Socket, type AddressInfo, type Server } from 'node:net';
-import { Redis } from 'ioredis';
+import { REDIS_URL, redisProblem } from '../../bench/replica-harness.ts';
 
-export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export { REDIS_URL };
 
 /** A key prefix no other run uses. */
 export const runPrefix = (): string => `collections-test:${randomUUID()}:`;
 
 /** Undefined when Redis answers; otherwise why the Redis tests are skipped (or, under REQUIRE_REDIS=1, a thrown error). */
 export async function redisMissing(): Promise<string | undefined> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
-  probe.on('error', () => undefined);
-  let reason: string | undefined;
-  try {
-    await probe.connect();
-    await probe.ping();
-  } catch (error) {
-    reason = `no Redis answers at ${REDIS_URL} (${error instanceof Error ? error.message : String(error)}): the shared-quota tests are skipped; start Redis or set REDIS_URL`;
-  } finally {
-    probe.disconnect();
-  }
+  const problem = await redisProblem(REDIS_URL, 2000);
+  const reason = problem && `no Redis answers at ${REDIS_URL} (${problem}): the shared-quota tests are skipped; start Redis or set REDIS_URL`;
   if (reason && process.env.REQUIRE_REDIS === '1') throw new Error(`REQUIRE_REDIS=1 but ${reason}`);
   if (reason) console.log(`# ${reason}`);
   return reason;

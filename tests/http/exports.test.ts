@@ -16,6 +16,7 @@ import { withheldExport } from '../../functions/exports.ts';
 import { compile } from '../../src/compile/compile.ts';
 import { Image } from '../../src/core/image.ts';
 import { contractFetch } from '../helpers/contract.ts';
+import { walkRest } from '../helpers/rest-pages.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { assertValidXml } from '../helpers/xml.ts';
 
@@ -39,16 +40,7 @@ interface Place {
   coordinates: { latitude: number; longitude: number; altitude?: number };
 }
 
-async function places(query = ''): Promise<Place[]> {
-  const all: Place[] = [];
-  let next: string | undefined = `/api/places.json?limit=100${query}`;
-  while (next) {
-    const page = (await (await contractFetch(server.base + next)).json()) as { data: Place[]; links: { next?: string } };
-    all.push(...page.data);
-    next = page.links.next;
-  }
-  return all;
-}
+const places = async (query = ''): Promise<Place[]> => (await walkRest<Place>(server.base, `/api/places.json?limit=100${query}`)).data;
 
 const positions = (features: { geometry: { coordinates: number[] } | null; properties: Record<string, unknown> | null }[]) =>
   features.map((f) => `${f.properties?.name}|${f.geometry!.coordinates.slice(0, 2).join(',')}`).sort();

@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { contentItems, expectedFeed } from '../helpers/lists.ts';
 import { contractFetch } from '../helpers/contract.ts';
+import { restPage, walkRest } from '../helpers/rest-pages.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
 let server: RunningServer;
@@ -28,24 +29,8 @@ interface Envelope {
   links: { next?: string };
 }
 
-async function page(path: string, headers: Record<string, string> = {}): Promise<Envelope> {
-  const response = await contractFetch(server.base + path, { headers });
-  assert.equal(response.status, 200, `${path}: ${await response.clone().text()}`);
-  return (await response.json()) as Envelope;
-}
-
-async function walk(path: string): Promise<{ data: Item[]; total: number }> {
-  const data: Item[] = [];
-  let next: string | undefined = path;
-  let total = -1;
-  while (next) {
-    const body = await page(next);
-    total = body.meta.totalCount;
-    data.push(...body.data);
-    next = body.links.next;
-  }
-  return { data, total };
-}
+const page = (path: string, headers: Record<string, string> = {}) => restPage<Envelope>(server.base, path, headers);
+const walk = (path: string) => walkRest<Item>(server.base, path);
 
 async function problem(path: string, slug: string, parameter: string): Promise<void> {
   const response = await contractFetch(server.base + path);

@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { contractFetch } from '../helpers/contract.ts';
 import { contentItems, expectedHits } from '../helpers/lists.ts';
+import { restPage, walkRest } from '../helpers/rest-pages.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
 let server: RunningServer;
@@ -34,24 +35,11 @@ interface Envelope {
   links: { self: string; first: string; next?: string };
 }
 
-async function page(path: string): Promise<Envelope> {
-  const response = await contractFetch(server.base + path);
-  assert.equal(response.status, 200, `${path}: ${await response.clone().text()}`);
-  return (await response.json()) as Envelope;
-}
-
-async function walk(path: string): Promise<{ hits: Hit[]; total: number }> {
-  const hits: Hit[] = [];
-  let next: string | undefined = path;
-  let total = -1;
-  while (next) {
-    const body = await page(next);
-    total = body.meta.totalCount;
-    hits.push(...body.data);
-    next = body.links.next;
-  }
-  return { hits, total };
-}
+const page = (path: string) => restPage<Envelope>(server.base, path);
+const walk = async (path: string) => {
+  const { data, total } = await walkRest<Hit>(server.base, path);
+  return { hits: data, total };
+};
 
 async function problem(path: string, status: number, slug: string, parameter?: string): Promise<void> {
   const response = await contractFetch(server.base + path);

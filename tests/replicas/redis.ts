@@ -6,29 +6,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { TestContext } from 'node:test';
-import { Redis } from 'ioredis';
+import { REDIS_URL, redisProblem } from '../../bench/replica-harness.ts';
 
-export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+export { REDIS_URL };
 
 /** A channel name no other test or run uses. */
 export const testChannel = (name: string) => `test:${randomBytes(6).toString('hex')}:${name}`;
 
-async function answers(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
-
 /** True when Redis answers; otherwise skips `t` with the reason (or throws under REQUIRE_REDIS=1). */
 export async function needRedis(t: TestContext): Promise<boolean> {
-  if (await answers(REDIS_URL)) return true;
+  if ((await redisProblem(REDIS_URL)) === undefined) return true;
   const reason = `no Redis answers at ${REDIS_URL}: skipped (start one, or set REDIS_URL)`;
   if (process.env.REQUIRE_REDIS === '1') throw new Error(`${reason}; REQUIRE_REDIS=1 makes this a failure`);
   console.log(`# ${reason}`);

@@ -6,48 +6,31 @@
  * release is never served. Needs `npm run build`.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { editedBuild as editedCopy, release, startReplica, untilServed } from '../../bench/replica-harness.ts';
 import { ReleaseFollower } from '../../src/release/follow.ts';
 import { listReleases, MANIFEST_NAME, objectPath } from '../../src/release/release.ts';
 import { paths } from '../../src/paths.ts';
 import { startBalancer } from './balancer.ts';
 import { needRedis, REDIS_URL, testChannel } from './redis.ts';
-import { startReplica, type Replica } from './replicas.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'releases-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-/** `npm run release` as a user runs it (in its own process, as the balancer here must keep answering); returns the id it printed. */
-async function release(env: Record<string, string>): Promise<string> {
-  const run = await promisify(execFile)(process.execPath, ['src/release/cli.ts'], { env: { ...process.env, ...env }, encoding: 'utf8' });
-  return /release (\w+) published/.exec(run.stdout)![1]!;
-}
-
 /** A second build: the first with one file's body (and ETag) changed, as a content edit would. */
-function editedBuild(marker: string): string {
-  const dist = join(root, `dist-${marker}`);
-  cpSync(paths.dist, dist, { recursive: true });
-  const manifest = JSON.parse(readFileSync(join(dist, 'headers.json'), 'utf8')) as Record<string, { file: string; headers: Record<string, string> }>;
-  const entry = manifest['/llms.txt']!;
-  writeFileSync(join(dist, 'client', entry.file), `${readFileSync(join(dist, 'client', entry.file), 'utf8')}\n${marker}\n`);
-  entry.headers.ETag = `"${marker}"`;
-  writeFileSync(join(dist, 'headers.json'), JSON.stringify(manifest));
-  return dist;
-}
+const editedBuild = (marker: string) => editedCopy(paths.dist, join(root, `dist-${marker}`), marker);
 
-const statusOf = async (replica: Replica) => (await (await fetch(`${replica.base}/api/status.json`)).json()) as { release?: string };
+const statusOf = async (base: string) => (await (await fetch(`${base}/api/status.json`)).json()) as { release?: string };
 
 test('replicas of one release answer byte for byte alike, ETags and cursors included', async () => {
   const dir = join(root, 'identical');
   const id = await release({ RELEASES_DIR: dir });
   const replicas = [await startReplica({ RELEASES_DIR: dir }), await startReplica({ RELEASES_DIR: dir })];
   try {
-    for (const replica of replicas) assert.equal((await statusOf(replica)).release, id);
+    for (const replica of replicas) assert.equal((await statusOf(replica.base)).release, id);
     for (const target of ['/api/movies.json?limit=3&sort=title', '/api/places.json?limit=5', '/movies/', '/llms.txt', '/api/books.json?q=the', '/places.geojson']) {
       const [a, b] = await Promise.all(replicas.map((r) => fetch(r.base + target)));
       assert.equal(a!.status, 200, target);
@@ -144,18 +127,14 @@ test('a release published under load is served by every replica, without a faile
     const started = performance.now();
     const id = await release({ ...env, DIST_DIR: dist });
     const published = performance.now();
-    const waits: number[] = [];
-    for (const replica of replicas) {
-      while ((await statusOf(replica)).release !== id) await new Promise((resolve) => setTimeout(resolve, 20));
-      waits.push(performance.now() - published);
-    }
+    const servedMs = await untilServed(replicas.map((r) => r.base), published, async (base) => (await statusOf(base)).release === id, 20);
     const sentAfter = sent;
     while (sent < sentAfter + 200) await new Promise((resolve) => setImmediate(resolve));
     running = false;
     await load;
     for (const replica of replicas) assert.match(await (await fetch(`${replica.base}/llms.txt`)).text(), /under-load\n$/);
     assert.deepEqual(failures, [], `no failed request of ${sent}; ${replicas.map((r) => r.output()).join('\n')}`);
-    console.log(`# ${sent} requests, 0 failed; \`npm run release\` took ${Math.round(published - started)} ms; both replicas served the release ${Math.round(Math.max(...waits))} ms after it returned`);
+    console.log(`# ${sent} requests, 0 failed; \`npm run release\` took ${Math.round(published - started)} ms; both replicas served the release ${Math.round(servedMs)} ms after it returned`);
   } finally {
     running = false;
     await balancer.close();

@@ -8,12 +8,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newWebSocketRpcSession } from 'capnweb';
+import { startReplica } from '../../bench/replica-harness.ts';
 import { statusAnswer } from '../../functions/status.ts';
 import { Image } from '../../src/core/image.ts';
 import { paths } from '../../src/paths.ts';
 import type { Root } from '../../src/rpc/api.d.ts';
 import { startBalancer } from './balancer.ts';
-import { startReplica } from './replicas.ts';
 
 const TARGETS = ['/api/movies.json?limit=5', '/api/places.json?sort=name&limit=20', '/movies/', '/api/books.json?q=the', '/api/movies.json?year=1999'];
 /** The load is bounded in count as well as by the restart's end. */

@@ -130,7 +130,7 @@ test('Atom: every string of a feed item, and of the site, comes back out of the 
   fc.assert(
     fc.property(fc.array(feedItem, { maxLength: 3 }), hostile, hostile, (fields, author, description) => {
       const items: FeedItem[] = fields.map((f, i) => ({ ...f, canonicalId: cid(i + 1), date: '2025-01-01' }));
-      const site: FeedSite = { url: SITE, title: 'Collections', description, author, collectionTitles: { books: 'Books & <Reading>', concerts: 'Concerts' } };
+      const site: FeedSite = { url: SITE, title: 'Collections', description, author, collectionTitles: { books: 'Books & <Reading>', concerts: 'Concerts' }, asOf: '2025-06-01T00:00:00Z' };
       const feed = parse(renderAtom(items, site));
       assert.equal(textOf(child(feed, 'author')!, 'name'), readBack(author));
       assert.equal(textOf(feed, 'subtitle'), readBack(description));
@@ -153,6 +153,12 @@ test('libxml2 finds hostile documents well-formed, and the KML and GPX valid aga
   const item: LocatedItem = { canonicalId: cid(1), collection: 'places', name: nasty, category: nasty, city: nasty, country: nasty, notes: nasty, coordinatesSource: nasty, coordinates: { latitude: 1, longitude: 2 } };
   await assertValidXml(renderKml(nasty, [item], SITE), 'kml', 'hostile.kml');
   await assertValidXml(renderGpx(nasty, [item], SITE, '2025-01-01T00:00:00Z'), 'gpx', 'hostile.gpx');
-  const feed: FeedSite = { url: SITE, title: nasty, description: nasty, author: nasty, collectionTitles: { books: nasty } };
+  const feed: FeedSite = { url: SITE, title: nasty, description: nasty, author: nasty, collectionTitles: { books: nasty }, asOf: '2025-06-01T00:00:00Z' };
   await assertWellFormedXml(renderAtom([{ canonicalId: cid(1), collection: 'books', title: nasty, url: nasty, date: '2025-01-01' }], feed), 'hostile.atom');
+});
+
+test('an empty Atom feed is updated as of the site’s data, never 1970 (RFC 4287 requires atom:updated)', () => {
+  const site: FeedSite = { url: SITE, title: 'Collections', description: 'd', author: 'a', collectionTitles: {}, asOf: '2025-06-01T12:30:00Z' };
+  const updated = parse(renderAtom([], site)).getElementsByTagName('updated')[0]?.textContent;
+  assert.equal(updated, '2025-06-01T12:30:00Z');
 });
