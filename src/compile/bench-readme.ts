@@ -5,19 +5,15 @@
  * README's `bench` markers. The types below are the file's contract.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import type { RunFacts, Spread } from './bench-figures.ts';
+
+export type { RunFacts, Spread } from './bench-figures.ts';
 
 /** The record of the last benchmark run, committed with the README it generates. */
 export const BENCH_RESULTS_PATH = 'bench/results.json';
 
 export function readBenchResults(path = BENCH_RESULTS_PATH): BenchResults {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as BenchResults) : { build: {} };
-}
-
-/** A figure over the runs of one target: the median and the spread. */
-export interface Spread {
-  median: number;
-  min: number;
-  max: number;
 }
 
 /** One target under load: throughput, latency, the server's RSS, and every answer that was not a 2xx. */
@@ -34,13 +30,6 @@ export interface LoadFigures {
   non2xx: number;
   /** Connection errors and timeouts. */
   errors: number;
-}
-
-/** Where and with what a section of the results was measured. */
-export interface RunFacts {
-  date: string;
-  node: string;
-  machine: string;
 }
 
 export interface BuildFigures extends RunFacts {

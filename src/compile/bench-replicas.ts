@@ -7,7 +7,7 @@
  * replica serving it. The types below are that section's contract.
  */
 import { LIMITS } from '../core/limits.ts';
-import type { RunFacts, Spread } from './bench-readme.ts';
+import type { RunFacts, Spread } from './bench-figures.ts';
 
 /** One configuration under one target's load, over the runs. */
 export interface ReplicaLoad {
