@@ -20,9 +20,19 @@ function usage(message: string): never {
   process.exit(2);
 }
 
+/** The report's lines, written out in pieces of about 64 KiB rather than a write each. */
+let pending = '';
+function printLine(line: string): void {
+  pending += `${line}\n`;
+  if (pending.length < 65_536) return;
+  process.stdout.write(pending);
+  pending = '';
+}
+
 function print(report: ImportReport, dryRun: boolean): void {
   const out = process.stdout;
-  for (const line of report.lines) out.write(`${line}\n`);
+  if (pending) out.write(pending);
+  pending = '';
   for (const notice of report.notices) out.write(`note: ${notice}\n`);
   const c = report.counts;
   const dropped = Object.entries(report.dropped).map(([what, n]) => `${n} ${what}`);
@@ -56,6 +66,7 @@ async function main(): Promise<void> {
       contentDir: resolve(process.env.CONTENT_DIR || 'content'),
       dryRun,
       update: parsed.values.update ?? false,
+      onLine: printLine,
       ...(since ? { since } : {}),
       ...(radius ? { privacyRadiusMeters: Number(radius) } : {}),
     });
