@@ -1,6 +1,7 @@
 /**
  * The elements of one JSON array, read from a stream one at a time, so that an export of
- * a hundred thousand records (a Twitter archive's `tweets.js`) is never held whole. A
+ * a hundred thousand records (a Twitter archive's `tweets.js`) is never held whole; and
+ * the same for the members of a JSON object (the import's ledger). A
  * small splitter finds where each element starts and ends — it follows strings (with
  * their escapes) and the nesting of `{}` and `[]`, nothing more — and each element's text
  * is then read by `JSON.parse`, which checks everything else. The separators between
@@ -10,17 +11,25 @@
  * refused here (tests/import/json-array.test.ts checks both against it).
  *
  * What may stand before the `[` and after the `]` is the caller's: nothing but whitespace
- * by default; a Twitter archive's `window.YTD.tweets.part0 = ` and a closing `;`.
+ * by default; a Twitter archive's `window.YTD.tweets.part0 = ` and a closing `;`; the
+ * ledger's `{"source": …, "records": ` and its closing `}`.
  */
 import { StringDecoder } from 'node:string_decoder';
 
 export class JsonArrayError extends Error {}
 
 export interface JsonArrayOptions {
-  /** Why the text before the array's `[` is refused, or undefined to accept it. Default: anything but whitespace is refused. */
-  head?: (text: string) => string | undefined;
-  /** What may follow the closing `]`. Default: JSON whitespace. */
+  /**
+   * Whether the container opens at this `[` (or `{`), given the text before it: true, or
+   * false to read on (the character is then part of the head), or why the head is
+   * refused. Called with `end` true when the input or EDGE_CHARS_MAX ends the head first.
+   * Default: only whitespace may come first.
+   */
+  head?: (text: string, end: boolean) => boolean | string;
+  /** What may follow the container's close. Default: JSON whitespace. */
   tail?: RegExp;
+  /** `object`: split a JSON object into its members (`"key": value`) instead. */
+  container?: 'array' | 'object';
 }
 
 /** The head and the tail are read whole; past this many characters they are refused. */
@@ -30,16 +39,23 @@ const JSON_WHITESPACE = /^[ \t\n\r]*$/;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
+const COLON = 0x3a;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const isWhitespace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
-/** Where the splitter is: before the `[`, between elements (expecting one, or a separator), inside one, after the `]`. */
-type State = 'head' | 'first' | 'value' | 'inside' | 'after' | 'tail';
+const defaultHead = (text: string) => JSON_WHITESPACE.test(text) || 'expected a JSON array';
 
-/** Cuts the text of a JSON array, given piece by piece, into the texts of its elements. */
+/**
+ * Where the splitter is: before the container opens; expecting its first element or
+ * another after a comma; in a member's key, before its colon, before its value; inside an
+ * element; after one; after the container closed.
+ */
+type State = 'head' | 'first' | 'value' | 'key' | 'colon' | 'member' | 'inside' | 'after' | 'tail';
+
+/** Cuts the text of a JSON array (or object), given piece by piece, into the texts of its elements (or members). */
 export class JsonArraySplitter {
   private state: State = 'head';
   private edge = '';
@@ -50,17 +66,23 @@ export class JsonArraySplitter {
   /** Characters seen, for messages. */
   private offset = 0;
   private readonly options: JsonArrayOptions;
+  private readonly open: number;
+  private readonly close: number;
   constructor(options: JsonArrayOptions = {}) {
     this.options = options;
+    [this.open, this.close] = options.container === 'object' ? [OPEN_BRACE, CLOSE_BRACE] : [OPEN_BRACKET, CLOSE_BRACKET];
   }
 
   private fail(reason: string, at: number): never {
     throw new JsonArrayError(`${reason} at character ${this.offset + at}`);
   }
 
-  private checkHead(): void {
-    const refused = this.options.head ? this.options.head(this.edge) : JSON_WHITESPACE.test(this.edge) ? undefined : 'expected a JSON array';
-    if (refused !== undefined) throw new JsonArrayError(refused);
+  /** The head's verdict: open here (true), read on (false), or refused. */
+  private checkHead(end: boolean): boolean {
+    const verdict = (this.options.head ?? defaultHead)(this.edge, end);
+    if (typeof verdict === 'string') throw new JsonArrayError(verdict);
+    if (end) throw new JsonArrayError(`expected a JSON ${this.options.container ?? 'array'}`);
+    return verdict;
   }
 
   /** Feeds the next piece of the text; returns the texts of the elements it completes. */
@@ -73,19 +95,27 @@ export class JsonArraySplitter {
       this.pieces = [];
       this.state = 'after';
     };
+    const beginValue = (c: number) => {
+      this.state = 'inside';
+      this.depth = c === OPEN_BRACE || c === OPEN_BRACKET ? 1 : 0;
+      this.inString = c === QUOTE;
+    };
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       switch (this.state) {
         case 'head':
-          if (c === OPEN_BRACKET) {
+          if (c === this.open) {
+            const edge = this.edge;
             this.edge += text.slice(start, i);
-            this.checkHead();
-            this.edge = '';
-            this.state = 'first';
+            if (this.checkHead(false)) {
+              this.edge = '';
+              this.state = 'first';
+            } else {
+              this.edge = edge;
+            }
           } else if (this.edge.length + i - start > EDGE_CHARS_MAX) {
             this.edge += text.slice(start, i);
-            this.checkHead();
-            this.fail('expected a JSON array', i);
+            this.checkHead(true);
           }
           break;
         case 'tail':
@@ -93,17 +123,34 @@ export class JsonArraySplitter {
         case 'first':
         case 'value':
           if (isWhitespace(c)) break;
-          if (c === CLOSE_BRACKET && this.state === 'first') {
+          if (c === this.close && this.state === 'first') {
             this.state = 'tail';
             start = i + 1;
             break;
           }
-          if (c === COMMA || c === CLOSE_BRACKET || c === CLOSE_BRACE) this.fail(`unexpected ${text[i]}`, i);
-          this.state = 'inside';
           start = i;
-          this.depth = 0;
-          this.inString = c === QUOTE;
-          if (c === OPEN_BRACE || c === OPEN_BRACKET) this.depth = 1;
+          if (this.open === OPEN_BRACE) {
+            if (c !== QUOTE) this.fail(`expected a member's "key", not ${text[i]}`, i);
+            this.state = 'key';
+            break;
+          }
+          if (c === COMMA || c === CLOSE_BRACKET || c === CLOSE_BRACE) this.fail(`unexpected ${text[i]}`, i);
+          beginValue(c);
+          break;
+        case 'key':
+          if (this.escaped) this.escaped = false;
+          else if (c === BACKSLASH) this.escaped = true;
+          else if (c === QUOTE) this.state = 'colon';
+          break;
+        case 'colon':
+          if (isWhitespace(c)) break;
+          if (c !== COLON) this.fail(`expected : after a member's key, not ${text[i]}`, i);
+          this.state = 'member';
+          break;
+        case 'member':
+          if (isWhitespace(c)) break;
+          if (c === COMMA || c === CLOSE_BRACKET || c === CLOSE_BRACE) this.fail(`unexpected ${text[i]}`, i);
+          beginValue(c);
           break;
         case 'inside':
           if (this.inString) {
@@ -126,54 +173,72 @@ export class JsonArraySplitter {
         case 'after':
           if (isWhitespace(c)) break;
           if (c === COMMA) this.state = 'value';
-          else if (c === CLOSE_BRACKET) {
+          else if (c === this.close) {
             this.state = 'tail';
             start = i + 1;
-          } else this.fail(`expected , or ] after an element, not ${text[i]}`, i);
+          } else this.fail(`expected , or ${String.fromCharCode(this.close)} after an element, not ${text[i]}`, i);
           break;
       }
     }
-    if (this.state === 'inside') this.pieces.push(text.slice(start));
-    else if (this.state === 'head' || this.state === 'tail') {
+    if (this.state === 'head' || this.state === 'tail') {
       this.edge += text.slice(start);
-      if (this.state === 'tail' && this.edge.length > EDGE_CHARS_MAX) this.fail('unexpected text after the array', text.length);
-    }
+      if (this.state === 'tail' && this.edge.length > EDGE_CHARS_MAX) this.fail(`unexpected text after the ${this.options.container ?? 'array'}`, text.length);
+    } else if (this.state !== 'first' && this.state !== 'value' && this.state !== 'after') this.pieces.push(text.slice(start));
     this.offset += text.length;
     return done;
   }
 
-  /** The input has ended: refuses an array that was never opened or never closed. */
+  /** The input has ended: refuses a container that was never opened or never closed. */
   end(): void {
-    if (this.state === 'head') {
-      this.checkHead();
-      throw new JsonArrayError('expected a JSON array');
-    }
-    if (this.state !== 'tail') throw new JsonArrayError('the array is cut short: it has no closing ]');
-    if (!(this.options.tail ?? JSON_WHITESPACE).test(this.edge)) throw new JsonArrayError('unexpected text after the array');
+    const what = this.options.container ?? 'array';
+    if (this.state === 'head') this.checkHead(true);
+    if (this.state !== 'tail') throw new JsonArrayError(`the ${what} is cut short: it has no closing ${String.fromCharCode(this.close)}`);
+    if (!(this.options.tail ?? JSON_WHITESPACE).test(this.edge)) throw new JsonArrayError(`unexpected text after the ${what}`);
   }
 }
 
-/** The elements of the JSON array in `source` (UTF-8 bytes or text), parsed one at a time. */
-export async function* jsonArrayElements(source: AsyncIterable<Buffer | string>, options: JsonArrayOptions = {}): AsyncGenerator<unknown> {
-  const splitter = new JsonArraySplitter(options);
+/** Each text the splitter gives, parsed; the input decoded from UTF-8 across chunk boundaries. */
+async function* splitAndParse<T>(source: AsyncIterable<Buffer | string>, splitter: JsonArraySplitter, parse: (text: string) => T): AsyncGenerator<T> {
   const decoder = new StringDecoder('utf8');
   let index = 0;
-  const parse = (text: string) => {
+  const parsed = (text: string) => {
     try {
-      return JSON.parse(text) as unknown;
+      return parse(text);
     } catch (error) {
       throw new JsonArrayError(`element ${index}: ${(error as Error).message}`);
+    } finally {
+      index++;
     }
   };
   for await (const chunk of source) {
-    for (const text of splitter.write(typeof chunk === 'string' ? chunk : decoder.write(chunk))) {
-      yield parse(text);
-      index++;
-    }
+    for (const text of splitter.write(typeof chunk === 'string' ? chunk : decoder.write(chunk))) yield parsed(text);
   }
-  for (const text of splitter.write(decoder.end())) {
-    yield parse(text);
-    index++;
-  }
+  for (const text of splitter.write(decoder.end())) yield parsed(text);
   splitter.end();
+}
+
+/** The elements of the JSON array in `source` (UTF-8 bytes or text), parsed one at a time. */
+export function jsonArrayElements(source: AsyncIterable<Buffer | string>, options: Omit<JsonArrayOptions, 'container'> = {}): AsyncGenerator<unknown> {
+  return splitAndParse(source, new JsonArraySplitter(options), (text) => JSON.parse(text) as unknown);
+}
+
+/** Where a member's text (`"key": value`) ends its key. */
+function keyEnd(text: string): number {
+  let i = 1;
+  while (text.charCodeAt(i) !== QUOTE) i += text.charCodeAt(i) === BACKSLASH ? 2 : 1;
+  return i + 1;
+}
+
+/**
+ * The members of the JSON object in `source`, as `[key, value]`, parsed one at a time (a
+ * key given twice comes twice). The key is read as a JSON string, not as a key of a
+ * parsed object: V8 in Node 24 may read an escaped object key as another one
+ * (https://github.com/nodejs/node/issues/63785).
+ */
+export function jsonObjectMembers(source: AsyncIterable<Buffer | string>, options: Omit<JsonArrayOptions, 'container'> = {}): AsyncGenerator<[string, unknown]> {
+  return splitAndParse(source, new JsonArraySplitter({ ...options, container: 'object' }), (text) => {
+    const end = keyEnd(text);
+    const rest = text.slice(end);
+    return [JSON.parse(text.slice(0, end)) as string, JSON.parse(rest.slice(rest.indexOf(':') + 1)) as unknown];
+  });
 }

@@ -4,11 +4,13 @@
  * records from the owner's edits. The build reads only `.md`
  * and `.yaml` files under each collection's folder, so the ledger is never content.
  *
- * It is read into the import's store and written back from it, a record at a time, as
- * `JSON.stringify` writes the object of its sorted keys: the same bytes as ever.
+ * It is read into the import's store and written back from it, a record at a time (never
+ * held whole), as `JSON.stringify` writes the object of its sorted keys: the same bytes
+ * as ever.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { jsonObjectMembers, JsonArrayError } from './json-array.ts';
 import type { ImportStore } from './store.ts';
 
 export interface LedgerEntry {
@@ -19,12 +21,27 @@ export interface LedgerEntry {
 
 export const ledgerFile = (source: string) => `.import/${source}.json`;
 
-/** The source's ledger into the store (nothing when there is none yet). */
-export function loadLedger(contentDir: string, source: string, store: ImportStore): void {
+/** A ledger as `ledgerText` writes it, up to its records' `{`, and after their `}`. */
+const LEDGER_HEAD = /^[ \t\n\r]*\{[ \t\n\r]*"source"[ \t\n\r]*:[ \t\n\r]*"(?:[^"\\\u0000-\u001f]|\\.)*"[ \t\n\r]*,[ \t\n\r]*"records"[ \t\n\r]*:[ \t\n\r]*$/;
+const LEDGER_TAIL = /^[ \t\n\r]*\}[ \t\n\r]*$/;
+
+/**
+ * The source's ledger into the store (nothing when there is none yet), a record at a
+ * time as the file streams in (src/import/json-array.ts). A ledger of any other shape is
+ * read whole, as it always was.
+ */
+export async function loadLedger(contentDir: string, source: string, store: ImportStore): Promise<void> {
   const path = join(contentDir, ledgerFile(source));
   if (!existsSync(path)) return;
-  const records = ((JSON.parse(readFileSync(path, 'utf8')) as { records?: Record<string, unknown> }).records ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(records)) store.ledgerSet(key, records[key]);
+  try {
+    const head = (text: string, end: boolean) => !end && LEDGER_HEAD.test(text);
+    for await (const [key, value] of jsonObjectMembers(createReadStream(path), { head, tail: LEDGER_TAIL })) store.ledgerSet(key, value);
+  } catch (error) {
+    if (!(error instanceof JsonArrayError)) throw error;
+    store.ledgerClear();
+    const records = ((JSON.parse(readFileSync(path, 'utf8')) as { records?: Record<string, unknown> }).records ?? {}) as Record<string, unknown>;
+    for (const key of Object.keys(records)) store.ledgerSet(key, records[key]);
+  }
 }
 
 /** A ledger value as the import reads it; undefined when it is not one. */

@@ -176,7 +176,7 @@ export async function runImport(source: ImportSource, path: string, options: Imp
   const store = new ImportStore();
   try {
     const frame: Frame = { declaration, source, options, radius: options.privacyRadiusMeters ?? LIMITS.importPrivacyRadiusMeters, store, report };
-    loadLedger(options.contentDir, source.name, store);
+    await loadLedger(options.contentDir, source.name, store);
     const lists = indexExisting(options.contentDir, declaration, source, store);
     await readCandidates(frame, path);
     const plan = validateAndMatch(frame, lists);

@@ -170,6 +170,10 @@ export class ImportStore {
     return row ? JSON.parse(row.value as string) : undefined;
   }
 
+  ledgerClear(): void {
+    this.sql('DELETE FROM ledger').run();
+  }
+
   ledgerSet(sourceId: string, value: unknown): void {
     this.sql('INSERT INTO ledger (source_id, array_index, sort_key, value) VALUES (?, ?, ?, ?) ON CONFLICT (source_id) DO UPDATE SET value = excluded.value').run(
       sourceId, arrayIndex(sourceId), jsOrder(sourceId), JSON.stringify(value),

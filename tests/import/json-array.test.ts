@@ -5,10 +5,12 @@
  * tokens — cut into chunks at any byte (also inside a multi-byte character), it gives
  * exactly the elements `JSON.parse` gives; and on the same texts damaged by one edit, it
  * refuses exactly when `JSON.parse` refuses (or gives something that is not an array).
+ * The same for the members of an object, keys given twice included (the later wins, as
+ * in `JSON.parse`).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { jsonArrayElements, JsonArrayError, JsonArraySplitter } from '../../src/import/json-array.ts';
+import { jsonArrayElements, JsonArrayError, JsonArraySplitter, jsonObjectMembers } from '../../src/import/json-array.ts';
 import fc from '../helpers/fc.ts';
 
 const unit = fc.oneof(
@@ -16,7 +18,25 @@ const unit = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom('é', 'ß', '€', '😀', '𝄞', '\u2028', '\u2029', '\u0000', '\u001f', '\ufeff', '\ud800', '\udfff') },
   { weight: 3, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
 );
-const value = fc.jsonValue({ maxDepth: 4, stringUnit: unit });
+/**
+ * Object keys never need an escape (no quote, backslash or control character): V8 in
+ * Node 24 sometimes reads an escaped key as another one once a similar key was parsed
+ * before (https://github.com/nodejs/node/issues/63785), which would fail the reference,
+ * JSON.parse, and not the splitter. Values keep every character; the members' own keys
+ * with escapes are checked below against literal expectations.
+ */
+const keyUnit = unit.filter((u) => !/["\\\u0000-\u001f]/.test(u) && u.isWellFormed());
+const { value } = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constant(null),
+    fc.boolean(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.string({ unit }),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.string({ unit: keyUnit, maxLength: 4 }), tie('value'), { maxKeys: 4 }),
+  ),
+}));
 const whitespace = fc.stringMatching(/^[ \t\n\r]{0,3}$/);
 
 /** JSON text of `v` with generated JSON whitespace between its tokens. */
@@ -26,13 +46,18 @@ function spaced(v: unknown, ws: () => string): string {
   return JSON.stringify(v);
 }
 
-const arrayText = fc
-  .tuple(fc.array(value, { maxLength: 8 }), fc.infiniteStream(whitespace))
-  .map(([items, stream]) => {
+const withWhitespace = (build: (ws: () => string) => string) =>
+  fc.infiniteStream(whitespace).map((stream) => {
     const it = stream[Symbol.iterator]();
     const ws = () => it.next().value as string;
-    return `${ws()}${spaced(items, ws)}${ws()}`;
+    return `${ws()}${build(ws)}${ws()}`;
   });
+const arrayText = fc.array(value, { maxLength: 8 }).chain((items) => withWhitespace((ws) => spaced(items, ws)));
+/** An object's text whose keys may repeat (from a small set, `__proto__` among them). */
+const memberKey = fc.oneof(fc.constantFrom('a', 'b', '__proto__', '0', '10', '😀'), fc.string({ unit: keyUnit, maxLength: 4 }));
+const objectText = fc
+  .array(fc.tuple(memberKey, value), { maxLength: 8 })
+  .chain((members) => withWhitespace((ws) => `{${ws()}${members.map(([k, v]) => `${JSON.stringify(k)}${ws()}:${ws()}${spaced(v, ws)}${ws()}`).join(`,${ws()}`)}}`));
 
 /** The bytes of `text`, cut at the given fractions (any byte: also inside a character). */
 function chunks(text: string, cuts: readonly number[]): Buffer[] {
@@ -47,22 +72,33 @@ function chunks(text: string, cuts: readonly number[]): Buffer[] {
   return out;
 }
 
-async function streamed(parts: readonly Buffer[]): Promise<{ ok: true; value: unknown[] } | { ok: false; error: unknown }> {
-  const value: unknown[] = [];
+type Container = 'array' | 'object';
+type Read = { ok: true; value: unknown } | { ok: false; error?: unknown };
+
+/** The array's elements, or the object built from its members as JSON.parse builds it (a later key wins, `__proto__` an own key). */
+async function streamed(parts: readonly Buffer[], container: Container): Promise<Read> {
+  const source = (async function* () {
+    yield* parts;
+  })();
   try {
-    for await (const element of jsonArrayElements((async function* () {
-      yield* parts;
-    })())) value.push(element);
+    if (container === 'array') {
+      const value: unknown[] = [];
+      for await (const element of jsonArrayElements(source)) value.push(element);
+      return { ok: true, value };
+    }
+    const value: Record<string, unknown> = {};
+    for await (const [k, v] of jsonObjectMembers(source)) Object.defineProperty(value, k, { value: v, enumerable: true, writable: true, configurable: true });
     return { ok: true, value };
   } catch (error) {
     return { ok: false, error };
   }
 }
 
-function whole(text: string): { ok: true; value: unknown[] } | { ok: false } {
+function whole(text: string, container: Container): Read {
   try {
     const value = JSON.parse(text) as unknown;
-    return Array.isArray(value) ? { ok: true, value } : { ok: false };
+    const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+    return (container === 'array' ? Array.isArray(value) : isObject) ? { ok: true, value } : { ok: false };
   } catch {
     return { ok: false };
   }
@@ -70,17 +106,21 @@ function whole(text: string): { ok: true; value: unknown[] } | { ok: false } {
 
 const cuts = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 });
 
-test('json-array: the elements of any array are JSON.parse’s, whatever the chunks', async () => {
-  await fc.assert(
-    fc.asyncProperty(arrayText, cuts, async (text, at) => {
-      const expected = whole(text);
-      assert.equal(expected.ok, true);
-      const got = await streamed(chunks(text, at));
-      assert.deepEqual(got, expected);
-    }),
-    { numRuns: 400 },
-  );
-});
+const texts: [Container, fc.Arbitrary<string>][] = [['array', arrayText], ['object', objectText]];
+
+for (const [container, text] of texts) {
+  test(`json-array: the ${container === 'array' ? 'elements of any array' : 'members of any object'} are JSON.parse’s, whatever the chunks`, async () => {
+    await fc.assert(
+      fc.asyncProperty(text, cuts, async (t, at) => {
+        const expected = whole(t, container);
+        assert.equal(expected.ok, true);
+        const got = await streamed(chunks(t, at), container);
+        assert.deepStrictEqual(got, expected);
+      }),
+      { numRuns: 400 },
+    );
+  });
+}
 
 const edit = fc.record({
   kind: fc.constantFrom('delete', 'insert', 'replace', 'cut', 'beside'),
@@ -88,29 +128,32 @@ const edit = fc.record({
   char: fc.constantFrom('[', ']', '{', '}', ',', ':', '"', '\\', ' ', '1', '-', 'e', '.', 'n', 'x', '\u00a0', '\u0001'),
 });
 
-test('json-array: a damaged array is refused exactly when JSON.parse refuses it', async () => {
-  await fc.assert(
-    fc.asyncProperty(arrayText, edit, cuts, async (text, e, at) => {
-      // `beside`: next to a bracket, brace, comma or colon, where the separators are checked.
-      const marks = [...text.matchAll(/[[\]{},:]/g)].map((m) => m.index + (e.char.charCodeAt(0) % 2));
-      const i = e.kind === 'beside' ? (marks[Math.floor(e.at * marks.length)] ?? 0) : Math.floor(e.at * text.length);
-      const damaged =
-        e.kind === 'delete' ? text.slice(0, i) + text.slice(i + 1)
-        : e.kind === 'insert' || e.kind === 'beside' ? text.slice(0, i) + e.char + text.slice(i)
-        : e.kind === 'replace' ? text.slice(0, i) + e.char + text.slice(i + 1)
-        : text.slice(0, i);
-      const expected = whole(damaged);
-      const got = await streamed(chunks(damaged, at));
-      assert.equal(got.ok, expected.ok, `${JSON.stringify(damaged)}: ${got.ok ? 'read' : String((got as { error: unknown }).error)}`);
-      if (got.ok && expected.ok) assert.deepEqual(got.value, expected.value);
-      if (!got.ok) assert.ok(got.error instanceof JsonArrayError, String(got.error));
-    }),
-    { numRuns: 2000 },
-  );
-});
+for (const [container, text] of texts) {
+  test(`json-array: a damaged ${container} is refused exactly when JSON.parse refuses it`, async () => {
+    await fc.assert(
+      fc.asyncProperty(text, edit, cuts, async (t, e, at) => {
+        // `beside`: next to a bracket, brace, comma or colon, where the separators are checked.
+        const marks = [...t.matchAll(/[[\]{},:]/g)].map((m) => m.index + (e.char.charCodeAt(0) % 2));
+        const i = e.kind === 'beside' ? (marks[Math.floor(e.at * marks.length)] ?? 0) : Math.floor(e.at * t.length);
+        const damaged =
+          e.kind === 'delete' ? t.slice(0, i) + t.slice(i + 1)
+          : e.kind === 'insert' || e.kind === 'beside' ? t.slice(0, i) + e.char + t.slice(i)
+          : e.kind === 'replace' ? t.slice(0, i) + e.char + t.slice(i + 1)
+          : t.slice(0, i);
+        // The reference reads the bytes whole, as the importer once did (a lone surrogate the edit left becomes U+FFFD in UTF-8).
+        const expected = whole(Buffer.from(damaged).toString('utf8'), container);
+        const got = await streamed(chunks(damaged, at), container);
+        assert.equal(got.ok, expected.ok, `${JSON.stringify(damaged)}: ${got.ok ? 'read' : String(got.error)}`);
+        if (got.ok) assert.deepStrictEqual(got, expected);
+        else assert.ok(got.error instanceof JsonArrayError, String(got.error));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+}
 
 test('json-array: a head and a tail are the caller’s to allow', () => {
-  const head = (text: string) => (/^window\.YTD\.tweets\.part0 = $/.test(text) ? undefined : 'not the assignment');
+  const head = (text: string) => /^window\.YTD\.tweets\.part0 = $/.test(text) || 'not the assignment';
   const splitter = new JsonArraySplitter({ head, tail: /^[ \t\n\r]*(?:;\s*)?$/ });
   assert.deepEqual(splitter.write('window.YTD.tweets.part0 = [{"a":"]"}, 2'), ['{"a":"]"}']);
   assert.deepEqual(splitter.write('] ;\n'), ['2']);
@@ -122,4 +165,17 @@ test('json-array: a head and a tail are the caller’s to allow', () => {
   const cut = new JsonArraySplitter();
   cut.write('[1, {"a": [');
   assert.throws(() => cut.end(), /cut short/);
+  // The container may open past other brackets, where the head says so (the ledger's records).
+  const ledgerHead = (text: string) => /^\{\s*"source": "[^"]*",\s*"records": $/.test(text);
+  const nested = new JsonArraySplitter({ container: 'object', head: ledgerHead, tail: /^\s*\}\s*$/ });
+  assert.deepEqual(nested.write('{\n  "source": "a{b",\n  "records": {"1": {"file": "x"}, "2": 3}\n}\n'), ['"1": {"file": "x"}', '"2": 3']);
+  nested.end();
+});
+
+test('json-array: a member’s key with escapes is read as written', async () => {
+  const keys = ['a"b', '\\', '\n', '"]}', '\u0000', '\r\f', '"'];
+  const text = `{${keys.map((k, i) => `${JSON.stringify(k)}: ${i}`).join(', ')}}`;
+  const members: [string, unknown][] = [];
+  for await (const member of jsonObjectMembers([Buffer.from(text)] as unknown as AsyncIterable<Buffer>)) members.push(member);
+  assert.deepEqual(members, keys.map((k, i) => [k, i]));
 });

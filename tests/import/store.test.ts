@@ -4,11 +4,15 @@
  * record read twice with the later one's fields, and the ledger written as it always
  * was — `JSON.stringify` of the object of its sorted keys, whatever the keys (array
  * indexes, which an object puts first, and strings past U+FFFF, which UTF-8 and UTF-16
- * order differently).
+ * order differently) — and read back from its file, streamed when it is in that shape and
+ * whole when it is not, to the same records.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ledgerText } from '../../src/import/ledger.ts';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ledgerText, loadLedger } from '../../src/import/ledger.ts';
 import { ImportStore } from '../../src/import/store.ts';
 import fc from '../helpers/fc.ts';
 
@@ -56,4 +60,32 @@ test('store: the ledger is written as JSON.stringify writes the object of its so
     }),
     { numRuns: 300 },
   );
+});
+
+test('store: a ledger file reads back to the same records, streamed or (in another shape) whole', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'import-ledger-'));
+  try {
+    mkdirSync(join(dir, '.import'));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(key, value), { maxLength: 20 }), fc.boolean(), async (records, reshaped) => {
+        const written = new ImportStore();
+        for (const [k, v] of records) written.ledgerSet(k, v);
+        const text = [...ledgerText('strava', written.ledgerEntries())].join('');
+        written.close();
+        // Another shape: the records first, on one line.
+        const other = JSON.parse(text) as { source: string; records: unknown };
+        writeFileSync(join(dir, '.import', 'strava.json'), reshaped ? JSON.stringify({ records: other.records, source: other.source }) : text);
+        const read = new ImportStore();
+        try {
+          await loadLedger(dir, 'strava', read);
+          assert.equal([...ledgerText('strava', read.ledgerEntries())].join(''), text);
+        } finally {
+          read.close();
+        }
+      }),
+      { numRuns: 150 },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -35,10 +35,10 @@ const YTD_TAIL = /^[ \t\n\r]*(?:;\s*)?$/;
  * the entry's stream one at a time (src/import/json-array.ts), each as JSON.
  */
 export async function* readYtd(entry: ExportEntry): AsyncGenerator<unknown> {
-  const head = (text: string) => {
+  const head = (text: string, end: boolean) => {
     const m = YTD_HEAD.exec(text);
     if (!m) throw new ImportRefused(`${entry.name} is not an X/Twitter archive file: it does not start with window.YTD.<name>.part<N> =`);
-    return m[0].length === text.length ? undefined : 'not an array';
+    return (!end && m[0].length === text.length) || 'not an array';
   };
   try {
     yield* jsonArrayElements(entryChunks(entry), { head, tail: YTD_TAIL });
