@@ -8,10 +8,12 @@
  * their own golden records. Both re-import without a changed byte.
  */
 import assert from 'node:assert/strict';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { metresBetween } from '../../src/import/track.ts';
-import { exportZip, FIXTURES, goldenImport, runImport, tempDir, writtenText } from './harness.ts';
+import { exportZip, FIXTURES, goldenImport, runImport, snapshot, tempDir, writtenText } from './harness.ts';
+import { zipFolder } from './zip.ts';
 
 test('strava: the German bulk export gives the golden files; a re-import changes no byte', () => {
   const { content, run } = goldenImport('strava', exportZip('strava'));
@@ -61,4 +63,23 @@ test('strava: Activity Date is read in the English and German forms the exports 
   assert.equal(new Date(parseActivityDate('12.09.2018, 15:02:23')!).toISOString(), '2018-09-12T15:02:23.000Z');
   assert.equal(new Date(parseActivityDate('12. Sept. 2018, 15:02:23')!).toISOString(), '2018-09-12T15:02:23.000Z');
   assert.equal(parseActivityDate('yesterday'), undefined);
+});
+
+/** The fixture export as a ZIP, after `change` has edited a copy of its folder. */
+function changedExport(change: (dir: string) => void): string {
+  const dir = join(tempDir('strava-changed'), 'export');
+  cpSync(join(FIXTURES, 'strava', 'export'), dir, { recursive: true });
+  change(dir);
+  const path = join(tempDir('strava-changed-zip'), 'strava.zip');
+  writeFileSync(path, zipFolder(dir));
+  return path;
+}
+
+test('strava: a track file that is not XML is refused, naming its row and file, and nothing is written', () => {
+  const path = changedExport((dir) => writeFileSync(join(dir, 'activities', '7000000001.gpx'), 'not a track'));
+  const content = tempDir('strava-not-xml');
+  const run = runImport(['strava', path], content);
+  assert.equal(run.status, 1, run.stdout);
+  assert.match(run.stderr, /row 2: Filename: activities\/7000000001\.gpx: not well-formed XML \(missing root element\)/);
+  assert.equal(snapshot(content).size, 0);
 });
