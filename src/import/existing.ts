@@ -37,6 +37,7 @@ export function indexExisting(contentDir: string, declaration: CollectionDeclara
         file,
         entry: list ? i : null,
         ...(item !== undefined ? { hashes: itemHashes(item) } : {}),
+        ...(source.reusesRecords ? { fields: data } : {}),
       });
     });
   }

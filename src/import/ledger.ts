@@ -1,8 +1,11 @@
 /**
  * The ledger (`<CONTENT_DIR>/.import/<source>.json`) remembers, per source ID, the file
  * and the revision the importer last wrote, which is how a later `--update` tells its own
- * records from the owner's edits. The build reads only `.md`
- * and `.yaml` files under each collection's folder, so the ledger is never content.
+ * records from the owner's edits. A record imported with a privacy radius other than the
+ * default also carries it (`privacyRadiusMeters`; only for a source that reuses its
+ * records, src/import/sources/strava.ts), so that a re-import with another radius reads
+ * the record's track again. The build reads only `.md` and `.yaml` files under each
+ * collection's folder, so the ledger is never content.
  *
  * It is read into the import's store and written back from it, a record at a time (never
  * held whole), as `JSON.stringify` writes the object of its sorted keys: the same bytes
@@ -17,6 +20,8 @@ export interface LedgerEntry {
   /** The content file, relative to the content folder: `activities/strava-2024.yaml`. */
   file: string;
   revision: string;
+  /** The privacy radius the record was imported with, when it was not the default. */
+  privacyRadiusMeters?: number;
 }
 
 export const ledgerFile = (source: string) => `.import/${source}.json`;

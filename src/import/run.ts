@@ -32,7 +32,7 @@ import { indexExisting } from './existing.ts';
 import { writePlan, type Plan } from './files.ts';
 import { ledgerEntry, loadLedger, type LedgerEntry } from './ledger.ts';
 import { ImportRefused, type ImportProblem } from './problems.ts';
-import type { Candidate, ImportSource, ReadContext } from './source.ts';
+import type { Candidate, ImportSource, PreviousRecord, ReadContext } from './source.ts';
 import { ImportStore } from './store.ts';
 import { itemHashes, renderItem, revisionOf } from './yaml-file.ts';
 
@@ -73,7 +73,26 @@ interface Frame {
 
 /** The ledger's value for a record the importer writes now. */
 function ledgerValue(frame: Frame, file: string, text: string): LedgerEntry {
-  return { file: `${frame.declaration.name}/${file}`, revision: itemHashes(text).revision };
+  const entry: LedgerEntry = { file: `${frame.declaration.name}/${file}`, revision: itemHashes(text).revision };
+  if (frame.source.reusesRecords && frame.radius !== LIMITS.importPrivacyRadiusMeters) entry.privacyRadiusMeters = frame.radius;
+  return entry;
+}
+
+/** `ReadContext.previous`: the record the importer last wrote for a source ID, if the owner has not edited it and the radius is this import's. */
+function previousOf(frame: Frame, sourceId: string): PreviousRecord | undefined {
+  const { declaration, store } = frame;
+  const found = store.existingBySourceId(sourceId, true);
+  const owned = ledgerEntry(store.ledgerGet(sourceId));
+  if (!found?.hashes || !found.fields || !owned || owned.file !== `${declaration.name}/${found.file}` || owned.revision !== found.hashes.revision) return undefined;
+  if ((owned.privacyRadiusMeters ?? LIMITS.importPrivacyRadiusMeters) !== frame.radius) return undefined;
+  const { whole, revision } = found.hashes;
+  return {
+    fields: found.fields,
+    sameAs: (fields) => {
+      const hash = revisionOf(renderItem(declaration, fields));
+      return hash === whole || hash === revision;
+    },
+  };
 }
 
 async function readCandidates(frame: Frame, path: string): Promise<void> {
@@ -88,6 +107,7 @@ async function readCandidates(frame: Frame, path: string): Promise<void> {
       problem: (p) => void problems.push(p),
       notice: (m) => void report.notices.push(m),
       dropped: (what) => void (report.dropped[what] = (report.dropped[what] ?? 0) + 1),
+      ...(source.reusesRecords ? { previous: (sourceId: string) => previousOf(frame, sourceId) } : {}),
     };
     for await (const candidate of source.read(context)) {
       if (count >= LIMITS.importRecordsMax) throw new ImportRefused(`${input.shown} holds more than ${LIMITS.importRecordsMax} records, the limit importRecordsMax.`);
