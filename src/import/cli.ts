@@ -5,6 +5,11 @@
  * what the owner must do (a photo needing alt text). Exit codes: 0 done (or nothing to
  * do), 1 refused (nothing written; every problem listed), 2 a usage mistake.
  * Reads no network.
+ *
+ * package.json runs it with V8's `--optimize-for-size`: an import keeps its working set
+ * on disk (src/import/store.ts), and without the flag V8 lets garbage pile up to several
+ * times the live heap before collecting it, so peak memory would follow the export's
+ * length instead of its largest file.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
