@@ -57,7 +57,7 @@ test('strava: an activities.csv that is neither the English nor the German expor
   assert.match(run.stderr, /is not a Strava export: it has no activities\.csv/);
 });
 
-test('strava: Activity Date is read in the English and German forms the exports use, as UTC', async () => {
+test('strava: Activity Date is read in the English form and two German forms, as UTC', async () => {
   const { parseActivityDate } = await import('../../src/import/sources/strava.ts');
   assert.equal(new Date(parseActivityDate('Sep 12, 2018, 3:02:23 PM')!).toISOString(), '2018-09-12T15:02:23.000Z');
   assert.equal(new Date(parseActivityDate('Jan 1, 2026, 12:05:00 AM')!).toISOString(), '2026-01-01T00:05:00.000Z');

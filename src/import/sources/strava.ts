@@ -19,6 +19,11 @@ import { yearPart, type Candidate, type ImportSource, type ReadContext } from '.
 import { isoInZone, summarize, TrackError, type TrackSummary } from '../track.ts';
 import { readTrackFile } from './track-files.ts';
 
+/**
+ * The German names are those of German exports' headers as users quoted them whole
+ * (martin-ueding/geo-activity-playground issues 112, 191, 348 and 393, 2024–2025), where
+ * they stand in the English header's order, which pairs each with its English name.
+ */
 type Key = 'id' | 'date' | 'name' | 'type' | 'description' | 'elapsed' | 'elapsedDisplay' | 'distance' | 'moving' | 'elevationGain' | 'heartRate' | 'gear' | 'filename' | 'privateNote';
 
 const COLUMNS: Columns<Key> = {
@@ -26,7 +31,7 @@ const COLUMNS: Columns<Key> = {
   date: { names: ['Activity Date', 'Aktivitätsdatum'], required: true },
   name: { names: ['Activity Name', 'Name der Aktivität'], required: true },
   type: { names: ['Activity Type', 'Aktivitätsart'], required: true },
-  description: { names: ['Activity Description', 'Beschreibung der Aktivität'] },
+  description: { names: ['Activity Description', 'Aktivitätsbeschreibung'] },
   elapsedDisplay: { names: ['Elapsed Time', 'Verstrichene Zeit'], required: true },
   elapsed: { names: ['Elapsed Time', 'Verstrichene Zeit'], occurrence: 1 },
   distance: { names: ['Distance', 'Distanz'], occurrence: 1, required: true },
@@ -35,12 +40,16 @@ const COLUMNS: Columns<Key> = {
   heartRate: { names: ['Average Heart Rate', 'Durchschnittliche Herzfrequenz'] },
   gear: { names: ['Activity Gear', 'Aktivitätsausrüstung'] },
   filename: { names: ['Filename', 'Dateiname'] },
-  privateNote: { names: ['Activity Private Note', 'Private Notiz zur Aktivität'] },
+  privateNote: { names: ['Activity Private Note', 'Hinweis zur Privatsphäre für Aktivitäten'] },
 };
 
 type Sport = (typeof SPORT_TYPES)[number];
 
-/** Strava's activity types (English and German display names, folded) onto the twelve sport types. */
+/**
+ * Strava's activity types (English and German display names, folded) onto the twelve
+ * sport types. The German names are assumed, not seen in an export; an unknown one
+ * becomes Workout and is listed.
+ */
 const SPORTS: Record<string, Sport> = {
   run: 'Run', lauf: 'Run', virtualrun: 'Run', virtuellerlauf: 'Run',
   trailrun: 'TrailRun', traillauf: 'TrailRun',
@@ -69,8 +78,9 @@ const MONTHS: Record<string, number> = {
 };
 
 /**
- * The CSV's `Activity Date` (UTC) as milliseconds: `Sep 12, 2018, 3:02:23 PM`,
- * `12.09.2018, 15:02:23` or `12. Sept. 2018, 15:02:23`.
+ * The CSV's `Activity Date` (UTC) as milliseconds: `Sep 12, 2018, 3:02:23 PM` (the
+ * English export, hugovk/strava-tools#2), `12.09.2018, 15:02:23` or `12. Sept. 2018,
+ * 15:02:23` (German forms assumed: no German row is quoted in the sources, only headers).
  */
 export function parseActivityDate(text: string): number | undefined {
   const time = /(\d{1,2}):(\d{2}):(\d{2})(?:\s*([AP]M))?\s*$/i.exec(text);
