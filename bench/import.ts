@@ -3,15 +3,15 @@
  * (100,000) and a Strava export of `--activities` activities (10,000), each with a GPX
  * track of `--points` points, are generated under `.bench/import/` (unpacked, as the
  * folder an export unzips to), then imported into an empty content folder by the real
- * command under GNU time: wall time and peak RSS of the import, and of the re-import that
- * finds every record the same. Prints a Markdown table and writes it to
- * `.bench/results-import.md`.
+ * command (package.json's `import` script, its node options included) under GNU time:
+ * wall time and peak RSS of the import, and of the re-import that finds every record the
+ * same. Prints a Markdown table and writes it to `.bench/results-import.md`.
  *
  * Usage: npm run bench -- --only import [--tweets 100000 --activities 10000 --points 120]
  *        or node bench/import.ts with the same options.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -60,8 +60,16 @@ function stravaExport(count: number, points: number): string {
   return dir;
 }
 
+/** `npm run import`'s command after `node` (its options, then the script), as package.json has it. */
+function importCommand(): string[] {
+  const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.import ?? '';
+  const [node, ...rest] = script.trim().split(/\s+/);
+  if (node !== 'node' || !rest.length) throw new Error(`package.json's import script is not \`node … <script>\`: ${script}`);
+  return rest;
+}
+
 function timed(label: string, records: number, args: string[], content: string): ImportFigure {
-  const run = spawnSync('/usr/bin/time', ['-v', process.execPath, 'src/import/cli.ts', ...args], { env: { ...process.env, CONTENT_DIR: content }, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const run = spawnSync('/usr/bin/time', ['-v', process.execPath, ...importCommand(), ...args], { env: { ...process.env, CONTENT_DIR: content }, encoding: 'utf8', maxBuffer: 1 << 28 });
   if (run.status !== 0) throw new Error(`${label}: the import failed:\n${run.stderr.slice(-4000)}`);
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr);
   const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(run.stderr);

@@ -97,20 +97,29 @@ export function sameRecord(collection: CollectionDeclaration, id: unknown, other
   };
 }
 
-export function buildRecords(
-  collection: CollectionDeclaration,
-  entries: readonly SourceEntry[],
-  context: BuildContext = { siteUrl: 'http://localhost:4321' },
-): { records: PublishedRecord[]; problems: LoadProblem[] } {
-  const now = context.now ?? buildNow();
-  const records: PublishedRecord[] = [];
-  const problems: LoadProblem[] = [];
-  const seen = new Map<string, { origin: string; id: unknown }>();
-  for (const entry of entries) {
+/** Which canonicalIds are taken, and by what: a Map, or a store on disk for an import of many records. */
+export interface SeenIds {
+  get(canonicalId: string): { origin: string; id: unknown } | undefined;
+  set(canonicalId: string, by: { origin: string; id: unknown }): void;
+}
+
+/** One entry checked: its problems, the fields its schema parsed, and the record it becomes (none when private, a draft, or faulty). */
+export interface CheckedEntry {
+  problems: LoadProblem[];
+  parsed?: Record<string, unknown>;
+  accepted?: { canonicalId: string; record: Record<string, unknown> };
+}
+
+/**
+ * The check `buildRecords` makes of each entry, one entry at a time: its id, body, schema
+ * and rules, then its canonicalId against those of the entries checked before it
+ * (`seen`). The importer checks an export's records with it as they stream by.
+ */
+export function recordChecker(collection: CollectionDeclaration, now: number, seen: SeenIds = new Map()): (entry: SourceEntry) => CheckedEntry {
+  return (entry) => {
     const { origin } = entry;
     if (typeof entry.data !== 'object' || entry.data === null || Array.isArray(entry.data)) {
-      problems.push({ origin, field: '(record)', reason: 'expected a mapping of field: value' });
-      continue;
+      return { problems: [{ origin, field: '(record)', reason: 'expected a mapping of field: value' }] };
     }
     // Every fault of the entry is reported at once: its id, its body, its schema, its rules.
     const faults: FieldProblem[] = [];
@@ -126,23 +135,36 @@ export function buildRecords(
     if (!parsed.success) faults.push(...schemaProblems(parsed.error, data));
     const ruled = parsed.success ? applyRules(collection, parsed.data as Record<string, unknown>, data, now) : undefined;
     if (ruled) faults.push(...ruled.problems);
-    if (faults.length || !ruled) {
-      problems.push(...faults.map((f) => ({ origin, ...f })));
-      continue;
-    }
+    if (faults.length || !ruled) return { problems: faults.map((f) => ({ origin, ...f })) };
+    const fields = parsed.data as Record<string, unknown>;
     const { record } = ruled;
     // Private records and drafts never leave the owner's files: not in the image, pages or feeds.
-    if (record.visibility === 'private' || record.draft === true) continue;
+    if (record.visibility === 'private' || record.draft === true) return { problems: [], parsed: fields };
     // The ID comes from the fields as the owner wrote them, before any rule settled them,
     // so a rule (a time given its zone's offset) never moves a record to another ID.
-    const canonicalId = canonicalIdOf(collection, id as string | undefined, parsed.data as Record<string, unknown>);
+    const canonicalId = canonicalIdOf(collection, id as string | undefined, fields);
     const other = seen.get(canonicalId);
-    if (other !== undefined) {
-      problems.push({ origin, ...sameRecord(collection, id, other) });
-      continue;
-    }
+    if (other !== undefined) return { problems: [{ origin, ...sameRecord(collection, id, other) }], parsed: fields };
     seen.set(canonicalId, { origin, id });
-    records.push({ canonicalId, origin, fields: publish(collection, canonicalId, record, context) });
+    return { problems: [], parsed: fields, accepted: { canonicalId, record } };
+  };
+}
+
+export function buildRecords(
+  collection: CollectionDeclaration,
+  entries: readonly SourceEntry[],
+  context: BuildContext = { siteUrl: 'http://localhost:4321' },
+): { records: PublishedRecord[]; problems: LoadProblem[] } {
+  const check = recordChecker(collection, context.now ?? buildNow());
+  const records: PublishedRecord[] = [];
+  const problems: LoadProblem[] = [];
+  for (const entry of entries) {
+    const checked = check(entry);
+    problems.push(...checked.problems);
+    if (checked.accepted) {
+      const { canonicalId, record } = checked.accepted;
+      records.push({ canonicalId, origin: entry.origin, fields: publish(collection, canonicalId, record, context) });
+    }
   }
   return { records, problems };
 }

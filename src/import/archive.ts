@@ -143,15 +143,20 @@ export async function openInflated(entry: ExportEntry): Promise<Readable> {
   return stream.pipe(gunzip);
 }
 
-/** The whole entry (inflated), bounded by importEntryBytesMax. */
-export async function readEntry(entry: ExportEntry): Promise<Buffer> {
-  const chunks: Buffer[] = [];
+/** The entry's bytes (inflated) chunk by chunk, bounded by importEntryBytesMax. */
+export async function* entryChunks(entry: ExportEntry): AsyncGenerator<Buffer> {
   let size = 0;
   for await (const chunk of await openInflated(entry)) {
     size += (chunk as Buffer).length;
     if (size > LIMITS.importEntryBytesMax) throw new ImportRefused(`${entry.name} is larger than ${LIMITS.importEntryBytesMax} bytes, the limit importEntryBytesMax.`);
-    chunks.push(chunk as Buffer);
+    yield chunk as Buffer;
   }
+}
+
+/** The whole entry (inflated), bounded by importEntryBytesMax. */
+export async function readEntry(entry: ExportEntry): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of entryChunks(entry)) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 

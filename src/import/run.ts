@@ -1,38 +1,40 @@
 /**
  * The import frame, the same for every source, in this order:
  *
- * 1. read the export into candidate records (the source's module), with `--since`;
- * 2. validate every candidate with its collection's schema and rules, as the build does,
+ * 1. index the owner's files of the collection and the ledger (src/import/existing.ts,
+ *    src/import/ledger.ts);
+ * 2. read the export into candidate records (the source's module), with `--since`, one
+ *    at a time as the export streams in: each is put in the import's store on disk
+ *    (src/import/store.ts), never all held in memory;
+ * 3. validate every candidate with its collection's schema and rules, as the build does,
  *    and refuse with every problem at once (file, row, field);
- * 3. match each against the owner's files: by the source's own ID, else by the
+ * 4. match each against the owner's files: by the source's own ID, else by the
  *    collection's identity — and sort it: new, same (not a byte would change), changed
  *    (the importer wrote it and the owner has not edited it since: the revision the
  *    ledger holds is the one the owner lane checks, src/owner/edit.ts), conflict (changed
  *    in the export and edited by the owner) or kept (the owner's own record);
- * 4. plan the files: new records at their sorted place in the source's files, changed
- *    ones (with `--update`) in place, every other byte as it was; check the collection as
- *    the build will read it (one record per identity);
- * 5. unless `--dry-run`: stage every file, then put them all in place (src/import/commit.ts).
+ * 5. plan the files, one at a time (src/import/files.ts): new records at their sorted
+ *    place in the source's files, changed ones (with `--update`) in place, every other
+ *    byte as it was; check the collection as the build will read it (one record per
+ *    identity); unless `--dry-run`, stage each file as it is planned, and put them all
+ *    in place only when every one is staged (src/import/commit.ts).
  *
- * The ledger (`<CONTENT_DIR>/.import/<source>.json`) remembers, per source ID, the file
- * and the revision the importer last wrote, which is how a later `--update` tells its own
- * records from the owner's edits. The build reads only `.md` and `.yaml` files under each
- * collection's folder, so the ledger is never content.
+ * Steps 3 and 4 are one pass over the candidates; what it plans goes to the store too.
+ * What stays in memory is a file at a time, the report's counts, and the problems.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import yaml from 'js-yaml';
-import { collection as collectionNamed } from '../collections/index.ts';
 import type { CollectionDeclaration } from '../collections/define.ts';
-import { buildRecords, canonicalIdOf } from '../compile/records.ts';
-import { contentFiles, loadFile, type SourceEntry } from '../compile/load.ts';
+import { collection as collectionNamed } from '../collections/index.ts';
+import type { LoadProblem } from '../compile/load.ts';
+import { canonicalIdOf, recordChecker } from '../compile/records.ts';
 import { LIMITS } from '../core/limits.ts';
-import { blockRevision } from '../owner/edit.ts';
 import { openExport } from './archive.ts';
-import { commitFiles } from './commit.ts';
+import { indexExisting } from './existing.ts';
+import { writePlan, type Plan } from './files.ts';
+import { ledgerEntry, loadLedger, type LedgerEntry } from './ledger.ts';
 import { ImportRefused, type ImportProblem } from './problems.ts';
-import type { Candidate, ImportSource } from './source.ts';
-import { itemCore, joinList, renderItem, splitList, type ListText } from './yaml-file.ts';
+import type { Candidate, ImportSource, PreviousRecord, ReadContext } from './source.ts';
+import { ImportStore } from './store.ts';
+import { itemHashes, renderItem, revisionOf } from './yaml-file.ts';
 
 export type Outcome = 'new' | 'same' | 'changed' | 'conflict' | 'kept';
 
@@ -43,111 +45,81 @@ export interface ImportOptions {
   /** `YYYY-MM-DD`: records dated before it are left out. */
   since?: string;
   privacyRadiusMeters?: number;
+  /**
+   * Each line of the report, one per record that is not `same` (`new  Aftersun (diary.csv
+   * row 3)`), in the export's order, given once the import is done (never for a refused one).
+   */
+  onLine?: (line: string) => void;
 }
 
 export interface ImportReport {
   source: string;
   collection: string;
   counts: Record<Outcome, number>;
-  /** One line per record that is not `same`: `new  letterboxd-2024.yaml  Aftersun (diary.csv row 3)`. */
-  lines: string[];
   notices: string[];
   dropped: Record<string, number>;
   /** Files written (relative to the content folder), none on a dry run. */
   written: string[];
 }
 
-interface Ledger {
-  source: string;
-  records: Record<string, { file: string; revision: string }>;
+interface Frame {
+  declaration: CollectionDeclaration;
+  source: ImportSource;
+  options: ImportOptions;
+  radius: number;
+  store: ImportStore;
+  report: ImportReport;
 }
 
-interface Existing {
-  file: string;
-  /** Index in a YAML list file, null for a one-record file. */
-  entry: number | null;
+/** The ledger's value for a record the importer writes now. */
+function ledgerValue(frame: Frame, file: string, text: string): LedgerEntry {
+  const entry: LedgerEntry = { file: `${frame.declaration.name}/${file}`, revision: itemHashes(text).revision };
+  if (frame.source.reusesRecords && frame.radius !== LIMITS.importPrivacyRadiusMeters) entry.privacyRadiusMeters = frame.radius;
+  return entry;
 }
 
-const ledgerPath = (contentDir: string, source: string) => join(contentDir, '.import', `${source}.json`);
-
-function readLedger(contentDir: string, source: string): Ledger {
-  const path = ledgerPath(contentDir, source);
-  if (!existsSync(path)) return { source, records: {} };
-  const parsed = JSON.parse(readFileSync(path, 'utf8')) as Ledger;
-  return { source, records: parsed.records ?? {} };
+/** `ReadContext.previous`: the record the importer last wrote for a source ID, if the owner has not edited it and the radius is this import's. */
+function previousOf(frame: Frame, sourceId: string): PreviousRecord | undefined {
+  const { declaration, store } = frame;
+  const found = store.existingBySourceId(sourceId, true);
+  const owned = ledgerEntry(store.ledgerGet(sourceId));
+  if (!found?.hashes || !found.fields || !owned || owned.file !== `${declaration.name}/${found.file}` || owned.revision !== found.hashes.revision) return undefined;
+  if ((owned.privacyRadiusMeters ?? LIMITS.importPrivacyRadiusMeters) !== frame.radius) return undefined;
+  const { whole, revision } = found.hashes;
+  return {
+    fields: found.fields,
+    sameAs: (fields) => {
+      const hash = revisionOf(renderItem(declaration, fields));
+      return hash === whole || hash === revision;
+    },
+  };
 }
 
-function renderLedger(ledger: Ledger): string {
-  const records = Object.fromEntries(Object.keys(ledger.records).sort().map((k) => [k, ledger.records[k]]));
-  return `${JSON.stringify({ source: ledger.source, records }, null, 2)}\n`;
-}
-
-async function readCandidates(source: ImportSource, path: string, options: ImportOptions, report: ImportReport): Promise<Candidate[]> {
+async function readCandidates(frame: Frame, path: string): Promise<void> {
+  const { source, options, report, store } = frame;
   const input = await openExport(path);
   const problems: ImportProblem[] = [];
-  const bySourceId = new Map<string, Candidate>();
-  const unkeyed: Candidate[] = [];
+  let count = 0;
   try {
-    const context = {
+    const context: ReadContext = {
       input,
-      privacyRadiusMeters: options.privacyRadiusMeters ?? LIMITS.importPrivacyRadiusMeters,
-      problem: (p: ImportProblem) => void problems.push(p),
-      notice: (m: string) => void report.notices.push(m),
-      dropped: (what: string) => void (report.dropped[what] = (report.dropped[what] ?? 0) + 1),
+      privacyRadiusMeters: frame.radius,
+      problem: (p) => void problems.push(p),
+      notice: (m) => void report.notices.push(m),
+      dropped: (what) => void (report.dropped[what] = (report.dropped[what] ?? 0) + 1),
+      ...(source.reusesRecords ? { previous: (sourceId: string) => previousOf(frame, sourceId) } : {}),
     };
     for await (const candidate of source.read(context)) {
-      if (bySourceId.size + unkeyed.length >= LIMITS.importRecordsMax) throw new ImportRefused(`${input.shown} holds more than ${LIMITS.importRecordsMax} records, the limit importRecordsMax.`);
+      if (count >= LIMITS.importRecordsMax) throw new ImportRefused(`${input.shown} holds more than ${LIMITS.importRecordsMax} records, the limit importRecordsMax.`);
       const date = source.dateOf(candidate.fields);
       if (options.since && date !== undefined && date.slice(0, 10) < options.since) continue;
-      const id = source.sourceIdOf(candidate.fields);
       // A later row of the same record supersedes an earlier one (the export's own order).
-      if (id === undefined) unkeyed.push(candidate);
-      else bySourceId.set(id, candidate);
+      if (store.addCandidate(source.sourceIdOf(candidate.fields), candidate)) count++;
     }
   } finally {
     input.close();
   }
   if (problems.length) throw new ImportRefused(`${input.shown}: ${problems.length} row(s) cannot be imported; nothing was written.`, problems);
-  return [...bySourceId.values(), ...unkeyed];
-}
-
-/** Every candidate checked as the build checks a record; all problems at once. */
-function validate(declaration: CollectionDeclaration, candidates: readonly Candidate[]): void {
-  const entries: SourceEntry[] = candidates.map((c) => ({ origin: c.origin, data: c.fields }));
-  const { problems } = buildRecords(declaration, entries, { siteUrl: 'http://localhost:4321', now: 0 });
-  if (problems.length) {
-    throw new ImportRefused(`${problems.length} problem(s) in the export against the ${declaration.name} schema; nothing was written.`, problems.map((p) => ({ origin: p.origin, field: p.field, reason: p.reason })));
-  }
-}
-
-/** The owner's files of the collection: each YAML list's text, and every record's source ID and canonicalId. */
-function readExisting(contentDir: string, declaration: CollectionDeclaration, source: ImportSource) {
-  const folder = join(contentDir, declaration.name);
-  const lists = new Map<string, ListText>();
-  const bySourceId = new Map<string, Existing>();
-  const byIdentity = new Map<string, Existing>();
-  for (const path of contentFiles(folder)) {
-    const file = path.slice(folder.length + 1).split('\\').join('/');
-    const { entries } = loadFile(contentDir, path, '.');
-    const list = !path.endsWith('.md') && entries.length > 0 && entries[0]!.origin.endsWith(']');
-    if (list || (!path.endsWith('.md') && entries.length === 0)) lists.set(file, splitList(readFileSync(path, 'utf8')));
-    entries.forEach((e, i) => {
-      if (typeof e.data !== 'object' || e.data === null) return;
-      const at: Existing = { file, entry: list ? i : null };
-      const { id, ...data } = e.data as Record<string, unknown>;
-      const sourceId = source.sourceIdOf(data);
-      if (sourceId !== undefined && !bySourceId.has(sourceId)) bySourceId.set(sourceId, at);
-      const parsed = declaration.schema.safeParse(e.body !== undefined ? { ...data, [declaration.bodyField]: e.body } : data);
-      if (parsed.success) byIdentity.set(canonicalIdOf(declaration, typeof id === 'string' ? id : undefined, parsed.data as Record<string, unknown>), at);
-    });
-  }
-  return { lists, bySourceId, byIdentity };
-}
-
-/** An item's revision: the owner lane's (src/owner/edit.ts), the hash of the record's own lines. */
-function itemRevision(item: string): string {
-  const core = itemCore(item);
-  return blockRevision(core, { start: 0, end: core.length, indent: 2 });
 }
 
 function describe(declaration: CollectionDeclaration, c: Candidate): string {
@@ -155,118 +127,83 @@ function describe(declaration: CollectionDeclaration, c: Candidate): string {
   return `${label} (${c.origin})`;
 }
 
+/** One candidate against the owner's files: its outcome, and what it adds to the plan. */
+function matchOne(frame: Frame, plan: Plan, candidate: Candidate, parsed: Record<string, unknown>, replaced: Set<string>): Outcome {
+  const { declaration, source, options, store } = frame;
+  const text = renderItem(declaration, candidate.fields);
+  const sourceId = source.sourceIdOf(candidate.fields);
+  const found = (sourceId !== undefined ? store.existingBySourceId(sourceId) : undefined) ?? store.existingByIdentity(canonicalIdOf(declaration, undefined, parsed));
+  if (!found) {
+    const file = source.fileOf(candidate.fields);
+    store.addInsert(file, source.sortKeyOf(candidate.fields), text);
+    plan.insertFiles.add(file);
+    plan.touched.add(file);
+    if (sourceId !== undefined) {
+      store.ledgerSet(sourceId, ledgerValue(frame, file, text));
+      plan.applied++;
+    }
+    for (const attachment of candidate.attachments ?? []) store.addAttachment(attachment.path, attachment.bytes);
+    return 'new';
+  }
+  // An item an earlier record of this import replaced is compared as replaced.
+  const at = `${found.file}\u0000${found.entry}`;
+  const hashes = found.entry !== null && replaced.has(at) ? itemHashes(store.replacementOf(found.file, found.entry)!) : found.hashes;
+  const owned = sourceId !== undefined ? ledgerEntry(store.ledgerGet(sourceId)) : undefined;
+  const hash = revisionOf(text);
+  if (hashes && (hashes.whole === hash || hashes.revision === hash)) return 'same';
+  if (!hashes || !owned || owned.file !== `${declaration.name}/${found.file}`) return 'kept';
+  if (hashes.revision !== owned.revision) return 'conflict';
+  if (options.update) {
+    store.addReplacement(found.file, found.entry!, text);
+    replaced.add(at);
+    plan.touched.add(found.file);
+    store.ledgerSet(sourceId!, ledgerValue(frame, found.file, text));
+    plan.applied++;
+  }
+  return 'changed';
+}
+
+/** Validates every candidate as the build does (all problems at once) and matches each; the plan is in the store. */
+function validateAndMatch(frame: Frame, lists: Set<string>): Plan {
+  const { declaration, options, store, report } = frame;
+  const check = recordChecker(declaration, 0, store.seen);
+  const problems: LoadProblem[] = [];
+  const plan: Plan = { lists, touched: new Set(), insertFiles: new Set(), applied: 0 };
+  const replaced = new Set<string>();
+  for (const candidate of store.candidates()) {
+    const checked = check({ origin: candidate.origin, data: candidate.fields });
+    problems.push(...checked.problems);
+    // Once one record is refused the import is, and only the problems are still wanted.
+    if (problems.length) continue;
+    const outcome = matchOne(frame, plan, candidate, checked.parsed!, replaced);
+    report.counts[outcome]++;
+    if (outcome !== 'same') {
+      const note = outcome === 'changed' && !options.update ? ' (not applied: pass --update)' : outcome === 'conflict' ? ' (edited by you since the last import: left as is)' : outcome === 'kept' ? ' (your own record: left as is)' : '';
+      store.addLine(`${outcome.padEnd(8)} ${describe(declaration, candidate)}${note}`);
+    }
+  }
+  if (problems.length) {
+    throw new ImportRefused(`${problems.length} problem(s) in the export against the ${declaration.name} schema; nothing was written.`, problems.map((p) => ({ origin: p.origin, field: p.field, reason: p.reason })));
+  }
+  return plan;
+}
+
 /** Runs one import; throws ImportRefused (nothing written) or returns what it did. */
 export async function runImport(source: ImportSource, path: string, options: ImportOptions): Promise<ImportReport> {
   const declaration = collectionNamed(source.collection);
   if (!declaration) throw new Error(`no collection ${source.collection}`);
-  const report: ImportReport = { source: source.name, collection: declaration.name, counts: { new: 0, same: 0, changed: 0, conflict: 0, kept: 0 }, lines: [], notices: [], dropped: {}, written: [] };
-  const candidates = await readCandidates(source, path, options, report);
-  validate(declaration, candidates);
-
-  const { lists, bySourceId, byIdentity } = readExisting(options.contentDir, declaration, source);
-  const ledger = readLedger(options.contentDir, source.name);
-  const touched = new Set<string>();
-  const inserts = new Map<string, { key: string; text: string; sourceId: string | undefined }[]>();
-  const applied: { file: string; sourceId: string; text: string }[] = [];
-  const attachments = new Map<string, Buffer>();
-
-  for (const candidate of candidates) {
-    const text = renderItem(declaration, candidate.fields);
-    const sourceId = source.sourceIdOf(candidate.fields);
-    const parsed = declaration.schema.parse(candidate.fields) as Record<string, unknown>;
-    const found = (sourceId !== undefined ? bySourceId.get(sourceId) : undefined) ?? byIdentity.get(canonicalIdOf(declaration, undefined, parsed));
-    let outcome: Outcome;
-    if (!found) {
-      outcome = 'new';
-      const file = source.fileOf(candidate.fields);
-      const list = inserts.get(file) ?? [];
-      list.push({ key: source.sortKeyOf(candidate.fields), text, sourceId });
-      inserts.set(file, list);
-      for (const attachment of candidate.attachments ?? []) attachments.set(attachment.path, attachment.bytes);
-    } else {
-      const list = found.entry === null ? undefined : lists.get(found.file);
-      const current = list?.items[found.entry!];
-      const owned = sourceId !== undefined ? ledger.records[sourceId] : undefined;
-      if (current !== undefined && (current === text || itemCore(current) === text)) outcome = 'same';
-      else if (current === undefined || !owned || owned.file !== `${declaration.name}/${found.file}`) outcome = 'kept';
-      else if (itemRevision(current) !== owned.revision) outcome = 'conflict';
-      else {
-        outcome = 'changed';
-        if (options.update) {
-          list!.items[found.entry!] = text + (current.startsWith(itemCore(current)) ? current.slice(itemCore(current).length) : '');
-          touched.add(found.file);
-          applied.push({ file: found.file, sourceId: sourceId!, text });
-        }
-      }
-    }
-    report.counts[outcome]++;
-    if (outcome !== 'same') {
-      const note = outcome === 'changed' && !options.update ? ' (not applied: pass --update)' : outcome === 'conflict' ? ' (edited by you since the last import: left as is)' : outcome === 'kept' ? ' (your own record: left as is)' : '';
-      report.lines.push(`${outcome.padEnd(8)} ${describe(declaration, candidate)}${note}`);
-    }
+  const report: ImportReport = { source: source.name, collection: declaration.name, counts: { new: 0, same: 0, changed: 0, conflict: 0, kept: 0 }, notices: [], dropped: {}, written: [] };
+  const store = new ImportStore();
+  try {
+    const frame: Frame = { declaration, source, options, radius: options.privacyRadiusMeters ?? LIMITS.importPrivacyRadiusMeters, store, report };
+    await loadLedger(options.contentDir, source.name, store);
+    const lists = indexExisting(options.contentDir, declaration, source, store);
+    await readCandidates(frame, path);
+    const plan = validateAndMatch(frame, lists);
+    report.written = writePlan(options.contentDir, declaration, source, store, plan, options.dryRun ?? false);
+    if (options.onLine) for (const line of store.lines()) options.onLine(line);
+    return report;
+  } finally {
+    store.close();
   }
-
-  for (const [file, items] of inserts) {
-    const list = lists.get(file) ?? { head: '', items: [] };
-    if (!lists.has(file) && existsSync(join(options.contentDir, declaration.name, file))) {
-      throw new ImportRefused(`${declaration.name}/${file} exists but is not a YAML list; move it aside and import again.`);
-    }
-    lists.set(file, list);
-    touched.add(file);
-    const keys = list.items.map((item) => {
-      const data = (yaml.load(item, { schema: yaml.CORE_SCHEMA }) as Record<string, unknown>[] | undefined)?.[0] ?? {};
-      return source.sortKeyOf(data);
-    });
-    // One merge of the sorted new items into the file's items: each new one goes before the first existing item with a greater key.
-    items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const merged: string[] = [];
-    let next = 0;
-    list.items.forEach((existing, i) => {
-      for (; next < items.length && items[next]!.key < keys[i]!; next++) merged.push(items[next]!.text);
-      merged.push(existing);
-    });
-    for (; next < items.length; next++) merged.push(items[next]!.text);
-    list.items = merged;
-    for (const item of items) if (item.sourceId !== undefined) applied.push({ file, sourceId: item.sourceId, text: item.text });
-  }
-
-  const files = new Map<string, string>();
-  for (const file of [...touched].sort()) files.set(`${declaration.name}/${file}`, joinList(lists.get(file)!));
-  checkCollection(options.contentDir, declaration, files);
-  const written = new Map<string, string | Buffer>(files);
-  for (const [path, bytes] of [...attachments].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const target = join(options.contentDir, path);
-    if (existsSync(target)) {
-      if (readFileSync(target).equals(bytes)) continue;
-      throw new ImportRefused(`${path} already exists with other content; move it aside and import again. Nothing was written.`);
-    }
-    written.set(path, bytes);
-  }
-
-  for (const { file, sourceId, text } of applied) ledger.records[sourceId] = { file: `${declaration.name}/${file}`, revision: itemRevision(text) };
-  if (applied.length) written.set(`.import/${source.name}.json`, renderLedger(ledger));
-  if (!options.dryRun && written.size) {
-    commitFiles(options.contentDir, written);
-    report.written = [...written.keys()];
-  }
-  return report;
-}
-
-/** The collection as the build will read it after the import: every record once (a second record with one identity is refused). */
-function checkCollection(contentDir: string, declaration: CollectionDeclaration, files: ReadonlyMap<string, string>): void {
-  if (files.size === 0) return;
-  const entries: SourceEntry[] = [];
-  const folder = join(contentDir, declaration.name);
-  const planned = new Set(files.keys());
-  for (const path of contentFiles(folder)) {
-    const file = `${declaration.name}/${path.slice(folder.length + 1).split('\\').join('/')}`;
-    if (!planned.has(file)) entries.push(...loadFile(contentDir, path, '.').entries);
-  }
-  for (const [file, text] of files) {
-    const data = yaml.load(text, { schema: yaml.CORE_SCHEMA });
-    (Array.isArray(data) ? data : [data]).forEach((item, i) => entries.push({ origin: `${file}[${i}]`, data: item }));
-  }
-  const { problems } = buildRecords(declaration, entries, { siteUrl: 'http://localhost:4321', now: 0 });
-  const ours = problems.filter((p) => planned.has(p.origin.replace(/^\.\//, '').replace(/\[\d+\]$/, '')));
-  if (ours.length) throw new ImportRefused(`The ${declaration.name} collection would not build after this import; nothing was written.`, ours);
 }

@@ -27,6 +27,21 @@ export interface ReadContext {
   notice(message: string): void;
   /** Something left out on purpose (a private post), counted in the report. */
   dropped(what: string): void;
+  /** For a source that `reusesRecords`: the record it last wrote for a source ID, when that record is unchanged since. */
+  previous?(sourceId: string): PreviousRecord | undefined;
+}
+
+/**
+ * A record as this importer last wrote it, still in the owner's files exactly so: the
+ * ledger names its file and revision (the owner has not edited it since) and the privacy
+ * radius it was imported with is this import's. A source may build a candidate from it
+ * instead of reading what is costly to read (a Strava track), and keep that candidate
+ * only when it is `sameAs` this record.
+ */
+export interface PreviousRecord {
+  fields: Record<string, unknown>;
+  /** Whether a record with `fields` is written byte for byte as this one is (the import counts it the same). */
+  sameAs(fields: Record<string, unknown>): boolean;
 }
 
 export interface ImportSource {
@@ -40,6 +55,8 @@ export interface ImportSource {
   sortKeyOf(fields: Record<string, unknown>): string;
   /** The record's date, for `--since`. */
   dateOf(fields: Record<string, unknown>): string | undefined;
+  /** Whether `read` asks for `previous` records (the frame then keeps their fields while it runs). */
+  reusesRecords?: boolean;
   read(context: ReadContext): AsyncIterable<Candidate>;
 }
 

@@ -34,7 +34,13 @@ export class TrackError extends Error {}
 
 function parseXml(text: string): Document {
   const errors: string[] = [];
-  const doc = new DOMParser({ onError: (level, message) => void (level !== 'warning' && errors.push(message)) }).parseFromString(text, 'text/xml');
+  let doc;
+  try {
+    doc = new DOMParser({ onError: (level, message) => void (level !== 'warning' && errors.push(message)) }).parseFromString(text, 'text/xml');
+  } catch (error) {
+    // @xmldom/xmldom throws its ParseError on a fatal error (text with no root element) after reporting it.
+    throw new TrackError(`not well-formed XML (${errors[0] ?? (error as Error).message})`);
+  }
   if (errors.length || !doc.documentElement) throw new TrackError(`not well-formed XML (${errors[0] ?? 'no root element'})`);
   return doc as unknown as Document;
 }

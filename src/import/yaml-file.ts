@@ -7,6 +7,7 @@
  */
 import yaml from 'js-yaml';
 import type { CollectionDeclaration } from '../collections/define.ts';
+import { blockRevision } from '../owner/edit.ts';
 
 /** One record as a YAML list item, ending with a newline. */
 export function renderItem(declaration: CollectionDeclaration, fields: Record<string, unknown>): string {
@@ -56,3 +57,14 @@ export function itemCore(item: string): string {
   while (lines.length > 1 && (lines[lines.length - 1]!.trim() === '' || lines[lines.length - 1]!.trimStart().startsWith('#'))) lines.pop();
   return `${lines.join('\n')}\n`;
 }
+
+/** The owner lane's revision of a text (src/owner/edit.ts): the hash of its bytes. */
+export const revisionOf = (text: string) => blockRevision(text, { start: 0, end: text.length, indent: 2 });
+
+/**
+ * An item as two hashes: of its whole text, and of its own lines (its revision, which the
+ * ledger keeps). A rendered record is the same as the item when either equals the
+ * record's `revisionOf`: the item is the record, or the record followed by blank and
+ * comment lines.
+ */
+export const itemHashes = (item: string) => ({ whole: revisionOf(item), revision: revisionOf(itemCore(item)) });

@@ -24,17 +24,19 @@ export function syncFolder(dir: string): void {
  * Writes `data` whole to a temporary file beside `path` (dot-named, so the watcher and the
  * compiler ignore it), flushed to disk, and returns its name for the caller to rename
  * into place; on a failure nothing is left behind. The importer stages all its files so
- * before renaming any (src/import/commit.ts).
+ * before renaming any (src/import/commit.ts); it hands a large file over in pieces.
  */
-export function stageFile(path: string, data: string | Uint8Array): string {
+export function stageFile(path: string, data: string | Uint8Array | Iterable<string>): string {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   const temporary = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     const fd = openSync(temporary, 'wx', 0o644);
     try {
-      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+      for (const piece of typeof data === 'string' || data instanceof Uint8Array ? [data] : data) {
+        const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
+        for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+      }
       fsyncSync(fd);
     } finally {
       closeSync(fd);

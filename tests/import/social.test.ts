@@ -37,6 +37,25 @@ test('twitter: a tweets.js that is code rather than the archive’s assignment i
   assert.equal(snapshot(content).size, 0);
 });
 
+test('twitter: a tweets.js cut short, or with code after its array, is refused (it is read as it streams in) and nothing is written', () => {
+  const account = { name: 'data/account.js', data: 'window.YTD.account.part0 = [{"account":{"username":"x"}}]' };
+  const tweet = '{"tweet":{"id_str":"1","full_text":"a ] and a } in a tweet","created_at":"Wed Oct 10 20:19:24 +0000 2018"}}';
+  const cases: [string, RegExp][] = [
+    [`window.YTD.tweets.part0 = [${tweet}, ${tweet.slice(0, 40)}`, /data\/tweets\.js is not readable: the array is cut short/],
+    [`window.YTD.tweets.part0 = [${tweet}]; process.exit(3)`, /data\/tweets\.js is not readable: unexpected text after the array/],
+    [`window.YTD.tweets.part0 = [${tweet} ${tweet}]`, /data\/tweets\.js is not readable: expected , or \] after an element/],
+  ];
+  for (const [data, message] of cases) {
+    const path = join(tempDir('tw-cut'), 'twitter.zip');
+    writeFileSync(path, zip([account, { name: 'data/tweets.js', data }]));
+    const content = tempDir('tw-cut-content');
+    const run = runImport(['twitter', path], content);
+    assert.equal(run.status, 1, run.stdout);
+    assert.match(run.stderr, message);
+    assert.equal(snapshot(content).size, 0);
+  }
+});
+
 test('mastodon: the archive gives the golden files; only public posts are kept', () => {
   const { content, run } = goldenImport('mastodon', exportZip('mastodon'));
   assert.match(run.stdout, /2 new.*left out: 1 posts that are not public, 1 boosts/);

@@ -8,16 +8,22 @@
  * which is UTC. Coordinates are the first track point outside the privacy radius of both
  * ends. Sport types are mapped onto the collection's twelve (others become Workout, and
  * the report says which). Never kept: `Activity Private Note`, media, the device's
- * other figures (power, cadence, calories, weather).
+ * other figures (power, cadence, calories, weather). A re-import reads a track again only
+ * when its record may change (`unchanged` below).
  */
 import { SPORT_TYPES } from '../../collections/activities.ts';
 import { readEntry, type ExportEntry } from '../archive.ts';
-import { readCsv, type Columns } from '../csv.ts';
+import { readCsv, type Columns, type CsvRow } from '../csv.ts';
 import { ImportRefused } from '../problems.ts';
 import { yearPart, type Candidate, type ImportSource, type ReadContext } from '../source.ts';
-import { isoInZone, summarize, TrackError } from '../track.ts';
+import { isoInZone, summarize, TrackError, type TrackSummary } from '../track.ts';
 import { readTrackFile } from './track-files.ts';
 
+/**
+ * The German names are those of German exports' headers as users quoted them whole
+ * (martin-ueding/geo-activity-playground issues 112, 191, 348 and 393, 2024–2025), where
+ * they stand in the English header's order, which pairs each with its English name.
+ */
 type Key = 'id' | 'date' | 'name' | 'type' | 'description' | 'elapsed' | 'elapsedDisplay' | 'distance' | 'moving' | 'elevationGain' | 'heartRate' | 'gear' | 'filename' | 'privateNote';
 
 const COLUMNS: Columns<Key> = {
@@ -25,7 +31,7 @@ const COLUMNS: Columns<Key> = {
   date: { names: ['Activity Date', 'Aktivitätsdatum'], required: true },
   name: { names: ['Activity Name', 'Name der Aktivität'], required: true },
   type: { names: ['Activity Type', 'Aktivitätsart'], required: true },
-  description: { names: ['Activity Description', 'Beschreibung der Aktivität'] },
+  description: { names: ['Activity Description', 'Aktivitätsbeschreibung'] },
   elapsedDisplay: { names: ['Elapsed Time', 'Verstrichene Zeit'], required: true },
   elapsed: { names: ['Elapsed Time', 'Verstrichene Zeit'], occurrence: 1 },
   distance: { names: ['Distance', 'Distanz'], occurrence: 1, required: true },
@@ -34,12 +40,16 @@ const COLUMNS: Columns<Key> = {
   heartRate: { names: ['Average Heart Rate', 'Durchschnittliche Herzfrequenz'] },
   gear: { names: ['Activity Gear', 'Aktivitätsausrüstung'] },
   filename: { names: ['Filename', 'Dateiname'] },
-  privateNote: { names: ['Activity Private Note', 'Private Notiz zur Aktivität'] },
+  privateNote: { names: ['Activity Private Note', 'Hinweis zur Privatsphäre für Aktivitäten'] },
 };
 
 type Sport = (typeof SPORT_TYPES)[number];
 
-/** Strava's activity types (English and German display names, folded) onto the twelve sport types. */
+/**
+ * Strava's activity types (English and German display names, folded) onto the twelve
+ * sport types. The German names are assumed, not seen in an export; an unknown one
+ * becomes Workout and is listed.
+ */
 const SPORTS: Record<string, Sport> = {
   run: 'Run', lauf: 'Run', virtualrun: 'Run', virtuellerlauf: 'Run',
   trailrun: 'TrailRun', traillauf: 'TrailRun',
@@ -68,8 +78,9 @@ const MONTHS: Record<string, number> = {
 };
 
 /**
- * The CSV's `Activity Date` (UTC) as milliseconds: `Sep 12, 2018, 3:02:23 PM`,
- * `12.09.2018, 15:02:23` or `12. Sept. 2018, 15:02:23`.
+ * The CSV's `Activity Date` (UTC) as milliseconds: `Sep 12, 2018, 3:02:23 PM` (the
+ * English export, hugovk/strava-tools#2), `12.09.2018, 15:02:23` or `12. Sept. 2018,
+ * 15:02:23` (German forms assumed: no German row is quoted in the sources, only headers).
  */
 export function parseActivityDate(text: string): number | undefined {
   const time = /(\d{1,2}):(\d{2}):(\d{2})(?:\s*([AP]M))?\s*$/i.exec(text);
@@ -96,6 +107,58 @@ function num(cell: string | undefined): number | string | undefined {
 const round1 = (v: number | string | undefined) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v);
 const int = (v: number | string | undefined) => (typeof v === 'number' ? Math.round(v) : v);
 
+type Row = CsvRow<Key>;
+
+/** An activity record from its CSV row and, when it has one, its track's summary. */
+function fieldsOf(row: Row, sportType: Sport, summary: TrackSummary | undefined, csvStart: number | undefined): Record<string, unknown> {
+  const elapsed = num(row.get('elapsed') ?? row.get('elapsedDisplay'));
+  const moving = num(row.get('moving'));
+  const gain = num(row.get('elevationGain'));
+  return {
+    title: row.get('name'),
+    sportType,
+    startDate: summary?.startDate ?? isoInZone(csvStart!, undefined),
+    distanceMeters: round1(num(row.get('distance'))) ?? summary?.distanceMeters,
+    movingTimeSeconds: int(moving) ?? summary?.movingTimeSeconds ?? int(elapsed),
+    elapsedTimeSeconds: int(elapsed) ?? summary?.elapsedTimeSeconds,
+    elevationGainMeters: round1(gain) ?? summary?.elevationGainMeters,
+    averageHeartRate: round1(num(row.get('heartRate'))),
+    gear: row.get('gear'),
+    stravaId: row.get('id'),
+    ...(summary?.coordinates ? { coordinates: summary.coordinates, coordinatesSource: 'gps' } : {}),
+    notes: row.get('description'),
+  };
+}
+
+/**
+ * A re-import reads a track only when its record may change. The record is built without
+ * its track, and kept, when all of these hold (else the track is read as on a first import):
+ *
+ * 1. the owner's files hold the record this importer last wrote for the Strava ID, not
+ *    edited since, imported with this privacy radius (`ReadContext.previous`);
+ * 2. the row gives every figure itself (distance, elapsed and moving time, elevation
+ *    gain), so none would come from the track;
+ * 3. the record's start is the row's `Activity Date` (the same instant): the track gave
+ *    the start's zone, the row confirms its time;
+ * 4. the row with the record's start and coordinates gives that record byte for byte.
+ *
+ * What the track alone decides — the zone of the start, the coordinates — is then taken
+ * from the record. A track file replaced in a later export with a row that still agrees
+ * in every figure would go unnoticed; Strava keeps the file an activity was uploaded with.
+ */
+function unchanged(context: ReadContext, row: Row, sportType: Sport, csvStart: number | undefined): Record<string, unknown> | undefined {
+  const id = row.get('id');
+  if (id === undefined || csvStart === undefined || !context.previous) return undefined;
+  if (row.get('distance') === undefined || row.get('moving') === undefined || row.get('elevationGain') === undefined) return undefined;
+  if ((row.get('elapsed') ?? row.get('elapsedDisplay')) === undefined) return undefined;
+  const previous = context.previous(id);
+  const start = previous?.fields.startDate;
+  if (!previous || typeof start !== 'string' || Date.parse(start) !== csvStart) return undefined;
+  const coordinates = previous.fields.coordinatesSource === 'gps' ? (previous.fields.coordinates as TrackSummary['coordinates']) : undefined;
+  const fields = fieldsOf(row, sportType, { startDate: start, distanceMeters: 0, ...(coordinates ? { coordinates } : {}) }, csvStart);
+  return previous.sameAs(fields) ? fields : undefined;
+}
+
 async function* read(context: ReadContext): AsyncGenerator<Candidate> {
   const csv = context.input.entries.find((e) => e.name === 'activities.csv' || e.name.endsWith('/activities.csv'));
   if (!csv) throw new ImportRefused(`${context.input.shown} is not a Strava export: it has no activities.csv.`);
@@ -111,12 +174,19 @@ async function* read(context: ReadContext): AsyncGenerator<Candidate> {
       sportType = 'Workout';
       if (typeName) unmapped.add(typeName);
     }
+    const csvDate = row.get('date');
+    const csvStart = csvDate === undefined ? undefined : parseActivityDate(csvDate);
     const filename = row.get('filename');
     let summary;
     if (filename) {
       const entry = byName.get(root + filename);
       if (!entry) {
         context.problem({ origin, field: 'Filename', reason: `the export has no ${filename}` });
+        continue;
+      }
+      const kept = unchanged(context, row, sportType, csvStart);
+      if (kept) {
+        yield { origin, fields: kept };
         continue;
       }
       try {
@@ -127,32 +197,11 @@ async function* read(context: ReadContext): AsyncGenerator<Candidate> {
         continue;
       }
     }
-    const csvDate = row.get('date');
-    const csvStart = csvDate === undefined ? undefined : parseActivityDate(csvDate);
     if (!summary?.startDate && csvStart === undefined) {
       context.problem({ origin, field: 'Activity Date', reason: `cannot read the date ${csvDate ?? '(empty)'}` });
       continue;
     }
-    const elapsed = num(row.get('elapsed') ?? row.get('elapsedDisplay'));
-    const moving = num(row.get('moving'));
-    const gain = num(row.get('elevationGain'));
-    yield {
-      origin,
-      fields: {
-        title: row.get('name'),
-        sportType,
-        startDate: summary?.startDate ?? isoInZone(csvStart!, undefined),
-        distanceMeters: round1(num(row.get('distance'))) ?? summary?.distanceMeters,
-        movingTimeSeconds: int(moving) ?? summary?.movingTimeSeconds ?? int(elapsed),
-        elapsedTimeSeconds: int(elapsed) ?? summary?.elapsedTimeSeconds,
-        elevationGainMeters: round1(gain) ?? summary?.elevationGainMeters,
-        averageHeartRate: round1(num(row.get('heartRate'))),
-        gear: row.get('gear'),
-        stravaId: row.get('id'),
-        ...(summary?.coordinates ? { coordinates: summary.coordinates, coordinatesSource: 'gps' } : {}),
-        notes: row.get('description'),
-      },
-    };
+    yield { origin, fields: fieldsOf(row, sportType, summary, csvStart) };
   }
   if (unmapped.size) context.notice(`Strava types recorded as Workout (the collection has no closer sport type): ${[...unmapped].sort().join(', ')}`);
 }
@@ -164,5 +213,6 @@ export const strava: ImportSource = {
   fileOf: (r) => `strava-${yearPart(r.startDate)}.yaml`,
   sortKeyOf: (r) => `${String(r.startDate ?? '')}\u0000${String(r.stravaId ?? '')}`,
   dateOf: (r) => (typeof r.startDate === 'string' ? r.startDate : undefined),
+  reusesRecords: true,
   read,
 };

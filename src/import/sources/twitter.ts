@@ -1,14 +1,16 @@
 /**
  * Twitter / X (Settings → Your account → Download an archive of your data): a ZIP whose
  * `data/tweets.js` (older archives: `tweet.js`; large ones add `tweets-part1.js`, …) is
- * JavaScript, `window.YTD.tweets.part0 = [{"tweet": {…}}]`: the assignment is cut off and
- * the rest read as JSON, never evaluated. The handle and name come from `data/account.js`.
- * One record per tweet, matched by its id: the text with its t.co links expanded and
- * HTML entities decoded, the date in UTC, likes and reposts (strings in the archive) as
- * numbers, the reply's link. Never read: direct messages and everything else in the
- * archive. Left out: retweets (the text is someone else's).
+ * JavaScript, `window.YTD.tweets.part0 = [{"tweet": {…}}]`: the assignment is checked and
+ * the array read as JSON, one tweet at a time as the file streams in, never evaluated.
+ * The handle and name come from `data/account.js`. One record per tweet, matched by its
+ * id: the text with its t.co links expanded and HTML entities decoded, the date in UTC,
+ * likes and reposts (strings in the archive) as numbers, the reply's link. Never read:
+ * direct messages and everything else in the archive. Left out: retweets (the text is
+ * someone else's).
  */
-import { readEntry, type ExportEntry } from '../archive.ts';
+import { entryChunks, type ExportEntry } from '../archive.ts';
+import { jsonArrayElements, JsonArrayError } from '../json-array.ts';
 import { ImportRefused } from '../problems.ts';
 import { yearPart, type Candidate, type ImportSource, type ReadContext } from '../source.ts';
 
@@ -24,17 +26,25 @@ interface ArchivedTweet {
   entities?: { urls?: { url?: string; expanded_url?: string }[] };
 }
 
-/** The array a `window.YTD.<name>.partN = […]` file assigns, parsed as JSON. */
-export async function readYtd(entry: ExportEntry): Promise<unknown[]> {
-  const text = (await readEntry(entry)).toString('utf8');
-  const m = /^\uFEFF?\s*window\.YTD\.[A-Za-z0-9_]+\.part\d+\s*=\s*/.exec(text);
-  if (!m) throw new ImportRefused(`${entry.name} is not an X/Twitter archive file: it does not start with window.YTD.<name>.part<N> =`);
+const YTD_HEAD = /^\uFEFF?\s*window\.YTD\.[A-Za-z0-9_]+\.part\d+\s*=\s*/;
+/** After the array: whitespace, and the statement's `;`. */
+const YTD_TAIL = /^[ \t\n\r]*(?:;\s*)?$/;
+
+/**
+ * The elements of the array a `window.YTD.<name>.partN = […]` file assigns, read from
+ * the entry's stream one at a time (src/import/json-array.ts), each as JSON.
+ */
+export async function* readYtd(entry: ExportEntry): AsyncGenerator<unknown> {
+  const head = (text: string, end: boolean) => {
+    const m = YTD_HEAD.exec(text);
+    if (!m) throw new ImportRefused(`${entry.name} is not an X/Twitter archive file: it does not start with window.YTD.<name>.part<N> =`);
+    return (!end && m[0].length === text.length) || 'not an array';
+  };
   try {
-    const data = JSON.parse(text.slice(m[0].length).replace(/;\s*$/, '')) as unknown;
-    if (!Array.isArray(data)) throw new Error('not an array');
-    return data;
+    yield* jsonArrayElements(entryChunks(entry), { head, tail: YTD_TAIL });
   } catch (error) {
-    throw new ImportRefused(`${entry.name} is not readable: ${(error as Error).message}`);
+    if (error instanceof JsonArrayError) throw new ImportRefused(`${entry.name} is not readable: ${error.message}`);
+    throw error;
   }
 }
 
@@ -57,13 +67,16 @@ async function* read(context: ReadContext): AsyncGenerator<Candidate> {
   if (!parts.length) throw new ImportRefused(`${context.input.shown} is not an X/Twitter archive: it has no data/tweets.js.`);
   const accountEntry = context.input.entries.find((e) => /(^|\/)account\.js$/.test(e.name));
   if (!accountEntry) throw new ImportRefused(`${context.input.shown} is not an X/Twitter archive: it has no data/account.js (the handle the tweets are posted under).`);
-  const account = ((await readYtd(accountEntry))[0] as { account?: { username?: string; accountDisplayName?: string } } | undefined)?.account;
+  const accounts: unknown[] = [];
+  for await (const item of readYtd(accountEntry)) accounts.push(item);
+  const account = (accounts[0] as { account?: { username?: string; accountDisplayName?: string } } | undefined)?.account;
   if (!account?.username) throw new ImportRefused(`${accountEntry.name} names no username.`);
   const handle = account.username;
   for (const part of parts) {
-    const items = await readYtd(part);
-    for (let i = 0; i < items.length; i++) {
-      const tweet = ((items[i] as { tweet?: ArchivedTweet }).tweet ?? items[i]) as ArchivedTweet;
+    let i = -1;
+    for await (const item of readYtd(part)) {
+      i++;
+      const tweet = ((item as { tweet?: ArchivedTweet }).tweet ?? item) as ArchivedTweet;
       const text = tweet.full_text ?? '';
       if (tweet.retweeted_status !== undefined || text.startsWith('RT @')) {
         context.dropped('retweets');
