@@ -14,6 +14,7 @@
  * with its largest file. (`--optimize-for-size` bounds it too, but makes parsing tracks
  * about four times slower.)
  */
+import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeRefusal, ImportRefused } from './problems.ts';
@@ -28,13 +29,18 @@ function usage(message: string): never {
   process.exit(2);
 }
 
-/** The report's lines, written out in pieces of about 64 KiB rather than a write each. */
+/**
+ * The report's lines, written out in pieces of about 64 KiB rather than a write each, and
+ * no faster than the output takes them: a pipe read slowly would otherwise queue a
+ * million-record report in memory.
+ */
 let pending = '';
-function printLine(line: string): void {
+async function printLine(line: string): Promise<void> {
   pending += `${line}\n`;
   if (pending.length < 65_536) return;
-  process.stdout.write(pending);
+  const flushed = process.stdout.write(pending);
   pending = '';
+  if (!flushed) await once(process.stdout, 'drain');
 }
 
 function print(report: ImportReport, dryRun: boolean): void {

@@ -47,9 +47,10 @@ export interface ImportOptions {
   privacyRadiusMeters?: number;
   /**
    * Each line of the report, one per record that is not `same` (`new  Aftersun (diary.csv
-   * row 3)`), in the export's order, given once the import is done (never for a refused one).
+   * row 3)`), in the export's order, given once the import is done (never for a refused
+   * one); the next waits for a returned promise (a slow reader of the output).
    */
-  onLine?: (line: string) => void;
+  onLine?: (line: string) => void | Promise<void>;
 }
 
 export interface ImportReport {
@@ -201,7 +202,7 @@ export async function runImport(source: ImportSource, path: string, options: Imp
     await readCandidates(frame, path);
     const plan = validateAndMatch(frame, lists);
     report.written = writePlan(options.contentDir, declaration, source, store, plan, options.dryRun ?? false);
-    if (options.onLine) for (const line of store.lines()) options.onLine(line);
+    if (options.onLine) for (const line of store.lines()) await options.onLine(line);
     return report;
   } finally {
     store.close();
