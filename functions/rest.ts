@@ -15,7 +15,7 @@ import { LIMITS } from '../src/core/limits.ts';
 import { parseQuery } from '../src/core/params.ts';
 import type { QueryCore } from '../src/core/query.ts';
 import { parseSearch, SearchCore } from '../src/core/search.ts';
-import { serializersFor } from '../src/formats/index.ts';
+import { serializersFor, type Serializer } from '../src/formats/index.ts';
 import { AnswerCache } from '../src/http/answer-cache.ts';
 import { webHandler, type Answer, type RequestFacts } from '../src/http/answer.ts';
 import { conditionalAnswer } from '../src/http/conditional.ts';
@@ -56,6 +56,12 @@ export interface RestOptions {
   clientOf?: (request: RequestFacts) => string;
 }
 
+/** What a list is offered as: its serializers and their media types, in the server's order of preference. */
+interface Offer {
+  available: readonly Serializer[];
+  mediaTypes: readonly string[];
+}
+
 export function restAnswer(core: QueryCore, options: RestOptions = {}): (request: RequestFacts) => Answer | Promise<Answer> {
   const cache = new AnswerCache(options.cacheBytes ?? LIMITS.answerCacheBytes);
   const limiter = options.limiter ?? new RateLimiter({
@@ -70,7 +76,7 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
   const searchable = contentCollections.map((c) => c.name);
   const siteUrl = core.image.siteUrl;
   // What each list is offered as, fixed for the process: not filtered again per request.
-  const offers = new Map(collections.map((c) => {
+  const offers = new Map(collections.map((c): [string, Offer] => {
     const available = serializersFor(c);
     return [c.name, { available, mediaTypes: available.map((s) => s.mediaType) }];
   }));
@@ -81,9 +87,8 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
     if (!mediaType) throw new PublicError('not-acceptable', `search is available as ${searchMediaTypes.join(', ')}.`);
     return searchAnswer(search, query, mediaType);
   };
-  const collectionList = (declaration: CollectionDeclaration, url: URL, mediaType: string | undefined): ListAnswer => {
+  const collectionList = (declaration: CollectionDeclaration, { available, mediaTypes }: Offer, url: URL, mediaType: string | undefined): ListAnswer => {
     const query = parseQuery(declaration, url.searchParams);
-    const { available, mediaTypes } = offers.get(declaration.name)!;
     const serializer = available.find((s) => s.mediaType === mediaType);
     if (!serializer) throw new PublicError('not-acceptable', `${declaration.name} is available as ${mediaTypes.join(', ')}.`);
     if (GEOGRAPHIC.has(serializer.mediaType) && !core.image.provenanceComplete(declaration.name)) {
@@ -111,11 +116,12 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
       const searching = url.pathname === URLS.search;
       const declaration = searching ? undefined : collection(COLLECTION_PATH.exec(url.pathname)?.[1] ?? '');
       if (!searching && !declaration) throw new PublicError('not-found', 'There is no collection at this path; the home page lists every collection.');
-      const mediaType = negotiate(request.header('Accept'), searching ? searchMediaTypes : offers.get(declaration!.name)!.mediaTypes);
+      const offer = declaration && offers.get(declaration.name)!;
+      const mediaType = negotiate(request.header('Accept'), offer ? offer.mediaTypes : searchMediaTypes);
       const key = `${mediaType} ${url.pathname}${url.search}`;
       let list = mediaType === undefined ? undefined : cache.get(key);
       if (!list) {
-        const made = searching ? searchList(url, mediaType) : collectionList(declaration!, url, mediaType);
+        const made = declaration && offer ? collectionList(declaration, offer, url, mediaType) : searchList(url, mediaType);
         list = { body: made.body, headers: secured({ ...made.headers, ...limiter.policyHeaders }, url.pathname, siteUrl) };
         cache.set(key, list);
       }

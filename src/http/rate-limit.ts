@@ -236,10 +236,8 @@ export class RateLimiter {
   carry(answer: Answer, quota: Quota): Answer {
     const { headers } = answer;
     const stated = headers['RateLimit-Policy'] === this.policyHeaders['RateLimit-Policy'] && headers['RateLimit-Limit'] === this.policyHeaders['RateLimit-Limit'];
-    const storable = sharedCacheMayStore(headers);
-    if (stated && storable && headers.RateLimit === undefined) return answer;
-    if (stated && !storable) return { ...answer, headers: { ...headers, RateLimit: quota.header } };
-    return { ...answer, headers: { ...headers, ...this.fields(quota, headers) } };
+    if (!stated) return { ...answer, headers: { ...headers, ...this.fields(quota, headers) } };
+    return sharedCacheMayStore(headers) ? answer : { ...answer, headers: { ...headers, RateLimit: quota.header } };
   }
 
   /**
