@@ -7,6 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { connect } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { newWebSocketRpcSession } from 'capnweb';
 import { startReplica } from '../../bench/replica-harness.ts';
 import { statusAnswer } from '../../functions/status.ts';
@@ -24,6 +26,25 @@ interface Session {
   closed: Promise<number>;
   code: number | undefined;
   dispose(): void;
+}
+
+/**
+ * Resolves once nothing listens at `address` any more: the replica has taken its SIGTERM
+ * and closed its listening socket. Until then a new connection may still reach it, and a
+ * session it accepts in that instant is ended with 1001 before its first call returns,
+ * as the drain promises; a real client then reconnects, which is not what this test is about.
+ */
+async function refusing(address: string): Promise<void> {
+  const at = address.lastIndexOf(':');
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(address.slice(at + 1)), address.slice(0, at));
+      socket.once('connect', () => (socket.destroy(), resolve(false)));
+      socket.once('error', () => resolve(true));
+    });
+    if (refused) return;
+    await delay(5);
+  }
 }
 
 async function openSession(wsUrl: string): Promise<Session> {
@@ -90,6 +111,7 @@ test('a rolling restart of two replicas under load fails no request and ends eve
       assert.equal(sql.status, 200);
       const stopping = old.stop();
       // Sessions opened while a replica drains land on the other one.
+      await refusing(old.address);
       sessions.push(await openSession(wsUrl));
       exits.push(await stopping);
       const fresh = await startReplica(LIFTED);
