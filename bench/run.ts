@@ -206,28 +206,31 @@ const bodyBytes = new Map<string, number>();
 const nginx = hasNginx();
 const CACHES_OFF = { ANSWER_CACHE_BYTES: '0', PAGE_CACHE_BYTES: '0' };
 for (let run = 1; run <= runs; run++) {
-  // A fresh runtime per target, so its RSS under load is this target's and no cache carries over.
-  for (const variant of ['warm', 'cold'] as const) {
-    for (const target of chosen) {
-      await alone(
-        () => startNode(serve, variant === 'warm' ? runtimeEnv : { ...runtimeEnv, ...CACHES_OFF }),
-        async (server) => {
-          if (!bodyBytes.has(target.id)) bodyBytes.set(target.id, await preflight(server.base, target));
-          log(`run ${run}, ${variant}: ${target.label}`);
-          samples.get(target.id)![variant].push(await measure(server, target.requests, target.connections));
-        },
-      );
-    }
-  }
-  await alone(
-    () => startNode(['bench/baseline.ts']),
-    async (bare) => {
+  // The bare server answers idle beside each runtime and is loaded right after it, target by
+  // target: a ratio compares two measurements seconds apart, not minutes, so a machine whose
+  // load drifts (other work on its two cores) moves both sides of it alike.
+  const bare = await startNode(['bench/baseline.ts']);
+  try {
+    // A fresh runtime per target, so its RSS under load is this target's and no cache carries over.
+    for (const variant of ['warm', 'cold'] as const) {
       for (const target of chosen) {
-        log(`run ${run}, bare node:http, ${bodyBytes.get(target.id)} bytes`);
-        samples.get(target.id)!.bare.push(await measure(bare, [{ method: 'GET', path: `/${bodyBytes.get(target.id)}` }], target.connections));
+        await alone(
+          () => startNode(serve, variant === 'warm' ? runtimeEnv : { ...runtimeEnv, ...CACHES_OFF }),
+          async (server) => {
+            if (!bodyBytes.has(target.id)) bodyBytes.set(target.id, await preflight(server.base, target));
+            log(`run ${run}, ${variant}: ${target.label}`);
+            samples.get(target.id)![variant].push(await measure(server, target.requests, target.connections));
+          },
+        );
+        if (variant === 'warm') {
+          log(`run ${run}, bare node:http, ${bodyBytes.get(target.id)} bytes`);
+          samples.get(target.id)!.bare.push(await measure(bare, [{ method: 'GET', path: `/${bodyBytes.get(target.id)}` }], target.connections));
+        }
       }
-    },
-  );
+    }
+  } finally {
+    await bare.stop();
+  }
   const statics = chosen.filter((t) => t.staticPath !== undefined);
   if (nginx && statics.length > 0) {
     await alone(
