@@ -49,11 +49,13 @@ const RESOURCE_LIST = [
 const SkillsListRequestSchema = z.object({ method: z.literal('skills/list'), params: z.optional(z.object({ cursor: z.optional(z.string()) }).loose()) });
 const SkillsGetRequestSchema = z.object({ method: z.literal('skills/get'), params: z.object({ uri: z.string() }).loose() });
 
-/** Whether the client's initialize declares the UI extension with the mime type this server renders. */
-export function sharesUi(initialize: unknown): boolean {
-  const params = (initialize as { params?: { capabilities?: { extensions?: Record<string, { mimeTypes?: unknown }> } } } | undefined)?.params;
-  const mimeTypes = params?.capabilities?.extensions?.[UI_EXTENSION]?.mimeTypes;
-  return Array.isArray(mimeTypes) && mimeTypes.includes(UI_MIME_TYPE);
+/** Whether the client's initialize, among a request's messages, declares the UI extension with the mime type this server renders. */
+export function sharesUi(messages: readonly unknown[]): boolean {
+  return messages.some((message) => {
+    const { method, params } = (message ?? {}) as { method?: unknown; params?: { capabilities?: { extensions?: Record<string, { mimeTypes?: unknown }> } } };
+    const mimeTypes = method === 'initialize' ? params?.capabilities?.extensions?.[UI_EXTENSION]?.mimeTypes : undefined;
+    return Array.isArray(mimeTypes) && mimeTypes.includes(UI_MIME_TYPE);
+  });
 }
 
 export interface ServerOptions {
