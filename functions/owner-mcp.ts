@@ -34,8 +34,9 @@ import { toResponse } from '../src/http/answer.ts';
 import type { Exchange } from '../src/http/exchange.ts';
 import { problemAnswer } from '../src/http/problem.ts';
 import type { OwnerMcpContext } from '../src/mcp/context.ts';
-import { ownerToolNamed, READ_SCOPE, WRITE_SCOPE, type OwnerScope } from '../src/mcp/owner-tools.ts';
+import { ownerToolNamed, type OwnerScope } from '../src/mcp/owner-tools.ts';
 import { createServer, sharesUi } from '../src/mcp/server.ts';
+import { SCOPE } from '../src/oauth/scopes.ts';
 import { answerStatelessly, NO_STORE, readMessages, rpcError, siteRefusal, toolsCalled } from '../src/mcp/streamable-http.ts';
 
 export const OWNER_MCP_ALLOW = 'POST, OPTIONS';
@@ -73,7 +74,7 @@ export function createOwnerMcpHandler(context: OwnerMcpContext, log: (error: unk
     if (refused === 'origin') return forbidden(`Requests from another site's pages are refused here (Origin); agents call without one, and only ${site.origin} may call from a browser.`);
     if (facts.method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: OWNER_MCP_ALLOW, ...NO_STORE } });
     const authorization = facts.header('Authorization');
-    const read = oauth.authorizeBearer(authorization, READ_SCOPE);
+    const read = oauth.authorizeBearer(authorization, SCOPE.read);
     if (!read.ok) return refusal(read.status, read.status === 403 ? 'insufficient_scope' : 'invalid_token', read.description, read.wwwAuthenticate);
 
     const body = readMessages(exchange.body, facts);
@@ -83,10 +84,10 @@ export function createOwnerMcpHandler(context: OwnerMcpContext, log: (error: unk
     const needed = new Set<OwnerScope>();
     for (const name of toolsCalled(body.messages)) {
       const scope = ownerToolNamed(name)?.scope;
-      if (scope !== undefined && scope !== READ_SCOPE) needed.add(scope);
+      if (scope !== undefined && scope !== SCOPE.read) needed.add(scope);
     }
     if (needed.size > 0) {
-      const write = oauth.authorizeBearer(authorization, [...needed].sort().join(' '), WRITE_SCOPE);
+      const write = oauth.authorizeBearer(authorization, [...needed].sort().join(' '), SCOPE.write);
       if (!write.ok) return refusal(write.status, write.status === 403 ? 'insufficient_scope' : 'invalid_token', write.description, write.wwwAuthenticate);
     }
 

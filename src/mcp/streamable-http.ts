@@ -31,7 +31,7 @@ export const NO_STORE: Readonly<Record<string, string>> = { 'Cache-Control': 'no
  * (Streamable HTTP transport, "Protocol Version Header"); also the last one with JSON-RPC
  * batches, which 2025-06-18 removed.
  */
-const BATCH_VERSION = '2025-03-26';
+export const BATCH_PROTOCOL_VERSION = '2025-03-26';
 
 /** fatal: a body that is not UTF-8 is refused, not read with replacement characters. (Stateless: it never decodes a stream.) */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -78,8 +78,8 @@ export function readMessages(body: Uint8Array | null, facts: RequestFacts, heade
     return refuse(400, -32700, 'Parse error: the body is not one UTF-8 JSON document.');
   }
   if (!Array.isArray(parsed)) return { ok: true, parsed, messages: parsed !== null && typeof parsed === 'object' ? [parsed as Message] : [] };
-  const version = facts.header('MCP-Protocol-Version') ?? BATCH_VERSION;
-  if (version !== BATCH_VERSION) return refuse(400, -32600, `Invalid Request: protocol version ${version.slice(0, 20)} takes one JSON-RPC message per request, not a batch.`);
+  const version = facts.header('MCP-Protocol-Version') ?? BATCH_PROTOCOL_VERSION;
+  if (version !== BATCH_PROTOCOL_VERSION) return refuse(400, -32600, `Invalid Request: protocol version ${version.slice(0, 20)} takes one JSON-RPC message per request, not a batch.`);
   if (parsed.length === 0 || parsed.length > LIMITS.mcpBatchMessagesMax) return refuse(400, -32600, `Invalid Request: a batch holds 1 to ${LIMITS.mcpBatchMessagesMax} messages.`);
   return { ok: true, parsed, messages: parsed as Message[] };
 }
