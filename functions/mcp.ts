@@ -17,27 +17,30 @@
  *    the transport as a stateless server does. `Authorization` is never read: this lane
  *    takes no credential and sends no one through OAuth (the owner's is `/owner/mcp`).
  *
+ * Steps 1, 5 and 7 are the Streamable HTTP edge it shares with the owner lane
+ * (src/mcp/streamable-http.ts); the origins it admits, the quotas and the public tool set
+ * are its own. The handler is built once per generation, over that generation's
+ * `McpContext`, with the generation's remembered answers.
+ *
  * A `tools/call` answer is remembered (per generation, bounded, admitted from its second
  * request as REST's are): the public tools read only the immutable image, so the answer
  * to the same tool, arguments and transport headers is the same bytes but for the
  * request's id, which a replay writes in. Both quotas are charged before a replay too.
  */
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { LIMITS } from '../src/core/limits.ts';
 import { AnswerCache } from '../src/http/answer-cache.ts';
 import type { Answer, RequestFacts } from '../src/http/answer.ts';
+import type { Exchange } from '../src/http/exchange.ts';
 import { negotiate } from '../src/http/negotiate.ts';
-import { allowedHost, loopbackOrigin } from '../src/http/origin.ts';
+import { loopbackOrigin } from '../src/http/origin.ts';
 import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
 import type { McpContext } from '../src/mcp/context.ts';
 import { createServer, sharesUi } from '../src/mcp/server.ts';
+import { answerStatelessly, NO_STORE, readMessages, rpcError, siteRefusal, toolsCalled, type Message } from '../src/mcp/streamable-http.ts';
 import { toolNamed } from '../src/mcp/tools.ts';
-import type { Exchange } from '../src/http/exchange.ts';
 import { problemUrl, URLS } from '../src/urls.ts';
 
 export const MCP_ALLOW = 'GET, POST, DELETE, OPTIONS';
-/** The protocol version a request without `MCP-Protocol-Version` is assumed to speak (Streamable HTTP transport, "Protocol Version Header"). */
-const ASSUMED_VERSION = '2025-03-26';
 
 export interface McpOptions {
   /** Where the request and work counters live (shared across generations). */
@@ -50,22 +53,6 @@ export interface McpOptions {
   /** The budget of remembered `tools/call` answers (`ANSWER_CACHE_BYTES`; 0: none). */
   cacheBytes?: number;
   log?: (error: unknown) => void;
-}
-
-const NO_STORE = { 'Cache-Control': 'no-store' };
-
-/** A JSON-RPC error outside any request (id null), as the transport writes its own. */
-function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): Response {
-  const error = data === undefined ? { code, message } : { code, message, data };
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error, id: null }), { status, headers: { 'Content-Type': 'application/json', ...NO_STORE, ...headers } });
-}
-
-/** Whether an Origin may call: the site's own, or a loopback one (local tools). */
-const allowedOrigin = (origin: string, site: URL) => origin === site.origin || loopbackOrigin(origin);
-
-interface Message {
-  method?: unknown;
-  params?: { name?: unknown };
 }
 
 /** A remembered `tools/call` answer: its body's bytes up to the id (`…,"id":`), and its type. */
@@ -94,15 +81,18 @@ function replayable(body: unknown, facts: RequestFacts): { key: string; id: stri
   return { key: JSON.stringify([...headers, name, args ?? null]), id: JSON.stringify(id) };
 }
 
-/** One request over the generation it arrived on (its `McpContext`). */
-export type McpHandler = (context: McpContext, exchange: Exchange) => Promise<Response | Answer>;
+/** One request to `/mcp` over the generation the handler was built for. */
+export type McpHandler = (exchange: Exchange) => Promise<Response | Answer>;
 
-export function mcpHandler(options: McpOptions): McpHandler {
+/** The `/mcp` handler of one generation: `context` is what its tools read. */
+export function createMcpHandler(context: McpContext, options: McpOptions): McpHandler {
   const windowSeconds = LIMITS.mcpWindowSeconds;
   const requests = new RateLimiter({ store: options.counters?.requests, limit: options.requestQuota ?? LIMITS.mcpRequestsPerWindow, windowSeconds, policy: 'mcp-requests' });
   const work = new RateLimiter({ store: options.counters?.work, limit: options.workQuota ?? LIMITS.mcpToolWorkPerWindow, windowSeconds, policy: 'mcp-tool-work' });
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   const answers = new AnswerCache<Remembered>(options.cacheBytes ?? LIMITS.mcpAnswerCacheBytes, LIMITS.answerCacheAdmissionSlots, rememberedBytes);
+  // The site's own origin, or a loopback one (local tools such as the MCP Inspector).
+  const site = new URL(context.siteUrl);
+  const admitsOrigin = (origin: string) => origin === site.origin || loopbackOrigin(origin);
   const refused = (limiter: RateLimiter, header: string, what: string) =>
     rpcError(429, -32000, `Rate limited: this client used its ${what} for the window; retry after ${windowSeconds} seconds.`, { ...limiter.policyHeaders, RateLimit: header, 'Retry-After': String(windowSeconds) }, { type: problemUrl('rate-limited'), retryAfter: windowSeconds });
 
@@ -114,12 +104,12 @@ export function mcpHandler(options: McpOptions): McpHandler {
     return new Response(text, { status: response.status, headers: response.headers });
   };
 
-  return async (context, exchange) => {
+  return async (exchange) => {
     const { facts } = exchange;
-    const site = new URL(context.siteUrl);
-    if (!allowedHost(facts.header('Host'), site)) return rpcError(403, -32000, `Forbidden: this endpoint is served at ${site.host}.`);
+    const refusal = siteRefusal(facts, site, admitsOrigin);
+    if (refusal === 'host') return rpcError(403, -32000, `Forbidden: this endpoint is served at ${site.host}.`);
+    if (refusal === 'origin') return rpcError(403, -32000, 'Forbidden: requests from another site’s pages are refused (Origin).');
     const origin = facts.header('Origin');
-    if (origin !== null && !allowedOrigin(origin, site)) return rpcError(403, -32000, 'Forbidden: requests from another site’s pages are refused (Origin).');
     const cors: Record<string, string> = origin === null ? {} : { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
     if (facts.method === 'OPTIONS') {
       return new Response(null, {
@@ -138,44 +128,23 @@ export function mcpHandler(options: McpOptions): McpHandler {
     if (!quota.allowed) return refused(requests, quota.header, `quota of ${LIMITS.mcpRequestsPerWindow} requests`);
     const limits = { ...cors, ...requests.policyHeaders, RateLimit: quota.header };
 
-    let parsedBody: unknown;
-    let messages: Message[] = [];
+    let parsed: unknown;
+    let messages: readonly Message[] = [];
     if (facts.method === 'POST') {
-      const body = exchange.body ?? new Uint8Array(0);
-      if (body.length > LIMITS.mcpRequestBytesMax) return rpcError(413, -32600, `The request body is larger than ${LIMITS.mcpRequestBytesMax} bytes; send one smaller message.`, limits);
-      try {
-        parsedBody = JSON.parse(decoder.decode(body));
-      } catch {
-        return rpcError(400, -32700, 'Parse error: the body is not one UTF-8 JSON document.', limits);
-      }
-      if (Array.isArray(parsedBody)) {
-        const version = facts.header('MCP-Protocol-Version') ?? ASSUMED_VERSION;
-        if (version !== ASSUMED_VERSION) return rpcError(400, -32600, `Invalid Request: protocol version ${version.slice(0, 20)} takes one JSON-RPC message per request, not a batch.`, limits);
-        if (parsedBody.length === 0 || parsedBody.length > LIMITS.mcpBatchMessagesMax) return rpcError(400, -32600, `Invalid Request: a batch holds 1 to ${LIMITS.mcpBatchMessagesMax} messages.`, limits);
-        messages = parsedBody as Message[];
-      } else if (parsedBody !== null && typeof parsedBody === 'object') {
-        messages = [parsedBody as Message];
-      }
-      const cost = messages.reduce((sum, m) => sum + (m?.method === 'tools/call' ? (toolNamed(String(m.params?.name))?.cost ?? 1) : 0), 0);
+      const read = readMessages(exchange.body, facts, limits);
+      if (!read.ok) return read.refusal;
+      ({ parsed, messages } = read);
+      const cost = toolsCalled(messages).reduce((sum, name) => sum + (toolNamed(name)?.cost ?? 1), 0);
       if (cost > 0) {
         const spent = await work.take(client, cost);
         if (!spent.allowed) return refused(work, spent.header, `tool work budget of ${LIMITS.mcpToolWorkPerWindow} units`);
       }
     }
-    const replay = replayable(parsedBody, facts);
+    const replay = replayable(parsed, facts);
     const hit = replay && answers.get(replay.key);
     if (replay && hit) return { status: 200, headers: { 'Content-Type': hit.contentType, ...limits, ...NO_STORE }, body: Buffer.concat([hit.head, Buffer.from(`${replay.id}}`)]) };
-    const server = createServer(context, { ui: messages.some((m) => m?.method === 'initialize' && sharesUi(m)), log: options.log });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    try {
-      await server.connect(transport);
-      const answered = await transport.handleRequest(exchange.request(), parsedBody === undefined ? undefined : { parsedBody });
-      const response = replay && answered.status === 200 ? await remember(replay, answered) : answered;
-      // Headers completed in place (a second Response around the transport's would copy its body stream).
-      for (const [name, value] of Object.entries({ ...limits, ...NO_STORE })) response.headers.set(name, value);
-      return response;
-    } finally {
-      await server.close();
-    }
+    const server = createServer(context, { ui: sharesUi(messages), log: options.log });
+    const answered = await answerStatelessly(server, exchange.request(), parsed, { ...limits, ...NO_STORE });
+    return replay && answered.status === 200 ? remember(replay, answered) : answered;
   };
 }

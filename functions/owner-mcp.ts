@@ -14,7 +14,9 @@
  *    (issued for another resource) → 401 with `WWW-Authenticate: Bearer
  *    resource_metadata="…", scope="taste:read"` (RFC 6750 §3, RFC 9728 §5.1); a token
  *    without `taste:read` → 403.
- * 3. The body: at most the MCP bound (413), one UTF-8 JSON message or a small batch (400).
+ * 3. The body: at most the MCP bound (413), UTF-8 JSON (400, -32700), one message or a
+ *    batch only where the protocol version allows one (2025-03-26), at most ten (400):
+ *    the same checks and refusals as `/mcp`.
  * 4. A `tools/call` of a write tool needs its task scope (`taste:log`, `taste:rate`,
  *    `taste:stance`), which `taste:write` includes: otherwise 403 `insufficient_scope`
  *    with `scope="taste:write"` (RFC 6750 §3), before anything is written. `taste:write`
@@ -23,25 +25,21 @@
  * 5. A fresh stateless server and transport answer, as JSON; write calls are journaled
  *    under the token's grant and client (a `requestId` is unique within the grant).
  *
- * The token is read only here: the public `/mcp` never reads `Authorization`.
+ * Steps 1, 3 and 5 are the Streamable HTTP edge it shares with `/mcp`
+ * (src/mcp/streamable-http.ts); the origin rule, the token and the owner's tools are its
+ * own. The token is read only here: the public `/mcp` never reads `Authorization`. The
+ * handler is built once per generation, over that generation's `OwnerMcpContext`.
  */
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { LIMITS } from '../src/core/limits.ts';
-import type { RequestFacts } from '../src/http/answer.ts';
 import { toResponse } from '../src/http/answer.ts';
-import { allowedHost } from '../src/http/origin.ts';
+import type { Exchange } from '../src/http/exchange.ts';
 import { problemAnswer } from '../src/http/problem.ts';
 import type { OwnerMcpContext } from '../src/mcp/context.ts';
-import { ownerToolNamed, READ_SCOPE, WRITE_SCOPE, type OwnerScope } from '../src/mcp/owner-tools.ts';
+import { ownerToolNamed, type OwnerScope } from '../src/mcp/owner-tools.ts';
 import { createServer, sharesUi } from '../src/mcp/server.ts';
+import { SCOPE } from '../src/oauth/scopes.ts';
+import { answerStatelessly, NO_STORE, readMessages, rpcError, siteRefusal, toolsCalled } from '../src/mcp/streamable-http.ts';
 
 export const OWNER_MCP_ALLOW = 'POST, OPTIONS';
-const NO_STORE = { 'Cache-Control': 'no-store' };
-
-interface Message {
-  method?: unknown;
-  params?: { name?: unknown };
-}
 
 function refusal(status: number, error: string, description: string, wwwAuthenticate?: string): Response {
   return new Response(JSON.stringify({ error, error_description: description }), {
@@ -57,55 +55,44 @@ function forbidden(detail: string): Response {
   return toResponse({ ...answer, headers });
 }
 
-function rpcError(status: number, code: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'Content-Type': 'application/json', ...NO_STORE } });
-}
+/** One request to `/owner/mcp` over the generation the handler was built for. */
+export type OwnerMcpHandler = (exchange: Exchange) => Promise<Response>;
 
-export async function ownerMcp(context: OwnerMcpContext, request: Request, facts: RequestFacts, log: (error: unknown) => void = console.error): Promise<Response> {
+/** The `/owner/mcp` handler of one generation: `context` is what its tools read, with the process's authorization server and the owner's writes. */
+export function createOwnerMcpHandler(context: OwnerMcpContext, log: (error: unknown) => void = console.error): OwnerMcpHandler {
   const oauth = context.oauth;
-  if (!oauth) return rpcError(404, -32000, 'The owner lane is not configured on this server.');
+  if (!oauth) return async () => rpcError(404, -32000, 'The owner lane is not configured on this server.');
   // The owner lane's own URL (its issuer and resource), which is the site's public one.
   const site = new URL(oauth.config.siteUrl);
-  const origin = facts.header('Origin');
-  if (!allowedHost(facts.header('Host'), site)) return forbidden(`This endpoint is served at ${site.host}; the request names another host.`);
-  if (origin !== null && origin !== site.origin) return forbidden(`Requests from another site's pages are refused here (Origin); agents call without one, and only ${site.origin} may call from a browser.`);
-  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: OWNER_MCP_ALLOW, ...NO_STORE } });
-  const authorization = facts.header('Authorization');
-  const read = oauth.authorizeBearer(authorization, READ_SCOPE);
-  if (!read.ok) return refusal(read.status, read.status === 403 ? 'insufficient_scope' : 'invalid_token', read.description, read.wwwAuthenticate);
+  // Only the site's own pages: agents send no Origin, and no other page should hold the owner's token.
+  const admitsOrigin = (origin: string) => origin === site.origin;
 
-  const body = new Uint8Array(await request.arrayBuffer());
-  if (body.length > LIMITS.mcpRequestBytesMax) return rpcError(413, -32600, `The request body is larger than ${LIMITS.mcpRequestBytesMax} bytes; send one smaller message.`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
-  } catch {
-    return rpcError(400, -32700, 'Parse error: the body is not one UTF-8 JSON document.');
-  }
-  const messages: Message[] = Array.isArray(parsed) ? (parsed as Message[]) : parsed !== null && typeof parsed === 'object' ? [parsed as Message] : [];
-  if (Array.isArray(parsed) && (parsed.length === 0 || parsed.length > LIMITS.mcpBatchMessagesMax)) return rpcError(400, -32600, `Invalid Request: a batch holds 1 to ${LIMITS.mcpBatchMessagesMax} messages.`);
+  return async (exchange) => {
+    const { facts } = exchange;
+    const refused = siteRefusal(facts, site, admitsOrigin);
+    if (refused === 'host') return forbidden(`This endpoint is served at ${site.host}; the request names another host.`);
+    if (refused === 'origin') return forbidden(`Requests from another site's pages are refused here (Origin); agents call without one, and only ${site.origin} may call from a browser.`);
+    if (facts.method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: OWNER_MCP_ALLOW, ...NO_STORE } });
+    const authorization = facts.header('Authorization');
+    const read = oauth.authorizeBearer(authorization, SCOPE.read);
+    if (!read.ok) return refusal(read.status, read.status === 403 ? 'insufficient_scope' : 'invalid_token', read.description, read.wwwAuthenticate);
 
-  // The task scopes of the write tools the message (or batch) calls: each must be held; a refusal names taste:write, which holds them all.
-  const needed = new Set<OwnerScope>();
-  for (const m of messages) {
-    const scope = m?.method === 'tools/call' ? ownerToolNamed(String(m.params?.name))?.scope : undefined;
-    if (scope !== undefined && scope !== READ_SCOPE) needed.add(scope);
-  }
-  if (needed.size > 0) {
-    const write = oauth.authorizeBearer(authorization, [...needed].sort().join(' '), WRITE_SCOPE);
-    if (!write.ok) return refusal(write.status, write.status === 403 ? 'insufficient_scope' : 'invalid_token', write.description, write.wwwAuthenticate);
-  }
+    const body = readMessages(exchange.body, facts);
+    if (!body.ok) return body.refusal;
 
-  const server = createServer(context, { ui: messages.some((m) => m?.method === 'initialize' && sharesUi(m)), log, owner: { writes: context.owner, client: { client: read.token.clientId, grant: read.token.grantId, scopes: read.token.scopes } } });
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  try {
-    await server.connect(transport);
+    // The task scopes of the write tools the message (or batch) calls: each must be held; a refusal names taste:write, which holds them all.
+    const needed = new Set<OwnerScope>();
+    for (const name of toolsCalled(body.messages)) {
+      const scope = ownerToolNamed(name)?.scope;
+      if (scope !== undefined && scope !== SCOPE.read) needed.add(scope);
+    }
+    if (needed.size > 0) {
+      const write = oauth.authorizeBearer(authorization, [...needed].sort().join(' '), SCOPE.write);
+      if (!write.ok) return refusal(write.status, write.status === 403 ? 'insufficient_scope' : 'invalid_token', write.description, write.wwwAuthenticate);
+    }
+
+    const server = createServer(context, { ui: sharesUi(body.messages), log, owner: { writes: context.owner, client: { client: read.token.clientId, grant: read.token.grantId, scopes: read.token.scopes } } });
     // The transport is given the parsed body; the request it sees carries no credential onward.
-    const response = await transport.handleRequest(request, { parsedBody: parsed });
-    const headers = new Headers(response.headers);
-    for (const [name, value] of Object.entries(NO_STORE)) headers.set(name, value);
-    return new Response(response.body, { status: response.status, headers });
-  } finally {
-    await server.close();
-  }
+    return answerStatelessly(server, exchange.request(), body.parsed, NO_STORE);
+  };
 }

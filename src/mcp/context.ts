@@ -2,8 +2,9 @@
  * What every MCP tool reads: the generation a request arrived on — its query core, its
  * image's as-of times, its taste sources (records, music catalog, similarity index and
  * profile, built once per generation and shared with REST and RPC) — and the site's URL
- * for links. One per request, the generation current when it arrived; tools and the
- * per-request server hold no state of their own.
+ * for links. One per generation, with which both endpoints' handlers are built
+ * (src/runtime/serving.ts), so a request is answered over the generation it arrived on;
+ * tools and the per-request server hold no state of their own.
  */
 import type { Image } from '../core/image.ts';
 import type { QueryCore } from '../core/query.ts';

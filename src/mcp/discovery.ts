@@ -9,15 +9,13 @@
  * Built from the tool registry and the site URL, so they cannot drift from the server.
  */
 import type { JsonSchema } from '../collections/item-schema.ts';
-import { LINKS, URLS } from '../urls.ts';
+import { LINKS, OAUTH_URLS, URLS } from '../urls.ts';
 import { INSTRUCTIONS, SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './server.ts';
 import { RESOURCES } from './resources.ts';
 import { SKILLS, SKILLS_EXTENSION } from './skills.ts';
 import { TOOLS } from './tools.ts';
 
 export const MCP_PROTOCOL_VERSION = '2025-11-25';
-export const OWNER_MCP_PATH = '/owner/mcp';
-export const OWNER_MCP_RESOURCE_METADATA = '/.well-known/oauth-protected-resource/owner/mcp';
 const DESCRIPTION = "One person's curated collections (films and TV, places, concerts, sporting events, books, music and more) as read-only MCP tools: find, read, summarize taste, recommend, plan and render.";
 
 export function serverCard(siteUrl: string): Record<string, unknown> {
@@ -36,9 +34,9 @@ export function serverCard(siteUrl: string): Record<string, unknown> {
     resources: RESOURCES.map((r) => ({ uri: r.uri, title: r.title, mimeType: r.mimeType })),
     skills: SKILLS.map((s) => ({ name: s.name, uri: s.uri, description: s.description })),
     ownerLane: {
-      url: `${siteUrl}${OWNER_MCP_PATH}`,
+      url: `${siteUrl}${OAUTH_URLS.ownerMcp}`,
       authentication: { required: true, schemes: ['oauth2'] },
-      protectedResourceMetadata: `${siteUrl}${OWNER_MCP_RESOURCE_METADATA}`,
+      protectedResourceMetadata: `${siteUrl}${OAUTH_URLS.protectedResource}`,
     },
     links: { setup: `${siteUrl}${URLS.mcpSetup}`, discovery: `${siteUrl}${LINKS.mcpDiscovery}`, openapi: `${siteUrl}${LINKS.openapi}` },
   };

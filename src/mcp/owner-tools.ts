@@ -17,15 +17,11 @@ import { contentCollections } from '../collections/index.ts';
 import { STANCES } from '../collections/music.ts';
 import type { JsonSchema } from '../collections/item-schema.ts';
 import { WriteRefused, type OwnerWrites, type RecordRead, type WriteCaller, type WriteResult } from '../owner/writes.ts';
+import { SCOPE, type Scope } from '../oauth/scopes.ts';
 import type { CallResult } from './tool.ts';
 
-/** The legacy-compatible scope that allows every write tool: what a 403 challenge names. */
-export const WRITE_SCOPE = 'taste:write';
-/** The scope of every call to `/owner/mcp`, and of its read tool. */
-export const READ_SCOPE = 'taste:read';
-
-/** The scope a tool needs: reading, or one write tool's task scope. */
-export type OwnerScope = typeof READ_SCOPE | 'taste:log' | 'taste:rate' | 'taste:stance';
+/** The scope a tool needs: reading, or one write tool's task scope (`taste:write` includes them all). */
+export type OwnerScope = Exclude<Scope, typeof SCOPE.write>;
 
 const WRITABLE = contentCollections.filter((c) => !c.compose).map((c) => c.name);
 
@@ -85,8 +81,8 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
   {
     name: 'taste.get_for_edit',
     title: 'Read a record to edit it',
-    description: 'Reads one record of the owner’s collections from its content file — as it is now, hand edits not yet built included — with its revision. Pass that revision to taste.rate or music.set_stance: the write is refused if the record changed in between. Owner-only: needs the taste:read scope of the owner lane; a record its file marks private or draft needs taste:write.',
-    scope: READ_SCOPE,
+    description: `Reads one record of the owner’s collections from its content file — as it is now, hand edits not yet built included — with its revision. Pass that revision to taste.rate or music.set_stance: the write is refused if the record changed in between. Owner-only: needs the ${SCOPE.read} scope of the owner lane; a record its file marks private or draft needs ${SCOPE.write}.`,
+    scope: SCOPE.read,
     inputSchema: {
       type: 'object',
       properties: { collection: { type: 'string', enum: WRITABLE }, canonicalId },
@@ -106,7 +102,7 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
       required: ['collection', 'fields'],
       additionalProperties: false,
     },
-    scope: 'taste:log',
+    scope: SCOPE.log,
     outputSchema: WRITE_OUTPUT,
     run: (writes, caller, args) => writes.log(caller, { collection: args.collection as string, fields: args.fields as Record<string, unknown>, requestId: optional(args, 'requestId') }),
   },
@@ -128,7 +124,7 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
       anyOf: [{ required: ['rating'] }, { required: ['recommended'] }],
       additionalProperties: false,
     },
-    scope: 'taste:rate',
+    scope: SCOPE.rate,
     outputSchema: WRITE_OUTPUT,
     run: (writes, caller, args) => {
       const change: Record<string, unknown> = {};
@@ -147,7 +143,7 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
       required: ['canonicalId', 'stance'],
       additionalProperties: false,
     },
-    scope: 'taste:stance',
+    scope: SCOPE.stance,
     outputSchema: WRITE_OUTPUT,
     run: (writes, caller, args) =>
       writes.set(caller, 'music.set_stance', { collection: 'music', canonicalId: args.canonicalId as string, change: { stance: args.stance }, revision: optional(args, 'revision'), requestId: optional(args, 'requestId') }),
@@ -155,7 +151,7 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
 ];
 
 /** The OAuth scopes a tool accepts, as alternatives: its own, and for a write tool `taste:write` too. */
-const securitySchemes = (tool: OwnerTool) => (tool.scope === READ_SCOPE ? [tool.scope] : [tool.scope, WRITE_SCOPE]).map((scope) => ({ type: 'oauth2', scopes: [scope] }));
+const securitySchemes = (tool: OwnerTool) => (tool.scope === SCOPE.read ? [tool.scope] : [tool.scope, SCOPE.write]).map((scope) => ({ type: 'oauth2', scopes: [scope] }));
 
 export const OWNER_TOOL_LIST = OWNER_TOOLS.map((tool) => ({
   name: tool.name,
@@ -163,7 +159,7 @@ export const OWNER_TOOL_LIST = OWNER_TOOLS.map((tool) => ({
   description: tool.description,
   inputSchema: tool.inputSchema,
   outputSchema: tool.outputSchema,
-  annotations: { title: tool.title, ...(tool.scope === READ_SCOPE ? READ_ANNOTATIONS : WRITE_ANNOTATIONS) },
+  annotations: { title: tool.title, ...(tool.scope === SCOPE.read ? READ_ANNOTATIONS : WRITE_ANNOTATIONS) },
   securitySchemes: securitySchemes(tool),
   _meta: { securitySchemes: securitySchemes(tool) },
 }));

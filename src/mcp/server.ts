@@ -18,6 +18,7 @@ import { callTool, READ_ONLY_ANNOTATIONS, validate, validator } from './tool.ts'
 import { TOOLS, toolNamed } from './tools.ts';
 import { callOwnerTool, OWNER_TOOL_LIST, ownerToolNamed } from './owner-tools.ts';
 import type { OwnerWrites, WriteCaller } from '../owner/writes.ts';
+import { SCOPE } from '../oauth/scopes.ts';
 
 export const SERVER_NAME = 'collections';
 export const SERVER_TITLE = 'Collections';
@@ -49,11 +50,13 @@ const RESOURCE_LIST = [
 const SkillsListRequestSchema = z.object({ method: z.literal('skills/list'), params: z.optional(z.object({ cursor: z.optional(z.string()) }).loose()) });
 const SkillsGetRequestSchema = z.object({ method: z.literal('skills/get'), params: z.object({ uri: z.string() }).loose() });
 
-/** Whether the client's initialize declares the UI extension with the mime type this server renders. */
-export function sharesUi(initialize: unknown): boolean {
-  const params = (initialize as { params?: { capabilities?: { extensions?: Record<string, { mimeTypes?: unknown }> } } } | undefined)?.params;
-  const mimeTypes = params?.capabilities?.extensions?.[UI_EXTENSION]?.mimeTypes;
-  return Array.isArray(mimeTypes) && mimeTypes.includes(UI_MIME_TYPE);
+/** Whether the client's initialize, among a request's messages, declares the UI extension with the mime type this server renders. */
+export function sharesUi(messages: readonly unknown[]): boolean {
+  return messages.some((message) => {
+    const { method, params } = (message ?? {}) as { method?: unknown; params?: { capabilities?: { extensions?: Record<string, { mimeTypes?: unknown }> } } };
+    const mimeTypes = method === 'initialize' ? params?.capabilities?.extensions?.[UI_EXTENSION]?.mimeTypes : undefined;
+    return Array.isArray(mimeTypes) && mimeTypes.includes(UI_MIME_TYPE);
+  });
 }
 
 export interface ServerOptions {
@@ -71,7 +74,7 @@ export interface ServerOptions {
 const OWNER_LIST = [...TOOL_LIST, ...OWNER_TOOL_LIST];
 
 export const OWNER_INSTRUCTIONS = `${INSTRUCTIONS}
-On this owner lane, with the taste:write scope, three tools change the owner's collections: taste.log adds a record, taste.rate sets rating/recommended, music.set_stance sets a music stance. Read a record with taste.get_for_edit first (its content file as it is now, and its revision); give each change a requestId (a retry applies once) and pass the revision you read or a write returned (a record edited since is refused, not overwritten).`;
+On this owner lane, with the ${SCOPE.write} scope, three tools change the owner's collections: taste.log adds a record, taste.rate sets rating/recommended, music.set_stance sets a music stance. Read a record with taste.get_for_edit first (its content file as it is now, and its revision); give each change a requestId (a retry applies once) and pass the revision you read or a write returned (a record edited since is refused, not overwritten).`;
 
 /** A server for one request of one generation. */
 export function createServer(context: McpContext, options: ServerOptions): Server {

@@ -7,20 +7,32 @@
  * other is `invalid_scope`.
  */
 
-export const SCOPES = {
-  'taste:read': 'Read your collections through the owner endpoint (the same records the public site shows).',
-  'taste:write': 'Read and change your collections: add records, set ratings and recommendations, set music stances. Each change edits your content files.',
-  'taste:log': 'Read your collections and add records to them (taste.log). Each record is a new content file.',
-  'taste:rate': 'Read your collections and set ratings and recommendations (taste.rate). Each change edits a content file.',
-  'taste:stance': 'Read your collections and set how you feel about music (music.set_stance). Each change edits a content file.',
+/** Every scope's name, spelled once: the endpoint, its tools, the metadata and the OpenAPI description name scopes through these. */
+export const SCOPE = {
+  /** Every call to the owner endpoint, and its read tool. */
+  read: 'taste:read',
+  /** The legacy-compatible scope that allows every write tool: what a write's 403 challenge names. */
+  write: 'taste:write',
+  log: 'taste:log',
+  rate: 'taste:rate',
+  stance: 'taste:stance',
 } as const;
 
-export type Scope = keyof typeof SCOPES;
+export type Scope = (typeof SCOPE)[keyof typeof SCOPE];
+
+/** Each scope with what the consent page says it allows, in the order the metadata lists them. */
+export const SCOPES: Readonly<Record<Scope, string>> = {
+  [SCOPE.read]: 'Read your collections through the owner endpoint (the same records the public site shows).',
+  [SCOPE.write]: 'Read and change your collections: add records, set ratings and recommendations, set music stances. Each change edits your content files.',
+  [SCOPE.log]: 'Read your collections and add records to them (taste.log). Each record is a new content file.',
+  [SCOPE.rate]: 'Read your collections and set ratings and recommendations (taste.rate). Each change edits a content file.',
+  [SCOPE.stance]: 'Read your collections and set how you feel about music (music.set_stance). Each change edits a content file.',
+};
 
 export const SCOPE_NAMES = Object.keys(SCOPES) as Scope[];
 
 /** What a request without `scope` gets: reading only, the least a client can do. */
-export const DEFAULT_SCOPES: readonly Scope[] = ['taste:read'];
+export const DEFAULT_SCOPES: readonly Scope[] = [SCOPE.read];
 
 export const isScope = (name: string): name is Scope => Object.hasOwn(SCOPES, name);
 
@@ -31,11 +43,11 @@ export const isScope = (name: string): name is Scope => Object.hasOwn(SCOPES, na
  * (the MCP SDK's step-up does) keeps every call it had.
  */
 const INCLUDES: Readonly<Record<Scope, readonly Scope[]>> = {
-  'taste:read': [],
-  'taste:write': ['taste:read', 'taste:log', 'taste:rate', 'taste:stance'],
-  'taste:log': ['taste:read'],
-  'taste:rate': ['taste:read'],
-  'taste:stance': ['taste:read'],
+  [SCOPE.read]: [],
+  [SCOPE.write]: [SCOPE.read, SCOPE.log, SCOPE.rate, SCOPE.stance],
+  [SCOPE.log]: [SCOPE.read],
+  [SCOPE.rate]: [SCOPE.read],
+  [SCOPE.stance]: [SCOPE.read],
 };
 
 /** Every scope a grant of `granted` holds, the included ones too. */

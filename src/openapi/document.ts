@@ -11,6 +11,7 @@ import { RESOURCE_CATALOG_SCHEMA } from '../compile/resource-catalog.ts';
 import { restCollections } from '../collections/index.ts';
 import { LIMIT_DEFINITIONS } from '../core/limits.ts';
 import { API_VERSION } from '../http/headers.ts';
+import { OAUTH_URLS } from '../urls.ts';
 import { collectionPathItem, isGeographic } from './collection-paths.ts';
 import { itemSchema } from '../collections/item-schema.ts';
 import { exportPaths } from './export-paths.ts';
@@ -41,7 +42,7 @@ const OTHER_TAGS: readonly Tag[] = [
   { name: 'search', description: 'Search across every collection at once: ranked hits that say which collection and which field matched.' },
   { name: 'rpc', description: "Object-capability RPC over Cap'n Web: HTTP batches and WebSocket sessions, typed by a generated declaration." },
   { name: 'meta', description: 'Service metadata and discovery: this description, metadata, status, the API catalog and the problem registry.' },
-  { name: 'oauth', description: 'The owner lane: an OAuth 2.1 authorization server that only the site’s owner can complete, and `/owner/mcp`, the MCP endpoint where the owner’s agents read and change the collections. Everything else in this API is anonymous.', 'x-displayName': 'Owner lane (OAuth)' },
+  { name: 'oauth', description: `The owner lane: an OAuth 2.1 authorization server that only the site’s owner can complete, and \`${OAUTH_URLS.ownerMcp}\`, the MCP endpoint where the owner’s agents read and change the collections. Everything else in this API is anonymous.`, 'x-displayName': 'Owner lane (OAuth)' },
 ];
 
 function limitsTable(): string {

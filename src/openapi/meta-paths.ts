@@ -100,7 +100,7 @@ export function metaPaths(): Record<string, PathItem> {
       get: operation(
         'getMcpServerCard',
         'MCP server card',
-        'The public MCP server (`/mcp`): name, version, description, URL, transport and protocol version, its tools with their titles, no authentication, and the owner lane with its protected resource metadata URL.',
+        `The public MCP server (\`${LINKS.mcp}\`): name, version, description, URL, transport and protocol version, its tools with their titles, no authentication, and the owner lane with its protected resource metadata URL.`,
         { description: 'The server card.', headers: headerRefs(STATIC), content: { 'application/json': schemaOf('McpServerCard') } },
         { 304: notModified(STATIC) },
       ),

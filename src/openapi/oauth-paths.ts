@@ -10,7 +10,8 @@
  */
 import { LIMITS } from '../core/limits.ts';
 import { OWNER_TOOLS } from '../mcp/owner-tools.ts';
-import { SCOPES } from '../oauth/scopes.ts';
+import { BATCH_PROTOCOL_VERSION } from '../mcp/streamable-http.ts';
+import { SCOPE, SCOPE_NAMES, SCOPES } from '../oauth/scopes.ts';
 import { OAUTH_URLS } from '../urls.ts';
 import { problemRef } from './problems.ts';
 import { ref, type JsonSchema, type Operation, type PathItem, type Response } from './types.ts';
@@ -25,7 +26,7 @@ export const OWNER_SECURITY_SCHEMES = {
   ownerBearer: {
     type: 'http',
     scheme: 'bearer',
-    description: 'The access token the `ownerOAuth` flow issues (opaque), in `Authorization: Bearer …`; accepted only at `/owner/mcp` and only for the resource it was issued for.',
+    description: `The access token the \`ownerOAuth\` flow issues (opaque), in \`Authorization: Bearer …\`; accepted only at \`${OAUTH_URLS.ownerMcp}\` and only for the resource it was issued for.`,
   },
 } as const;
 
@@ -49,7 +50,7 @@ const redirect = (description: string): Response => ({ description, headers: { L
 const preflight = (id: string, tags: string[]): Operation => ({ operationId: id, summary: 'CORS preflight', tags, security: [], responses: { 204: { description: 'Any origin may call (browser-based MCP clients discover and register too).' } } });
 const url = { type: 'string', format: 'uri' };
 const strings = { type: 'array', items: { type: 'string' } };
-const scopeList = { type: 'array', items: { type: 'string', enum: Object.keys(SCOPES) } };
+const scopeList = { type: 'array', items: { type: 'string', enum: SCOPE_NAMES } };
 
 const PROTECTED_RESOURCE: JsonSchema = {
   type: 'object',
@@ -91,7 +92,7 @@ const CLIENT_METADATA: JsonSchema = {
 
 const TOKEN_REQUEST: JsonSchema = {
   type: 'object',
-  description: '`grant_type=authorization_code` (with `code`, `redirect_uri`, `code_verifier`), `grant_type=refresh_token` (with `refresh_token`, optionally a narrower `scope`), or — without `grant_type` — a revocation (`token`, `token_type_hint`). `resource`, when sent, must be the `/owner/mcp` URL.',
+  description: `\`grant_type=authorization_code\` (with \`code\`, \`redirect_uri\`, \`code_verifier\`), \`grant_type=refresh_token\` (with \`refresh_token\`, optionally a narrower \`scope\`), or — without \`grant_type\` — a revocation (\`token\`, \`token_type_hint\`). \`resource\`, when sent, must be the \`${OAUTH_URLS.ownerMcp}\` URL.`,
   properties: {
     grant_type: { enum: ['authorization_code', 'refresh_token'] },
     client_id: { type: 'string' },
@@ -121,7 +122,7 @@ const tags = ['oauth'];
 export function oauthPaths(): Record<string, PathItem> {
   return {
     [OAUTH_URLS.protectedResource]: {
-      get: { operationId: 'getOwnerProtectedResourceMetadata', summary: 'Protected resource metadata of /owner/mcp (RFC 9728)', tags, security: [], responses: { 200: json('Which authorization server issues tokens for `/owner/mcp`, and its scopes.', PROTECTED_RESOURCE) } },
+      get: { operationId: 'getOwnerProtectedResourceMetadata', summary: `Protected resource metadata of ${OAUTH_URLS.ownerMcp} (RFC 9728)`, tags, security: [], responses: { 200: json(`Which authorization server issues tokens for \`${OAUTH_URLS.ownerMcp}\`, and its scopes.`, PROTECTED_RESOURCE) } },
       options: preflight('preflightOwnerProtectedResourceMetadata', tags),
     },
     [OAUTH_URLS.authorizationServer]: {
@@ -212,12 +213,12 @@ export function oauthPaths(): Record<string, PathItem> {
         operationId: 'ownerMcp',
         summary: 'MCP with the owner’s token',
         tags,
-        security: [{ ownerOAuth: ['taste:read'] }, { ownerBearer: [] }],
+        security: [{ ownerOAuth: [SCOPE.read] }, { ownerBearer: [] }],
         requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [JSON_RPC, { type: 'array', minItems: 1, maxItems: LIMITS.mcpBatchMessagesMax, items: JSON_RPC }] } } } },
         responses: {
           200: json('The JSON-RPC response.', JSON_RPC),
-          400: json('The body is not one JSON-RPC message or a small batch (a JSON-RPC error).', JSON_RPC),
-          401: { ...oauthError('No token, or a bad, expired, revoked or foreign one (`invalid_token`).'), headers: { 'WWW-Authenticate': { description: '`Bearer resource_metadata="…/.well-known/oauth-protected-resource/owner/mcp", scope="taste:read"` (RFC 6750 §3, RFC 9728 §5.1).', required: true, schema: { type: 'string', pattern: '^Bearer ' } } } },
+          400: json(`The body is not one JSON-RPC message or a batch of 1 to ${LIMITS.mcpBatchMessagesMax}, or it is a batch under a protocol version without batches (only ${BATCH_PROTOCOL_VERSION} has them; the same refusal as \`/mcp\`'s), as a JSON-RPC error.`, JSON_RPC),
+          401: { ...oauthError('No token, or a bad, expired, revoked or foreign one (`invalid_token`).'), headers: { 'WWW-Authenticate': { description: `\`Bearer resource_metadata="…${OAUTH_URLS.protectedResource}", scope="${SCOPE.read}"\` (RFC 6750 §3, RFC 9728 §5.1).`, required: true, schema: { type: 'string', pattern: '^Bearer ' } } } },
           403: {
             description: 'A tool call needing a scope the token lacks (`insufficient_scope`, with `WWW-Authenticate` naming it), as an OAuth error; or another host or another site’s page (`forbidden-origin`), as a problem.',
             content: { 'application/json': { schema: ref('schemas', 'OAuthError') }, 'application/problem+json': { schema: ref('schemas', 'Problem') } },

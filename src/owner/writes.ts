@@ -31,6 +31,7 @@ import type { CollectionDeclaration } from '../collections/define.ts';
 import { canonicalIdOf, EXPLICIT_ID } from '../compile/records.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { recordsTable, SOURCES_TABLE, type Image } from '../core/image.ts';
+import { SCOPE } from '../oauth/scopes.ts';
 import { removeContentFile, writeContentFile } from './content-file.ts';
 import { blockRevision, EditError, readRecord, recordBlock, setFields } from './edit.ts';
 
@@ -102,9 +103,6 @@ export interface JournalEntry {
 }
 
 export const JOURNAL_FILE = 'owner-writes.jsonl';
-
-/** The scope that may read what the public surfaces never show (private and draft records): the write scope. */
-const WRITE_SCOPE = 'taste:write';
 
 const digestOf = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
@@ -271,8 +269,8 @@ export class OwnerWrites {
       const fields = heldRecord(declaration, source.file, text, markdown, source.entry, input.canonicalId);
       // The compiler's rule (src/compile/records.ts): such a record never reaches the public surfaces.
       const unpublished = fields.visibility === 'private' || fields.draft === true;
-      if (unpublished && !caller?.scopes?.includes(WRITE_SCOPE)) {
-        throw new WriteRefused('not-found', `The record's file ${source.file} now marks it private or draft: reading it needs the ${WRITE_SCOPE} scope.`);
+      if (unpublished && !caller?.scopes?.includes(SCOPE.write)) {
+        throw new WriteRefused('not-found', `The record's file ${source.file} now marks it private or draft: reading it needs the ${SCOPE.write} scope.`);
       }
       return { collection: input.collection, canonicalId: input.canonicalId, revision: blockRevision(text, recordBlock(text, markdown, source.entry)), file: source.file, fields };
     } catch (error) {

@@ -215,19 +215,6 @@ export function createDispatcher(current: () => ServingRuntime, table: DispatchT
     const failed = (error: unknown) => (res.headersSent ? res.destroy() : send(errorAnswer(error)));
     try {
       const metered = route.metered === true && method !== 'OPTIONS';
-      if (route.kind === 'page') {
-        const render = () => {
-          for (const [name, value] of Object.entries(securityHeaders(path, 'text/html', runtime.siteUrl))) res.setHeader(name, value);
-          const notFound = () => send(problemAnswer('not-found', 'Nothing is published at this path.'));
-          runtime.pages(req, res, notFound, { core: runtime.core }).catch(failed);
-        };
-        if (!metered) return render();
-        // Astro decides the page's caching as it writes: only the policy, never one client's count, goes on it.
-        return underQuota(runtime, request, () => {
-          for (const [name, value] of Object.entries(runtime.quota.policyHeaders)) res.setHeader(name, value);
-          render();
-        }, send, failed);
-      }
       if (route.kind === 'fetch') {
         const answer = async () => {
           const body = route.bodyMax === undefined ? null : await readBody(req, route.bodyMax + 1);

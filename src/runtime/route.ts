@@ -20,11 +20,6 @@ export interface AnswerRoute {
   answer(runtime: ServingRuntime, request: RequestFacts, body: Uint8Array | null): Answer | Promise<Answer>;
 }
 
-/** Pages Astro renders on request: it writes the node:http response itself. */
-export interface PageRoute {
-  kind: 'page';
-}
-
 /**
  * A handler for libraries that speak `Request`/`Response` (MCP's Streamable HTTP
  * transport): a Response's body is streamed to the client as it is produced. A handler
@@ -45,7 +40,7 @@ export interface FetchRoute {
  */
 export type UpgradeHandler = (runtime: ServingRuntime, req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
-export type Route = (AnswerRoute | PageRoute | FetchRoute) & {
+export type Route = (AnswerRoute | FetchRoute) & {
   /** Present where the path also accepts WebSocket upgrades. */
   upgrade?: UpgradeHandler;
   /** A short name, for logs, tests and the fuzz campaign. */

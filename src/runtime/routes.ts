@@ -4,9 +4,9 @@
  * (src/runtime/dispatch.ts) owns everything around a handler — 404, 405 with `Allow`,
  * HEAD as GET without a body, the bounded body read, the catch-all — so a route is only
  * data and one function. The table assembles the handlers: a route calls its surface's
- * handler of the generation (`ServingRuntime`, src/runtime/serving.ts), or hands the
- * generation to a handler as that handler's own context (functions/pages.ts reads a
- * `SiteContext`, functions/owner-mcp.ts an `OwnerMcpContext`). `DISPATCH_TABLE` is what
+ * handler of the generation (`ServingRuntime`, src/runtime/serving.ts), built with its
+ * own context, or hands the generation to a handler as that handler's own context
+ * (functions/pages.ts reads a `SiteContext`). `DISPATCH_TABLE` is what
  * the dispatcher is given; `describeRoutes` lists the table for tests and the fuzz campaign.
  */
 import { readFileSync } from 'node:fs';
@@ -26,7 +26,6 @@ import { pageCollections } from '../site/view.ts';
 import { collectionPageUrl, collectionUrl, exportAt, EXPORTS, LINKS, OAUTH_URLS, PAGES, recordUrl, URLS } from '../urls.ts';
 import { endWithAnswer } from './node.ts';
 import { upgradeFacts } from '../../functions/rpc.ts';
-import { ownerMcp } from '../../functions/owner-mcp.ts';
 
 /** Whether a GET of the GraphQL endpoint asks for the explorer page (a browser) or its Markdown twin (an agent) rather than GraphQL over HTTP. */
 const wantsExplorer = (request: RequestFacts) =>
@@ -62,7 +61,7 @@ export const ROUTES: readonly Route[] = [
     methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
     kind: 'fetch',
     bodyMax: LIMITS.mcpRequestBytesMax,
-    fetch: (rt, exchange) => rt.mcp(rt, exchange),
+    fetch: (rt, exchange) => rt.mcp(exchange),
   },
   {
     name: 'status',
@@ -176,7 +175,7 @@ export const ROUTES: readonly Route[] = [
     methods: ['POST', 'OPTIONS'],
     kind: 'fetch',
     bodyMax: LIMITS.mcpRequestBytesMax,
-    fetch: (rt, exchange) => ownerMcp(rt, exchange.request(), exchange.facts),
+    fetch: (rt, exchange) => rt.ownerMcp(exchange),
   },
   {
     // Cap'n Web RPC: POST is an HTTP batch, GET with Upgrade a WebSocket session; it counts sessions itself.

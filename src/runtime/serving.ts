@@ -9,14 +9,16 @@
 import { readFileSync } from 'node:fs';
 import { withheldExport } from '../../functions/exports.ts';
 import { graphqlAnswer } from '../../functions/graphql.ts';
-import { mcpHandler, type McpHandler } from '../../functions/mcp.ts';
+import { createMcpHandler, type McpHandler } from '../../functions/mcp.ts';
 import { musicAnswer, type MusicAnswers } from '../../functions/music.ts';
+import { createOwnerMcpHandler, type OwnerMcpHandler } from '../../functions/owner-mcp.ts';
 import { restAnswer } from '../../functions/rest.ts';
 import { createRpcHandler, type RpcHandler } from '../../functions/rpc.ts';
 import { sqlAnswer, type SqlAnswer } from '../../functions/sql.ts';
 import { statusAnswer } from '../../functions/status.ts';
 import { tasteSummaryAnswer } from '../../functions/taste.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
+import type { McpContext } from '../mcp/context.ts';
 import type { PageHandler } from '../site/render-page.ts';
 import { URLS } from '../urls.ts';
 import { Runtime, type RuntimeOptions } from './runtime.ts';
@@ -31,6 +33,8 @@ export class ServingRuntime extends Runtime {
   readonly withheld: (request: RequestFacts) => Answer | undefined;
   /** The public MCP endpoint (Streamable HTTP, stateless). */
   readonly mcp: McpHandler;
+  /** The owner lane's MCP endpoint (`/owner/mcp`, behind the process's authorization server). */
+  readonly ownerMcp: OwnerMcpHandler;
   /** Cap'n Web RPC at /api/rpc: HTTP batches and WebSocket sessions over this generation. */
   readonly rpc: RpcHandler;
   /** The GraphQL explorer page, for browsers visiting the endpoint. */
@@ -46,7 +50,10 @@ export class ServingRuntime extends Runtime {
     this.status = statusAnswer(this.image, options.processState, options.release, options.counters?.health);
     this.taste = tasteSummaryAnswer(this.core, this.tasteSources);
     this.withheld = withheldExport(this.image);
-    this.mcp = mcpHandler({ counters: { requests: options.counters?.mcp, work: options.counters?.mcpWork }, requestQuota: options.mcpQuota, workQuota: options.mcpWorkBudget, cacheBytes: options.answerCacheBytes, clientOf });
+    // What the MCP tools of this generation read, on either endpoint.
+    const mcp: McpContext = { core: this.core, image: this.image, tasteSources: this.tasteSources, siteUrl: this.siteUrl };
+    this.mcp = createMcpHandler(mcp, { counters: { requests: options.counters?.mcp, work: options.counters?.mcpWork }, requestQuota: options.mcpQuota, workQuota: options.mcpWorkBudget, cacheBytes: options.answerCacheBytes, clientOf });
+    this.ownerMcp = createOwnerMcpHandler({ ...mcp, oauth: this.oauth, owner: this.owner });
     this.rpc = createRpcHandler(this.core, { search: this.search, taste: this.tasteSources, counters: options.counters?.rpc, sessions: options.rpcSessions, cacheBytes: options.answerCacheBytes });
     this.explorer = this.files.resolve(`${URLS.graphql}/`, null);
   }

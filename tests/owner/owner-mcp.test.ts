@@ -109,6 +109,28 @@ test('the public /mcp ignores a token: the same answer with or without it, and n
   assert.match(await write.text(), /Unknown tool/);
 });
 
+test('a batch is refused under a protocol version without batches exactly as /mcp refuses it; under 2025-03-26 (or no version header) it is answered', async () => {
+  const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+  const batch = (path: string, version: string | undefined, token?: string) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(version ? { 'MCP-Protocol-Version': version } : {}), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify([list, { ...list, id: 2 }]),
+    });
+  for (const version of ['2025-11-25', '1999-01-01']) {
+    const owner = await batch(OAUTH_URLS.ownerMcp, version, tokens.read);
+    const open = await batch('/mcp', version);
+    assert.equal(open.status, 400, version);
+    assert.equal(owner.status, open.status, version);
+    assert.deepEqual(await owner.json(), await open.json(), version);
+  }
+  for (const version of ['2025-03-26', undefined]) {
+    const owner = await batch(OAUTH_URLS.ownerMcp, version, tokens.read);
+    assert.equal(owner.status, 200, String(version));
+    assert.equal(((await owner.json()) as unknown[]).length, 2);
+  }
+});
+
 test('music.set_stance edits only the stance line of the record in a list file; REST shows it; a retried requestId applies once', async () => {
   const file = join(content, 'music/albums.yaml');
   const before = readFileSync(file, 'utf8');
