@@ -4,18 +4,10 @@
  * rest.
  * Configuration is by environment: every variable, its default and its meaning are
  * declared in src/config.ts (the README's "Configuration" table is generated from it). A
- * bad value stops the server here with one line per variable at fault, and exit status 2.
+ * bad value stops the server before it opens anything, with one line per variable at
+ * fault and exit status 2.
  */
-import { ConfigError, config } from './src/config.ts';
 import { serve } from './src/runtime/serve.ts';
 
-let settings;
-try {
-  settings = config();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
-  process.exit(2);
-}
-const { url } = await serve(settings);
+const { url } = await serve();
 console.log(`listening on ${url}`);

@@ -205,8 +205,20 @@ export function readConfig(env: Environment): Config {
 
 let processConfig: Config | undefined;
 
-/** This process's configuration: `process.env`, read on first use and then kept. */
+/**
+ * This process's configuration: `process.env`, read on first use and then kept. Every
+ * command reads it before it does any work, so a bad value stops the command here: the
+ * message alone on stderr (a stack would say nothing more) and exit status 2, as for a
+ * usage mistake. `readConfig` throws instead, for tests.
+ */
 export function config(): Config {
-  processConfig ??= readConfig(process.env);
+  if (processConfig) return processConfig;
+  try {
+    processConfig = readConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
   return processConfig;
 }
