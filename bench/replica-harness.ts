@@ -15,9 +15,10 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { SqliteOAuthStore } from '../src/oauth/store.ts';
 import { OAUTH_URLS } from '../src/urls.ts';
+import { config } from '../src/config.ts';
 
 /** The Redis the replicas share: `REDIS_URL`, else the machine's. */
-export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+export const REDIS_URL = config().REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Undefined when a Redis answers PING at `url`; otherwise why not. */
 export async function redisProblem(url = REDIS_URL, connectTimeoutMs = 1000): Promise<string | undefined> {

@@ -1,32 +1,46 @@
 /**
  * Where the build reads and writes, relative to the project root (the working directory
  * of `npm run build` and `npm start`). `CONTENT_DIR` points the build at other content,
- * such as the benchmark's generated set, and `DIST_DIR` puts its output elsewhere.
+ * such as the benchmark's generated set, and `DIST_DIR` puts its output elsewhere (both
+ * read by src/config.ts).
  */
-import { join, resolve } from 'node:path';
-
-
-const dist = resolve(process.env.DIST_DIR ?? 'dist');
+import { join } from 'node:path';
+import { config } from './config.ts';
 
 /** The folder of the content directory holding the owner's image files (src/compile/media.ts). */
 export const MEDIA_FOLDER = 'media';
 
+/** Each path is worked out when it is first asked for, so importing this module reads no configuration (a bad value is reported where the command starts). */
 export const paths = {
-  content: resolve(process.env.CONTENT_DIR ?? 'content'),
-  dist,
+  get content(): string {
+    return config().CONTENT_DIR;
+  },
+  get dist(): string {
+    return config().DIST_DIR;
+  },
   /** What a CDN can host on its own. */
-  client: join(dist, 'client'),
+  get client(): string {
+    return join(this.dist, 'client');
+  },
   /** The runtime's read-only image; never published. */
-  image: join(dist, 'image/site.db'),
+  get image(): string {
+    return join(this.dist, 'image/site.db');
+  },
   /** The public SQL surface's image: only the SQL profile's relations. */
-  sqlImage: join(dist, 'image/sql.db'),
+  get sqlImage(): string {
+    return join(this.dist, 'image/sql.db');
+  },
   /**
    * Where the compiler writes during `astro build`, which empties dist/ after the
    * compiler has run; the integration moves the results into dist/ when the build is done.
    */
-  stage: `${dist}.build`,
+  get stage(): string {
+    return `${this.dist}.build`;
+  },
   /** Precomputed response headers of every static file. */
-  manifest: join(dist, 'headers.json'),
+  get manifest(): string {
+    return join(this.dist, 'headers.json');
+  },
 };
 
 /** Where `npm run build` writes what the runtime serves, under a dist folder. */

@@ -3,11 +3,13 @@
  * bundles, before Astro prerenders pages (so pages can read the image and know which
  * images exist), and write the header manifest once every static file exists. The
  * work lives in `compile.ts` (run on a thread of its own, compile-thread.ts) and
- * `manifest.ts`; the hooks only call them.
+ * `manifest.ts`; the hooks only call them. The secret, the site's URL and its author come
+ * from the process's configuration (src/config.ts).
  */
 import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AstroIntegration } from 'astro';
+import { config } from '../config.ts';
 import { paths } from '../paths.ts';
 import type { Manifest } from './compile.ts';
 import { compileOnThread } from './compile-thread.ts';
@@ -42,9 +44,9 @@ export default function collectionsIntegration(): AstroIntegration {
             contentDir: paths.content,
             imagePath: stagedImage,
             clientDir: stagedClient,
-            secret: process.env.CURSOR_SECRET ?? 'collections-demo-secret',
-            siteUrl: process.env.SITE_URL,
-            siteAuthor: process.env.SITE_AUTHOR,
+            secret: config().CURSOR_SECRET,
+            siteUrl: config().SITE_URL,
+            siteAuthor: config().SITE_AUTHOR,
           });
           await explorer;
           compiled = result.manifest;
@@ -66,7 +68,7 @@ export default function collectionsIntegration(): AstroIntegration {
         renameSync(stagedImage, paths.image);
         renameSync(join(paths.stage, 'sql.db'), paths.sqlImage);
         rmSync(paths.stage, { recursive: true, force: true });
-        writeManifest(paths.client, compiled, paths.manifest, process.env.SITE_URL);
+        writeManifest(paths.client, compiled, paths.manifest, config().SITE_URL);
       },
     },
   };

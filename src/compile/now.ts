@@ -3,13 +3,12 @@
  * of the build cannot be completed; a status left out is settled from the date). It is
  * an input of the compile, never read from the clock inside it, so the same content and
  * the same present give byte-identical output. `SOURCE_DATE_EPOCH` (the reproducible-builds
- * convention: whole seconds since 1970-01-01T00:00:00Z) fixes it; without it, the clock.
+ * convention: whole seconds since 1970-01-01T00:00:00Z, checked by src/config.ts, where a
+ * malformed value stops the build, as the convention asks) fixes it; without it, the clock.
  */
+import { config, type Config } from '../config.ts';
 
-/** `SOURCE_DATE_EPOCH` as milliseconds, else the clock; a malformed value stops the build, as the convention asks. */
-export function buildNow(env: Readonly<Record<string, string | undefined>> = process.env, clock: () => number = Date.now): number {
-  const epoch = env.SOURCE_DATE_EPOCH;
-  if (epoch === undefined || epoch === '') return clock();
-  if (!/^\d{1,12}$/.test(epoch.trim())) throw new Error(`SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01T00:00:00Z, such as 1795392000; got ${JSON.stringify(epoch)}`);
-  return Number(epoch.trim()) * 1000;
+/** `SOURCE_DATE_EPOCH` as milliseconds, else the clock. */
+export function buildNow(settings: Pick<Config, 'SOURCE_DATE_EPOCH'> = config(), clock: () => number = Date.now): number {
+  return settings.SOURCE_DATE_EPOCH ?? clock();
 }

@@ -1,12 +1,13 @@
 /**
  * The README's reference tables — collections with their filters and sort fields, the
- * problem types, the limits, the content rules — generated from the declarations, the problem catalog and
- * the limits module, and its performance tables from `bench/results.json` (src/compile/bench-readme.ts),
+ * problem types, the limits, the content rules, the environment variables — generated from the declarations,
+ * the problem catalog, the limits module and the configuration module, and its performance tables from `bench/results.json` (src/compile/bench-readme.ts),
  * so the documentation cannot drift from the code or from the recorded benchmark. `npm run docs`
  * rewrites them in place; a test fails when the README is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { contentCollections, restCollections } from '../collections/index.ts';
+import { VARIABLES } from '../config.ts';
 import { PROBLEMS } from '../core/errors.ts';
 import { LIMIT_DEFINITIONS } from '../core/limits.ts';
 import { collectionUrl, problemUrl } from '../urls.ts';
@@ -48,6 +49,14 @@ export function tables(): Record<string, string> {
     '| --- | --- |',
     ...contentCollections.filter((c) => c.rules?.length).map((c) => `| ${c.name} | ${c.rules!.map((r) => r.description).join('; ')} |`),
   ];
+  const variables = [
+    '| variable | when | default | what |',
+    '| --- | --- | --- | --- |',
+    ...Object.entries(VARIABLES).map(([name, v]) => {
+      const unset = v.default === undefined ? (v.unset ?? '—') : v.default === '' ? 'none' : code(v.default);
+      return `| ${code(name)} | ${v.when.join(', ')} | ${unset} | ${v.what} |`;
+    }),
+  ];
   const args = (schema: Record<string, unknown>) => {
     const properties = Object.keys((schema.properties ?? {}) as object);
     const required = new Set((schema.required ?? []) as string[]);
@@ -64,6 +73,7 @@ export function tables(): Record<string, string> {
     'problems-table': problems.join('\n'),
     'limits-table': limits.join('\n'),
     'rules-table': rules.join('\n'),
+    'config-table': variables.join('\n'),
     bench: benchTables(readBenchResults()),
     'bench-replicas': replicaTables(readBenchResults().replicas),
   };

@@ -37,6 +37,11 @@ export interface EdgeTable {
 
 declare const __EDGE_TABLE__: EdgeTable;
 
+/**
+ * What Pages hands the worker on each request: `ORIGIN_URL`, a Pages variable (declared
+ * with every other variable in src/config.ts, which this bundle does not import: the
+ * worker reads it from here), and the static files' binding.
+ */
 interface Env {
   ORIGIN_URL?: string;
   ASSETS: { fetch(request: Request): Promise<Response> };

@@ -10,7 +10,3 @@ export function clientAddress(peer: string, forwardedFor: string | null, trusted
   return peer;
 }
 
-/** `TRUSTED_PROXIES`: comma-separated peer addresses whose X-Forwarded-For is believed. */
-export function trustedProxiesFromEnv(value: string | undefined): ReadonlySet<string> {
-  return new Set((value ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-}

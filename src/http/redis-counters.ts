@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
+import type { Config } from '../config.ts';
 import { LIMITS } from '../core/limits.ts';
 import { MemoryCounterStore, SLOTS_PER_WINDOW, type Counted, type CounterStore, type Spend } from './rate-limit.ts';
 
@@ -270,7 +271,7 @@ export class SharedQuotas {
 }
 
 /** Shared quotas when `REDIS_URL` is set; undefined (in-process counters, as ever) otherwise. */
-export function sharedQuotasFromEnv(env: NodeJS.ProcessEnv): SharedQuotas | undefined {
-  if (!env.REDIS_URL) return undefined;
-  return new SharedQuotas({ url: env.REDIS_URL, replicas: env.REPLICAS === undefined ? 1 : Number(env.REPLICAS), prefix: env.REDIS_KEY_PREFIX });
+export function sharedQuotasFrom(settings: Pick<Config, 'REDIS_URL' | 'REPLICAS' | 'REDIS_KEY_PREFIX'>): SharedQuotas | undefined {
+  if (settings.REDIS_URL === undefined) return undefined;
+  return new SharedQuotas({ url: settings.REDIS_URL, replicas: settings.REPLICAS, prefix: settings.REDIS_KEY_PREFIX });
 }

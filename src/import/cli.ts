@@ -17,6 +17,7 @@
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { config } from '../config.ts';
 import { describeRefusal, ImportRefused } from './problems.ts';
 import { runImport, type ImportReport } from './run.ts';
 import { SOURCES } from './sources/index.ts';
@@ -77,7 +78,7 @@ async function main(): Promise<void> {
   const dryRun = parsed.values['dry-run'] ?? false;
   try {
     const report = await runImport(source, resolve(path), {
-      contentDir: resolve(process.env.CONTENT_DIR || 'content'),
+      contentDir: config().CONTENT_DIR,
       dryRun,
       update: parsed.values.update ?? false,
       onLine: printLine,

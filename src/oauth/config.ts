@@ -1,17 +1,18 @@
 /**
- * The owner lane's configuration, read from the environment once, at the edge, and
- * checked by a schema: a mistake (a half-configured identity provider, a state folder
- * inside `dist/`) stops the server at start-up with a message naming the variable,
- * rather than surfacing as a failed sign-in later. Everything downstream receives the
- * resolved `OAuthConfig`, so tests build one without touching the environment.
+ * The owner lane's configuration, from the process's configuration (src/config.ts, which
+ * checks each variable on its own) with the rules that tie the variables together: a
+ * mistake (a half-configured identity provider, a state folder inside `dist/`) stops the
+ * server at start-up with a message naming the variable, rather than surfacing as a
+ * failed sign-in later. Everything downstream receives the resolved `OAuthConfig`, so
+ * tests build one without touching the environment.
  *
  * The identity provider is all or nothing: `OWNER_OIDC_ISSUER`, `OWNER_OIDC_CLIENT_ID`
  * and `OWNER_SUBJECT` together (the secret is optional: a public client uses PKCE
  * alone). With none of them the metadata is still published and `/oauth/authorize` says
  * the lane is not set up, so no grant can ever be issued.
  */
-import { isAbsolute, relative, resolve } from 'node:path';
-import { z } from 'zod';
+import { isAbsolute, relative } from 'node:path';
+import type { Config } from '../config.ts';
 import { OAUTH_URLS } from '../urls.ts';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -42,20 +43,6 @@ export interface OAuthConfig {
   cimdAllowLoopback: boolean;
 }
 
-/** An unset variable and an empty one mean the same: not configured. */
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
-const httpUrl = z.url({ protocol: /^https?$/ });
-
-const ENV = z.object({
-  SITE_URL: optional(httpUrl),
-  OWNER_OIDC_ISSUER: optional(httpUrl),
-  OWNER_OIDC_CLIENT_ID: optional(z.string().max(500)),
-  OWNER_OIDC_CLIENT_SECRET: optional(z.string().max(2000)),
-  OWNER_SUBJECT: optional(z.string().max(500)),
-  STATE_DIR: optional(z.string()),
-  OAUTH_CIMD_ALLOW_LOOPBACK: optional(z.enum(['0', '1'])),
-});
-
 export interface OAuthConfigInput {
   siteUrl: string;
   idp?: OwnerIdentityProvider;
@@ -74,16 +61,13 @@ const inside = (child: string, parent: string) => {
   return path === '' || (!path.startsWith('..') && !isAbsolute(path));
 };
 
-/** The configuration from the environment; throws an Error naming the variable at fault. */
-export function oauthConfigFromEnv(env: NodeJS.ProcessEnv, distDir: string): OAuthConfig {
-  const parsed = ENV.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`Owner lane configuration: ${String(issue.path[0])} ${issue.message}`);
-  }
-  const vars = parsed.data;
-  const stateDir = resolve(vars.STATE_DIR ?? 'state');
-  if (inside(stateDir, resolve(distDir))) throw new Error('Owner lane configuration: STATE_DIR must not be inside the build output (dist/), which is published.');
+/** The variables the owner lane reads. */
+export type OAuthSettings = Pick<Config, 'SITE_URL' | 'OWNER_OIDC_ISSUER' | 'OWNER_OIDC_CLIENT_ID' | 'OWNER_OIDC_CLIENT_SECRET' | 'OWNER_SUBJECT' | 'STATE_DIR' | 'OAUTH_CIMD_ALLOW_LOOPBACK' | 'DIST_DIR'>;
+
+/** The lane's configuration from the process's; throws an Error naming the variable at fault. */
+export function oauthConfigFrom(vars: OAuthSettings): OAuthConfig {
+  const stateDir = vars.STATE_DIR;
+  if (inside(stateDir, vars.DIST_DIR)) throw new Error('Owner lane configuration: STATE_DIR must not be inside the build output (dist/), which is published.');
   const idpVars = [vars.OWNER_OIDC_ISSUER, vars.OWNER_OIDC_CLIENT_ID, vars.OWNER_SUBJECT];
   const set = idpVars.filter((v) => v !== undefined).length;
   if (set !== 0 && set !== 3) throw new Error('Owner lane configuration: set OWNER_OIDC_ISSUER, OWNER_OIDC_CLIENT_ID and OWNER_SUBJECT together (or none of them).');
@@ -98,5 +82,5 @@ export function oauthConfigFromEnv(env: NodeJS.ProcessEnv, distDir: string): OAu
   }
   const idp =
     set === 3 ? { issuer: new URL(vars.OWNER_OIDC_ISSUER!), clientId: vars.OWNER_OIDC_CLIENT_ID!, clientSecret: vars.OWNER_OIDC_CLIENT_SECRET, subject: vars.OWNER_SUBJECT! } : undefined;
-  return oauthConfig({ siteUrl, idp, stateDir, cimdAllowLoopback: vars.OAUTH_CIMD_ALLOW_LOOPBACK === '1' });
+  return oauthConfig({ siteUrl, idp, stateDir, cimdAllowLoopback: vars.OAUTH_CIMD_ALLOW_LOOPBACK });
 }

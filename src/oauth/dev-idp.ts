@@ -15,21 +15,23 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
+import { config } from '../config.ts';
 import { OAUTH_URLS } from '../urls.ts';
 
-if (process.env.NODE_ENV === 'production') {
+const { NODE_ENV, SITE_URL, IDP_PORT } = config();
+if (NODE_ENV === 'production') {
   console.error('owner:idp is a development identity provider; it does not run with NODE_ENV=production.');
   process.exit(1);
 }
 
-const siteUrl = (process.env.SITE_URL ?? 'http://localhost:4321').replace(/\/+$/, '');
+const siteUrl = (SITE_URL ?? 'http://localhost:4321').replace(/\/+$/, '');
 const clientId = 'collections-dev';
 const clientSecret = randomBytes(24).toString('base64url');
 
 // Listen first, so the issuer names the port actually bound.
 let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
 const server = createServer((req, res) => handle(req, res));
-server.listen(Number(process.env.IDP_PORT ?? 4400), 'localhost');
+server.listen(IDP_PORT, 'localhost');
 await once(server, 'listening');
 const issuer = `http://localhost:${(server.address() as AddressInfo).port}`;
 

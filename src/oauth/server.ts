@@ -16,7 +16,7 @@ import { authorize, callback, consent } from './authorize.ts';
 import { metadataDocuments } from './cimd.ts';
 import { clientsPage, revokeFromPage } from './connected.ts';
 import { register, registeredClient, type ClientLookup } from './clients.ts';
-import { oauthConfigFromEnv, type OAuthConfig } from './config.ts';
+import { oauthConfigFrom, type OAuthConfig, type OAuthSettings } from './config.ts';
 import type { OAuthContext } from './context.ts';
 import { oauthError } from './http.ts';
 import { errorPage } from './pages.ts';
@@ -92,8 +92,9 @@ export class OAuthServer {
     this.authorizations = new RateLimiter({ store: options.authorizationCounters, limit: options.authorizationQuota ?? LIMITS.oauthAuthorizationsPerWindow, windowSeconds: LIMITS.oauthAuthorizationWindowSeconds, policy: 'oauth-authorization', now });
   }
 
-  static fromEnv(env: NodeJS.ProcessEnv, distDir: string, counters: { registration?: CounterStore; authorization?: CounterStore } = {}): OAuthServer {
-    return new OAuthServer({ config: oauthConfigFromEnv(env, distDir), registrationCounters: counters.registration, authorizationCounters: counters.authorization });
+  /** The process's authorization server, configured from its variables (src/config.ts). */
+  static fromConfig(settings: OAuthSettings, counters: { registration?: CounterStore; authorization?: CounterStore } = {}): OAuthServer {
+    return new OAuthServer({ config: oauthConfigFrom(settings), registrationCounters: counters.registration, authorizationCounters: counters.authorization });
   }
 
   get config(): OAuthConfig {

@@ -6,13 +6,14 @@
  * again makes it the newest: that is a rollback.
  */
 import { statSync } from 'node:fs';
+import { config } from '../config.ts';
 import { paths } from '../paths.ts';
 import { buildGeneration } from '../runtime/runtime.ts';
-import { releasesChannelFromEnv, sendNotice } from './notice.ts';
+import { sendNotice } from './notice.ts';
 import { publishRelease } from './publish.ts';
 
-const releasesDir = process.env.RELEASES_DIR;
-if (!releasesDir) {
+const { RELEASES_DIR: releasesDir, RELEASES_CHANNEL: channel, REDIS_URL: redisUrl } = config();
+if (releasesDir === undefined) {
   console.error('RELEASES_DIR is not set: name the folder every replica reads releases from.');
   process.exit(2);
 }
@@ -28,7 +29,7 @@ const builtAt = statSync(paths.manifest).mtime.toISOString();
 const manifest = await publishRelease(releasesDir, generation, { builtAt });
 const { counts } = manifest;
 console.log(`release ${manifest.id} published in ${releasesDir}: ${counts.files} files, ${counts.objects} objects, ${counts.bytes} bytes (${Math.round(performance.now() - started)} ms)`);
-if (process.env.REDIS_URL) {
-  const sent = await sendNotice(process.env.REDIS_URL, releasesChannelFromEnv(process.env), { id: manifest.id, publishedAt: manifest.publishedAt });
+if (redisUrl) {
+  const sent = await sendNotice(redisUrl, channel, { id: manifest.id, publishedAt: manifest.publishedAt });
   console.log(sent ? 'notice sent' : 'notice not sent (Redis did not answer): replicas will find the release by their periodic check');
 }

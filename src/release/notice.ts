@@ -8,14 +8,10 @@
 import { Redis } from 'ioredis';
 import { LIMITS } from '../core/limits.ts';
 
-export const DEFAULT_RELEASES_CHANNEL = 'collections:releases';
-
 export interface Notice {
   id: string;
   publishedAt: string;
 }
-
-export const releasesChannelFromEnv = (env: NodeJS.ProcessEnv) => env.RELEASES_CHANNEL || DEFAULT_RELEASES_CHANNEL;
 
 /** Sends the notice; resolves false (never throws) when Redis does not take it in time. */
 export async function sendNotice(redisUrl: string, channel: string, notice: Notice): Promise<boolean> {

@@ -8,13 +8,14 @@
  * load-balancer rule, so a wrong rule shows at once rather than as a confusing 404.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Config } from '../config.ts';
 import { problemAnswer } from '../http/problem.ts';
 import type { Generations } from '../runtime/generations.ts';
 import { write, type Dispatcher } from '../runtime/node.ts';
 import type { Runtime } from '../runtime/runtime.ts';
 import { OAUTH_URLS } from '../urls.ts';
 import { ReleaseFollower } from './follow.ts';
-import { releasesChannelFromEnv, sendNotice } from './notice.ts';
+import { sendNotice } from './notice.ts';
 import { publishRelease } from './publish.ts';
 import { newestRelease, type OpenedRelease } from './release.ts';
 
@@ -54,11 +55,10 @@ function followerDispatcher(inner: Dispatcher): Dispatcher {
   };
 }
 
-/** This process's role, from the environment; undefined when it is the only server (no `RELEASES_DIR`). */
-export async function replicaRole(env: NodeJS.ProcessEnv, writer: boolean, log: (line: string) => void = console.error): Promise<ReplicaRole | undefined> {
-  const releasesDir = env.RELEASES_DIR;
-  if (!releasesDir) return undefined;
-  const channel = releasesChannelFromEnv(env);
+/** This process's role, from its configuration; undefined when it is the only server (no `RELEASES_DIR`). */
+export async function replicaRole(settings: Pick<Config, 'RELEASES_DIR' | 'RELEASES_CHANNEL' | 'REDIS_URL'>, writer: boolean, log: (line: string) => void = console.error): Promise<ReplicaRole | undefined> {
+  const { RELEASES_DIR: releasesDir, RELEASES_CHANNEL: channel, REDIS_URL: redisUrl } = settings;
+  if (releasesDir === undefined) return undefined;
   if (writer) {
     return {
       afterRebuild: async (runtime) => {
@@ -66,7 +66,7 @@ export async function replicaRole(env: NodeJS.ProcessEnv, writer: boolean, log: 
         try {
           const now = new Date();
           const manifest = await publishRelease(releasesDir, runtime.generation, { builtAt: now.toISOString(), now });
-          const sent = env.REDIS_URL ? await sendNotice(env.REDIS_URL, channel, { id: manifest.id, publishedAt: manifest.publishedAt }) : false;
+          const sent = redisUrl ? await sendNotice(redisUrl, channel, { id: manifest.id, publishedAt: manifest.publishedAt }) : false;
           log(`published release ${manifest.id} in ${Math.round(performance.now() - started)} ms${sent ? ', notice sent' : ''}`);
         } catch (error) {
           log(`the rebuilt generation was not published as a release: ${(error as Error).message}`);
@@ -89,7 +89,7 @@ export async function replicaRole(env: NodeJS.ProcessEnv, writer: boolean, log: 
         adopt: (release) => generations.adopt(release.generation, release.manifest.id),
         log,
       });
-      follower.start(env.REDIS_URL, channel);
+      follower.start(redisUrl, channel);
     },
     stop: () => follower?.stop(),
   };

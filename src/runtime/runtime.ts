@@ -5,8 +5,8 @@
  * imports no handler: the route table assembles the surfaces' handlers over it
  * (src/runtime/serving.ts), and each handler reads a context of its own that a Runtime
  * satisfies. Handlers hold no state outside the generation, so a new build is served by
- * opening a new one. Configuration arrives resolved (see `runtimeOptionsFromEnv`), so
- * tests build one without touching the environment.
+ * opening a new one. Configuration arrives resolved (see `runtimeOptionsFrom`, over
+ * src/config.ts), so tests build one without touching the environment.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,14 +14,15 @@ import { pathToFileURL } from 'node:url';
 import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
 import type { RequestFacts } from '../http/answer.ts';
-import { clientAddress, trustedProxiesFromEnv } from '../http/client.ts';
+import { clientAddress } from '../http/client.ts';
 import { AnswerCache } from '../http/answer-cache.ts';
 import { RateLimiter, type CounterStore } from '../http/rate-limit.ts';
-import { sharedQuotasFromEnv, type QuotaHealth, type SharedQuotas } from '../http/redis-counters.ts';
+import { sharedQuotasFrom, type QuotaHealth, type SharedQuotas } from '../http/redis-counters.ts';
 import { RATE_LIMIT_POLICY_NAME } from '../http/headers.ts';
 import { LIMITS } from '../core/limits.ts';
 import type { Manifest } from '../compile/compile.ts';
 import type { Generation } from '../compile/incremental.ts';
+import type { Config } from '../config.ts';
 import { buildLayout } from '../paths.ts';
 import { StaticFiles } from './static.ts';
 import { OAuthServer } from '../oauth/server.ts';
@@ -86,23 +87,22 @@ function sharedCounters(quotas: SharedQuotas | undefined): RuntimeCounters | und
   return { rest, sql, graphql, mcp, mcpWork, rpc, health: () => quotas.health() };
 }
 
-const envNumber = (env: NodeJS.ProcessEnv, name: string) => (env[name] === undefined ? undefined : Number(env[name]));
-
-export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv, distDir: string): RuntimeOptions {
-  const quotas = sharedQuotasFromEnv(env);
+/** The options of the process's generations, from its configuration (src/config.ts): the build in `DIST_DIR`, the quotas, the caches, the owner lane. */
+export function runtimeOptionsFrom(config: Config): RuntimeOptions {
+  const quotas = sharedQuotasFrom(config);
   return {
-    distDir,
+    distDir: config.DIST_DIR,
     counters: sharedCounters(quotas),
-    answerCacheBytes: envNumber(env, 'ANSWER_CACHE_BYTES'),
-    pageCacheBytes: envNumber(env, 'PAGE_CACHE_BYTES'),
-    trustedProxies: trustedProxiesFromEnv(env.TRUSTED_PROXIES),
-    restQuota: envNumber(env, 'RATE_LIMIT_REQUESTS'),
-    sqlQuota: envNumber(env, 'SQL_RATE_LIMIT_REQUESTS'),
-    graphqlBudget: envNumber(env, 'GRAPHQL_COST_BUDGET'),
-    mcpQuota: envNumber(env, 'MCP_RATE_LIMIT_REQUESTS'),
-    mcpWorkBudget: envNumber(env, 'MCP_TOOL_WORK_BUDGET'),
-    rpcSessions: envNumber(env, 'RPC_SESSION_LIMIT'),
-    oauth: OAuthServer.fromEnv(env, distDir, { registration: quotas?.store('oauth-registration'), authorization: quotas?.store('oauth-authorization') }),
+    answerCacheBytes: config.ANSWER_CACHE_BYTES,
+    pageCacheBytes: config.PAGE_CACHE_BYTES,
+    trustedProxies: new Set(config.TRUSTED_PROXIES),
+    restQuota: config.RATE_LIMIT_REQUESTS,
+    sqlQuota: config.SQL_RATE_LIMIT_REQUESTS,
+    graphqlBudget: config.GRAPHQL_COST_BUDGET,
+    mcpQuota: config.MCP_RATE_LIMIT_REQUESTS,
+    mcpWorkBudget: config.MCP_TOOL_WORK_BUDGET,
+    rpcSessions: config.RPC_SESSION_LIMIT,
+    oauth: OAuthServer.fromConfig(config, { registration: quotas?.store('oauth-registration'), authorization: quotas?.store('oauth-authorization') }),
   };
 }
 

@@ -5,25 +5,25 @@
  * answers and WebSocket sessions finish, close the generations, exit 0. With
  * `RELEASES_DIR` the process is one replica of several (src/release/replica.ts): the
  * writer publishes its rebuilds as releases, the others serve the newest release and
- * follow new ones. Shared by `server.ts` and the dev loop's server process.
+ * follow new ones. Shared by `server.ts` and the dev loop's server process; what it
+ * reads of the environment comes from src/config.ts.
  */
-import { paths } from '../paths.ts';
+import { config, type Config } from '../config.ts';
 import { replicaRole } from '../release/replica.ts';
 import { drain, drainingDispatcher, type Lifecycle } from './drain.ts';
 import { Generations } from './generations.ts';
 import { createNodeServer } from './node.ts';
-import { runtimeOptionsFromEnv } from './runtime.ts';
+import { runtimeOptionsFrom } from './runtime.ts';
 
 /** Opens the build and listens; resolves once listening, with the address it listens on. */
-export async function serve(): Promise<{ generations: Generations; url: string }> {
-  const port = process.env.PORT === undefined ? 4321 : Number(process.env.PORT);
-  const host = process.env.HOST ?? 'localhost';
+export async function serve(settings: Config = config()): Promise<{ generations: Generations; url: string }> {
+  const { PORT: port, HOST: host } = settings;
   const lifecycle: Lifecycle = { draining: false };
-  const options = { ...runtimeOptionsFromEnv(process.env, paths.dist), processState: lifecycle };
+  const options = { ...runtimeOptionsFrom(settings), processState: lifecycle };
   // The writer is the replica whose owner lane is set up (OWNER_OIDC_* and OWNER_SUBJECT; STATE_DIR on its own disk).
-  const role = await replicaRole(process.env, options.oauth?.config.idp !== undefined);
+  const role = await replicaRole(settings, options.oauth?.config.idp !== undefined);
   const release = role?.initial ? { generation: role.initial.generation, release: role.initial.manifest.id } : {};
-  const generations = await Generations.open({ ...options, ...release, afterRebuild: role?.afterRebuild, contentDir: paths.content, siteAuthor: process.env.SITE_AUTHOR });
+  const generations = await Generations.open({ ...options, ...release, afterRebuild: role?.afterRebuild, contentDir: settings.CONTENT_DIR, siteAuthor: settings.SITE_AUTHOR });
   const dispatcher = drainingDispatcher(generations.dispatcher(), lifecycle);
   const server = createNodeServer(role ? role.dispatcher(dispatcher) : dispatcher);
   await new Promise<void>((resolve) => server.listen(port, host, resolve));

@@ -11,8 +11,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCampaign } from '../../bench/fuzz/campaign.ts';
 import { formatReport } from '../../bench/fuzz/report.ts';
+import { config } from '../../src/config.ts';
 
-const seed = Number(process.env.FC_SEED ?? 20261122);
+const seed = config().FC_SEED;
 
 test(`a seeded 5,000-request fuzz campaign (seed ${seed}) finds no crash, 5xx, reset, hang, echo or leak`, { timeout: 240_000 }, async () => {
   const report = await runCampaign({ requests: 5000, seed, connections: 8, timeoutMs: 5000, strictShape: false, maxIncidents: 3, log: () => {} });

@@ -19,6 +19,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser } from 'playwright-core';
+import { config } from '../../src/config.ts';
 
 /** This machine has no network: no background requests, update checks, pings or reports. */
 const OFFLINE_ARGS = ['--disable-background-networking', '--disable-component-update', '--disable-domain-reliability', '--disable-client-side-phishing-detection', '--no-pings'];
@@ -30,7 +31,7 @@ const PACKAGED_MAJOR = (JSON.parse(readFileSync(new URL('../package.json', impor
 
 /** Starts a headless Chromium; close it with `browser.close()`. */
 export async function launchBrowser(): Promise<Browser> {
-  const custom = process.env.CHROMIUM_PATH;
+  const custom = config().CHROMIUM_PATH;
   if (custom) return playwright.launch({ executablePath: custom, args: ['--disable-gpu', ...OFFLINE_ARGS] });
   try {
     return await launchPackaged();

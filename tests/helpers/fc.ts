@@ -3,7 +3,8 @@
  * (the suite must be deterministic). Set FC_SEED to explore other cases locally.
  */
 import fc from 'fast-check';
+import { config } from '../../src/config.ts';
 
-fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20261122) });
+fc.configureGlobal({ seed: config().FC_SEED });
 
 export default fc;

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, Socket, type AddressInfo, type Server } from 'node:net';
 import { REDIS_URL, redisProblem } from '../../bench/replica-harness.ts';
+import { config } from '../../src/config.ts';
 
 export { REDIS_URL };
 
@@ -18,7 +19,7 @@ export const runPrefix = (): string => `collections-test:${randomUUID()}:`;
 export async function redisMissing(): Promise<string | undefined> {
   const problem = await redisProblem(REDIS_URL, 2000);
   const reason = problem && `no Redis answers at ${REDIS_URL} (${problem}): the shared-quota tests are skipped; start Redis or set REDIS_URL`;
-  if (reason && process.env.REQUIRE_REDIS === '1') throw new Error(`REQUIRE_REDIS=1 but ${reason}`);
+  if (reason && config().REQUIRE_REDIS) throw new Error(`REQUIRE_REDIS=1 but ${reason}`);
   if (reason) console.log(`# ${reason}`);
   return reason;
 }

@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { zipFolder } from './zip.ts';
+import { config } from '../../src/config.ts';
 
 export const FIXTURES = join(import.meta.dirname, 'fixtures');
 
@@ -52,7 +53,7 @@ export function assertSameFiles(actual: Map<string, Buffer>, expected: Map<strin
 /** The content folder equals the source's golden folder, byte for byte. */
 export function assertGolden(contentDir: string, source: string, golden = 'golden'): void {
   const dir = join(FIXTURES, source, golden);
-  if (process.env.UPDATE_GOLDEN) {
+  if (config().UPDATE_GOLDEN) {
     rmSync(dir, { recursive: true, force: true });
     cpSync(contentDir, dir, { recursive: true });
   }

@@ -14,11 +14,15 @@ import { after, before, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
 import { consentWarnings } from '../../src/oauth/authorize.ts';
 import { isPublicAddress } from '../../src/oauth/cimd.ts';
-import { oauthConfig, oauthConfigFromEnv } from '../../src/oauth/config.ts';
+import { readConfig, type Environment } from '../../src/config.ts';
+import { oauthConfig, oauthConfigFrom } from '../../src/oauth/config.ts';
 import { OAuthServer } from '../../src/oauth/server.ts';
 import { SqliteOAuthStore } from '../../src/oauth/store.ts';
 import { Agent, insecure, oauthErrorOf, REDIRECT, startAgentSite } from './agent.ts';
 import { Browser, OWNER, signIn, type Site } from './helpers.ts';
+
+/** The owner lane's configuration from an environment whose build is in `distDir`. */
+const oauthConfigFromEnv = (env: Environment, distDir: string) => oauthConfigFrom(readConfig({ ...env, DIST_DIR: distDir }));
 
 let site: Site & { idp?: { issuer: string } };
 let agent: Agent;

@@ -7,11 +7,15 @@ import { after, before, test } from 'node:test';
 import { LIMITS } from '../../src/core/limits.ts';
 import { redirectUriProblem } from '../../src/oauth/clients.ts';
 import { formActionSource } from '../../src/oauth/pages.ts';
-import { oauthConfig, oauthConfigFromEnv } from '../../src/oauth/config.ts';
+import { readConfig, type Environment } from '../../src/config.ts';
+import { oauthConfig, oauthConfigFrom } from '../../src/oauth/config.ts';
 import { OAuthServer } from '../../src/oauth/server.ts';
 import { SqliteOAuthStore } from '../../src/oauth/store.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
 import { startSite, type Site } from './helpers.ts';
+
+/** The owner lane's configuration from an environment whose build is in `distDir`. */
+const oauthConfigFromEnv = (env: Environment, distDir: string) => oauthConfigFrom(readConfig({ ...env, DIST_DIR: distDir }));
 
 let site: Site;
 before(async () => {

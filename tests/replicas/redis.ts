@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TestContext } from 'node:test';
 import { REDIS_URL, redisProblem } from '../../bench/replica-harness.ts';
+import { config } from '../../src/config.ts';
 
 export { REDIS_URL };
 
@@ -17,7 +18,7 @@ export const testChannel = (name: string) => `test:${randomBytes(6).toString('he
 export async function needRedis(t: TestContext): Promise<boolean> {
   if ((await redisProblem(REDIS_URL)) === undefined) return true;
   const reason = `no Redis answers at ${REDIS_URL}: skipped (start one, or set REDIS_URL)`;
-  if (process.env.REQUIRE_REDIS === '1') throw new Error(`${reason}; REQUIRE_REDIS=1 makes this a failure`);
+  if (config().REQUIRE_REDIS) throw new Error(`${reason}; REQUIRE_REDIS=1 makes this a failure`);
   console.log(`# ${reason}`);
   t.skip(reason);
   return false;

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseItem } from 'structured-headers';
 import { quotaContract } from '../helpers/quota-contract.ts';
-import { clientAddress, trustedProxiesFromEnv } from '../../src/http/client.ts';
+import { clientAddress } from '../../src/http/client.ts';
+import { readConfig } from '../../src/config.ts';
 import { lifecycleHeaders } from '../../src/http/lifecycle.ts';
 import { MemoryCounterStore, metered, RateLimiter } from '../../src/http/rate-limit.ts';
 
@@ -28,7 +29,7 @@ test('the in-process store forgets the oldest clients past its bound, and slots 
 });
 
 test('X-Forwarded-For is believed only from trusted proxies, right-most untrusted hop first', () => {
-  const trusted = trustedProxiesFromEnv('10.0.0.1, 10.0.0.2');
+  const trusted = new Set(readConfig({ TRUSTED_PROXIES: '10.0.0.1, 10.0.0.2' }).TRUSTED_PROXIES);
   assert.equal(clientAddress('203.0.113.9', '198.51.100.1', trusted), '203.0.113.9');
   assert.equal(clientAddress('10.0.0.1', 'spoofed, 198.51.100.1', trusted), '198.51.100.1');
   assert.equal(clientAddress('10.0.0.1', '198.51.100.1, 10.0.0.2', trusted), '198.51.100.1');
