@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 
 const dist = resolve(process.env.DIST_DIR ?? 'dist');
 
-/** The folder of the content directory holding the owner's image files (src/compile/media.ts). */
+/** The folder of the content directory holding the owner's image files (src/compile/content/media.ts). */
 export const MEDIA_FOLDER = 'media';
 
 export const paths = {

@@ -11,7 +11,7 @@ import { copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { restCollections } from '../collections/index.ts';
-import type { Generation } from '../compile/incremental.ts';
+import type { Generation } from '../compile/incremental/rebuild.ts';
 import { Image } from '../core/image.ts';
 import { MANIFEST_NAME, OBJECTS, objectPath, RELEASE_FORMAT, releaseIdOf, sha256OfFile, type ObjectRef, type ReleaseManifest } from './release.ts';
 

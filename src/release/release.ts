@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Manifest } from '../compile/compile.ts';
-import type { Generation } from '../compile/incremental.ts';
+import type { Generation } from '../compile/incremental/rebuild.ts';
 
 export const RELEASE_FORMAT = 1;
 export const MANIFEST_NAME = 'release.json';

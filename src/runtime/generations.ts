@@ -2,7 +2,7 @@
  * The build generations one process serves, and rebuild-and-swap: the one way the data
  * under a running server changes (the dev loop's watcher, owner writes). A generation is
  * one `ServingRuntime`: the build's own `dist/` first, then one per rebuild. `rebuild(paths)`
- * compiles what the changed content files change (src/compile/incremental.ts), opens a
+ * compiles what the changed content files change (src/compile/incremental/rebuild.ts), opens a
  * ServingRuntime on the result and makes it current. Each request is answered wholly by the
  * generation current when it arrived; a generation swapped out is closed — its image
  * snapshot, its caches — once its last request is done, and the files only it used are
@@ -17,7 +17,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { restCollections } from '../collections/index.ts';
-import { prepareImage, rebuildGeneration, type Generation } from '../compile/incremental.ts';
+import { prepareImage, rebuildGeneration, type Generation } from '../compile/incremental/rebuild.ts';
 import { LIMITS } from '../core/limits.ts';
 import { OwnerWrites } from '../owner/writes.ts';
 import { FragmentStore, type FragmentDump } from '../formats/fragments.ts';
@@ -51,7 +51,7 @@ export interface RebuildSummary {
   warnings: string[];
   /** Time from the call to the swap. */
   ms: number;
-  /** Milliseconds per step of the rebuild (src/compile/incremental.ts), and `open` for the new ServingRuntime. */
+  /** Milliseconds per step of the rebuild (src/compile/incremental/rebuild.ts), and `open` for the new ServingRuntime. */
   timings: Record<string, number>;
 }
 
@@ -298,7 +298,7 @@ export class Generations {
       worker.once('exit', () => done());
     });
     await Promise.all([image, fragments]);
-    const { calendarDocuments, exportDocuments } = await import('../compile/exports.ts');
+    const { calendarDocuments, exportDocuments } = await import('../compile/artifacts/exports.ts');
     exportDocuments(this.runtime.core, this.fragments);
     calendarDocuments(this.runtime.core, this.fragments);
   }

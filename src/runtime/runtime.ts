@@ -21,7 +21,7 @@ import { sharedQuotasFromEnv, type QuotaHealth, type SharedQuotas } from '../htt
 import { RATE_LIMIT_POLICY_NAME } from '../http/headers.ts';
 import { LIMITS } from '../core/limits.ts';
 import type { Manifest } from '../compile/compile.ts';
-import type { Generation } from '../compile/incremental.ts';
+import type { Generation } from '../compile/incremental/rebuild.ts';
 import { buildLayout } from '../paths.ts';
 import { StaticFiles } from './static.ts';
 import { OAuthServer } from '../oauth/server.ts';
@@ -33,7 +33,7 @@ import type { PageHandler } from '../site/render-page.ts';
 export interface RuntimeOptions {
   /** The build output: `dist/` with `client/`, `server/`, `image/` and `headers.json`. */
   distDir: string;
-  /** What this generation serves: `distDir`'s own build unless a rebuild made a newer generation (src/compile/incremental.ts). */
+  /** What this generation serves: `distDir`'s own build unless a rebuild made a newer generation (src/compile/incremental/rebuild.ts). */
   generation?: Generation;
   /** Quota counters shared by every generation of one process, so a rebuild does not reset them. */
   counters?: RuntimeCounters;

@@ -14,17 +14,17 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { collections } from '../collections/index.ts';
-import { Image, SITE_AS_OF } from '../core/image.ts';
-import { QueryCore } from '../core/query.ts';
-import { groupsReading, type ArtifactOptions } from './artifacts.ts';
+import { collections } from '../../collections/index.ts';
+import { Image, SITE_AS_OF } from '../../core/image.ts';
+import { QueryCore } from '../../core/query.ts';
+import { groupsReading, type ArtifactOptions } from '../artifacts/groups.ts';
 import { changedFiles, planChanges, unchanged } from './changes.ts';
-import { sqlImageOf, type Manifest, type StaticFile } from './compile.ts';
+import { sqlImageOf, type Manifest, type StaticFile } from '../compile.ts';
 import { updateImage } from './image-update.ts';
-import { buildNow } from './now.ts';
-import { fileEntry, withSecurity } from './manifest.ts';
+import { buildNow } from '../content/now.ts';
+import { fileEntry, withSecurity } from '../artifacts/manifest.ts';
 import { pagesToRender } from './pages.ts';
-import { URLS } from '../urls.ts';
+import { URLS } from '../../urls.ts';
 
 /**
  * What one build generation serves: its image, its SQL image, and its static files — the
