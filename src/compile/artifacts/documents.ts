@@ -10,7 +10,7 @@
  * not depend on the host serving them.
  */
 import { restCollections } from '../../collections/index.ts';
-import { PROBLEMS, type ProblemSlug } from '../../core/errors.ts';
+import { PROBLEMS, type ProblemSlug } from '../../core/problems.ts';
 import type { Image } from '../../core/image.ts';
 import { API_VERSION } from '../../http/headers.ts';
 import { openApiDocument } from '../../openapi/document.ts';

@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { contentCollections, restCollections } from '../../collections/index.ts';
-import { PROBLEMS } from '../../core/errors.ts';
+import { PROBLEMS } from '../../core/problems.ts';
 import { LIMIT_DEFINITIONS } from '../../core/limits.ts';
 import { collectionUrl, problemUrl } from '../../urls.ts';
 import { TOOLS } from '../../mcp/tools.ts';
