@@ -22,7 +22,7 @@ export async function serve(): Promise<{ generations: Generations; url: string }
   const options = { ...runtimeOptionsFromEnv(process.env, paths.dist), processState: lifecycle };
   // The writer is the replica whose owner lane is set up (OWNER_OIDC_* and OWNER_SUBJECT; STATE_DIR on its own disk).
   const role = await replicaRole(process.env, options.oauth?.config.idp !== undefined);
-  const release = role?.initial ? { generation: role.initial.generation, release: role.initial.manifest.id } : {};
+  const release = role?.initial ? { build: role.initial.build, release: role.initial.manifest.id } : {};
   const generations = await Generations.open({ ...options, ...release, afterRebuild: role?.afterRebuild, contentDir: paths.content, siteAuthor: process.env.SITE_AUTHOR });
   const dispatcher = drainingDispatcher(generations.dispatcher(), lifecycle);
   const server = createNodeServer(role ? role.dispatcher(dispatcher) : dispatcher);
