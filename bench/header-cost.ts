@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { HeaderCost } from '../src/compile/bench-readme.ts';
+import type { HeaderCost } from '../src/compile/docs/bench-readme.ts';
 import type { LoadGenerator } from './load.ts';
 import { startNode } from './servers.ts';
 

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PropagationFigures } from '../src/compile/bench-replicas.ts';
+import type { PropagationFigures } from '../src/compile/docs/bench-replicas.ts';
 import { STANCES } from '../src/collections/music.ts';
 import { editedBuild, mintOwnerToken, OWNER_LANE, REDIS_URL, redisProblem, release, setStance, stanceAt, startReplica, untilServed, type Replica } from './replica-harness.ts';
 import { spread } from './results.ts';

@@ -24,7 +24,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { replicaTables, type RedisRoundTrip, type ReplicaLoad, type ReplicaResults, type ReplicaRow } from '../src/compile/bench-replicas.ts';
+import { replicaTables, type RedisRoundTrip, type ReplicaLoad, type ReplicaResults, type ReplicaRow } from '../src/compile/docs/bench-replicas.ts';
 import { loadGenerator, type LoadRequest, type Loaded } from './load.ts';
 import { measurePropagation } from './propagation.ts';
 import type { ProbeResult } from './redis-probe.ts';

@@ -6,7 +6,7 @@
  */
 import { cpus, totalmem } from 'node:os';
 import { writeFileSync } from 'node:fs';
-import { BENCH_RESULTS_PATH, readBenchResults, type BenchResults, type LoadFigures, type RunFacts, type Spread } from '../src/compile/bench-readme.ts';
+import { BENCH_RESULTS_PATH, readBenchResults, type BenchResults, type LoadFigures, type RunFacts, type Spread } from '../src/compile/docs/bench-readme.ts';
 import type { Loaded } from './load.ts';
 
 export const RESULTS_PATH = BENCH_RESULTS_PATH;

@@ -28,7 +28,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { benchTables, type BuildFigures, type TargetRow } from '../src/compile/bench-readme.ts';
+import { benchTables, type BuildFigures, type TargetRow } from '../src/compile/docs/bench-readme.ts';
 import { loadGenerator, type LoadRequest } from './load.ts';
 import { measureHeaderCost } from './header-cost.ts';
 import { measureRebuild } from './rebuild.ts';

@@ -9,7 +9,7 @@
  * variable at fault, naming it and what it accepts (`PORT must be a whole number from 0
  * to 65535; got "abc"`), rather than becoming NaN somewhere later. An empty value means
  * the same as an unset one. The README's configuration table is generated from this
- * table (src/compile/readme.ts, `npm run docs`).
+ * table (src/compile/docs/readme.ts, `npm run docs`).
  *
  * The edge worker is the one reader outside this process: Cloudflare Pages hands it
  * `ORIGIN_URL` as a binding on each request (src/edge/worker.ts); it is declared here so

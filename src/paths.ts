@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { config } from './config.ts';
 
-/** The folder of the content directory holding the owner's image files (src/compile/media.ts). */
+/** The folder of the content directory holding the owner's image files (src/compile/content/media.ts). */
 export const MEDIA_FOLDER = 'media';
 
 /** Each path is worked out when it is first asked for, so importing this module reads no configuration (a bad value is reported where the command starts). */

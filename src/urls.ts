@@ -110,7 +110,7 @@ export const apiReferenceTagUrl = (tag: string) => `${PAGES.apiReference}${tag}/
 export const collectionPageUrl = (name: string) => `/${name}/`;
 
 /**
- * A sized WebP variant of a published image (src/compile/media.ts): under `/media/`, the
+ * A sized WebP variant of a published image (src/compile/content/media.ts): under `/media/`, the
  * original's path without its extension, a hash of the original's bytes (so a changed
  * file gets new names, and every name can be cached forever), and the width.
  * `/photos/2024/x.jpg` → `/media/photos/2024/x.3f2a9c0d1e4b.800w.webp`.

@@ -64,7 +64,7 @@ export interface FieldProblem {
 export interface RuleContext {
   /**
    * The build's present, in milliseconds since the epoch: `SOURCE_DATE_EPOCH` when set,
-   * else the clock (src/compile/now.ts). Never read the clock in a rule: the same content
+   * else the clock (src/compile/content/now.ts). Never read the clock in a rule: the same content
    * and the same `now` must give the same records.
    */
   now: number;

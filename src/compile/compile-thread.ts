@@ -7,7 +7,7 @@
  * stack.
  */
 import { parentPort, Worker, workerData } from 'node:worker_threads';
-import type { LoadProblem } from './load.ts';
+import type { LoadProblem } from './content/load.ts';
 import type { CompileOptions, CompileResult } from './compile.ts';
 
 type Outcome = { result: CompileResult } | { problems: LoadProblem[] } | { error: string };

@@ -12,13 +12,13 @@ import { collection, collections, contentCollections } from '../collections/inde
 import { sqlImageBytes } from '../sql/image.ts';
 import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
-import { groupsReading, type Artifact } from './artifacts.ts';
-import { ImageWriter, missingProvenance, type CollectionRecords, type SourceRow } from './image.ts';
-import { contentFiles, loadFile, type LoadProblem, type SourceEntry } from './load.ts';
-import { buildNow } from './now.ts';
+import { groupsReading, type Artifact } from './artifacts/groups.ts';
+import { ImageWriter, missingProvenance, type CollectionRecords, type SourceRow } from './artifacts/image.ts';
+import { contentFiles, loadFile, type LoadProblem, type SourceEntry } from './content/load.ts';
+import { buildNow } from './content/now.ts';
 import { MissingMedia, type MediaIndex } from '../site/media.ts';
-import { buildRecords, sharedIdReason, type BuildContext, type PublishedRecord } from './records.ts';
-import type { SearchSource } from './search-index.ts';
+import { buildRecords, sharedIdReason, type BuildContext, type PublishedRecord } from './content/records.ts';
+import type { SearchSource } from './artifacts/search-index.ts';
 
 export interface CompileOptions {
   contentDir: string;
@@ -34,7 +34,7 @@ export interface CompileOptions {
   siteAuthor?: string;
   /** The build's present, for the content rules that read dates against it; default `buildNow()` (SOURCE_DATE_EPOCH, else the clock). */
   now?: Date;
-  /** The image files published from `content/media/` (src/compile/media.ts), for pages to draw; none when omitted. */
+  /** The image files published from `content/media/` (src/compile/content/media.ts), for pages to draw; none when omitted. */
   media?: MediaIndex;
 }
 

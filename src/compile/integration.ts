@@ -3,8 +3,8 @@
  * bundles, before Astro prerenders pages (so pages can read the image and know which
  * images exist), and write the header manifest once every static file exists. The
  * work lives in `compile.ts` (run on a thread of its own, compile-thread.ts) and
- * `manifest.ts`; the hooks only call them. The secret, the site's URL and its author come
- * from the process's configuration (src/config.ts).
+ * `artifacts/manifest.ts`; the hooks only call them. The secret, the site's URL and its
+ * author come from the process's configuration (src/config.ts).
  */
 import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,14 +13,14 @@ import { config } from '../config.ts';
 import { paths } from '../paths.ts';
 import type { Manifest } from './compile.ts';
 import { compileOnThread } from './compile-thread.ts';
-import { publishExplorer } from './explorer-bundle.ts';
-import { publishMedia } from './media.ts';
-import { writeManifest } from './manifest.ts';
+import { publishExplorer } from './artifacts/explorer-bundle.ts';
+import { publishMedia } from './content/media.ts';
+import { writeManifest } from './artifacts/manifest.ts';
 
 /** The image as staged during a build, for prerendered pages to read. */
 export const stagedImage = join(paths.stage, 'site.db');
 const stagedClient = join(paths.stage, 'client');
-/** The GraphQL explorer's hashed script and stylesheet URLs (explorer-bundle.ts), for its page. */
+/** The GraphQL explorer's hashed script and stylesheet URLs (artifacts/explorer-bundle.ts), for its page. */
 export const stagedExplorer = join(paths.stage, 'explorer.json');
 
 export default function collectionsIntegration(): AstroIntegration {

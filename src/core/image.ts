@@ -15,7 +15,7 @@ import { BoundedCache } from './memo.ts';
 /** The meta key prefix of a published image file. */
 export const MEDIA_KEY = 'media:';
 
-/** A published image file as the build found it (src/compile/media.ts): a hash of its bytes (in its variants' names) and its size in pixels. */
+/** A published image file as the build found it (src/compile/content/media.ts): a hash of its bytes (in its variants' names) and its size in pixels. */
 export interface MediaFile {
   hash: string;
   width: number;
@@ -175,7 +175,7 @@ export class Image {
   /**
    * Opens the image at `path` read-only, or reads through `options.db`, an open connection
    * (a rebuild reads its own transaction's rows before it commits). An image in WAL mode is
-   * one a rebuild under the running server writes to (src/compile/incremental.ts): it is
+   * one a rebuild under the running server writes to (src/compile/incremental/rebuild.ts): it is
    * read in one read transaction for as long as it is open, so it answers from one
    * snapshot whatever is committed meanwhile. Every image opened by path is read that
    * way: without an open transaction each statement takes and drops SQLite's file lock and
@@ -242,7 +242,7 @@ export class Image {
     return this.meta(`asOf:${collection}`) || undefined;
   }
 
-  /** The data's as-of time for a collection (`meta.timestamp`): its last modification, else the site's as-of time (src/compile/image.ts `siteAsOf`). */
+  /** The data's as-of time for a collection (`meta.timestamp`): its last modification, else the site's as-of time (src/compile/artifacts/image.ts `siteAsOf`). */
   asOf(collection: string): string {
     return this.lastModified(collection) ?? this.meta(SITE_AS_OF) ?? '1970-01-01T00:00:00Z';
   }

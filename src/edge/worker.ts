@@ -23,7 +23,7 @@ import { headerNamesAt, type HeaderRule } from '../compile/edge/header-rules.ts'
 import { NEGOTIATED_HEADERS, negotiate } from '../http/negotiate.ts';
 import { resolveRepresentation, type Representation } from '../http/representations.ts';
 
-/** What the build tells the worker about the site (src/compile/edge/worker-build.ts). */
+/** What the build tells the worker about the site (src/compile/edge/deploy.ts). */
 export interface EdgeTable {
   /** Every URL path a static file answers (the header manifest's keys). */
   files: readonly string[];

@@ -1,6 +1,6 @@
 /**
  * The GraphQL explorer: GraphiQL 5 (React, Monaco) mounted on `#explorer`. Everything it
- * loads is bundled by src/compile/explorer-bundle.ts under `/_astro/`: this script, its
+ * loads is bundled by src/compile/artifacts/explorer-bundle.ts under `/_astro/`: this script, its
  * stylesheet and Monaco's editor, JSON and GraphQL workers, whose URLs the bundler defines
  * as `EXPLORER_WORKERS`; so the explorer works offline and asks no other host for
  * anything. Operations go to the same origin's `POST /graphql` (SPEC §4.5).

@@ -4,7 +4,8 @@
  * message. Anything that is not a PublicError becomes a generic 500 whose detail says
  * nothing about the cause: stacks and driver messages never leave the process.
  */
-import { isPublicError, PROBLEMS, type ProblemSlug } from '../core/errors.ts';
+import { isPublicError } from '../core/errors.ts';
+import { PROBLEMS, type ProblemSlug } from '../core/problems.ts';
 import type { Answer } from './answer.ts';
 import { COMMON_HEADERS } from './headers.ts';
 import { problemUrl } from '../urls.ts';

@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CollectionDeclaration } from '../collections/define.ts';
-import { contentFiles, loadFile } from '../compile/load.ts';
-import { canonicalIdOf } from '../compile/records.ts';
+import { contentFiles, loadFile } from '../compile/content/load.ts';
+import { canonicalIdOf } from '../compile/content/records.ts';
 import type { ImportSource } from './source.ts';
 import type { ImportStore } from './store.ts';
 import { itemHashes, splitList } from './yaml-file.ts';

@@ -24,8 +24,8 @@
  */
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { collection as collectionNamed } from '../collections/index.ts';
-import type { LoadProblem } from '../compile/load.ts';
-import { canonicalIdOf, recordChecker } from '../compile/records.ts';
+import type { LoadProblem } from '../compile/content/load.ts';
+import { canonicalIdOf, recordChecker } from '../compile/content/records.ts';
 import { LIMITS } from '../core/limits.ts';
 import { openExport } from './archive.ts';
 import { indexExisting } from './existing.ts';

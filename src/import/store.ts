@@ -9,7 +9,7 @@
  * - `existing`: every record already in the owner's files — its source ID, identity, file,
  *   place in the file, and the hashes of its text (not the text itself);
  * - `ledger`: the importer's ledger (src/import/ledger.ts), one row per source ID;
- * - `seen`: the canonicalIds checked so far (src/compile/records.ts `SeenIds`);
+ * - `seen`: the canonicalIds checked so far (src/compile/content/records.ts `SeenIds`);
  * - the plan: new items per file, replaced items, report lines, attachments.
  *
  * Rows come back in the order they went in (`seq`). Where an order of text shapes a file,
@@ -17,7 +17,7 @@
  * strings; its own text order is UTF-8's, which differs past U+FFFF.
  */
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import type { SeenIds } from '../compile/records.ts';
+import type { SeenIds } from '../compile/content/records.ts';
 import type { Candidate } from './source.ts';
 
 /** A record in the owner's files. */

@@ -7,7 +7,7 @@
  */
 import { MCP_DISCOVERY_SCHEMA, SERVER_CARD_SCHEMA } from '../mcp/discovery.ts';
 import { AGENT_SKILLS_INDEX_SCHEMA } from '../mcp/skills.ts';
-import { RESOURCE_CATALOG_SCHEMA } from '../compile/resource-catalog.ts';
+import { RESOURCE_CATALOG_SCHEMA } from '../compile/artifacts/resource-catalog.ts';
 import { restCollections } from '../collections/index.ts';
 import { LIMIT_DEFINITIONS } from '../core/limits.ts';
 import { API_VERSION } from '../http/headers.ts';

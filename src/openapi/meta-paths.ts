@@ -6,7 +6,7 @@
  * (except the status, which the running process computes), so they carry strong ETags
  * and answer preconditions with 304.
  */
-import { PROBLEMS } from '../core/errors.ts';
+import { PROBLEMS } from '../core/problems.ts';
 import { problemRef } from './problems.ts';
 import { headerRefs, COMMON, type HeaderName } from './response-headers.ts';
 import { ref, type MediaType, type Operation, type PathItem, type Response } from './types.ts';

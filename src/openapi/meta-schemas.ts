@@ -6,7 +6,7 @@
  * description never lags behind. `LINKS` names where each is served.
  */
 import { restCollections } from '../collections/index.ts';
-import { PROBLEMS } from '../core/errors.ts';
+import { PROBLEMS } from '../core/problems.ts';
 import { API_VERSION } from '../http/headers.ts';
 import type { JsonSchema } from './types.ts';
 import { LINKS } from '../urls.ts';

@@ -4,7 +4,7 @@
  * schema to that status and to the slugs the catalog registers for it, with one example
  * per slug; a slug added to the catalog appears here without touching this file.
  */
-import { PROBLEMS, type ProblemSlug } from '../core/errors.ts';
+import { PROBLEMS, type ProblemSlug } from '../core/problems.ts';
 import { PROBLEM_MEDIA_TYPE } from '../http/problem.ts';
 import { headerRefs, PROBLEM, type HeaderName } from './response-headers.ts';
 import { ref, type Example, type Header, type JsonSchema, type Reference, type Response } from './types.ts';

@@ -28,7 +28,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import yaml from 'js-yaml';
 import { collection } from '../collections/index.ts';
 import type { CollectionDeclaration } from '../collections/define.ts';
-import { canonicalIdOf, EXPLICIT_ID } from '../compile/records.ts';
+import { canonicalIdOf, EXPLICIT_ID } from '../compile/content/records.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { recordsTable, SOURCES_TABLE, type Image } from '../core/image.ts';
 import { SCOPE } from '../oauth/scopes.ts';
@@ -267,7 +267,7 @@ export class OwnerWrites {
     const { declaration, source, text, markdown } = this.locate(generation, input.collection, input.canonicalId);
     try {
       const fields = heldRecord(declaration, source.file, text, markdown, source.entry, input.canonicalId);
-      // The compiler's rule (src/compile/records.ts): such a record never reaches the public surfaces.
+      // The compiler's rule (src/compile/content/records.ts): such a record never reaches the public surfaces.
       const unpublished = fields.visibility === 'private' || fields.draft === true;
       if (unpublished && !caller?.scopes?.includes(SCOPE.write)) {
         throw new WriteRefused('not-found', `The record's file ${source.file} now marks it private or draft: reading it needs the ${SCOPE.write} scope.`);

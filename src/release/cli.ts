@@ -8,7 +8,7 @@
 import { statSync } from 'node:fs';
 import { config } from '../config.ts';
 import { paths } from '../paths.ts';
-import { buildGeneration } from '../runtime/runtime.ts';
+import { readBuildOutput } from '../runtime/runtime.ts';
 import { sendNotice } from './notice.ts';
 import { publishRelease } from './publish.ts';
 
@@ -17,16 +17,16 @@ if (releasesDir === undefined) {
   console.error('RELEASES_DIR is not set: name the folder every replica reads releases from.');
   process.exit(2);
 }
-let generation;
+let build;
 try {
-  generation = buildGeneration(paths.dist);
+  build = readBuildOutput(paths.dist);
 } catch {
   console.error(`No build in ${paths.dist}: run \`npm run build\` first.`);
   process.exit(2);
 }
 const started = performance.now();
 const builtAt = statSync(paths.manifest).mtime.toISOString();
-const manifest = await publishRelease(releasesDir, generation, { builtAt });
+const manifest = await publishRelease(releasesDir, build, { builtAt });
 const { counts } = manifest;
 console.log(`release ${manifest.id} published in ${releasesDir}: ${counts.files} files, ${counts.objects} objects, ${counts.bytes} bytes (${Math.round(performance.now() - started)} ms)`);
 if (redisUrl) {

@@ -1,5 +1,5 @@
 /**
- * Publishing a release (src/release/release.ts) from a generation: each file copied into
+ * Publishing a release (src/release/release.ts) from a build output: each file copied into
  * the objects folder under its hash (a temporary name first, renamed once complete; an
  * object already there is kept), then the manifest, renamed into place last. The image
  * is taken with `VACUUM INTO` from the generation's own snapshot: a consistent,
@@ -11,7 +11,7 @@ import { copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { restCollections } from '../collections/index.ts';
-import type { Generation } from '../compile/incremental.ts';
+import type { BuildOutput } from '../compile/incremental/rebuild.ts';
 import { Image } from '../core/image.ts';
 import { MANIFEST_NAME, OBJECTS, objectPath, RELEASE_FORMAT, releaseIdOf, sha256OfFile, type ObjectRef, type ReleaseManifest } from './release.ts';
 
@@ -60,15 +60,15 @@ export interface PublishOptions {
   now?: Date;
 }
 
-/** Publishes `generation` under `releasesDir` and returns its manifest (the existing one's, if the same release is already there). */
-export async function publishRelease(releasesDir: string, generation: Generation, options: PublishOptions): Promise<ReleaseManifest> {
+/** Publishes `build` under `releasesDir` and returns its manifest (the existing one's, if the same release is already there). */
+export async function publishRelease(releasesDir: string, build: BuildOutput, options: PublishOptions): Promise<ReleaseManifest> {
   await mkdir(join(releasesDir, OBJECTS), { recursive: true });
-  const image = await storeImage(releasesDir, generation.image);
-  const sqlImage = await storeCopy(releasesDir, generation.sqlImage);
+  const image = await storeImage(releasesDir, build.image);
+  const sqlImage = await storeCopy(releasesDir, build.sqlImage);
   const files: ReleaseManifest['files'] = {};
   const stored = new Map<string, ObjectRef>();
-  for (const [path, entry] of Object.entries(generation.manifest)) {
-    const source = resolve(generation.root, entry.file);
+  for (const [path, entry] of Object.entries(build.manifest)) {
+    const source = resolve(build.root, entry.file);
     let ref = stored.get(source);
     if (!ref) stored.set(source, (ref = await storeCopy(releasesDir, source)));
     files[path] = { ...ref, headers: entry.headers };

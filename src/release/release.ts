@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Manifest } from '../compile/compile.ts';
-import type { Generation } from '../compile/incremental.ts';
+import type { BuildOutput } from '../compile/incremental/rebuild.ts';
 
 export const RELEASE_FORMAT = 1;
 export const MANIFEST_NAME = 'release.json';
@@ -39,10 +39,10 @@ export interface ReleaseManifest {
   counts: { files: number; objects: number; bytes: number; records: Record<string, number> };
 }
 
-/** A verified release, ready to serve: the generation its runtime opens. */
+/** A verified release, ready to serve: the build output its runtime opens. */
 export interface OpenedRelease {
   manifest: ReleaseManifest;
-  generation: Generation;
+  build: BuildOutput;
 }
 
 export const objectPath = (releasesDir: string, sha256: string) => join(releasesDir, OBJECTS, sha256);
@@ -95,17 +95,17 @@ export async function verifyRelease(releasesDir: string, manifest: ReleaseManife
   }
 }
 
-/** The generation a runtime serves for a verified release: its objects, read in place. */
-export function releaseGeneration(releasesDir: string, manifest: ReleaseManifest): Generation {
+/** The build output a runtime serves for a verified release: its objects, read in place. */
+export function releaseBuildOutput(releasesDir: string, manifest: ReleaseManifest): BuildOutput {
   const files: Manifest = {};
   for (const [path, entry] of Object.entries(manifest.files)) files[path] = { file: join(OBJECTS, entry.sha256), headers: entry.headers };
   return { image: objectPath(releasesDir, manifest.image.sha256), sqlImage: objectPath(releasesDir, manifest.sqlImage.sha256), manifest: files, root: releasesDir };
 }
 
-/** Verifies `manifest` and opens it as a generation. */
+/** Verifies `manifest` and opens it as a build output. */
 export async function openRelease(releasesDir: string, manifest: ReleaseManifest): Promise<OpenedRelease> {
   await verifyRelease(releasesDir, manifest);
-  return { manifest, generation: releaseGeneration(releasesDir, manifest) };
+  return { manifest, build: releaseBuildOutput(releasesDir, manifest) };
 }
 
 /** The newest release that verifies (a damaged one is reported and passed over), if any. */

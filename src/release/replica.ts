@@ -65,7 +65,7 @@ export async function replicaRole(settings: Pick<Config, 'RELEASES_DIR' | 'RELEA
         const started = performance.now();
         try {
           const now = new Date();
-          const manifest = await publishRelease(releasesDir, runtime.generation, { builtAt: now.toISOString(), now });
+          const manifest = await publishRelease(releasesDir, runtime.build, { builtAt: now.toISOString(), now });
           const sent = redisUrl ? await sendNotice(redisUrl, channel, { id: manifest.id, publishedAt: manifest.publishedAt }) : false;
           log(`published release ${manifest.id} in ${Math.round(performance.now() - started)} ms${sent ? ', notice sent' : ''}`);
         } catch (error) {
@@ -86,7 +86,7 @@ export async function replicaRole(settings: Pick<Config, 'RELEASES_DIR' | 'RELEA
       follower = new ReleaseFollower({
         releasesDir,
         current: initial?.manifest,
-        adopt: (release) => generations.adopt(release.generation, release.manifest.id),
+        adopt: (release) => generations.adopt(release.build, release.manifest.id),
         log,
       });
       follower.start(redisUrl, channel);

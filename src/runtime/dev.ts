@@ -27,7 +27,7 @@ import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { stripVTControlCharacters } from 'node:util';
 import { ContentError } from '../compile/compile.ts';
-import { isContentFile } from '../compile/load.ts';
+import { isContentFile } from '../compile/content/load.ts';
 import { MEDIA_FOLDER, paths } from '../paths.ts';
 import { renderPage } from '../site/render-page.ts';
 import type { Generations } from './generations.ts';
@@ -190,7 +190,7 @@ async function supervise(): Promise<void> {
       void cycle(content);
     }, 200));
   }
-  // Image files are published by the full build (src/compile/media.ts): a change to one rebuilds and restarts.
+  // Image files are published by the full build (src/compile/content/media.ts): a change to one rebuilds and restarts.
   const media = join(paths.content, MEDIA_FOLDER);
   if (existsSync(media)) {
     watchers.push(watchFolder(media, () => true, (names) => {

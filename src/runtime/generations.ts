@@ -2,7 +2,7 @@
  * The build generations one process serves, and rebuild-and-swap: the one way the data
  * under a running server changes (the dev loop's watcher, owner writes). A generation is
  * one `ServingRuntime`: the build's own `dist/` first, then one per rebuild. `rebuild(paths)`
- * compiles what the changed content files change (src/compile/incremental.ts), opens a
+ * compiles what the changed content files change (src/compile/incremental/rebuild.ts), opens a
  * ServingRuntime on the result and makes it current. Each request is answered wholly by the
  * generation current when it arrived; a generation swapped out is closed — its image
  * snapshot, its caches — once its last request is done, and the files only it used are
@@ -17,7 +17,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { restCollections } from '../collections/index.ts';
-import { prepareImage, rebuildGeneration, type Generation } from '../compile/incremental.ts';
+import { prepareImage, rebuildOutput, type BuildOutput } from '../compile/incremental/rebuild.ts';
 import { LIMITS } from '../core/limits.ts';
 import { OwnerWrites } from '../owner/writes.ts';
 import { FragmentStore, type FragmentDump } from '../formats/fragments.ts';
@@ -51,7 +51,7 @@ export interface RebuildSummary {
   warnings: string[];
   /** Time from the call to the swap. */
   ms: number;
-  /** Milliseconds per step of the rebuild (src/compile/incremental.ts), and `open` for the new ServingRuntime. */
+  /** Milliseconds per step of the rebuild (src/compile/incremental/rebuild.ts), and `open` for the new ServingRuntime. */
   timings: Record<string, number>;
 }
 
@@ -88,8 +88,8 @@ export class Generations {
   private readonly retiring = new Set<ServingRuntime>();
   /** How many open generations use each file a rebuild wrote; a file no generation uses is removed. */
   private readonly uses = new Map<string, number>();
-  /** A generation whose image is committed but whose ServingRuntime failed to open. */
-  private unopened: Generation | undefined;
+  /** A build output whose image is committed but whose ServingRuntime failed to open. */
+  private unopened: BuildOutput | undefined;
   /** Paths of a rebuild that failed, read again by the next one. */
   private pending = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -100,7 +100,7 @@ export class Generations {
 
   private constructor(options: GenerationsOptions, runtime: ServingRuntime) {
     this.options = options;
-    this.buildImage = runtime.generation.image;
+    this.buildImage = runtime.build.image;
     this.root = resolve(options.distDir, 'generations', String(process.pid));
     this.liveImage = join(this.root, 'site.db');
     this.runtime = runtime;
@@ -175,13 +175,13 @@ export class Generations {
   }
 
   /** The files of a generation that a rebuild wrote (the build's own files are never removed). */
-  private written(generation: Generation): string[] {
-    const files = [generation.sqlImage, ...Object.values(generation.manifest).map((entry) => resolve(generation.root, entry.file))];
+  private written(build: BuildOutput): string[] {
+    const files = [build.sqlImage, ...Object.values(build.manifest).map((entry) => resolve(build.root, entry.file))];
     return files.filter((file) => file.startsWith(`${this.root}/`) && file !== this.liveImage);
   }
 
-  private use(generation: Generation, by: number): void {
-    for (const file of this.written(generation)) {
+  private use(build: BuildOutput, by: number): void {
+    for (const file of this.written(build)) {
       const uses = (this.uses.get(file) ?? 0) + by;
       if (uses > 0) this.uses.set(file, uses);
       else {
@@ -194,7 +194,7 @@ export class Generations {
   private close(runtime: ServingRuntime): void {
     this.retiring.delete(runtime);
     void runtime.close();
-    this.use(runtime.generation, -1);
+    this.use(runtime.build, -1);
   }
 
   /** Copies the build's image for rebuilds to update, once, without blocking requests. */
@@ -220,19 +220,19 @@ export class Generations {
   }
 
   /**
-   * Serves `generation` (a release read from `RELEASES_DIR`: src/release/follow.ts) from
+   * Serves `build` (a release read from `RELEASES_DIR`: src/release/follow.ts) from
    * now on, as a rebuild's would be: requests under way finish on the one it replaces.
    * Queued with the rebuilds.
    */
-  adopt(generation: Generation, release: string): Promise<void> {
-    const run = this.queue.then(() => this.swap(generation, release)).then(() => undefined);
+  adopt(build: BuildOutput, release: string): Promise<void> {
+    const run = this.queue.then(() => this.swap(build, release)).then(() => undefined);
     this.queue = run.catch(() => undefined);
     return run;
   }
 
   private async rebuildNow(paths: readonly string[]): Promise<RebuildSummary> {
     const started = performance.now();
-    // A generation whose image was committed but whose ServingRuntime did not open is served first (its files are complete).
+    // A build output whose image was committed but whose ServingRuntime did not open is served first (its files are complete).
     if (this.unopened) await this.swap(this.unopened);
     const all = [...new Set([...this.pending, ...paths])];
     const target = { dir: join(this.root, String(this.number + 1)), root: resolve(this.options.distDir), image: this.liveImage };
@@ -242,7 +242,7 @@ export class Generations {
     try {
       await this.prepare();
       const options = { ...this.options, fragments: this.fragments };
-      result = await rebuildGeneration(previous.generation, previous.image, target, all, options, (core, route) => renderPage(previous.pages, route, { core }));
+      result = await rebuildOutput(previous.build, previous.image, target, all, options, (core, route) => renderPage(previous.pages, route, { core }));
     } catch (error) {
       this.pending = new Set(all);
       throw error;
@@ -250,22 +250,22 @@ export class Generations {
     this.pending.clear();
     if (result === undefined) return { swapped: false, generation: this.number, asOf: asOfOf(previous), changed: [], warnings: [], ms: performance.now() - started, timings: {} };
     const opening = performance.now();
-    const next = await this.swap(result.generation);
+    const next = await this.swap(result.build);
     const timings = { ...result.timings, open: Math.round(performance.now() - opening) };
     return { swapped: true, generation: this.number, asOf: asOfOf(next), changed: result.changed, warnings: result.warnings, ms: performance.now() - started, timings };
   }
 
-  /** Opens a ServingRuntime on `generation` and makes it current; the one it replaces closes after its last request. */
-  private async swap(generation: Generation, release?: string): Promise<ServingRuntime> {
+  /** Opens a ServingRuntime on `build` and makes it current; the one it replaces closes after its last request. */
+  private async swap(build: BuildOutput, release?: string): Promise<ServingRuntime> {
     let next: ServingRuntime;
     try {
-      next = await ServingRuntime.open({ ...this.options, generation, release });
+      next = await ServingRuntime.open({ ...this.options, build, release });
     } catch (error) {
-      this.unopened = generation;
+      this.unopened = build;
       throw error;
     }
     this.unopened = undefined;
-    this.use(generation, +1);
+    this.use(build, +1);
     const previous = this.runtime;
     this.runtime = next;
     this.number += 1;
@@ -288,7 +288,7 @@ export class Generations {
    */
   async warm(): Promise<void> {
     const image = this.prepare().catch(() => undefined);
-    const worker = new Worker(new URL('./warm.ts', import.meta.url), { workerData: { image: this.runtime.generation.image } });
+    const worker = new Worker(new URL('./warm.ts', import.meta.url), { workerData: { image: this.runtime.build.image } });
     const fragments = new Promise<void>((done) => {
       worker.once('message', (dump: FragmentDump) => {
         this.fragments.load(dump);
@@ -298,7 +298,7 @@ export class Generations {
       worker.once('exit', () => done());
     });
     await Promise.all([image, fragments]);
-    const { calendarDocuments, exportDocuments } = await import('../compile/exports.ts');
+    const { calendarDocuments, exportDocuments } = await import('../compile/artifacts/exports.ts');
     exportDocuments(this.runtime.core, this.fragments);
     calendarDocuments(this.runtime.core, this.fragments);
   }

@@ -8,7 +8,7 @@
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ProblemSlug } from '../core/errors.ts';
+import type { ProblemSlug } from '../core/problems.ts';
 import { LIMITS } from '../core/limits.ts';
 import type { Answer } from '../http/answer.ts';
 import { problemAnswer } from '../http/problem.ts';

@@ -21,7 +21,7 @@ import { sharedQuotasFrom, type QuotaHealth, type SharedQuotas } from '../http/r
 import { RATE_LIMIT_POLICY_NAME } from '../http/headers.ts';
 import { LIMITS } from '../core/limits.ts';
 import type { Manifest } from '../compile/compile.ts';
-import type { Generation } from '../compile/incremental.ts';
+import type { BuildOutput } from '../compile/incremental/rebuild.ts';
 import type { Config } from '../config.ts';
 import { buildLayout } from '../paths.ts';
 import { StaticFiles } from './static.ts';
@@ -34,8 +34,8 @@ import type { PageHandler } from '../site/render-page.ts';
 export interface RuntimeOptions {
   /** The build output: `dist/` with `client/`, `server/`, `image/` and `headers.json`. */
   distDir: string;
-  /** What this generation serves: `distDir`'s own build unless a rebuild made a newer generation (src/compile/incremental.ts). */
-  generation?: Generation;
+  /** What this generation serves: `distDir`'s own build unless a rebuild made a newer output (src/compile/incremental/rebuild.ts). */
+  build?: BuildOutput;
   /** Quota counters shared by every generation of one process, so a rebuild does not reset them. */
   counters?: RuntimeCounters;
   /** Byte budget of remembered REST answers and of GraphQL results (`ANSWER_CACHE_BYTES`), each; 0 turns them off. */
@@ -106,15 +106,15 @@ export function runtimeOptionsFrom(config: Config): RuntimeOptions {
   };
 }
 
-/** What `npm run build` wrote under `distDir`: the first generation a server serves. */
-export function buildGeneration(distDir: string): Generation {
+/** What `npm run build` wrote under `distDir`: what the first generation a server opens serves. */
+export function readBuildOutput(distDir: string): BuildOutput {
   const layout = buildLayout(distDir);
   return { image: layout.image, sqlImage: layout.sqlImage, manifest: JSON.parse(readFileSync(layout.manifest, 'utf8')) as Manifest, root: layout.client };
 }
 
 export class Runtime {
-  /** What this generation serves: its image, SQL image and static files. */
-  readonly generation: Generation;
+  /** The build output this generation serves: its image, SQL image and static files. */
+  readonly build: BuildOutput;
   readonly image: Image;
   readonly core: QueryCore;
   /** One cross-collection search for every surface: one count cache. */
@@ -136,13 +136,13 @@ export class Runtime {
   protected constructor(options: RuntimeOptions, pages: PageHandler) {
     const trusted = options.trustedProxies ?? new Set<string>();
     this.clientOf = (request) => clientAddress(request.peer ?? '', request.header('X-Forwarded-For'), trusted);
-    this.generation = options.generation ?? buildGeneration(options.distDir);
-    this.image = new Image(this.generation.image);
+    this.build = options.build ?? readBuildOutput(options.distDir);
+    this.image = new Image(this.build.image);
     // One query core for every surface: one statement cache, one count cache.
     this.core = new QueryCore(this.image);
     this.search = new SearchCore(this.image);
     this.tasteSources = new TasteSources(this.core);
-    this.files = new StaticFiles(this.generation.manifest, this.generation.root);
+    this.files = new StaticFiles(this.build.manifest, this.build.root);
     this.quota = new RateLimiter({ store: options.counters?.rest, limit: options.restQuota ?? LIMITS.restRequestsPerWindow, windowSeconds: LIMITS.restWindowSeconds, policy: RATE_LIMIT_POLICY_NAME });
     this.pages = pages;
     this.pageCacheBytes = options.pageCacheBytes ?? LIMITS.pageCacheBytes;

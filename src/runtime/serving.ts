@@ -45,7 +45,7 @@ export class ServingRuntime extends Runtime {
     super(options, pages);
     const clientOf = this.clientOf;
     this.rest = restAnswer(this.core, { search: this.search, cacheBytes: options.answerCacheBytes, quota: options.restQuota, limiter: this.quota, clientOf });
-    this.sql = sqlAnswer({ image: readFileSync(this.generation.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
+    this.sql = sqlAnswer({ image: readFileSync(this.build.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
     this.graphql = graphqlAnswer(this.core, { counters: options.counters?.graphql, budget: options.graphqlBudget, cacheBytes: options.answerCacheBytes, clientOf });
     this.status = statusAnswer(this.image, options.processState, options.release, options.counters?.health);
     this.taste = tasteSummaryAnswer(this.core, this.tasteSources);

@@ -3,7 +3,7 @@
  * image and sends their per-record fragments back (src/formats/fragments.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { calendarDocuments, exportDocuments } from '../compile/exports.ts';
+import { calendarDocuments, exportDocuments } from '../compile/artifacts/exports.ts';
 import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';
 import { FragmentStore } from '../formats/fragments.ts';

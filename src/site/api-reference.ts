@@ -6,7 +6,7 @@
  * summary of the schemas it names. Built at build time into plain HTML: no script, no
  * viewer bundle, nothing fetched from another site.
  */
-import { PROBLEMS, type ProblemSlug } from '../core/errors.ts';
+import { PROBLEMS, type ProblemSlug } from '../core/problems.ts';
 import { openApiDocument } from '../openapi/document.ts';
 import type { JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Reference, Response } from '../openapi/types.ts';
 import { apiReferenceTagUrl } from '../urls.ts';

@@ -4,7 +4,7 @@
  * feeds, calendars, exports and APIs are. One view for the page and its Markdown twin.
  */
 import { collection } from '../collections/index.ts';
-import { DEFAULT_SITE_AUTHOR } from '../compile/feeds.ts';
+import { DEFAULT_SITE_AUTHOR } from '../compile/artifacts/feeds.ts';
 import { parseQuery } from '../core/params.ts';
 import type { QueryCore } from '../core/query.ts';
 import { CALENDARS, collectionPageUrl, EXPORTS, LINKS, PAGES, recordUrl, URLS } from '../urls.ts';

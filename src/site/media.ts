@@ -1,6 +1,6 @@
 /**
  * The images records carry (a photo's `src`, a concert's `flyer`) as pages show them: an
- * `<img>` of sized WebP variants (src/compile/media.ts writes them) with the record's own
+ * `<img>` of sized WebP variants (src/compile/content/media.ts writes them) with the record's own
  * alt text, or nothing when the build found no file for it. A remote image is never
  * drawn — no request of a page may leave the site — its URL stays a link among the fields.
  */

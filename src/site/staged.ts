@@ -4,7 +4,7 @@
  * explorer's bundled files.
  */
 import { readFileSync } from 'node:fs';
-import type { ExplorerAssets } from '../compile/explorer-bundle.ts';
+import type { ExplorerAssets } from '../compile/artifacts/explorer-bundle.ts';
 import { stagedExplorer, stagedImage } from '../compile/integration.ts';
 import { Image } from '../core/image.ts';
 import { QueryCore } from '../core/query.ts';

@@ -30,7 +30,8 @@
  * them.
  */
 import { Worker } from 'node:worker_threads';
-import { PublicError, type ProblemSlug } from '../core/errors.ts';
+import { PublicError } from '../core/errors.ts';
+import type { ProblemSlug } from '../core/problems.ts';
 import { LIMITS } from '../core/limits.ts';
 import type { SqlFormat } from './execute.ts';
 import { RELATIONS, type SqlRelation } from './relations.ts';

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { restCollections } from '../../src/collections/index.ts';
-import { PROBLEMS } from '../../src/core/errors.ts';
+import { PROBLEMS } from '../../src/core/problems.ts';
 import { LIMITS } from '../../src/core/limits.ts';
 import { offeredMediaTypes } from '../../src/openapi/collection-paths.ts';
 import { fetchAndCheck } from '../helpers/contract.ts';

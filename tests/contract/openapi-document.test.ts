@@ -15,7 +15,7 @@ import '@hyperjump/json-schema/formats';
 import { setShouldValidateFormat, validate } from '@hyperjump/json-schema/openapi-3-1';
 import yaml from 'js-yaml';
 import { restCollections } from '../../src/collections/index.ts';
-import { PROBLEMS } from '../../src/core/errors.ts';
+import { PROBLEMS } from '../../src/core/problems.ts';
 import { isGeographic, offeredMediaTypes } from '../../src/openapi/collection-paths.ts';
 import { openApiDocument } from '../../src/openapi/document.ts';
 import type { JsonValue, MediaType, Operation, Parameter, Reference } from '../../src/openapi/types.ts';

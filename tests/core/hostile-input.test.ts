@@ -15,7 +15,7 @@ import { graphqlAnswer } from '../../functions/graphql.ts';
 import { tasteSummaryAnswer } from '../../functions/taste.ts';
 import { createRestHandler } from '../../functions/rest.ts';
 import { contentCollections, restCollections } from '../../src/collections/index.ts';
-import { PROBLEMS } from '../../src/core/errors.ts';
+import { PROBLEMS } from '../../src/core/problems.ts';
 import { fold } from '../../src/core/fold.ts';
 import { Image } from '../../src/core/image.ts';
 import { LIMITS } from '../../src/core/limits.ts';

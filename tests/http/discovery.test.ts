@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import yaml from 'js-yaml';
 import { restCollections } from '../../src/collections/index.ts';
-import { PROBLEMS } from '../../src/core/errors.ts';
+import { PROBLEMS } from '../../src/core/problems.ts';
 import { contractFetch } from '../helpers/contract.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 

@@ -78,16 +78,16 @@ test('a request under way keeps its generation through a swap, and is answered b
 
 test('files a rebuild wrote leave with the last generation that uses them', async () => {
   const one = await generations.rebuild([touch('places/tokyo.yaml', '- name: Golden Gai\n', '- name: Golden Gai Alleys\n')]);
-  const geojson = generations.current().generation.manifest['/places.geojson']!.file;
+  const geojson = generations.current().build.manifest['/places.geojson']!.file;
   assert.ok(one.changed.includes('/places.geojson'));
   assert.ok(existsSync(resolve(paths.dist, geojson)));
   // The next edit changes concerts only: the GeoJSON file is still the one above.
   await generations.rebuild([touch('concerts/elbphilharmonie-2024.md', ', again', ', once more')]);
-  assert.equal(generations.current().generation.manifest['/places.geojson']!.file, geojson);
+  assert.equal(generations.current().build.manifest['/places.geojson']!.file, geojson);
   assert.ok(existsSync(resolve(paths.dist, geojson)));
   // This one replaces it: once its generation closes, the old file goes.
   await generations.rebuild([touch('places/tokyo.yaml', '- name: Golden Gai Alleys\n', '- name: Golden Gai\n')]);
-  assert.notEqual(generations.current().generation.manifest['/places.geojson']!.file, geojson);
+  assert.notEqual(generations.current().build.manifest['/places.geojson']!.file, geojson);
   assert.equal(existsSync(resolve(paths.dist, geojson)), false);
 });
 

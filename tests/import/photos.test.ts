@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import photos from '../../src/collections/photos.ts';
-import { buildRecords } from '../../src/compile/records.ts';
+import { buildRecords } from '../../src/compile/content/records.ts';
 import { FIXTURES, goldenImport, snapshot, writtenText } from './harness.ts';
 
 test('photos: EXIF folder gives the golden records and images; no alt text is invented', () => {

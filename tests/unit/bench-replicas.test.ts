@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { percentile } from '../../bench/redis-probe.ts';
 import { balancerConf, DEPLOY_NGINX_CONF } from '../../bench/replicas.ts';
-import { replicaTables, type ReplicaLoad, type ReplicaResults } from '../../src/compile/bench-replicas.ts';
+import { replicaTables, type ReplicaLoad, type ReplicaResults } from '../../src/compile/docs/bench-replicas.ts';
 
 const one = (n: number) => ({ median: n, min: n, max: n });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { spread, figures, writeResults } from '../../bench/results.ts';
-import { benchTables, type BenchResults, type BuildFigures, type LoadFigures } from '../../src/compile/bench-readme.ts';
+import { benchTables, type BenchResults, type BuildFigures, type LoadFigures } from '../../src/compile/docs/bench-readme.ts';
 
 const run = (rps: number) => ({ rps, p50Ms: 1, p99Ms: 5, requests: rps, non2xx: 0, errors: 0, rssMb: 100 });
 const facts = { date: '2026-01-01', node: 'v24.0.0', machine: '2 × test CPU, 4 GB' };

@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { collection } from '../../src/collections/index.ts';
 import { compile, ContentError } from '../../src/compile/compile.ts';
-import { buildNow } from '../../src/compile/now.ts';
+import { buildNow } from '../../src/compile/content/now.ts';
 import { readConfig } from '../../src/config.ts';
 import { parseQuery } from '../../src/core/params.ts';
 import { Image } from '../../src/core/image.ts';

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, existsSync, mkdirSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { isContentFile } from '../../src/compile/load.ts';
+import { isContentFile } from '../../src/compile/content/load.ts';
 import { removeContentFile, writeContentFile } from '../../src/owner/content-file.ts';
 
 test('a content file is replaced whole, its folder made, nothing left beside it', () => {

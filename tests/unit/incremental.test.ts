@@ -1,6 +1,6 @@
 /**
  * The incremental rebuild against the full build: after any sequence of edits, additions,
- * deletions, moves and invalid saves, the generation a rebuild writes holds the same image
+ * deletions, moves and invalid saves, the output a rebuild writes holds the same image
  * rows (tests/helpers/image-rows.ts), the same compiled files byte for byte with the same
  * manifest entries (so the same ETags), and the same SQL image as a full compile of the
  * same content; an unchanged rebuild writes nothing, and an invalid one writes nothing
@@ -13,8 +13,8 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import yaml from 'js-yaml';
 import { compile, ContentError, type Manifest } from '../../src/compile/compile.ts';
-import { prepareImage, rebuildGeneration, type Generation, type PageRenderer } from '../../src/compile/incremental.ts';
-import { withSecurity, writeManifest } from '../../src/compile/manifest.ts';
+import { prepareImage, rebuildOutput, type BuildOutput, type PageRenderer } from '../../src/compile/incremental/rebuild.ts';
+import { withSecurity, writeManifest } from '../../src/compile/artifacts/manifest.ts';
 import { Image } from '../../src/core/image.ts';
 import { buildLayout } from '../../src/paths.ts';
 import { blogPosts } from '../../src/components/page-data.ts';
@@ -90,37 +90,37 @@ function fullBuild(root: string, content: string, name: string): { dir: string; 
   return { dir, manifest: result.manifest };
 }
 
-function firstGeneration(root: string, content: string): Generation {
+function firstBuild(root: string, content: string): BuildOutput {
   const { dir, manifest } = fullBuild(root, content, 'gen-0');
   const layout = buildLayout(dir);
   return { image: layout.image, sqlImage: layout.sqlImage, manifest: writeManifest(layout.client, manifest, layout.manifest, undefined), root: layout.client };
 }
 
-/** The generation and a full build of the same content agree on rows, compiled files, manifest entries and the SQL image. */
-function assertEquivalent(generation: Generation, full: { dir: string; manifest: Manifest }): void {
+/** The rebuilt output and a full build of the same content agree on rows, compiled files, manifest entries and the SQL image. */
+function assertEquivalent(build: BuildOutput, full: { dir: string; manifest: Manifest }): void {
   const fullLayout = buildLayout(full.dir);
-  const mine = imageRows(generation.image);
+  const mine = imageRows(build.image);
   const theirs = imageRows(fullLayout.image);
   assert.deepEqual(mine.meta, theirs.meta);
   for (const table of Object.keys(theirs.tables)) assert.deepEqual(mine.tables[table], theirs.tables[table], table);
   for (const [path, entry] of Object.entries(full.manifest)) {
-    assert.deepEqual({ ...generation.manifest[path]!, file: entry.file }, withSecurity(path, entry, undefined), path);
-    assert.ok(readFileSync(join(generation.root, generation.manifest[path]!.file)).equals(readFileSync(join(fullLayout.client, entry.file))), entry.file);
+    assert.deepEqual({ ...build.manifest[path]!, file: entry.file }, withSecurity(path, entry, undefined), path);
+    assert.ok(readFileSync(join(build.root, build.manifest[path]!.file)).equals(readFileSync(join(fullLayout.client, entry.file))), entry.file);
   }
-  for (const path of Object.keys(generation.manifest)) {
+  for (const path of Object.keys(build.manifest)) {
     const page = path === '/' || path === '/index.md' || path === '/llms.txt' || path.startsWith('/blog/') || /^\/[a-z-]+\/(index\.md)?$/.test(path) || /^\/sitemap(-pages|-records-\d+)?\.xml$/.test(path);
-    assert.ok(full.manifest[path] !== undefined || page, `${path} is in the generation only`);
+    assert.ok(full.manifest[path] !== undefined || page, `${path} is in the rebuilt output only`);
   }
-  assert.ok(readFileSync(generation.sqlImage).equals(readFileSync(fullLayout.sqlImage)), 'sql.db');
+  assert.ok(readFileSync(build.sqlImage).equals(readFileSync(fullLayout.sqlImage)), 'sql.db');
 }
 
-/** The next generation in `dir`, its files named from the folder above, its image the live one there. */
-async function rebuild(previous: Generation, dir: string, content: string, paths: readonly string[]) {
+/** The next build output in `dir`, its files named from the folder above, its image the live one there. */
+async function rebuild(previous: BuildOutput, dir: string, content: string, paths: readonly string[]) {
   const live = join(dir, '..', 'live.db');
   if (previous.image !== live && !existsSync(live)) await prepareImage(previous.image, live);
   const image = new Image(previous.image);
   try {
-    return await rebuildGeneration(previous, image, { dir, root: join(dir, '..'), image: live }, paths, { contentDir: content }, renderPage);
+    return await rebuildOutput(previous, image, { dir, root: join(dir, '..'), image: live }, paths, { contentDir: content }, renderPage);
   } finally {
     image.close();
   }
@@ -131,7 +131,7 @@ function site() {
   const content = join(root, 'content');
   const files = baseFiles();
   writeFiles(content, files);
-  return { root, content, files, generation: firstGeneration(root, content) };
+  return { root, content, files, build: firstBuild(root, content) };
 }
 
 /** One edit of the model: which files it touched. */
@@ -205,16 +205,16 @@ test('incremental rebuilds after random edit sequences equal a full build of the
   await fc.assert(
     fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...Object.keys(EDITS)), fc.nat(1000)), { minLength: 1, maxLength: 5 }), async (steps) => {
       const { root, content, files } = site();
-      let generation = firstGeneration(root, content);
+      let build = firstBuild(root, content);
       try {
         for (const [i, [name, n]] of steps.entries()) {
           if (name !== 'new post' && yamlFiles(files).length === 0) continue;
           if (name.endsWith('post') && name !== 'new post' && markdownFiles(files).length === 0) continue;
           const touched = EDITS[name]!(files, n);
           writeFiles(content, files, touched);
-          const result = await rebuild(generation, join(root, `gen-${i + 1}`), content, touched);
-          if (result) generation = result.generation;
-          assertEquivalent(generation, fullBuild(root, content, `full-${i + 1}`));
+          const result = await rebuild(build, join(root, `gen-${i + 1}`), content, touched);
+          if (result) build = result.build;
+          assertEquivalent(build, fullBuild(root, content, `full-${i + 1}`));
         }
       } finally {
         rmSync(root, { recursive: true, force: true });
@@ -225,60 +225,60 @@ test('incremental rebuilds after random edit sequences equal a full build of the
 });
 
 test('an unchanged rebuild writes nothing', async () => {
-  const { root, content, files, generation } = site();
+  const { root, content, files, build } = site();
   writeFiles(content, files, ['concerts/a.yaml']);
-  assert.equal(await rebuild(generation, join(root, 'gen-1'), content, ['concerts/a.yaml', 'concerts/missing.yaml', 'not-a-collection/x.yaml', 'concerts/notes.txt']), undefined);
+  assert.equal(await rebuild(build, join(root, 'gen-1'), content, ['concerts/a.yaml', 'concerts/missing.yaml', 'not-a-collection/x.yaml', 'concerts/notes.txt']), undefined);
   assert.equal(existsSync(join(root, 'gen-1')), false);
   rmSync(root, { recursive: true, force: true });
 });
 
 test('an edit changes exactly the documents that read its records, and their ETags', async () => {
-  const { root, content, files, generation } = site();
+  const { root, content, files, build } = site();
   const concert = (files.get('concerts/a.yaml') as Rec[])[0]!;
   concert.title = 'Renamed';
   writeFiles(content, files, ['concerts/a.yaml']);
-  const result = (await rebuild(generation, join(root, 'gen-1'), content, [join(content, 'concerts/a.yaml')]))!;
+  const result = (await rebuild(build, join(root, 'gen-1'), content, [join(content, 'concerts/a.yaml')]))!;
   // Concerts and their calendars; the feed too, since in a site this small the concert is among its newest items;
   // the concerts page, the home page (newest items) and the map (concerts are located), with their Markdown twins and /llms.txt.
   assert.deepEqual(result.changed, ['/', '/api/concerts.json', '/api/feed-items.json', '/calendar.ics', '/concerts.ics', '/concerts/', '/concerts/index.md', '/feed.json', '/feed.xml', '/index.md', '/llms.txt', '/map/', '/map/index.md']);
-  for (const [path, entry] of Object.entries(generation.manifest)) {
-    const after = result.generation.manifest[path]!;
+  for (const [path, entry] of Object.entries(build.manifest)) {
+    const after = result.build.manifest[path]!;
     assert.equal(after.headers.ETag !== entry.headers.ETag, result.changed.includes(path), path);
   }
   rmSync(root, { recursive: true, force: true });
 });
 
 test('a record that comes or goes is in the record sitemap of the next generation, or gone from it; an edit leaves the sitemaps alone', async () => {
-  const { root, content, files, generation } = site();
-  const sitemap = (g: Generation) => readFileSync(join(g.root, g.manifest['/sitemap-records-1.xml']!.file), 'utf8');
+  const { root, content, files, build } = site();
+  const sitemap = (g: BuildOutput) => readFileSync(join(g.root, g.manifest['/sitemap-records-1.xml']!.file), 'utf8');
   const concerts = files.get('concerts/a.yaml') as Rec[];
   concerts.push({ ...concerts[0]!, id: 'sitemap-newcomer', artist: 'Newcomer', date: '2016-02-02T20:00' });
   writeFiles(content, files, ['concerts/a.yaml']);
-  const added = (await rebuild(generation, join(root, 'gen-1'), content, ['concerts/a.yaml']))!;
+  const added = (await rebuild(build, join(root, 'gen-1'), content, ['concerts/a.yaml']))!;
   assert.ok(added.changed.includes('/sitemap-records-1.xml'), added.changed.join(' '));
-  const list = JSON.parse(readFileSync(join(added.generation.root, added.generation.manifest['/api/concerts.json']!.file), 'utf8')) as { data: Rec[] };
+  const list = JSON.parse(readFileSync(join(added.build.root, added.build.manifest['/api/concerts.json']!.file), 'utf8')) as { data: Rec[] };
   const newcomer = list.data.find((c) => c.artist === 'Newcomer');
   assert.ok(newcomer, 'the new concert is published');
-  assert.match(sitemap(added.generation), new RegExp(`/concerts/${String(newcomer.canonicalId)}</loc>`));
+  assert.match(sitemap(added.build), new RegExp(`/concerts/${String(newcomer.canonicalId)}</loc>`));
   concerts.pop();
   writeFiles(content, files, ['concerts/a.yaml']);
-  const removed = (await rebuild(added.generation, join(root, 'gen-2'), content, ['concerts/a.yaml']))!;
+  const removed = (await rebuild(added.build, join(root, 'gen-2'), content, ['concerts/a.yaml']))!;
   assert.ok(removed.changed.includes('/sitemap-records-1.xml'));
-  assert.doesNotMatch(sitemap(removed.generation), new RegExp(String(newcomer.canonicalId)));
+  assert.doesNotMatch(sitemap(removed.build), new RegExp(String(newcomer.canonicalId)));
   concerts[0]!.title = 'Renamed';
   writeFiles(content, files, ['concerts/a.yaml']);
-  const edited = (await rebuild(removed.generation, join(root, 'gen-3'), content, ['concerts/a.yaml']))!;
+  const edited = (await rebuild(removed.build, join(root, 'gen-3'), content, ['concerts/a.yaml']))!;
   assert.ok(!edited.changed.some((p) => p.startsWith('/sitemap')), edited.changed.join(' '));
   rmSync(root, { recursive: true, force: true });
 });
 
 test('an invalid edit writes nothing and names every problem; fixing it recovers', async () => {
-  const { root, content, files, generation } = site();
+  const { root, content, files, build } = site();
   const original = render(files.get('concerts/a.yaml')!);
   (files.get('concerts/a.yaml') as Rec[])[0]!.date = 'soon';
   (files.get('places/b.yaml') as Rec[])[0]!.category = 'nowhere';
   writeFiles(content, files, ['concerts/a.yaml', 'places/b.yaml']);
-  await assert.rejects(rebuild(generation, join(root, 'gen-1'), content, ['concerts/a.yaml', 'places/b.yaml']), (error: unknown) => {
+  await assert.rejects(rebuild(build, join(root, 'gen-1'), content, ['concerts/a.yaml', 'places/b.yaml']), (error: unknown) => {
     assert.ok(error instanceof ContentError);
     assert.match(error.message, /places\/b\.yaml\[0\]: category: /);
     assert.match(error.message, /concerts\/a\.yaml\[0\]: date: /);
@@ -288,14 +288,14 @@ test('an invalid edit writes nothing and names every problem; fixing it recovers
   writeFileSync(join(content, 'concerts/a.yaml'), original);
   (files.get('places/b.yaml') as Rec[])[0]!.category = 'food';
   writeFiles(content, files, ['places/b.yaml']);
-  const fixed = await rebuild(generation, join(root, 'gen-1'), content, ['concerts/a.yaml', 'places/b.yaml']);
+  const fixed = await rebuild(build, join(root, 'gen-1'), content, ['concerts/a.yaml', 'places/b.yaml']);
   assert.ok(fixed);
-  assertEquivalent(fixed.generation, fullBuild(root, content, 'full'));
+  assertEquivalent(fixed.build, fullBuild(root, content, 'full'));
   rmSync(root, { recursive: true, force: true });
 });
 
 test('a duplicate identity in an edited file is reported at the origin a full build names', async () => {
-  const { root, content, files, generation } = site();
+  const { root, content, files, build } = site();
   const tweets = files.get('tweets/a.yaml') as Rec[];
   for (const [target, copy] of [['tweets/b.yaml', tweets[0]!], ['tweets/0.yaml', tweets[1]!]] as const) {
     files.set(target, [...((files.get(target) as Rec[] | undefined) ?? []), { ...copy }]);
@@ -307,7 +307,7 @@ test('a duplicate identity in an edited file is reported at the origin a full bu
       full = (error as Error).message;
     }
     assert.match(full, /same tweetId as/);
-    await assert.rejects(rebuild(generation, join(root, 'gen-1'), content, [target]), (error: unknown) => {
+    await assert.rejects(rebuild(build, join(root, 'gen-1'), content, [target]), (error: unknown) => {
       assert.equal((error as Error).message, full);
       return true;
     });
@@ -319,13 +319,13 @@ test('a duplicate identity in an edited file is reported at the origin a full bu
 });
 
 test('a canonicalId another collection holds, in an unedited file or in another edited one, is refused as a full build refuses it', async () => {
-  const { root, content, files, generation } = site();
-  const concerts = JSON.parse(readFileSync(join(generation.root, generation.manifest['/api/concerts.json']!.file), 'utf8')) as { data: { canonicalId: string }[] };
+  const { root, content, files, build } = site();
+  const concerts = JSON.parse(readFileSync(join(build.root, build.manifest['/api/concerts.json']!.file), 'utf8')) as { data: { canonicalId: string }[] };
   const taken = concerts.data[0]!.canonicalId;
   const tweets = files.get('tweets/b.yaml') as Rec[];
   tweets.push({ ...tweets[0]!, id: taken, text: 'A tweet that borrows a concert’s id' });
   writeFiles(content, files, ['tweets/b.yaml']);
-  await assert.rejects(rebuild(generation, join(root, 'gen-1'), content, ['tweets/b.yaml']), (error: unknown) => {
+  await assert.rejects(rebuild(build, join(root, 'gen-1'), content, ['tweets/b.yaml']), (error: unknown) => {
     assert.ok(error instanceof ContentError);
     assert.match(error.message, new RegExp(`tweets/b\\.yaml\\[\\d+\\]: id: ${taken} is already the canonicalId of \\S*concerts/[ab]\\.yaml\\[\\d+\\]`));
     return true;
@@ -337,7 +337,7 @@ test('a canonicalId another collection holds, in an unedited file or in another 
   const places = files.get('places/a.yaml') as Rec[];
   places.push({ ...places[0]!, id: fresh, name: 'A place with the same id' });
   writeFiles(content, files, ['tweets/b.yaml', 'places/a.yaml']);
-  await assert.rejects(rebuild(generation, join(root, 'gen-1'), content, ['tweets/b.yaml', 'places/a.yaml']), (error: unknown) => {
+  await assert.rejects(rebuild(build, join(root, 'gen-1'), content, ['tweets/b.yaml', 'places/a.yaml']), (error: unknown) => {
     assert.ok(error instanceof ContentError);
     assert.match(error.message, new RegExp(`: id: ${fresh} is already the canonicalId of `));
     return true;
@@ -346,19 +346,19 @@ test('a canonicalId another collection holds, in an unedited file or in another 
 });
 
 test('a deleted folder removes every record it held', async () => {
-  const { root, content, generation } = site();
+  const { root, content, build } = site();
   cpSync(join(content, 'places'), join(root, 'places-backup'), { recursive: true });
   rmSync(join(content, 'places'), { recursive: true });
-  const result = (await rebuild(generation, join(root, 'gen-1'), content, ['places']))!;
+  const result = (await rebuild(build, join(root, 'gen-1'), content, ['places']))!;
   assert.ok(result.changed.includes('/places.geojson'));
-  assertEquivalent(result.generation, fullBuild(root, content, 'full'));
+  assertEquivalent(result.build, fullBuild(root, content, 'full'));
   rmSync(root, { recursive: true, force: true });
 });
 
 test('records added one by one at the same place move only their neighbours', async () => {
   const { root, content, files } = site();
-  let generation = firstGeneration(root, content);
-  const ridsOf = (g: Generation) => {
+  let build = firstBuild(root, content);
+  const ridsOf = (g: BuildOutput) => {
     const image = new Image(g.image);
     try {
       return new Map((image.db.prepare('SELECT cid, rid FROM "tweets"').all() as { cid: string; rid: number }[]).map((r) => [r.cid, r.rid]));
@@ -366,7 +366,7 @@ test('records added one by one at the same place move only their neighbours', as
       image.close();
     }
   };
-  const before = ridsOf(generation);
+  const before = ridsOf(build);
   const template = (files.get('tweets/a.yaml') as Rec[])[0]!;
   files.set('tweets/c.yaml', []);
   // Canonical ids given explicitly sort first and next to each other, and one date ranks them together in search:
@@ -374,10 +374,10 @@ test('records added one by one at the same place move only their neighbours', as
   for (let i = 1; i <= 24; i++) {
     (files.get('tweets/c.yaml') as Rec[]).push({ ...template, id: `itm_${i.toString(16).padStart(24, '0')}`, createdAt: '2024-06-01T12:00:00Z', text: `Same place ${i}` });
     writeFiles(content, files, ['tweets/c.yaml']);
-    generation = (await rebuild(generation, join(root, `gen-${i}`), content, ['tweets/c.yaml']))!.generation;
+    build = (await rebuild(build, join(root, `gen-${i}`), content, ['tweets/c.yaml']))!.build;
   }
-  assertEquivalent(generation, fullBuild(root, content, 'full'));
-  const after = ridsOf(generation);
+  assertEquivalent(build, fullBuild(root, content, 'full'));
+  const after = ridsOf(build);
   const moved = [...before].filter(([cid, rid]) => after.get(cid) !== rid).length;
   // Each addition past the gap moves the run of records right after it by one rid: here the
   // first original record, which after a gap's worth of moves reaches the second.
@@ -386,19 +386,19 @@ test('records added one by one at the same place move only their neighbours', as
 });
 
 test('a generation keeps reading its snapshot of the shared image while later ones commit', async () => {
-  const { root, content, files, generation } = site();
+  const { root, content, files, build } = site();
   const concerts = files.get('concerts/a.yaml') as Rec[];
   const titles = (image: Image) => (image.db.prepare('SELECT json FROM "concerts"').all() as { json: string }[]).map((r) => String(JSON.parse(r.json).title)).sort();
   concerts[0]!.title = 'First';
   writeFiles(content, files, ['concerts/a.yaml']);
-  const first = (await rebuild(generation, join(root, 'gen-1'), content, ['concerts/a.yaml']))!.generation;
+  const first = (await rebuild(build, join(root, 'gen-1'), content, ['concerts/a.yaml']))!.build;
   const old = new Image(first.image);
   const before = titles(old);
   assert.ok(before.includes('First'));
   concerts[0]!.title = 'Second';
   concerts.pop();
   writeFiles(content, files, ['concerts/a.yaml']);
-  const second = (await rebuild(first, join(root, 'gen-2'), content, ['concerts/a.yaml']))!.generation;
+  const second = (await rebuild(first, join(root, 'gen-2'), content, ['concerts/a.yaml']))!.build;
   assert.equal(second.image, first.image);
   assert.deepEqual(titles(old), before);
   assert.equal(old.count('concerts'), before.length);

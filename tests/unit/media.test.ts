@@ -1,5 +1,5 @@
 /**
- * The owner's image files (src/compile/media.ts, src/site/media.ts): each file of
+ * The owner's image files (src/compile/content/media.ts, src/site/media.ts): each file of
  * `content/media/` is published at its own path with WebP variants that are never
  * enlarged and come out byte for byte the same on every build; a record naming a file
  * the folder lacks is a warning, not a failure, and its page draws nothing; a remote
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import sharp from 'sharp';
 import { compile, ContentError } from '../../src/compile/compile.ts';
-import { publishMedia } from '../../src/compile/media.ts';
+import { publishMedia } from '../../src/compile/content/media.ts';
 import { Image } from '../../src/core/image.ts';
 import { pictureOf, variantWidths } from '../../src/site/media.ts';
 import { mediaVariantUrl } from '../../src/urls.ts';

@@ -1,6 +1,6 @@
 /** The problem registry's Markdown twin. */
 import type { APIRoute } from 'astro';
-import { PROBLEMS } from '../../core/errors.ts';
+import { PROBLEMS } from '../../core/problems.ts';
 import { problemsMarkdown } from '../../site/markdown.ts';
 
 export const GET: APIRoute = () =>

@@ -1,6 +1,6 @@
 /** One problem type's Markdown twin. */
 import type { APIRoute } from 'astro';
-import { PROBLEMS, type ProblemSlug } from '../../../core/errors.ts';
+import { PROBLEMS, type ProblemSlug } from '../../../core/problems.ts';
 import { problemMarkdown } from '../../../site/markdown.ts';
 
 export function getStaticPaths() {

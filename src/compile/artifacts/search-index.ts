@@ -9,13 +9,13 @@
  * page needs, and a page is read without sorting the match set. Rids start at
  * SEARCH_RID_BASE, RID_GAP apart, so the dev loop can insert rows without renumbering.
  */
-import type { CollectionDeclaration } from '../collections/define.ts';
-import { yearOf } from '../collections/fields.ts';
-import { HAPPENED, headline, linkOf } from '../collections/headline.ts';
-import { fold } from '../core/fold.ts';
-import { sortKey } from '../core/image.ts';
-import { FIELD_SEPARATOR } from '../core/search.ts';
-import type { PublishedRecord } from './records.ts';
+import type { CollectionDeclaration } from '../../collections/define.ts';
+import { yearOf } from '../../collections/fields.ts';
+import { HAPPENED, headline, linkOf } from '../../collections/headline.ts';
+import { fold } from '../../core/fold.ts';
+import { sortKey } from '../../core/image.ts';
+import { FIELD_SEPARATOR } from '../../core/search.ts';
+import type { PublishedRecord } from '../content/records.ts';
 
 export interface SearchSource {
   collection: CollectionDeclaration;

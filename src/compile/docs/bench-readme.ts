@@ -1,7 +1,7 @@
 /**
  * The README's performance tables, generated from `bench/results.json` (what `npm run
  * bench` wrote), so the figures in the README are always those of one recorded run.
- * `npm run bench` prints the same tables; `src/compile/readme.ts` puts them between the
+ * `npm run bench` prints the same tables; `src/compile/docs/readme.ts` puts them between the
  * README's `bench` markers. The types below are the file's contract.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -89,7 +89,7 @@ export interface BenchResults {
   /** Keyed by the number of records generated. */
   build: Record<string, BuildFigures>;
   load?: LoadResults;
-  /** Several replicas (src/compile/bench-replicas.ts): its own table, in the README's "Several replicas". */
+  /** Several replicas (src/compile/docs/bench-replicas.ts): its own table, in the README's "Several replicas". */
   replicas?: import('./bench-replicas.ts').ReplicaResults;
 }
 

@@ -1,23 +1,23 @@
 /**
  * The README's reference tables — collections with their filters and sort fields, the
  * problem types, the limits, the content rules, the environment variables — generated from the declarations,
- * the problem catalog, the limits module and the configuration module, and its performance tables from `bench/results.json` (src/compile/bench-readme.ts),
+ * the problem catalog, the limits module and the configuration module, and its performance tables from `bench/results.json` (src/compile/docs/bench-readme.ts),
  * so the documentation cannot drift from the code or from the recorded benchmark. `npm run docs`
  * rewrites them in place; a test fails when the README is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { contentCollections, restCollections } from '../collections/index.ts';
-import { VARIABLES } from '../config.ts';
-import { PROBLEMS } from '../core/errors.ts';
-import { LIMIT_DEFINITIONS } from '../core/limits.ts';
-import { collectionUrl, problemUrl } from '../urls.ts';
-import { TOOLS } from '../mcp/tools.ts';
+import { contentCollections, restCollections } from '../../collections/index.ts';
+import { VARIABLES } from '../../config.ts';
+import { PROBLEMS } from '../../core/problems.ts';
+import { LIMIT_DEFINITIONS } from '../../core/limits.ts';
+import { collectionUrl, problemUrl } from '../../urls.ts';
+import { TOOLS } from '../../mcp/tools.ts';
 import { benchTables, readBenchResults } from './bench-readme.ts';
 import { replicaTables } from './bench-replicas.ts';
 
 const code = (s: string) => `\`${s}\``;
 
-function filterText(kind: import('../collections/define.ts').FilterKind): string {
+function filterText(kind: import('../../collections/define.ts').FilterKind): string {
   if (kind.type === 'integer') return ` (integer ${kind.min}–${kind.max})`;
   if (kind.type === 'enum') return ` (${kind.values.join(' \\| ')})`;
   if (kind.type === 'since') return ' (RFC 3339 date or date-time: on or after)';

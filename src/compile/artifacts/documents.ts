@@ -5,25 +5,25 @@
  * linkset), the problem registry in JSON (`/problems/index.json`, and
  * `/problems/<slug>.json` for each type; the HTML pages are Astro's), and agent discovery
  * over HTTP: the Agent Skills index with each SKILL.md, and the resource catalog
- * (`src/compile/resource-catalog.ts`). They link to each
+ * (`src/compile/artifacts/resource-catalog.ts`). They link to each
  * other, so any one of them leads to the rest. Links are root-relative: the documents do
  * not depend on the host serving them.
  */
-import { restCollections } from '../collections/index.ts';
-import { PROBLEMS, type ProblemSlug } from '../core/errors.ts';
-import type { Image } from '../core/image.ts';
-import { API_VERSION } from '../http/headers.ts';
-import { openApiDocument } from '../openapi/document.ts';
-import { openApiYaml } from '../openapi/yaml.ts';
-import { graphqlSdl } from '../graphql/schema.ts';
-import { contract } from '../rpc/contract.ts';
-import { sqlProfile } from '../sql/profile.ts';
-import { TASTE_PROFILE_MEDIA_TYPE, type TasteProfile } from '../taste/profile.ts';
-import { TASTE_PROFILE_SCHEMA } from '../taste/profile-schema.ts';
-import { TASTE_SUMMARY_SCHEMA } from '../taste/summary.ts';
-import { agentSkillUrl, collectionUrl, LINKS, problemJsonUrl, problemUrl, URLS } from '../urls.ts';
-import { mcpDiscovery, serverCard, setupMarkdown } from '../mcp/discovery.ts';
-import { agentSkillsIndex, SKILL_MIME_TYPE, SKILLS } from '../mcp/skills.ts';
+import { restCollections } from '../../collections/index.ts';
+import { PROBLEMS, type ProblemSlug } from '../../core/problems.ts';
+import type { Image } from '../../core/image.ts';
+import { API_VERSION } from '../../http/headers.ts';
+import { openApiDocument } from '../../openapi/document.ts';
+import { openApiYaml } from '../../openapi/yaml.ts';
+import { graphqlSdl } from '../../graphql/schema.ts';
+import { contract } from '../../rpc/contract.ts';
+import { sqlProfile } from '../../sql/profile.ts';
+import { TASTE_PROFILE_MEDIA_TYPE, type TasteProfile } from '../../taste/profile.ts';
+import { TASTE_PROFILE_SCHEMA } from '../../taste/profile-schema.ts';
+import { TASTE_SUMMARY_SCHEMA } from '../../taste/summary.ts';
+import { agentSkillUrl, collectionUrl, LINKS, problemJsonUrl, problemUrl, URLS } from '../../urls.ts';
+import { mcpDiscovery, serverCard, setupMarkdown } from '../../mcp/discovery.ts';
+import { agentSkillsIndex, SKILL_MIME_TYPE, SKILLS } from '../../mcp/skills.ts';
 import type { Document } from './document.ts';
 import { resourceCatalog } from './resource-catalog.ts';
 

@@ -6,7 +6,7 @@
  * convention: whole seconds since 1970-01-01T00:00:00Z, checked by src/config.ts, where a
  * malformed value stops the build, as the convention asks) fixes it; without it, the clock.
  */
-import { config, type Config } from '../config.ts';
+import { config, type Config } from '../../config.ts';
 
 /** `SOURCE_DATE_EPOCH` as milliseconds, else the clock. */
 export function buildNow(settings: Pick<Config, 'SOURCE_DATE_EPOCH'> = config(), clock: () => number = Date.now): number {

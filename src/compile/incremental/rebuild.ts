@@ -1,37 +1,39 @@
 /**
- * A rebuild under a running server, from a list of changed content paths to a new build
- * generation: the edited files' changes (changes.ts) applied to the image in one
- * transaction (image-update.ts), then only what reads a changed collection rendered
+ * A rebuild under a running server, from a list of changed content paths to a new
+ * `BuildOutput` (what a generation of the runtime serves: src/runtime/generations.ts):
+ * the edited files' changes (changes.ts) applied to the image in one transaction
+ * (image-update.ts), then only what reads a changed collection rendered
  * again — page one of each changed list, the service metadata, the taste profile, the
  * exports, the calendars, the feeds, the SQL image, the pages — and kept only where its
  * bytes changed, so ETags change exactly for the documents that did. Only those files
- * are written, each under the new generation's own folder; its manifest names them there
- * and every unchanged file where an older generation wrote it, so no file a generation
- * reads is ever rewritten (the image is shared, see GenerationTarget). Nothing is written
+ * are written, each under the new output's own folder; its manifest names them there
+ * and every unchanged file where an older output wrote it, so no file a generation
+ * reads is ever rewritten (the image is shared, see RebuildTarget). Nothing is written
  * when the edit changes nothing a reader sees.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { collections } from '../collections/index.ts';
-import { Image, SITE_AS_OF } from '../core/image.ts';
-import { QueryCore } from '../core/query.ts';
-import { groupsReading, type ArtifactOptions } from './artifacts.ts';
+import { collections } from '../../collections/index.ts';
+import { Image, SITE_AS_OF } from '../../core/image.ts';
+import { QueryCore } from '../../core/query.ts';
+import { groupsReading, type ArtifactOptions } from '../artifacts/groups.ts';
 import { changedFiles, planChanges, unchanged } from './changes.ts';
-import { sqlImageOf, type Manifest, type StaticFile } from './compile.ts';
+import { sqlImageOf, type Manifest, type StaticFile } from '../compile.ts';
 import { updateImage } from './image-update.ts';
-import { buildNow } from './now.ts';
-import { fileEntry, withSecurity } from './manifest.ts';
+import { buildNow } from '../content/now.ts';
+import { fileEntry, withSecurity } from '../artifacts/manifest.ts';
 import { pagesToRender } from './pages.ts';
-import { URLS } from '../urls.ts';
+import { URLS } from '../../urls.ts';
 
 /**
- * What one build generation serves: its image, its SQL image, and its static files — the
+ * What a build wrote, full or incremental, and what one generation of the runtime serves
+ * (src/runtime/runtime.ts): its image, its SQL image, and its static files — the
  * manifest, whose `file`s are relative to `root` (`dist/client` for the build's own;
  * `dist` for rebuilt ones, whose files sit in several generations' folders).
  */
-export interface Generation {
+export interface BuildOutput {
   image: string;
   sqlImage: string;
   manifest: Manifest;
@@ -44,7 +46,7 @@ export interface RebuildOptions extends ArtifactOptions {
 }
 
 export interface RebuildResult {
-  generation: Generation;
+  build: BuildOutput;
   /** URL paths whose answer changed (or left), and the SQL endpoint when `public.writing` did; sorted. */
   changed: string[];
   /** Provenance warnings of the changed records. */
@@ -66,17 +68,17 @@ function rebased(manifest: Manifest, from: string, to: string): Manifest {
 }
 
 /**
- * Where a new generation goes: its own folder `dir` (for the files it writes), the
+ * Where a rebuild's output goes: its own folder `dir` (for the files it writes), the
  * `root` its manifest names files from (a folder holding every generation's), and the
  * image it serves. The image is not one file per generation — copying it would cost
  * seconds at a million records — but one file in WAL mode that every rebuild updates in
  * a transaction: a copy of the build's image made once (prepareImage) before the first
- * rebuild, and from then on the previous generation's own image. Each generation reads
+ * rebuild, and from then on the previous output's own image. Each generation reads
  * it in a read transaction of its own (src/core/image.ts), so it keeps answering from its
  * snapshot while newer ones are committed; SQLite never backfills a page a snapshot still
  * reads.
  */
-export interface GenerationTarget {
+export interface RebuildTarget {
   dir: string;
   root: string;
   image: string;
@@ -100,16 +102,16 @@ export async function prepareImage(from: string, path: string): Promise<void> {
 }
 
 /**
- * Builds the generation that follows `previous` (whose image is open as `reading`) after
+ * Builds the output that follows `previous` (whose image is open as `reading`) after
  * the content `paths` changed; undefined when nothing a reader sees changed, and then
  * nothing is written. The image's transaction commits only once every file of the new
- * generation is written, so a failure anywhere leaves the image as it was. Invalid
+ * output is written, so a failure anywhere leaves the image as it was. Invalid
  * content throws a ContentError listing every problem.
  */
-export async function rebuildGeneration(
-  previous: Generation,
+export async function rebuildOutput(
+  previous: BuildOutput,
   reading: Image,
-  target: GenerationTarget,
+  target: RebuildTarget,
   paths: readonly string[],
   options: RebuildOptions,
   renderPage: PageRenderer,
@@ -197,7 +199,7 @@ export async function rebuildGeneration(
     db.exec('PRAGMA optimize');
     db.exec('COMMIT');
     open = false;
-    return { generation: { image: target.image, sqlImage, manifest, root: target.root }, changed: changed.sort(), warnings: changes.warnings, timings };
+    return { build: { image: target.image, sqlImage, manifest, root: target.root }, changed: changed.sort(), warnings: changes.warnings, timings };
   } catch (error) {
     if (open) db.exec('ROLLBACK');
     rmSync(target.dir, { recursive: true, force: true });

@@ -5,19 +5,19 @@
  * A map export whose collection has located records without provenance is not written
  * at all (the runtime answers 503 for it): never a silently partial file.
  */
-import { collection } from '../collections/index.ts';
-import { parseQuery } from '../core/params.ts';
-import type { Query } from '../core/params.ts';
-import type { QueryCore } from '../core/query.ts';
-import { FragmentStore } from '../formats/fragments.ts';
-import { geoJsonCollection, geoJsonFeature } from '../formats/geojson.ts';
-import { gpxDocument, gpxWaypoint } from '../formats/gpx.ts';
-import { CALENDAR_MEDIA_TYPE, calendarDocument, calendarEvent, type CalendarEvent } from '../formats/ical.ts';
-import { serializers } from '../formats/index.ts';
-import { kmlDocument, kmlPlacemark } from '../formats/kml.ts';
-import { located, type LocatedItem } from '../formats/located.ts';
+import { collection } from '../../collections/index.ts';
+import { parseQuery } from '../../core/params.ts';
+import type { Query } from '../../core/params.ts';
+import type { QueryCore } from '../../core/query.ts';
+import { FragmentStore } from '../../formats/fragments.ts';
+import { geoJsonCollection, geoJsonFeature } from '../../formats/geojson.ts';
+import { gpxDocument, gpxWaypoint } from '../../formats/gpx.ts';
+import { CALENDAR_MEDIA_TYPE, calendarDocument, calendarEvent, type CalendarEvent } from '../../formats/ical.ts';
+import { serializers } from '../../formats/index.ts';
+import { kmlDocument, kmlPlacemark } from '../../formats/kml.ts';
+import { located, type LocatedItem } from '../../formats/located.ts';
 import type { Document } from './document.ts';
-import { CALENDARS, EXPORTS } from '../urls.ts';
+import { CALENDARS, EXPORTS } from '../../urls.ts';
 
 /** The rendering of one export's items, given their JSON texts (in order) and the fragments remembered so far. */
 type ExportRender = (query: Query, texts: readonly string[], asOf: string, siteUrl: string, fragments: FragmentStore) => string;

@@ -49,7 +49,7 @@ const COMMON: BuildOptions = {
 /** What the bundle depends on: the lockfile, the explorer's sources, this file and esbuild itself. */
 function cacheKey(): string {
   const hash = createHash('sha256').update(esbuildVersion);
-  for (const file of ['package-lock.json', ENTRY, resolve('src/urls.ts'), resolve('src/compile/explorer-bundle.ts')]) hash.update(readFileSync(file));
+  for (const file of ['package-lock.json', ENTRY, resolve('src/urls.ts'), resolve('src/compile/artifacts/explorer-bundle.ts')]) hash.update(readFileSync(file));
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -1,7 +1,7 @@
 /**
  * The figures every section of `bench/results.json` shares: a spread over runs, and where
- * a section was measured. Their own module, so the README's tables (src/compile/bench-readme.ts)
- * and the replica tables (src/compile/bench-replicas.ts) both read them without importing
+ * a section was measured. Their own module, so the README's tables (src/compile/docs/bench-readme.ts)
+ * and the replica tables (src/compile/docs/bench-replicas.ts) both read them without importing
  * each other.
  */
 

@@ -1,7 +1,7 @@
 /**
  * A document the build writes under the client directory and the runtime serves with
- * precomputed headers: the service's own documents (src/compile/documents.ts), the
- * exports and calendars (src/compile/exports.ts), the feeds (src/compile/feeds.ts).
+ * precomputed headers: the service's own documents (src/compile/artifacts/documents.ts), the
+ * exports and calendars (src/compile/artifacts/exports.ts), the feeds (src/compile/artifacts/feeds.ts).
  */
 export interface Document {
   /** URL path. */

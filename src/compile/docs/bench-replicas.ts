@@ -6,7 +6,7 @@
  * request while they are loaded, and the time from a release or an owner write to every
  * replica serving it. The types below are that section's contract.
  */
-import { LIMITS } from '../core/limits.ts';
+import { LIMITS } from '../../core/limits.ts';
 import type { RunFacts, Spread } from './bench-figures.ts';
 
 /** One configuration under one target's load, over the runs. */

@@ -9,15 +9,15 @@
  * both; so an agent that starts from the API catalog or `/api/meta.json` finds the rest
  * without speaking MCP first. Its closed schema is what the OpenAPI description publishes.
  */
-import { restCollections } from '../collections/index.ts';
-import type { JsonSchema } from '../collections/item-schema.ts';
-import { ATOM_MEDIA_TYPE, JSON_FEED_MEDIA_TYPE } from '../formats/feed.ts';
-import { serializersFor } from '../formats/index.ts';
-import { RESOURCES } from '../mcp/resources.ts';
-import { SKILL_MIME_TYPE, SKILLS } from '../mcp/skills.ts';
-import { TASTE_PROFILE_MEDIA_TYPE } from '../taste/profile.ts';
-import { agentSkillUrl, CALENDARS, collectionUrl, EXPORTS, LINKS, URLS } from '../urls.ts';
-import { CALENDAR_MEDIA_TYPE } from '../formats/ical.ts';
+import { restCollections } from '../../collections/index.ts';
+import type { JsonSchema } from '../../collections/item-schema.ts';
+import { ATOM_MEDIA_TYPE, JSON_FEED_MEDIA_TYPE } from '../../formats/feed.ts';
+import { serializersFor } from '../../formats/index.ts';
+import { RESOURCES } from '../../mcp/resources.ts';
+import { SKILL_MIME_TYPE, SKILLS } from '../../mcp/skills.ts';
+import { TASTE_PROFILE_MEDIA_TYPE } from '../../taste/profile.ts';
+import { agentSkillUrl, CALENDARS, collectionUrl, EXPORTS, LINKS, URLS } from '../../urls.ts';
+import { CALENDAR_MEDIA_TYPE } from '../../formats/ical.ts';
 
 export type ResourceKind = 'collection' | 'export' | 'calendar' | 'feed' | 'document' | 'skill' | 'view';
 const KINDS: readonly ResourceKind[] = ['collection', 'export', 'calendar', 'feed', 'document', 'skill', 'view'];

@@ -11,13 +11,13 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { CollectionDeclaration } from '../collections/define.ts';
-import { collections, contentCollections } from '../collections/index.ts';
-import { recordsTable, SOURCES_TABLE, type Image } from '../core/image.ts';
-import { ContentError, deriveContext, entryIndexOf, provenanceWarning, shownRootOf, sourceFileOf, type ContentOptions } from './compile.ts';
-import { lacksProvenance, type SourceRow } from './image.ts';
-import { contentFiles, isContentFile, loadFile, type LoadProblem, type SourceEntry } from './load.ts';
-import { buildRecords, sameRecord, sharedCanonicalIds, sharedIdReason, type PublishedRecord } from './records.ts';
+import type { CollectionDeclaration } from '../../collections/define.ts';
+import { collections, contentCollections } from '../../collections/index.ts';
+import { recordsTable, SOURCES_TABLE, type Image } from '../../core/image.ts';
+import { ContentError, deriveContext, entryIndexOf, provenanceWarning, shownRootOf, sourceFileOf, type ContentOptions } from '../compile.ts';
+import { lacksProvenance, type SourceRow } from '../artifacts/image.ts';
+import { contentFiles, isContentFile, loadFile, type LoadProblem, type SourceEntry } from '../content/load.ts';
+import { buildRecords, sameRecord, sharedCanonicalIds, sharedIdReason, type PublishedRecord } from '../content/records.ts';
 
 type Fields = Record<string, unknown>;
 
@@ -113,7 +113,7 @@ function duplicateProblem(
   const shownRoot = shownRootOf(options.contentDir);
   const theirs = loadFile(options.contentDir, join(options.contentDir, other.file), shownRoot).entries[other.entry ?? 0];
   const idOf = (entry: SourceEntry | undefined) => (hasExplicitId(entry) ? (entry!.data as Fields).id : undefined);
-  // The same words as a full build (records.ts), at the later of the two origins.
+  // The same words as a full build (src/compile/content/records.ts), at the later of the two origins.
   const [later, earlier] = laterThan(mine.row, other) ? [{ row: mine.row, entry: mine.entry }, { row: other, entry: theirs }] : [{ row: other, entry: theirs }, { row: mine.row, entry: mine.entry }];
   return { origin: originOf(shownRoot, later.row), ...sameRecord(declaration, idOf(later.entry), { origin: originOf(shownRoot, earlier.row), id: idOf(earlier.entry) }) };
 }

@@ -7,12 +7,12 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import { strongEtag } from '../http/etag.ts';
-import { CONTENT_SIGNAL, CONTENT_USAGE } from '../http/headers.ts';
-import { securityHeaders } from '../http/security.ts';
-import type { Manifest, StaticFile } from './compile.ts';
-import { EDGE_FILES, writeEdgeFiles } from './edge/deploy.ts';
-import { MEDIA_VARIANTS } from '../urls.ts';
+import { strongEtag } from '../../http/etag.ts';
+import { CONTENT_SIGNAL, CONTENT_USAGE } from '../../http/headers.ts';
+import { securityHeaders } from '../../http/security.ts';
+import type { Manifest, StaticFile } from '../compile.ts';
+import { EDGE_FILES, writeEdgeFiles } from '../edge/deploy.ts';
+import { MEDIA_VARIANTS } from '../../urls.ts';
 
 const MEDIA_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -8,14 +8,14 @@
  * `rerender` route (src/pages/rerender/), which uses the same components and data as
  * the prerendered pages; a post that left the blog takes its page with it.
  */
-import { blogPath } from '../collections/blog.ts';
-import { restCollections } from '../collections/index.ts';
-import { MAPPED } from '../site/map.ts';
-import { PAGES_SITEMAP, recordCollections, recordSitemapCount, recordSitemapPath } from '../site/sitemap.ts';
-import { pageCollections } from '../site/view.ts';
-import type { Image } from '../core/image.ts';
+import { blogPath } from '../../collections/blog.ts';
+import { restCollections } from '../../collections/index.ts';
+import { MAPPED } from '../../site/map.ts';
+import { PAGES_SITEMAP, recordCollections, recordSitemapCount, recordSitemapPath } from '../../site/sitemap.ts';
+import { pageCollections } from '../../site/view.ts';
+import type { Image } from '../../core/image.ts';
 import type { ContentChanges } from './changes.ts';
-import { collectionPageUrl, markdownTwinUrl, PAGES, URLS } from '../urls.ts';
+import { collectionPageUrl, markdownTwinUrl, PAGES, URLS } from '../../urls.ts';
 
 /** A page to render again: its URL path, its file under the client directory, and the route that renders it. */
 export interface PageRender {

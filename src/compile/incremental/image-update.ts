@@ -14,15 +14,15 @@
  * is rare and short).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { CollectionDeclaration, SortDirection } from '../collections/define.ts';
-import { collection, collections, contentCollections } from '../collections/index.ts';
-import { RID_GAP, recordsTable, SEARCH_RID_BASE, searchTable, SITE_AS_OF, sortColumn, SOURCES_TABLE, tagsTable } from '../core/image.ts';
-import { orderTerms, rowsAfter } from '../core/query.ts';
-import { SEARCH_INDEX, SEARCH_TABLE } from '../core/search.ts';
+import type { CollectionDeclaration, SortDirection } from '../../collections/define.ts';
+import { collection, collections, contentCollections } from '../../collections/index.ts';
+import { RID_GAP, recordsTable, SEARCH_RID_BASE, searchTable, SITE_AS_OF, sortColumn, SOURCES_TABLE, tagsTable } from '../../core/image.ts';
+import { orderTerms, rowsAfter } from '../../core/query.ts';
+import { SEARCH_INDEX, SEARCH_TABLE } from '../../core/search.ts';
 import type { ContentChanges, RecordChange } from './changes.ts';
-import { asOfText, lacksProvenance, recordDateKey, recordRow, siteAsOf, sortKeys, tagRows } from './image.ts';
-import { buildNow } from './now.ts';
-import { byRank, searchRow } from './search-index.ts';
+import { asOfText, lacksProvenance, recordDateKey, recordRow, siteAsOf, sortKeys, tagRows } from '../artifacts/image.ts';
+import { buildNow } from '../content/now.ts';
+import { byRank, searchRow } from '../artifacts/search-index.ts';
 
 type Fields = Record<string, unknown>;
 type Row = Record<string, string | number | null>;
@@ -77,7 +77,7 @@ const unindexText = (sql: Statements, fts: string, pos: number, search: string) 
 
 /**
  * A collection's positions: its rows numbered in its default order (the order a full build
- * numbers them in, see image-tables.ts), which its full-text index uses as rowids.
+ * numbers them in, see src/compile/artifacts/image-tables.ts), which its full-text index uses as rowids.
  */
 class Positions implements OrderedTable<{ keys: (string | number)[]; rid: number }> {
   readonly base = 0;

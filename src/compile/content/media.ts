@@ -11,9 +11,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import sharp from 'sharp';
-import { variantWidths, type MediaFile, type MediaIndex } from '../site/media.ts';
-import { MEDIA_FOLDER } from '../paths.ts';
-import { mediaVariantUrl } from '../urls.ts';
+import { variantWidths, type MediaFile, type MediaIndex } from '../../site/media.ts';
+import { MEDIA_FOLDER } from '../../paths.ts';
+import { mediaVariantUrl } from '../../urls.ts';
 
 /** The image files sharp reads; anything else in the folder is left alone. */
 const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp', '.avif', '.gif', '.tif', '.tiff']);

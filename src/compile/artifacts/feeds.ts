@@ -3,13 +3,13 @@
  * JSON Feed and Atom, read from the image through the query core in the feed's own
  * order (date desc, canonicalId), with absolute links from the configured site URL.
  */
-import { collection, contentCollections } from '../collections/index.ts';
-import { LIMITS } from '../core/limits.ts';
-import { parseQuery } from '../core/params.ts';
-import type { QueryCore } from '../core/query.ts';
-import { ATOM_MEDIA_TYPE, JSON_FEED_MEDIA_TYPE, renderAtom, renderJsonFeed, type FeedItem, type FeedSite } from '../formats/feed.ts';
+import { collection, contentCollections } from '../../collections/index.ts';
+import { LIMITS } from '../../core/limits.ts';
+import { parseQuery } from '../../core/params.ts';
+import type { QueryCore } from '../../core/query.ts';
+import { ATOM_MEDIA_TYPE, JSON_FEED_MEDIA_TYPE, renderAtom, renderJsonFeed, type FeedItem, type FeedSite } from '../../formats/feed.ts';
 import type { Document } from './document.ts';
-import { URLS } from '../urls.ts';
+import { URLS } from '../../urls.ts';
 
 /** The site's owner, named as the feeds' author (the demo content's owner unless SITE_AUTHOR says otherwise). */
 export const DEFAULT_SITE_AUTHOR = 'Inês Carvalho';

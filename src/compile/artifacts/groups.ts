@@ -6,18 +6,18 @@
  * groups that read a changed collection, so the table below is the whole dependency
  * graph between records and files.
  */
-import { collection, restCollections } from '../collections/index.ts';
-import { parseQuery } from '../core/params.ts';
-import type { QueryCore } from '../core/query.ts';
-import type { FragmentStore } from '../formats/fragments.ts';
-import { documentHeaders } from '../http/headers.ts';
-import { listAnswer } from '../http/list.ts';
-import { tasteProfile } from '../taste/profile.ts';
+import { collection, restCollections } from '../../collections/index.ts';
+import { parseQuery } from '../../core/params.ts';
+import type { QueryCore } from '../../core/query.ts';
+import type { FragmentStore } from '../../formats/fragments.ts';
+import { documentHeaders } from '../../http/headers.ts';
+import { listAnswer } from '../../http/list.ts';
+import { tasteProfile } from '../../taste/profile.ts';
 import type { Document } from './document.ts';
 import { mcpDocuments, metaDocument, serviceDocuments, tasteProfileDocument } from './documents.ts';
 import { calendarDocuments, exportDocuments } from './exports.ts';
 import { feedDocuments } from './feeds.ts';
-import { CALENDARS, collectionUrl, EXPORTS, LINKS, URLS } from '../urls.ts';
+import { CALENDARS, collectionUrl, EXPORTS, LINKS, URLS } from '../../urls.ts';
 
 /** A file of the client directory with the headers it is served with (before the security headers, which the manifest adds). */
 export interface Artifact {

@@ -8,10 +8,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { UNPUBLISHED, type CollectionDeclaration, type DeriveContext, type FieldProblem } from '../collections/define.ts';
-import { fold } from '../core/fold.ts';
+import { UNPUBLISHED, type CollectionDeclaration, type DeriveContext, type FieldProblem } from '../../collections/define.ts';
+import { fold } from '../../core/fold.ts';
 import type { LoadProblem, SourceEntry } from './load.ts';
-import { CANONICAL_ID } from '../core/image.ts';
+import { CANONICAL_ID } from '../../core/image.ts';
 import { buildNow } from './now.ts';
 
 export interface PublishedRecord {
