@@ -8,7 +8,7 @@ import { exportAt } from '../src/urls.ts';
 import type { Answer, RequestFacts } from '../src/http/answer.ts';
 import { problemAnswer } from '../src/http/problem.ts';
 
-export function withheldExport(image: Image): (request: RequestFacts) => Answer | undefined {
+export function createWithheldExportHandler(image: Image): (request: RequestFacts) => Answer | undefined {
   return (request) => {
     const spec = exportAt(request.url.pathname);
     if (!spec || image.provenanceComplete(spec.collection)) return undefined;

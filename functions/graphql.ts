@@ -93,7 +93,7 @@ const limitError = (code: string, message: string) => new GraphQLError(message, 
  */
 const checkedDocumentBytes = (checked: CheckedDocument, text: string): number => 4096 + 128 * text.length + 4096 * checked.errors.length;
 
-export function graphqlAnswer(core: QueryCore, options: GraphqlOptions = {}): (request: RequestFacts, body: Uint8Array | null) => Promise<Answer> {
+export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = {}): (request: RequestFacts, body: Uint8Array | null) => Promise<Answer> {
   const { schema } = graphqlSchema();
   const root = rootValue(core);
   const budget = options.budget ?? LIMITS.graphqlCostPerWindow;

@@ -4,8 +4,8 @@
  * before any work: the path (404), the method (405 with `Allow`, or the preflight), the
  * request media type (415), the body size (413), UTF-8 JSON (400), the contract (422
  * naming the path). Both operations are stateless and mutate nothing; every answer,
- * errors included, is `no-store`. `musicAnswer` works on request facts and a body the
- * adapter already read (bounded); `createMusicHandler` is the Web-standard handler.
+ * errors included, is `no-store`. `createMusicHandler` works on request facts and a body the
+ * adapter already read (bounded); `createMusicFetchHandler` is the Web-standard handler.
  */
 import { PublicError } from '../src/core/errors.ts';
 import { LIMITS } from '../src/core/limits.ts';
@@ -26,7 +26,7 @@ const MUSIC_HEADERS: Readonly<Record<string, string>> = { ...COMMON_HEADERS, 'Ca
 
 type MusicOperation = (request: RequestFacts, body: Uint8Array | null) => Answer;
 
-export interface MusicAnswers {
+export interface MusicHandlers {
   intersections: MusicOperation;
   station: MusicOperation;
 }
@@ -64,7 +64,7 @@ function operation(path: string, maxBytes: number, run: (input: unknown) => unkn
   };
 }
 
-export function musicAnswer(catalog: readonly Record<string, unknown>[], deps: StationDeps = {}): MusicAnswers {
+export function createMusicHandler(catalog: readonly Record<string, unknown>[], deps: StationDeps = {}): MusicHandlers {
   const stationDeps: StationDeps = { similar: deps.similar ?? buildSimilarityIndex(catalog) };
   return {
     intersections: operation(URLS.musicIntersections, LIMITS.musicIntersectionBytesMax, (input) => intersect(catalog, parseIntersectionRequest(input).profile)),
@@ -73,8 +73,8 @@ export function musicAnswer(catalog: readonly Record<string, unknown>[], deps: S
 }
 
 /** The Web-standard handler of both music operations (tests, any Web-standard host). */
-export function createMusicHandler(catalog: readonly Record<string, unknown>[], deps: StationDeps = {}): (request: Request) => Promise<Response> {
-  const answers = musicAnswer(catalog, deps);
+export function createMusicFetchHandler(catalog: readonly Record<string, unknown>[], deps: StationDeps = {}): (request: Request) => Promise<Response> {
+  const answers = createMusicHandler(catalog, deps);
   return async (request) => {
     const facts = factsOf(request);
     if (facts.url.pathname === URLS.musicIntersections) return toResponse(answers.intersections(facts, await readBoundedBody(request, LIMITS.musicIntersectionBytesMax)));

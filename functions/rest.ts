@@ -5,8 +5,8 @@
  * or the CORS preflight), the client is within its quota (429), the API version is one we
  * serve (400), the query string is bounded (414) and valid (400), and a media type is
  * acceptable (406). Then the core answers, an exact cache replays repeated queries, and
- * preconditions may turn the answer into a 304 — which spends no quota. `restAnswer` works on plain request facts
- * so node:http calls it directly; `createRestHandler` is the Web-standard handler.
+ * preconditions may turn the answer into a 304 — which spends no quota. `createRestHandler` works on plain request facts
+ * so node:http calls it directly; `createRestFetchHandler` is the Web-standard handler.
  */
 import type { CollectionDeclaration } from '../src/collections/define.ts';
 import { collection, collections, contentCollections } from '../src/collections/index.ts';
@@ -62,7 +62,7 @@ interface Offer {
   mediaTypes: readonly string[];
 }
 
-export function restAnswer(core: QueryCore, options: RestOptions = {}): (request: RequestFacts) => Answer | Promise<Answer> {
+export function createRestHandler(core: QueryCore, options: RestOptions = {}): (request: RequestFacts) => Answer | Promise<Answer> {
   const cache = new AnswerCache(options.cacheBytes ?? LIMITS.answerCacheBytes);
   const limiter = options.limiter ?? new RateLimiter({
     store: options.counters,
@@ -144,6 +144,6 @@ export function restAnswer(core: QueryCore, options: RestOptions = {}): (request
   };
 }
 
-export function createRestHandler(core: QueryCore, options: RestOptions = {}): (request: Request) => Response | Promise<Response> {
-  return webHandler(restAnswer(core, options));
+export function createRestFetchHandler(core: QueryCore, options: RestOptions = {}): (request: Request) => Response | Promise<Response> {
+  return webHandler(createRestHandler(core, options));
 }

@@ -12,9 +12,9 @@
  * within the time budget (`sql-limit` past it; the worker is replaced, and the client's
  * quota is charged `sqlOverrunCost` requests). Every answer, errors included, is
  * `no-store`.
- * `sqlAnswer` works on request facts and a body the adapter already read (bounded); its
+ * `createSqlHandler` works on request facts and a body the adapter already read (bounded); its
  * `warm()` starts the workers ahead of the first statement and `close()` ends them.
- * `createSqlHandler` is the Web-standard handler, which reads the body itself.
+ * `createSqlFetchHandler` is the Web-standard handler, which reads the body itself.
  */
 import { isPublicError, PublicError } from '../src/core/errors.ts';
 import { LIMITS } from '../src/core/limits.ts';
@@ -51,13 +51,13 @@ export interface SqlOptions extends SqlPoolOptions {
 }
 
 /** The SQL answer function; `warm()` starts its workers ahead of the first statement, `close()` terminates them (idle ones never keep a process alive). */
-export interface SqlAnswer {
+export interface SqlHandler {
   (request: RequestFacts, body: Uint8Array | null): Promise<Answer>;
   warm(): Promise<void>;
   close(): Promise<void>;
 }
 
-export function sqlAnswer(options: SqlOptions): SqlAnswer {
+export function createSqlHandler(options: SqlOptions): SqlHandler {
   const limiter = new RateLimiter({
     store: options.counters,
     limit: options.quota ?? LIMITS.sqlRequestsPerWindow,
@@ -133,8 +133,8 @@ export function sqlAnswer(options: SqlOptions): SqlAnswer {
   return Object.assign(answer, { warm: () => pool.warm(), close: () => pool.close() });
 }
 
-export async function createSqlHandler(options: SqlOptions): Promise<(request: Request) => Promise<Response>> {
-  const answer = sqlAnswer(options);
+export async function createSqlFetchHandler(options: SqlOptions): Promise<(request: Request) => Promise<Response>> {
+  const answer = createSqlHandler(options);
   return async (request) => toResponse(await answer(factsOf(request), await readBoundedBody(request, LIMITS.sqlRequestBytesMax)));
 }
 

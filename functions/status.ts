@@ -26,7 +26,7 @@ const IN_PROCESS: QuotaHealth = { store: 'memory', state: 'ok' };
  * process, and the status is `degraded` with the reason (src/http/redis-counters.ts).
  * Draining outranks degraded: the process is leaving either way.
  */
-export function statusAnswer(
+export function createStatusHandler(
   image: Image,
   state: ProcessState = { draining: false },
   release?: string,

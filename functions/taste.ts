@@ -17,7 +17,7 @@ import { TasteSources } from '../src/taste/sources.ts';
 import { parseSummaryParams, tasteSummary } from '../src/taste/summary.ts';
 
 
-export function tasteSummaryAnswer(core: QueryCore, sources = new TasteSources(core)): (request: RequestFacts) => Answer {
+export function createTasteSummaryHandler(core: QueryCore, sources = new TasteSources(core)): (request: RequestFacts) => Answer {
   // Keyed by the validated exampleLimit, so spellings of the same query share one answer.
   const answers = new BoundedCache<ListAnswer>({ bytes: LIMITS.tasteAnswerCacheBytes, valueBytes: answerBytes });
   return (request) => {

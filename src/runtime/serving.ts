@@ -7,16 +7,16 @@
  * src/rpc/context.ts), which a generation satisfies.
  */
 import { readFileSync } from 'node:fs';
-import { withheldExport } from '../../functions/exports.ts';
-import { graphqlAnswer } from '../../functions/graphql.ts';
+import { createWithheldExportHandler } from '../../functions/exports.ts';
+import { createGraphqlHandler } from '../../functions/graphql.ts';
 import { createMcpHandler, type McpHandler } from '../../functions/mcp.ts';
-import { musicAnswer, type MusicAnswers } from '../../functions/music.ts';
+import { createMusicHandler, type MusicHandlers } from '../../functions/music.ts';
 import { createOwnerMcpHandler, type OwnerMcpHandler } from '../../functions/owner-mcp.ts';
-import { restAnswer } from '../../functions/rest.ts';
+import { createRestHandler } from '../../functions/rest.ts';
 import { createRpcHandler, type RpcHandler } from '../../functions/rpc.ts';
-import { sqlAnswer, type SqlAnswer } from '../../functions/sql.ts';
-import { statusAnswer } from '../../functions/status.ts';
-import { tasteSummaryAnswer } from '../../functions/taste.ts';
+import { createSqlHandler, type SqlHandler } from '../../functions/sql.ts';
+import { createStatusHandler } from '../../functions/status.ts';
+import { createTasteSummaryHandler } from '../../functions/taste.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
 import type { McpContext } from '../mcp/context.ts';
 import type { PageHandler } from '../site/render-page.ts';
@@ -26,7 +26,7 @@ import type { StaticFiles } from './static.ts';
 
 export class ServingRuntime extends Runtime {
   readonly rest: (request: RequestFacts) => Answer | Promise<Answer>;
-  readonly sql: SqlAnswer;
+  readonly sql: SqlHandler;
   readonly graphql: (request: RequestFacts, body: Uint8Array | null) => Promise<Answer>;
   readonly status: (request: RequestFacts) => Answer;
   readonly taste: (request: RequestFacts) => Answer;
@@ -39,17 +39,17 @@ export class ServingRuntime extends Runtime {
   readonly rpc: RpcHandler;
   /** The GraphQL explorer page, for browsers visiting the endpoint. */
   readonly explorer: ReturnType<StaticFiles['resolve']>;
-  private musicAnswers: MusicAnswers | undefined;
+  private musicAnswers: MusicHandlers | undefined;
 
   protected constructor(options: RuntimeOptions, pages: PageHandler) {
     super(options, pages);
     const clientOf = this.clientOf;
-    this.rest = restAnswer(this.core, { search: this.search, cacheBytes: options.answerCacheBytes, quota: options.restQuota, limiter: this.quota, clientOf });
-    this.sql = sqlAnswer({ image: readFileSync(this.build.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
-    this.graphql = graphqlAnswer(this.core, { counters: options.counters?.graphql, budget: options.graphqlBudget, cacheBytes: options.answerCacheBytes, clientOf });
-    this.status = statusAnswer(this.image, options.processState, options.release, options.counters?.health);
-    this.taste = tasteSummaryAnswer(this.core, this.tasteSources);
-    this.withheld = withheldExport(this.image);
+    this.rest = createRestHandler(this.core, { search: this.search, cacheBytes: options.answerCacheBytes, quota: options.restQuota, limiter: this.quota, clientOf });
+    this.sql = createSqlHandler({ image: readFileSync(this.build.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
+    this.graphql = createGraphqlHandler(this.core, { counters: options.counters?.graphql, budget: options.graphqlBudget, cacheBytes: options.answerCacheBytes, clientOf });
+    this.status = createStatusHandler(this.image, options.processState, options.release, options.counters?.health);
+    this.taste = createTasteSummaryHandler(this.core, this.tasteSources);
+    this.withheld = createWithheldExportHandler(this.image);
     // What the MCP tools of this generation read, on either endpoint.
     const mcp: McpContext = { core: this.core, image: this.image, tasteSources: this.tasteSources, siteUrl: this.siteUrl };
     this.mcp = createMcpHandler(mcp, { counters: { requests: options.counters?.mcp, work: options.counters?.mcpWork }, requestQuota: options.mcpQuota, workQuota: options.mcpWorkBudget, cacheBytes: options.answerCacheBytes, clientOf });
@@ -67,8 +67,8 @@ export class ServingRuntime extends Runtime {
   }
 
   /** The music POSTs over the generation's catalog and similarity index (`tasteSources`), made on the first music request, not at start-up. */
-  get music(): MusicAnswers {
-    this.musicAnswers ??= musicAnswer(this.tasteSources.music, this.tasteSources.stationDeps);
+  get music(): MusicHandlers {
+    this.musicAnswers ??= createMusicHandler(this.tasteSources.music, this.tasteSources.stationDeps);
     return this.musicAnswers;
   }
 

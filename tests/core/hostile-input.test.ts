@@ -11,9 +11,9 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import fc from '../helpers/fc.ts';
-import { graphqlAnswer } from '../../functions/graphql.ts';
-import { tasteSummaryAnswer } from '../../functions/taste.ts';
-import { createRestHandler } from '../../functions/rest.ts';
+import { createGraphqlHandler } from '../../functions/graphql.ts';
+import { createTasteSummaryHandler } from '../../functions/taste.ts';
+import { createRestFetchHandler } from '../../functions/rest.ts';
 import { contentCollections, restCollections } from '../../src/collections/index.ts';
 import { PROBLEMS } from '../../src/core/problems.ts';
 import { fold } from '../../src/core/fold.ts';
@@ -28,8 +28,8 @@ import { paths } from '../../src/paths.ts';
 const image = new Image(paths.image);
 after(() => image.close());
 const core = new QueryCore(image);
-const rest = createRestHandler(core, { cacheBytes: 0, quota: Number.MAX_SAFE_INTEGER });
-const taste = webHandler(tasteSummaryAnswer(core));
+const rest = createRestFetchHandler(core, { cacheBytes: 0, quota: Number.MAX_SAFE_INTEGER });
+const taste = webHandler(createTasteSummaryHandler(core));
 const COMMON = ['q', 'sort', 'cursor', 'limit', 'facets'];
 const NOT_TEXT = /[\p{Cc}\p{Cs}\uFFFD]/u;
 
@@ -202,7 +202,7 @@ test('any search text reaches the trigram index as one phrase: the index and the
 });
 
 test('GraphQL GET (graphql-http parses its query string): a NUL is a syntax error, or reaches the REST parser and is refused there, never a 5xx', async () => {
-  const graphql = graphqlAnswer(core);
+  const graphql = createGraphqlHandler(core);
   const get = async (search: string) => {
     const answer = await graphql(factsOf(new Request(`http://x/graphql?${search}`, { headers: { Accept: 'application/graphql-response+json' } })), null);
     return { status: answer.status, body: JSON.parse(Buffer.from(answer.body!).toString()) as { errors?: { extensions?: { code?: string; type?: string } }[] } };

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import fc from '../helpers/fc.ts';
-import { createRestHandler } from '../../functions/rest.ts';
+import { createRestFetchHandler } from '../../functions/rest.ts';
 import { collection, contentCollections } from '../../src/collections/index.ts';
 import { isPublicError } from '../../src/core/errors.ts';
 import { Image } from '../../src/core/image.ts';
@@ -24,7 +24,7 @@ const indexed = new SearchCore(image);
 const scanning = new SearchCore(image, { scan: true });
 const items = contentItems();
 const names = contentCollections.map((c) => c.name);
-const handler = createRestHandler(new QueryCore(image), { cacheBytes: 0, quota: 1_000_000 });
+const handler = createRestFetchHandler(new QueryCore(image), { cacheBytes: 0, quota: 1_000_000 });
 const isSlug = (slug: string) => (e: unknown) => isPublicError(e) && e.slug === slug;
 
 /** A search drawn from the records themselves, so most find something. */

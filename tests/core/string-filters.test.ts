@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import fc from '../helpers/fc.ts';
-import { createRestHandler } from '../../functions/rest.ts';
+import { createRestFetchHandler } from '../../functions/rest.ts';
 import { restCollections } from '../../src/collections/index.ts';
 import { Image } from '../../src/core/image.ts';
 import { parseQuery } from '../../src/core/params.ts';
@@ -20,7 +20,7 @@ import { allItems, type Item } from '../helpers/oracle.ts';
 
 const image = new Image(paths.image);
 after(() => image.close());
-const handler = createRestHandler(new QueryCore(image), { cacheBytes: 0, quota: 1_000_000 });
+const handler = createRestFetchHandler(new QueryCore(image), { cacheBytes: 0, quota: 1_000_000 });
 
 /** The filters SPEC calls strings that earlier releases closed, by collection. */
 const OPENED: Readonly<Record<string, readonly string[]>> = {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { execute, parse } from 'graphql';
-import { createRestHandler } from '../../functions/rest.ts';
+import { createRestFetchHandler } from '../../functions/rest.ts';
 import { Image } from '../../src/core/image.ts';
 import { QueryCore } from '../../src/core/query.ts';
 import { publicError } from '../../src/graphql/errors.ts';
@@ -19,7 +19,7 @@ const image = new Image(paths.image);
 after(() => image.close());
 const core = new QueryCore(image);
 const root = rootValue(core);
-const rest = createRestHandler(core, { cacheBytes: 0, quota: 1_000_000 });
+const rest = createRestFetchHandler(core, { cacheBytes: 0, quota: 1_000_000 });
 const { schema } = graphqlSchema();
 
 interface Answer {

@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import { check as checkGeoJson } from '@placemarkio/check-geojson';
 import { gpx as gpxToGeoJson, kml as kmlToGeoJson } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
-import { withheldExport } from '../../functions/exports.ts';
+import { createWithheldExportHandler } from '../../functions/exports.ts';
 import { compile } from '../../src/compile/compile.ts';
 import { Image } from '../../src/core/image.ts';
 import { contractFetch } from '../helpers/contract.ts';
@@ -123,7 +123,7 @@ test('altitude survives in every map format; an export with incomplete provenanc
   );
   compile({ contentDir: join(root, 'content'), imagePath: join(root, 'site.db'), clientDir: join(root, 'client'), secret: 's' });
   const image = new Image(join(root, 'site.db'));
-  const refuse = withheldExport(image);
+  const refuse = createWithheldExportHandler(image);
   const facts = (path: string) => ({ method: 'GET', url: new URL(`http://x${path}`), header: () => null });
   for (const path of ['/places.geojson', '/places.kml', '/places.gpx']) {
     const answer = refuse(facts(path));

@@ -4,15 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { createRestHandler } from '../../functions/rest.ts';
+import { createRestFetchHandler } from '../../functions/rest.ts';
 import { Image } from '../../src/core/image.ts';
 import { QueryCore } from '../../src/core/query.ts';
 import { paths } from '../../src/paths.ts';
 
 const image = new Image(paths.image);
 after(() => image.close());
-const cached = createRestHandler(new QueryCore(image));
-const uncached = createRestHandler(new QueryCore(image), { cacheBytes: 0 });
+const cached = createRestFetchHandler(new QueryCore(image));
+const uncached = createRestFetchHandler(new QueryCore(image), { cacheBytes: 0 });
 const request = (path: string, init?: RequestInit) => new Request(`http://example.test${path}`, init);
 
 test('cached and uncached handlers answer the same bytes, tags and pages', async () => {

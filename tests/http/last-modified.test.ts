@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createRestHandler } from '../../functions/rest.ts';
+import { createRestFetchHandler } from '../../functions/rest.ts';
 import { compile } from '../../src/compile/compile.ts';
 import { Image } from '../../src/core/image.ts';
 import { QueryCore } from '../../src/core/query.ts';
@@ -32,7 +32,7 @@ function build(files: Record<string, string>) {
   }
   const out = join(root, 'out');
   const result = compile({ contentDir: join(root, 'content'), imagePath: join(out, 'site.db'), clientDir: join(out, 'client'), secret: 's', now: NOW });
-  const rest = createRestHandler(new QueryCore(new Image(join(out, 'site.db'))), { cacheBytes: 0 });
+  const rest = createRestFetchHandler(new QueryCore(new Image(join(out, 'site.db'))), { cacheBytes: 0 });
   const get = (path: string, headers: Record<string, string> = {}) => rest(new Request(`http://example.test${path}`, { headers }));
   const timestampOf = (file: string) => (JSON.parse(readFileSync(join(out, 'client', file), 'utf8')) as { meta: { timestamp: string } }).meta.timestamp;
   return { manifest: result.manifest, get, timestampOf };

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createRestHandler } from '../../functions/rest.ts';
+import { createRestFetchHandler } from '../../functions/rest.ts';
 import { compile } from '../../src/compile/compile.ts';
 import { Image } from '../../src/core/image.ts';
 import { QueryCore } from '../../src/core/query.ts';
@@ -18,7 +18,7 @@ const request = (path: string, headers: Record<string, string> = {}) => new Requ
 test('the 1001st request of a client in a window is a 429 problem with Retry-After: 60', async () => {
   const image = new Image(paths.image);
   let client = 'a';
-  const handler = createRestHandler(new QueryCore(image), { now: () => 5_000, clientOf: () => client });
+  const handler = createRestFetchHandler(new QueryCore(image), { now: () => 5_000, clientOf: () => client });
   for (let i = 1; i <= 1000; i++) {
     const r = await handler(request('/api/movies.json?limit=1'));
     assert.equal(r.status, 200, `request ${i}`);
@@ -49,7 +49,7 @@ test('a geographic format with incomplete location provenance is a 503 problem; 
   const result = compile({ contentDir: join(root, 'content'), imagePath: join(root, 'site.db'), clientDir: join(root, 'client'), secret: 's' });
   assert.match(result.warnings.join('\n'), /p\.yaml\[0\]: coordinatesSource: /);
   const image = new Image(join(root, 'site.db'));
-  const handler = createRestHandler(new QueryCore(image));
+  const handler = createRestFetchHandler(new QueryCore(image));
   const refused = await handler(request('/api/photos.json', { Accept: 'application/geo+json' }));
   assert.equal(refused.status, 503);
   assert.equal(((await refused.json()) as { type: string }).type, '/problems/location-provenance-incomplete');

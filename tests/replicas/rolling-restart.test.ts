@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { newWebSocketRpcSession } from 'capnweb';
 import { startReplica } from '../../bench/replica-harness.ts';
-import { statusAnswer } from '../../functions/status.ts';
+import { createStatusHandler } from '../../functions/status.ts';
 import { Image } from '../../src/core/image.ts';
 import { paths } from '../../src/paths.ts';
 import type { Root } from '../../src/rpc/api.d.ts';
@@ -62,7 +62,7 @@ test('status says draining, with a 503 a health check acts on', () => {
   const image = new Image(paths.image);
   try {
     const state = { draining: false };
-    const status = statusAnswer(image, state);
+    const status = createStatusHandler(image, state);
     const request = { method: 'GET', header: () => null } as unknown as Parameters<typeof status>[0];
     assert.equal(status(request).status, 200);
     state.draining = true;

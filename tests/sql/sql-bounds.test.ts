@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sqlAnswer } from '../../functions/sql.ts';
+import { createSqlHandler } from '../../functions/sql.ts';
 import { isPublicError } from '../../src/core/errors.ts';
 import { LIMITS } from '../../src/core/limits.ts';
 import { sqlImageBytes } from '../../src/sql/image.ts';
@@ -17,7 +17,7 @@ const records = Array.from({ length: 60 }, (_, i) => ({
   canonicalId: `w-${String(i).padStart(2, '0')}`, title: `Title ${i}`, url: `https://example.com/${i}`, publishedAt: '2020-01-01', tags: [], wordCount: i,
 }));
 let client = 0;
-const answer = sqlAnswer({ image: sqlImageBytes(records), clientOf: () => `c${client++}` });
+const answer = createSqlHandler({ image: sqlImageBytes(records), clientOf: () => `c${client++}` });
 const facts = { method: 'QUERY', url: new URL('http://x/api/sql'), header: (n: string) => (n.toLowerCase() === 'content-type' ? 'application/sql' : null) };
 
 async function run(sql: string): Promise<{ status: number; type: string; detail: string; rows?: unknown[][]; text: string }> {

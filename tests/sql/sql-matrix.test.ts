@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createSqlHandler } from '../../functions/sql.ts';
+import { createSqlFetchHandler } from '../../functions/sql.ts';
 import { sqlImageBytes } from '../../src/sql/image.ts';
 import { RELATIONS } from '../../src/sql/relations.ts';
 
@@ -23,7 +23,7 @@ export const records: Rec[] = Array.from({ length: 120 }, (_, i) => {
   return r;
 });
 let client = 0;
-const handler = await createSqlHandler({ image: sqlImageBytes([...records].reverse()), clientOf: () => String(client++) });
+const handler = await createSqlFetchHandler({ image: sqlImageBytes([...records].reverse()), clientOf: () => String(client++) });
 
 const writing = RELATIONS[0]!;
 const field = (c: string) => writing.columns.find((x) => x.name === c)!.field!;

@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { sqlAnswer, type SqlAnswer, type SqlOptions } from '../../functions/sql.ts';
+import { createSqlHandler, type SqlHandler, type SqlOptions } from '../../functions/sql.ts';
 import { LIMITS } from '../../src/core/limits.ts';
 import type { Answer } from '../../src/http/answer.ts';
 import { sqlImageBytes } from '../../src/sql/image.ts';
@@ -25,12 +25,12 @@ const image = sqlImageBytes(records);
 const SLOW = `SELECT ${'NOT ('.repeat(LIMITS.sqlParenDepthMax)}title zqslow${')'.repeat(LIMITS.sqlParenDepthMax)} FROM public.writing`;
 const NORMAL = (n: number) => `SELECT title FROM public.writing WHERE word_count = ${n}`;
 
-const opened: SqlAnswer[] = [];
+const opened: SqlHandler[] = [];
 after(() => Promise.all(opened.map((answer) => answer.close())));
 
 /** An answer function whose client is named by the `X-Client` header. */
 async function open(options: Partial<SqlOptions> = {}): Promise<(sql: string, client?: string) => Promise<Answer>> {
-  const answer = sqlAnswer({ image, clientOf: (request) => request.header('X-Client') ?? 'anonymous', ...options });
+  const answer = createSqlHandler({ image, clientOf: (request) => request.header('X-Client') ?? 'anonymous', ...options });
   opened.push(answer);
   await answer.warm();
   return (sql, client = 'anonymous') => {
@@ -137,7 +137,7 @@ test('a flood of slow statements from many clients is shed: those that would wai
 });
 
 test('close() refuses what is running or waiting and ends the workers', async () => {
-  const answer = sqlAnswer({ image, workers: 1 });
+  const answer = createSqlHandler({ image, workers: 1 });
   const facts = { method: 'QUERY', url: new URL('http://x/api/sql'), header: (n: string) => (n.toLowerCase() === 'content-type' ? 'application/sql' : null) };
   const pending = answer(facts, Buffer.from(SLOW));
   await answer.close();

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sqlAnswer } from '../../functions/sql.ts';
+import { createSqlHandler } from '../../functions/sql.ts';
 import { sqlImageBytes } from '../../src/sql/image.ts';
 import fc from '../helpers/fc.ts';
 
@@ -13,7 +13,7 @@ const records = Array.from({ length: 30 }, (_, i) => ({
   canonicalId: `w-${i}`, title: `Title ${i}`, url: `https://example.com/${i}`, publishedAt: `2020-01-${String(i + 1).padStart(2, '0')}`, tags: ['x'], ...(i % 2 ? { wordCount: i } : {}),
 }));
 let client = 0;
-const answer = sqlAnswer({ image: sqlImageBytes(records), clientOf: () => String(client++) });
+const answer = createSqlHandler({ image: sqlImageBytes(records), clientOf: () => String(client++) });
 const facts = { method: 'QUERY', url: new URL('http://x/api/sql'), header: (n: string) => (n.toLowerCase() === 'content-type' ? 'application/sql' : null) };
 
 async function check(sql: string): Promise<void> {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { createSqlHandler, sqlAnswer, sqlProfileBytes } from '../../functions/sql.ts';
+import { createSqlFetchHandler, createSqlHandler, sqlProfileBytes } from '../../functions/sql.ts';
 import { LIMITS } from '../../src/core/limits.ts';
 import { sqlImageBytes } from '../../src/sql/image.ts';
 
@@ -18,7 +18,7 @@ const records: Rec[] = Array.from({ length: 120 }, (_, i) => ({
 const image = sqlImageBytes(records);
 let clock = 1_000_000;
 let client = 0;
-const handler = await createSqlHandler({ image, now: () => clock, clientOf: () => `c${client++}` });
+const handler = await createSqlFetchHandler({ image, now: () => clock, clientOf: () => `c${client++}` });
 
 function request(body: string | null, headers: Record<string, string> = {}, method = 'QUERY'): Promise<Response> {
   return handler(new Request('http://x/api/sql', { method, headers: { 'Content-Type': 'application/sql', ...headers }, body }));
@@ -109,7 +109,7 @@ test('16 KiB request body: 16384 bytes pass, 16385 are 413 (Web handler and answ
   const over = await request(`${exact} `);
   assert.equal(over.status, 413);
   assert.equal((await json(over)).type, '/problems/sql-too-large');
-  const answer = sqlAnswer({ image });
+  const answer = createSqlHandler({ image });
   const facts = { method: 'QUERY', url: new URL('http://x/api/sql'), header: (n: string) => (n.toLowerCase() === 'content-type' ? 'application/sql' : null) };
   assert.equal((await answer(facts, Buffer.from(exact))).status, 200);
   assert.equal((await answer(facts, Buffer.from(`${exact} `))).status, 413);
@@ -178,23 +178,23 @@ test('512 KiB response: an answer of exactly the budget is whole, one byte more 
   ]);
   const facts = { method: 'QUERY', url: new URL('http://x/api/sql'), header: (n: string) => (n.toLowerCase() === 'content-type' ? 'application/sql' : null) };
   const sql = Buffer.from('SELECT body FROM public.writing');
-  const whole = await sqlAnswer({ image: make(secondLength) })(facts, sql);
+  const whole = await createSqlHandler({ image: make(secondLength) })(facts, sql);
   assert.equal(whole.status, 200);
   assert.equal(whole.body!.length, LIMITS.sqlResponseBytesMax);
   assert.equal(JSON.parse(Buffer.from(whole.body!).toString()).rows.length, 2);
-  const cut = await sqlAnswer({ image: make(secondLength + 1) })(facts, sql);
+  const cut = await createSqlHandler({ image: make(secondLength + 1) })(facts, sql);
   const parsed = JSON.parse(Buffer.from(cut.body!).toString());
   assert.equal(parsed.rows.length, 1);
   assert.equal(parsed.truncated, true);
   assert.equal(cut.headers['SQL-Truncated'], 'true');
-  const huge = await sqlAnswer({ image: sqlImageBytes([{ canonicalId: 'a', title: 't', url: 'https://e.x/a', publishedAt: '2020-01-01', tags: [], body: 'x'.repeat(600_000) }]) })(facts, sql);
+  const huge = await createSqlHandler({ image: sqlImageBytes([{ canonicalId: 'a', title: 't', url: 'https://e.x/a', publishedAt: '2020-01-01', tags: [], body: 'x'.repeat(600_000) }]) })(facts, sql);
   assert.equal(huge.status, 400);
   assert.equal(JSON.parse(Buffer.from(huge.body!).toString()).type, '/problems/sql-limit');
 });
 
 test('120 requests per 60 s per client: the 121st is 429 with Retry-After and RateLimit fields', async () => {
   let now = 6_000_000;
-  const answer = sqlAnswer({ image, now: () => now, clientOf: () => 'one' });
+  const answer = createSqlHandler({ image, now: () => now, clientOf: () => 'one' });
   const facts = { method: 'QUERY', url: new URL('http://x/api/sql'), header: (n: string) => (n.toLowerCase() === 'content-type' ? 'application/sql' : null) };
   const sql = Buffer.from('SELECT title FROM public.writing LIMIT 1');
   for (let i = 1; i <= LIMITS.sqlRequestsPerWindow; i++) assert.equal((await answer(facts, sql)).status, 200, String(i));
@@ -209,7 +209,7 @@ test('120 requests per 60 s per client: the 121st is 429 with Retry-After and Ra
 });
 
 test('a quota the operator raises (SQL_RATE_LIMIT_REQUESTS) is the one the RateLimit fields advertise', async () => {
-  const answer = sqlAnswer({ image, quota: 500, clientOf: () => 'two' });
+  const answer = createSqlHandler({ image, quota: 500, clientOf: () => 'two' });
   const facts = { method: 'QUERY', url: new URL('http://x/api/sql'), header: (n: string) => (n.toLowerCase() === 'content-type' ? 'application/sql' : null) };
   const ok = await answer(facts, Buffer.from('SELECT title FROM public.writing LIMIT 1'));
   assert.equal(ok.status, 200);

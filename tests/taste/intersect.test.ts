@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMusicHandler } from '../../functions/music.ts';
+import { createMusicFetchHandler } from '../../functions/music.ts';
 import { intersect, normalizeName, type IntersectResult } from '../../src/taste/intersect.ts';
 import { parseIntersectionRequest, type Profile } from '../../src/taste/music-request.ts';
 import fc from '../helpers/fc.ts';
@@ -28,7 +28,7 @@ export const profile = (music: Entries): Profile => ({
   music: { artists: [], recordings: [], albums: [], genres: [], notes: [], ...music },
 });
 
-const handler = createMusicHandler(CATALOG);
+const handler = createMusicFetchHandler(CATALOG);
 const post = (body: string, headers: Record<string, string> = {}) =>
   handler(new Request(`http://localhost${URLS.musicIntersections}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body }));
 

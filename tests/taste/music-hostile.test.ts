@@ -7,11 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMusicHandler } from '../../functions/music.ts';
+import { createMusicFetchHandler } from '../../functions/music.ts';
 import { LIMITS } from '../../src/core/limits.ts';
 import { URLS } from '../../src/urls.ts';
 
-const handler = createMusicHandler([]);
+const handler = createMusicFetchHandler([]);
 const post = (path: string, body: string) => handler(new Request(`http://x${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body }));
 
 const profile = (artists: string) => `{"profile":{"schemaVersion":"1","music":{"artists":[${artists}],"recordings":[],"albums":[],"genres":[],"notes":[]}}}`;

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMusicHandler } from '../../functions/music.ts';
+import { createMusicFetchHandler } from '../../functions/music.ts';
 import { normalizeName } from '../../src/taste/intersect.ts';
 import type { StationRequest } from '../../src/taste/music-request.ts';
 import { buildSimilarityIndex, station, type StationResult } from '../../src/taste/station.ts';
@@ -140,7 +140,7 @@ test('scoring: affinities, votes and similarity shape the pick; the seed only br
   assert.deepEqual(everything.tracks, []);
 });
 
-const handler = createMusicHandler(CATALOG);
+const handler = createMusicFetchHandler(CATALOG);
 const post = (body: string, headers: Record<string, string> = {}) =>
   handler(new Request(`http://localhost${URLS.musicStation}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body }));
 
@@ -151,7 +151,7 @@ test('handler: 200, degraded through an injected failing dependency, transport e
   const body = (await ok.json()) as StationResult;
   assert.equal(body.status, 'ok');
   assert.equal(body.tracks.length, 3);
-  const broken = createMusicHandler(CATALOG, { similar: failing });
+  const broken = createMusicFetchHandler(CATALOG, { similar: failing });
   const req = request({ votes: [{ canonicalId: 'music-002', vote: 'up' }], recentCanonicalIds: ['music-008'], hardExclusions: [{ kind: 'artist', value: 'beatles' }] });
   const degraded = (await (await broken(new Request(`http://localhost${URLS.musicStation}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(req) }))).json()) as StationResult;
   assert.equal(degraded.status, 'degraded');
