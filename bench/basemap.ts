@@ -11,12 +11,30 @@ const W = 480;
 const H = 320;
 const frames: Record<string, { latitude: number; longitude: number }[]> = {
   'Tokyo (one place)': [{ latitude: 35.6812, longitude: 139.7671 }],
-  'Bergen fjords': [{ latitude: 60.39, longitude: 5.32 }, { latitude: 61.2, longitude: 6.5 }],
-  'Athens–Naxos': [{ latitude: 37.98, longitude: 23.72 }, { latitude: 37.1, longitude: 25.38 }],
-  'Fiji (antimeridian)': [{ latitude: -17.7, longitude: 178.0 }, { latitude: -16.5, longitude: -179.9 }],
-  'Lisbon–Kraków': [{ latitude: 38.72, longitude: -9.14 }, { latitude: 50.06, longitude: 19.94 }],
-  'Canadian Arctic': [{ latitude: 74, longitude: -95 }, { latitude: 70, longitude: -80 }],
-  'Lisbon–Tokyo': [{ latitude: 38.72, longitude: -9.14 }, { latitude: 35.68, longitude: 139.77 }],
+  'Bergen fjords': [
+    { latitude: 60.39, longitude: 5.32 },
+    { latitude: 61.2, longitude: 6.5 },
+  ],
+  'Athens–Naxos': [
+    { latitude: 37.98, longitude: 23.72 },
+    { latitude: 37.1, longitude: 25.38 },
+  ],
+  'Fiji (antimeridian)': [
+    { latitude: -17.7, longitude: 178.0 },
+    { latitude: -16.5, longitude: -179.9 },
+  ],
+  'Lisbon–Kraków': [
+    { latitude: 38.72, longitude: -9.14 },
+    { latitude: 50.06, longitude: 19.94 },
+  ],
+  'Canadian Arctic': [
+    { latitude: 74, longitude: -95 },
+    { latitude: 70, longitude: -80 },
+  ],
+  'Lisbon–Tokyo': [
+    { latitude: 38.72, longitude: -9.14 },
+    { latitude: 35.68, longitude: 139.77 },
+  ],
 };
 
 const firsts: string[] = [];
@@ -26,7 +44,12 @@ for (const [name, points] of Object.entries(frames)) {
   firsts.push(`${name}: ${(performance.now() - started).toFixed(1)} ms`);
 }
 console.log('First calls (a level is cut by the first frame that needs it):', firsts.join('; '));
-console.log('Levels:', basemapLevels().map((l) => `${l.scale} in ${l.tile}° tiles: ${l.ms} ms, ${l.pieces} pieces, ${l.vertices} vertices`).join('; '));
+console.log(
+  'Levels:',
+  basemapLevels()
+    .map((l) => `${l.scale} in ${l.tile}° tiles: ${l.ms} ms, ${l.pieces} pieces, ${l.vertices} vertices`)
+    .join('; '),
+);
 for (const [name, points] of Object.entries(frames)) {
   const runs: number[] = [];
   let map = basemap(points, W, H);

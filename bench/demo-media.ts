@@ -13,7 +13,8 @@ import sharp from 'sharp';
 const MEDIA = join(import.meta.dirname, '../content/media');
 
 /** An SVG of `width`×`height` with `body` inside, drawn on a 300×200-ish canvas scaled to fit. */
-const svg = (width: number, height: number, body: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${body}</svg>`;
+const svg = (width: number, height: number, body: string) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${body}</svg>`;
 
 const DRAWINGS: Record<string, { width: number; height: number; body: string }> = {
   // Cabo da Roca at sunset: sky, sun, sea, cliff, lighthouse.
@@ -72,7 +73,9 @@ const FLYERS: Record<string, ReturnType<typeof flyer>> = {
 };
 
 for (const [file, d] of Object.entries({ ...DRAWINGS, ...FLYERS })) {
-  const bytes = await sharp(Buffer.from(svg(d.width, d.height, d.body))).jpeg({ quality: 72, mozjpeg: true }).toBuffer();
+  const bytes = await sharp(Buffer.from(svg(d.width, d.height, d.body)))
+    .jpeg({ quality: 72, mozjpeg: true })
+    .toBuffer();
   mkdirSync(dirname(join(MEDIA, file)), { recursive: true });
   writeFileSync(join(MEDIA, file), bytes);
   console.log(`${file}: ${bytes.length} bytes`);

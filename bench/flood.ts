@@ -89,6 +89,10 @@ child.kill('SIGTERM');
 
 const budget = LIMITS.answerCacheBytes / 1024 / 1024;
 const f = (n: number) => n.toFixed(1);
-console.log(`${count} requests, each q ${args.repeat === '1' ? 'distinct' : `asked ${args.repeat} times`}, ${args.unicode ? 'Unicode' : 'ASCII'}, ${length} characters, in ${f(seconds)} s; statuses ${JSON.stringify(statuses)}`);
-console.log(`RSS MiB: idle ${f(idle)}, after ${f(after)} (+${f(after - idle)}), peak ${f(peak)} (+${f(peak - idle)}); ${settled.map(([at, rss]) => `${at} s later ${f(rss)} (+${f(rss - idle)})`).join(', ')}`);
+console.log(
+  `${count} requests, each q ${args.repeat === '1' ? 'distinct' : `asked ${args.repeat} times`}, ${args.unicode ? 'Unicode' : 'ASCII'}, ${length} characters, in ${f(seconds)} s; statuses ${JSON.stringify(statuses)}`,
+);
+console.log(
+  `RSS MiB: idle ${f(idle)}, after ${f(after)} (+${f(after - idle)}), peak ${f(peak)} (+${f(peak - idle)}); ${settled.map(([at, rss]) => `${at} s later ${f(rss)} (+${f(rss - idle)})`).join(', ')}`,
+);
 console.log(`answer cache budget ${f(budget)} MiB; budget + 20 % = ${f(budget * 1.2)} MiB over idle`);

@@ -10,7 +10,10 @@
 
 /** Splits a `|`-separated list, trimming entries and rejecting duplicates. */
 export function list(source: string): readonly string[] {
-  const items = source.split('|').map((s) => s.trim()).filter((s) => s.length > 0);
+  const items = source
+    .split('|')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   const seen = new Set<string>();
   for (const item of items) {
     if (seen.has(item)) throw new Error(`duplicate vocabulary entry: ${item}`);
@@ -130,28 +133,168 @@ function homes(source: string): Home[] {
 }
 
 export const LEAGUES: readonly League[] = [
-  { sport: 'Football', league: 'Super League', format: 'teams', homes: homes('FC Zürich; Letzigrund; Zürich | Grasshopper Club Zürich; Letzigrund; Zürich | Servette FC; Stade de Genève; Genève | FC Basel; St. Jakob-Park; Basel'), visitors: list('BSC Young Boys | FC Lugano | FC St. Gallen | FC Luzern') },
-  { sport: 'Football', league: 'Bundesliga', format: 'teams', homes: homes('FC Bayern München; Allianz Arena; München | Hertha BSC; Olympiastadion Berlin; Berlin | 1. FC Union Berlin; Stadion An der Alten Försterei; Berlin | Fortuna Düsseldorf; Merkur Spiel-Arena; Düsseldorf'), visitors: list('Borussia Dortmund | SC Freiburg | VfB Stuttgart | Werder Bremen') },
-  { sport: 'Football', league: 'Premier League', format: 'teams', homes: homes('Arsenal; Emirates Stadium; London | Tottenham Hotspur; Tottenham Hotspur Stadium; London'), visitors: list('Liverpool | Manchester City | Everton | Newcastle United') },
-  { sport: 'Football', league: 'La Liga', format: 'teams', homes: homes('FC Barcelona; Spotify Camp Nou; Barcelona | Málaga CF; La Rosaleda; Málaga'), visitors: list('Real Madrid | Sevilla FC | Athletic Club | Real Sociedad') },
-  { sport: 'Football', league: 'Serie A', format: 'teams', homes: homes('AC Milan; San Siro; Milano | Inter; San Siro; Milano | AS Roma; Stadio Olimpico; Roma'), visitors: list('Juventus | SSC Napoli | Atalanta') },
-  { sport: 'Football', league: 'Ligue 1', format: 'teams', homes: homes('Paris Saint-Germain; Parc des Princes; Paris'), visitors: list('Olympique de Marseille | Olympique Lyonnais | LOSC Lille') },
-  { sport: 'Football', league: 'Ekstraklasa', format: 'teams', homes: homes('Wisła Kraków; Stadion Miejski im. Henryka Reymana; Kraków | ŁKS Łódź; Stadion Króla; Łódź'), visitors: list('Legia Warszawa | Lech Poznań | Górnik Zabrze') },
-  { sport: 'Football', league: 'Allsvenskan', format: 'teams', homes: homes('Malmö FF; Eleda Stadion; Malmö | IFK Göteborg; Gamla Ullevi; Göteborg'), visitors: list('AIK | Djurgårdens IF | Hammarby IF') },
-  { sport: 'Football', league: 'Süper Lig', format: 'teams', homes: homes('Galatasaray; RAMS Park; İstanbul | Fenerbahçe; Ülker Stadyumu; İstanbul'), visitors: list('Beşiktaş | Trabzonspor') },
-  { sport: 'Football', league: 'Brasileirão', format: 'teams', homes: homes('São Paulo FC; Estádio do Morumbi; São Paulo | SE Palmeiras; Allianz Parque; São Paulo'), visitors: list('Flamengo | Grêmio | Atlético Mineiro') },
-  { sport: 'Football', league: 'Liga Profesional', format: 'teams', homes: homes('Boca Juniors; La Bombonera; Buenos Aires | River Plate; Estadio Monumental; Buenos Aires'), visitors: list('Racing Club | Independiente | San Lorenzo') },
-  { sport: 'Basketball', league: 'NBA', format: 'teams', homes: homes('Chicago Bulls; United Center; Chicago | New York Knicks; Madison Square Garden; New York | Golden State Warriors; Chase Center; San Francisco'), visitors: list('Boston Celtics | Los Angeles Lakers | Denver Nuggets | Miami Heat') },
-  { sport: 'Basketball', league: 'EuroLeague', format: 'teams', homes: homes('FC Barcelona Bàsquet; Palau Blaugrana; Barcelona | Anadolu Efes; Sinan Erdem Dome; İstanbul | ALBA Berlin; Uber Arena; Berlin'), visitors: list('Real Madrid Baloncesto | Olympiacos | Žalgiris Kaunas | Partizan') },
-  { sport: 'Ice Hockey', league: 'National League', format: 'teams', homes: homes('ZSC Lions; Swiss Life Arena; Zürich | Genève-Servette HC; Patinoire des Vernets; Genève'), visitors: list('HC Davos | SC Bern | EV Zug | HC Lugano') },
-  { sport: 'Ice Hockey', league: 'NHL', format: 'teams', homes: homes('Montréal Canadiens; Centre Bell; Montréal | New York Rangers; Madison Square Garden; New York | Chicago Blackhawks; United Center; Chicago'), visitors: list('Toronto Maple Leafs | Boston Bruins | Edmonton Oilers') },
-  { sport: 'Rugby', league: 'Top 14', format: 'teams', homes: homes('Stade Français; Stade Jean-Bouin; Paris'), visitors: list('Stade Toulousain | ASM Clermont Auvergne | RC Toulon') },
+  {
+    sport: 'Football',
+    league: 'Super League',
+    format: 'teams',
+    homes: homes(
+      'FC Zürich; Letzigrund; Zürich | Grasshopper Club Zürich; Letzigrund; Zürich | Servette FC; Stade de Genève; Genève | FC Basel; St. Jakob-Park; Basel',
+    ),
+    visitors: list('BSC Young Boys | FC Lugano | FC St. Gallen | FC Luzern'),
+  },
+  {
+    sport: 'Football',
+    league: 'Bundesliga',
+    format: 'teams',
+    homes: homes(
+      'FC Bayern München; Allianz Arena; München | Hertha BSC; Olympiastadion Berlin; Berlin | 1. FC Union Berlin; Stadion An der Alten Försterei; Berlin | Fortuna Düsseldorf; Merkur Spiel-Arena; Düsseldorf',
+    ),
+    visitors: list('Borussia Dortmund | SC Freiburg | VfB Stuttgart | Werder Bremen'),
+  },
+  {
+    sport: 'Football',
+    league: 'Premier League',
+    format: 'teams',
+    homes: homes('Arsenal; Emirates Stadium; London | Tottenham Hotspur; Tottenham Hotspur Stadium; London'),
+    visitors: list('Liverpool | Manchester City | Everton | Newcastle United'),
+  },
+  {
+    sport: 'Football',
+    league: 'La Liga',
+    format: 'teams',
+    homes: homes('FC Barcelona; Spotify Camp Nou; Barcelona | Málaga CF; La Rosaleda; Málaga'),
+    visitors: list('Real Madrid | Sevilla FC | Athletic Club | Real Sociedad'),
+  },
+  {
+    sport: 'Football',
+    league: 'Serie A',
+    format: 'teams',
+    homes: homes('AC Milan; San Siro; Milano | Inter; San Siro; Milano | AS Roma; Stadio Olimpico; Roma'),
+    visitors: list('Juventus | SSC Napoli | Atalanta'),
+  },
+  {
+    sport: 'Football',
+    league: 'Ligue 1',
+    format: 'teams',
+    homes: homes('Paris Saint-Germain; Parc des Princes; Paris'),
+    visitors: list('Olympique de Marseille | Olympique Lyonnais | LOSC Lille'),
+  },
+  {
+    sport: 'Football',
+    league: 'Ekstraklasa',
+    format: 'teams',
+    homes: homes('Wisła Kraków; Stadion Miejski im. Henryka Reymana; Kraków | ŁKS Łódź; Stadion Króla; Łódź'),
+    visitors: list('Legia Warszawa | Lech Poznań | Górnik Zabrze'),
+  },
+  {
+    sport: 'Football',
+    league: 'Allsvenskan',
+    format: 'teams',
+    homes: homes('Malmö FF; Eleda Stadion; Malmö | IFK Göteborg; Gamla Ullevi; Göteborg'),
+    visitors: list('AIK | Djurgårdens IF | Hammarby IF'),
+  },
+  {
+    sport: 'Football',
+    league: 'Süper Lig',
+    format: 'teams',
+    homes: homes('Galatasaray; RAMS Park; İstanbul | Fenerbahçe; Ülker Stadyumu; İstanbul'),
+    visitors: list('Beşiktaş | Trabzonspor'),
+  },
+  {
+    sport: 'Football',
+    league: 'Brasileirão',
+    format: 'teams',
+    homes: homes('São Paulo FC; Estádio do Morumbi; São Paulo | SE Palmeiras; Allianz Parque; São Paulo'),
+    visitors: list('Flamengo | Grêmio | Atlético Mineiro'),
+  },
+  {
+    sport: 'Football',
+    league: 'Liga Profesional',
+    format: 'teams',
+    homes: homes('Boca Juniors; La Bombonera; Buenos Aires | River Plate; Estadio Monumental; Buenos Aires'),
+    visitors: list('Racing Club | Independiente | San Lorenzo'),
+  },
+  {
+    sport: 'Basketball',
+    league: 'NBA',
+    format: 'teams',
+    homes: homes(
+      'Chicago Bulls; United Center; Chicago | New York Knicks; Madison Square Garden; New York | Golden State Warriors; Chase Center; San Francisco',
+    ),
+    visitors: list('Boston Celtics | Los Angeles Lakers | Denver Nuggets | Miami Heat'),
+  },
+  {
+    sport: 'Basketball',
+    league: 'EuroLeague',
+    format: 'teams',
+    homes: homes('FC Barcelona Bàsquet; Palau Blaugrana; Barcelona | Anadolu Efes; Sinan Erdem Dome; İstanbul | ALBA Berlin; Uber Arena; Berlin'),
+    visitors: list('Real Madrid Baloncesto | Olympiacos | Žalgiris Kaunas | Partizan'),
+  },
+  {
+    sport: 'Ice Hockey',
+    league: 'National League',
+    format: 'teams',
+    homes: homes('ZSC Lions; Swiss Life Arena; Zürich | Genève-Servette HC; Patinoire des Vernets; Genève'),
+    visitors: list('HC Davos | SC Bern | EV Zug | HC Lugano'),
+  },
+  {
+    sport: 'Ice Hockey',
+    league: 'NHL',
+    format: 'teams',
+    homes: homes('Montréal Canadiens; Centre Bell; Montréal | New York Rangers; Madison Square Garden; New York | Chicago Blackhawks; United Center; Chicago'),
+    visitors: list('Toronto Maple Leafs | Boston Bruins | Edmonton Oilers'),
+  },
+  {
+    sport: 'Rugby',
+    league: 'Top 14',
+    format: 'teams',
+    homes: homes('Stade Français; Stade Jean-Bouin; Paris'),
+    visitors: list('Stade Toulousain | ASM Clermont Auvergne | RC Toulon'),
+  },
   { sport: 'Rugby', league: 'Super Rugby', format: 'teams', homes: homes('Blues; Eden Park; Auckland'), visitors: list('Crusaders | Chiefs | Brumbies') },
-  { sport: 'Tennis', league: 'Grand Slam', format: 'players', homes: homes('Wimbledon; All England Lawn Tennis Club; London | Roland-Garros; Stade Roland-Garros; Paris | US Open; USTA Billie Jean King National Tennis Center; New York'), visitors: [] },
-  { sport: 'Tennis', league: 'ATP Tour', format: 'players', homes: homes('Swiss Indoors; St. Jakobshalle; Basel | Japan Open; Ariake Coliseum; Tokyo'), visitors: [] },
-  { sport: 'Cycling', league: 'UCI World Tour', format: 'field', homes: homes('Tour de France, final stage; Champs-Élysées; Paris | Giro d’Italia, final stage; Circo Massimo; Roma | Tour de Pologne, final stage; Błonia; Kraków'), visitors: [], entrants: list('UAE Team Emirates | Visma–Lease a Bike | Soudal Quick-Step | INEOS Grenadiers | Lidl-Trek | Tudor Pro Cycling') },
-  { sport: 'Formula 1', league: 'Formula 1 World Championship', format: 'field', homes: homes('São Paulo Grand Prix; Autódromo José Carlos Pace; São Paulo | Mexico City Grand Prix; Autódromo Hermanos Rodríguez; Ciudad de México | Singapore Grand Prix; Marina Bay Street Circuit; Singapore'), visitors: [], entrants: list('Ferrari | McLaren | Mercedes | Red Bull Racing | Williams | Aston Martin | Alpine') },
-  { sport: 'Athletics', league: 'Diamond League', format: 'field', homes: homes('Weltklasse Zürich; Letzigrund; Zürich | Memorial Van Damme; King Baudouin Stadium; Bruxelles'), visitors: [] },
+  {
+    sport: 'Tennis',
+    league: 'Grand Slam',
+    format: 'players',
+    homes: homes(
+      'Wimbledon; All England Lawn Tennis Club; London | Roland-Garros; Stade Roland-Garros; Paris | US Open; USTA Billie Jean King National Tennis Center; New York',
+    ),
+    visitors: [],
+  },
+  {
+    sport: 'Tennis',
+    league: 'ATP Tour',
+    format: 'players',
+    homes: homes('Swiss Indoors; St. Jakobshalle; Basel | Japan Open; Ariake Coliseum; Tokyo'),
+    visitors: [],
+  },
+  {
+    sport: 'Cycling',
+    league: 'UCI World Tour',
+    format: 'field',
+    homes: homes(
+      'Tour de France, final stage; Champs-Élysées; Paris | Giro d’Italia, final stage; Circo Massimo; Roma | Tour de Pologne, final stage; Błonia; Kraków',
+    ),
+    visitors: [],
+    entrants: list('UAE Team Emirates | Visma–Lease a Bike | Soudal Quick-Step | INEOS Grenadiers | Lidl-Trek | Tudor Pro Cycling'),
+  },
+  {
+    sport: 'Formula 1',
+    league: 'Formula 1 World Championship',
+    format: 'field',
+    homes: homes(
+      'São Paulo Grand Prix; Autódromo José Carlos Pace; São Paulo | Mexico City Grand Prix; Autódromo Hermanos Rodríguez; Ciudad de México | Singapore Grand Prix; Marina Bay Street Circuit; Singapore',
+    ),
+    visitors: [],
+    entrants: list('Ferrari | McLaren | Mercedes | Red Bull Racing | Williams | Aston Martin | Alpine'),
+  },
+  {
+    sport: 'Athletics',
+    league: 'Diamond League',
+    format: 'field',
+    homes: homes('Weltklasse Zürich; Letzigrund; Zürich | Memorial Van Damme; King Baudouin Stadium; Bruxelles'),
+    visitors: [],
+  },
 ];
 
 export const TENNIS_ROUNDS = list('Final | Semifinal | Quarterfinal | Round of 16 | Second Round');
@@ -268,7 +411,9 @@ export const EVENT_KINDS: readonly { word: string; type: string }[] = [
   { word: 'Book Fair', type: 'book fair' },
 ];
 
-export const EVENT_VENUES = list('Kongresshaus | Convention Centre | Kunsthalle | Messe | Town Hall | Volkshaus | Design Museum | Public Library | Kulturfabrik | University Aula');
+export const EVENT_VENUES = list(
+  'Kongresshaus | Convention Centre | Kunsthalle | Messe | Town Hall | Volkshaus | Design Museum | Public Library | Kulturfabrik | University Aula',
+);
 
 // ── music ──────────────────────────────────────────────────────────────────
 
@@ -278,7 +423,9 @@ export const FESTIVAL_WORDS = list('Open Air | Jazz Festival | Sound Festival | 
 
 // ── work ────────────────────────────────────────────────────────────────────
 
-export const COMPANY_WORDS = list('Helvetic | Lumen | Northwind | Alpine | Kestrel | Basalt | Meridian | Tessera | Quill | Fjordline | Parallax | Ostrava | Cobalt | Juniper | Halyard | Vireo');
+export const COMPANY_WORDS = list(
+  'Helvetic | Lumen | Northwind | Alpine | Kestrel | Basalt | Meridian | Tessera | Quill | Fjordline | Parallax | Ostrava | Cobalt | Juniper | Halyard | Vireo',
+);
 export const COMPANY_SUFFIXES = list('Data AG | Labs | Analytics GmbH | Systems | Software | Studio | Mobility | Health SA | Robotics');
 export const UNIVERSITIES = list(
   'ETH Zürich | Universität Wien | Uniwersytet Jagielloński | Universidade de São Paulo | Université de Genève | ' +
@@ -323,7 +470,9 @@ export const SKILLS = list(
 // ── code ────────────────────────────────────────────────────────────────────
 
 export const LANGUAGES = list('TypeScript | JavaScript | Rust | Go | Python | C | C++ | Swift | Kotlin | Elixir | Ruby | Shell | HTML | CSS');
-export const CODE_ORGS = list('nodejs | withastro | denoland | sqlite | rust-lang | golang | python | mozilla | openstreetmap | honojs | unjs | cloudflare | simonw | tc39 | w3c');
+export const CODE_ORGS = list(
+  'nodejs | withastro | denoland | sqlite | rust-lang | golang | python | mozilla | openstreetmap | honojs | unjs | cloudflare | simonw | tc39 | w3c',
+);
 export const CODE_NAME_WORDS = list(
   'fast | tiny | micro | yaml | json | csv | geo | tile | route | cache | queue | parse | lint | fmt | sync | store | query | ' +
     'feed | map | time | text | image | pixel | audio | trail | graph | vector | index | search | stream',

@@ -19,12 +19,47 @@ import { z } from 'zod';
 import type { CollectionDeclaration } from '../src/collections/define.ts';
 import { collections, contentCollections } from '../src/collections/index.ts';
 import {
-  ADJECTIVES, BOOK_GENRES, CAMERAS, CITIES, CODE_NAME_TAILS, CODE_NAME_WORDS, CODE_ORGS, CODE_THINGS, CODE_VERBS,
-  COMPANY_SUFFIXES, COMPANY_WORDS, EMOJI, EVENT_KINDS, EVENT_TOPICS, EVENT_VENUES, FESTIVAL_WORDS, FIRST_NAMES, LANGUAGES,
-  LAST_NAMES, LEAGUES, MOVIE_GENRES, MUSIC_GENRES, NOUNS, PHOTO_SUBJECTS, PLACE_KINDS, REAL_PUBLICATIONS, SENTENCES,
-  SIDE_PROJECTS, SKILLS, TENNIS_ROUNDS, TOUR_WORDS, TWEET_OPENERS, UNIVERSITIES, VIDEO_CATEGORIES,
-  VOLUNTEER_ORGS, WORDS_FOR_TAGS, WORK_LINES, WORK_TITLES, cityNamed,
-  type City, type League,
+  ADJECTIVES,
+  BOOK_GENRES,
+  CAMERAS,
+  CITIES,
+  CODE_NAME_TAILS,
+  CODE_NAME_WORDS,
+  CODE_ORGS,
+  CODE_THINGS,
+  CODE_VERBS,
+  COMPANY_SUFFIXES,
+  COMPANY_WORDS,
+  EMOJI,
+  EVENT_KINDS,
+  EVENT_TOPICS,
+  EVENT_VENUES,
+  FESTIVAL_WORDS,
+  FIRST_NAMES,
+  LANGUAGES,
+  LAST_NAMES,
+  LEAGUES,
+  MOVIE_GENRES,
+  MUSIC_GENRES,
+  NOUNS,
+  PHOTO_SUBJECTS,
+  PLACE_KINDS,
+  REAL_PUBLICATIONS,
+  SENTENCES,
+  SIDE_PROJECTS,
+  SKILLS,
+  TENNIS_ROUNDS,
+  TOUR_WORDS,
+  TWEET_OPENERS,
+  UNIVERSITIES,
+  VIDEO_CATEGORIES,
+  VOLUNTEER_ORGS,
+  WORDS_FOR_TAGS,
+  WORK_LINES,
+  WORK_TITLES,
+  cityNamed,
+  type City,
+  type League,
 } from './generate-vocabulary.ts';
 
 const SEED = 0x2026_5eed;
@@ -43,8 +78,23 @@ const VALIDATE_EVERY = 997;
  * photos and saved links; few jobs and essays).
  */
 const WEIGHTS: Readonly<Record<string, number>> = {
-  tweets: 16, activities: 12, photos: 12, reading: 12, music: 9, code: 7, movies: 6, podcasts: 5,
-  videos: 5, books: 4, places: 3, concerts: 3, events: 2, 'sporting-events': 2, work: 1, writing: 1, blog: 1,
+  tweets: 16,
+  activities: 12,
+  photos: 12,
+  reading: 12,
+  music: 9,
+  code: 7,
+  movies: 6,
+  podcasts: 5,
+  videos: 5,
+  books: 4,
+  places: 3,
+  concerts: 3,
+  events: 2,
+  'sporting-events': 2,
+  work: 1,
+  writing: 1,
+  blog: 1,
 };
 
 // ── command line ────────────────────────────────────────────────────────────
@@ -516,7 +566,21 @@ class UniqueNames {
 }
 
 function roman(n: number): string {
-  const table: [number, string][] = [[1000, 'M'], [900, 'CM'], [500, 'D'], [400, 'CD'], [100, 'C'], [90, 'XC'], [50, 'L'], [40, 'XL'], [10, 'X'], [9, 'IX'], [5, 'V'], [4, 'IV'], [1, 'I']];
+  const table: [number, string][] = [
+    [1000, 'M'],
+    [900, 'CM'],
+    [500, 'D'],
+    [400, 'CD'],
+    [100, 'C'],
+    [90, 'XC'],
+    [50, 'L'],
+    [40, 'XL'],
+    [10, 'X'],
+    [9, 'IX'],
+    [5, 'V'],
+    [4, 'IV'],
+    [1, 'I'],
+  ];
   let out = '';
   let rest = n;
   for (const [value, letters] of table) {
@@ -552,7 +616,10 @@ const PERFORMER_NAMES = new NameSpace([
   ['The', ADJECTIVES, NOUNS],
 ]);
 
-const REPO_NAMES = new NameSpace([[CODE_NAME_WORDS, CODE_NAME_TAILS], [CODE_NAME_WORDS, CODE_NAME_WORDS, CODE_NAME_TAILS]]);
+const REPO_NAMES = new NameSpace([
+  [CODE_NAME_WORDS, CODE_NAME_TAILS],
+  [CODE_NAME_WORDS, CODE_NAME_WORDS, CODE_NAME_TAILS],
+]);
 
 // ── shared pools ────────────────────────────────────────────────────────────
 
@@ -574,7 +641,12 @@ const WRITERS = zipf(rotated(160));
 const ATHLETES = zipf(rotated(200).slice(0, 80));
 
 /** Headliners: people and bands; index k also decides the artist's main genre. */
-const PERFORMERS = [...PEOPLE_NAMES.slice(130, 240), ...distinctNames(PERFORMER_NAMES, 'bands', 300).filter((n) => !PEOPLE_NAMES.includes(n)).slice(0, 90)];
+const PERFORMERS = [
+  ...PEOPLE_NAMES.slice(130, 240),
+  ...distinctNames(PERFORMER_NAMES, 'bands', 300)
+    .filter((n) => !PEOPLE_NAMES.includes(n))
+    .slice(0, 90),
+];
 const PERFORMER_POOL = zipf(PERFORMERS, 0.8);
 const PERFORMER_GENRE = new Map(PERFORMERS.map((name, k) => [name, MUSIC_GENRES[k % MUSIC_GENRES.length]!]));
 
@@ -612,7 +684,11 @@ interface Show {
 }
 
 const SHOWS: Show[] = distinctNames(
-  new NameSpace([['The', ADJECTIVES, NOUNS, 'Podcast'], [NOUNS, 'Radio'], [ADJECTIVES, NOUNS, 'Hour']]),
+  new NameSpace([
+    ['The', ADJECTIVES, NOUNS, 'Podcast'],
+    [NOUNS, 'Radio'],
+    [ADJECTIVES, NOUNS, 'Hour'],
+  ]),
   'shows',
   40,
 ).map((name) => ({
@@ -622,7 +698,18 @@ const SHOWS: Show[] = distinctNames(
   start: dayNumber(setup.int(2005, 2021), setup.int(1, 12), setup.int(1, 28)),
 }));
 
-const CHANNELS = zipf(distinctNames(new NameSpace([[NOUNS, 'Talks'], ['The', NOUNS, 'Channel'], [ADJECTIVES, NOUNS, 'TV'], [FIRST_NAMES, 'Explains']]), 'channels', 50));
+const CHANNELS = zipf(
+  distinctNames(
+    new NameSpace([
+      [NOUNS, 'Talks'],
+      ['The', NOUNS, 'Channel'],
+      [ADJECTIVES, NOUNS, 'TV'],
+      [FIRST_NAMES, 'Explains'],
+    ]),
+    'channels',
+    50,
+  ),
+);
 
 const REPOS = zipf(
   distinctNames(REPO_NAMES, 'repos', 150).map((name, k) => `${k % 3 === 0 ? OWNER.handle : CODE_ORGS[k % CODE_ORGS.length]}/${name.replace(/ /g, '-')}`),
@@ -654,10 +741,28 @@ function located(rng: Rng, coordinates: Rec, sources: Weighted<string>): Rec {
   };
 }
 
-const VENUE_SOURCES = new Weighted([['geocoded:nominatim', 55], ['geocoded:photon', 10], ['manual', 35]] as const);
-const PLACE_SOURCES = new Weighted([['manual', 30], ['gps', 20], ['geocoded:nominatim', 35], ['geocoded:photon', 10], ['exif', 5]] as const);
-const TRACK_SOURCES = new Weighted([['gps', 90], ['manual', 10]] as const);
-const PHOTO_SOURCES = new Weighted([['exif', 55], ['gps', 20], ['manual', 15], ['geocoded:nominatim', 10]] as const);
+const VENUE_SOURCES = new Weighted([
+  ['geocoded:nominatim', 55],
+  ['geocoded:photon', 10],
+  ['manual', 35],
+] as const);
+const PLACE_SOURCES = new Weighted([
+  ['manual', 30],
+  ['gps', 20],
+  ['geocoded:nominatim', 35],
+  ['geocoded:photon', 10],
+  ['exif', 5],
+] as const);
+const TRACK_SOURCES = new Weighted([
+  ['gps', 90],
+  ['manual', 10],
+] as const);
+const PHOTO_SOURCES = new Weighted([
+  ['exif', 55],
+  ['gps', 20],
+  ['manual', 15],
+  ['geocoded:nominatim', 10],
+] as const);
 
 /** A day in [from, to], both included. */
 const dayBetween = (rng: Rng, from: number, to: number): number => rng.int(from, Math.max(from, to));
@@ -710,22 +815,45 @@ interface Generator {
 }
 
 const SPORT_TYPES = enumChoice('activities', 'sportType', {
-  Run: 30, TrailRun: 6, Ride: 20, GravelRide: 5, MountainBikeRide: 4, Swim: 8, Hike: 8, Walk: 8, Rowing: 2, NordicSki: 3, AlpineSki: 3, Workout: 5,
+  Run: 30,
+  TrailRun: 6,
+  Ride: 20,
+  GravelRide: 5,
+  MountainBikeRide: 4,
+  Swim: 8,
+  Hike: 8,
+  Walk: 8,
+  Rowing: 2,
+  NordicSki: 3,
+  AlpineSki: 3,
+  Workout: 5,
 });
 
 /** Distance (km) and moving speed (km/h) ranges per sport; anything new falls back to a walk-like profile. */
 const SPORT_PROFILES: Readonly<Record<string, readonly [number, number, number, number, number]>> = {
   // [min km, max km, min km/h, max km/h, climb m per km]
-  Run: [3, 25, 8.5, 14, 12], TrailRun: [5, 40, 6, 11, 45], Ride: [15, 160, 18, 32, 10], GravelRide: [20, 120, 15, 25, 12],
-  MountainBikeRide: [10, 60, 10, 18, 35], Swim: [0.5, 4, 2, 4, 0], Hike: [5, 30, 3, 5.5, 60], Walk: [1, 12, 4, 6, 8],
-  Rowing: [4, 20, 8, 14, 0], NordicSki: [5, 50, 8, 18, 15], AlpineSki: [10, 60, 10, 30, 0], Workout: [0, 0, 1, 1, 0],
+  Run: [3, 25, 8.5, 14, 12],
+  TrailRun: [5, 40, 6, 11, 45],
+  Ride: [15, 160, 18, 32, 10],
+  GravelRide: [20, 120, 15, 25, 12],
+  MountainBikeRide: [10, 60, 10, 18, 35],
+  Swim: [0.5, 4, 2, 4, 0],
+  Hike: [5, 30, 3, 5.5, 60],
+  Walk: [1, 12, 4, 6, 8],
+  Rowing: [4, 20, 8, 14, 0],
+  NordicSki: [5, 50, 8, 18, 15],
+  AlpineSki: [10, 60, 10, 30, 0],
+  Workout: [0, 0, 1, 1, 0],
 };
 
 const GEAR: Readonly<Record<string, readonly string[]>> = {
   Run: ['Hoka Clifton 9', 'On Cloudmonster', 'Nike Pegasus 40', 'ASICS Novablast 4'],
   TrailRun: ['Salomon Speedcross 6', 'Hoka Speedgoat 5'],
-  Ride: ['Canyon Endurace', 'Specialized Roubaix'], GravelRide: ['Specialized Diverge', 'Canyon Grizl'],
-  MountainBikeRide: ['Santa Cruz Hightower'], Hike: ['Lowa Renegade GTX'], NordicSki: ['Fischer Twin Skin'],
+  Ride: ['Canyon Endurace', 'Specialized Roubaix'],
+  GravelRide: ['Specialized Diverge', 'Canyon Grizl'],
+  MountainBikeRide: ['Santa Cruz Hightower'],
+  Hike: ['Lowa Renegade GTX'],
+  NordicSki: ['Fischer Twin Skin'],
 };
 
 const ACTIVITY_FROM = dayNumber(2005, 1, 1);
@@ -742,13 +870,15 @@ const activities: Generator = {
     const utc = day * DAY + (300 + (slot % 960)) * 60 + rng.int(0, 59);
     const city = rng.chance(0.85) ? CITY_CHOICE.pick(rng) : undefined;
     const offset = city ? offsetAt(city.timeZone, utc) : 0;
-    const localHour = Math.floor((((utc + offset * 60) % DAY) + DAY) % DAY / 3600);
+    const localHour = Math.floor(((((utc + offset * 60) % DAY) + DAY) % DAY) / 3600);
     const km = minKm + (maxKm - minKm) * rng.next() ** 1.6;
     const moving = maxKm === 0 ? rng.int(20, 90) * 60 : Math.round((km / (minSpeed + (maxSpeed - minSpeed) * rng.next())) * 3600);
     const label = sportType.replace(/([a-z])([A-Z])/g, '$1 $2');
     const partOfDay = localHour < 11 ? 'Morning' : localHour < 14 ? 'Lunch' : localHour < 18 ? 'Afternoon' : localHour < 22 ? 'Evening' : 'Night';
     return {
-      title: rng.chance(0.7) ? `${partOfDay} ${label}` : `${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)} ${rng.pick(['loop', 'intervals', 'climb', 'tempo', 'commute', 'long one'])}`,
+      title: rng.chance(0.7)
+        ? `${partOfDay} ${label}`
+        : `${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)} ${rng.pick(['loop', 'intervals', 'climb', 'tempo', 'commute', 'long one'])}`,
       sportType,
       startDate: city && rng.chance(0.3) ? stamp(utc, offset, 'offset') : stamp(utc, 0, 'Z'),
       distanceMeters: round(km * 1000, 1),
@@ -998,7 +1128,10 @@ const music: Generator = {
     const stance = STANCES.pick(rng);
     const ids: Rec = {
       musicbrainz: rng.chance(0.8) ? uuid4(rng) : undefined,
-      isrc: type === 'track' && rng.chance(0.8) ? `${rng.pick(ISRC_COUNTRIES)}${randomChars(rng, A_Z0_9, 3)}${pad(year % 100, 2)}${pad(rng.int(0, 99_999), 5)}` : undefined,
+      isrc:
+        type === 'track' && rng.chance(0.8)
+          ? `${rng.pick(ISRC_COUNTRIES)}${randomChars(rng, A_Z0_9, 3)}${pad(year % 100, 2)}${pad(rng.int(0, 99_999), 5)}`
+          : undefined,
       spotify: !isArtist && rng.chance(0.7) ? randomChars(rng, BASE62, 22) : undefined,
     };
     const hasIds = rng.chance(isArtist ? 0.5 : 0.7) && Object.values(ids).some((v) => v !== undefined);
@@ -1079,8 +1212,15 @@ const concerts: Generator = {
 const PLATFORMS = enumChoice('videos', 'platform', { youtube: 75, vimeo: 12, peertube: 5, other: 8 });
 const VIDEO_CATEGORY_CHOICE = zipf(VIDEO_CATEGORIES, 0.6);
 const VIDEO_SECONDS: Readonly<Record<string, readonly [number, number]>> = {
-  talk: [900, 3600], documentary: [2400, 6000], music: [150, 600], tutorial: [300, 2400], lecture: [2700, 5400],
-  interview: [1200, 4800], 'short film': [300, 1500], 'live session': [600, 2400], 'video essay': [600, 3600],
+  talk: [900, 3600],
+  documentary: [2400, 6000],
+  music: [150, 600],
+  tutorial: [300, 2400],
+  lecture: [2700, 5400],
+  interview: [1200, 4800],
+  'short film': [300, 1500],
+  'live session': [600, 2400],
+  'video essay': [600, 3600],
 };
 const PEERTUBE_HOSTS = ['framatube.org', 'peertube.tv', 'tube.tchncs.de', 'video.ploud.fr'];
 
@@ -1188,7 +1328,9 @@ const tweets: Generator = {
       text: tweetText(rng),
       createdAt: stamp(utc, 0, 'Z', true, rng.chance(0.5)),
       url: `https://${host}/${author.handle}/status/${id}`,
-      inReplyTo: rng.chance(0.15) ? `https://${host}/${replyTo.handle}/status/${snowflake(utc * 1000 - rng.int(60_000, 86_400_000), rng.int(0, 0x3fffff))}` : undefined,
+      inReplyTo: rng.chance(0.15)
+        ? `https://${host}/${replyTo.handle}/status/${snowflake(utc * 1000 - rng.int(60_000, 86_400_000), rng.int(0, 0x3fffff))}`
+        : undefined,
       likes,
       reposts: likes !== undefined && rng.chance(0.8) ? Math.floor(likes * rng.next() * 0.3) : undefined,
       ...bookkeeping(rng, day),
@@ -1199,7 +1341,15 @@ const tweets: Generator = {
 const CODE_KINDS = enumChoice('code', 'kind', { commit: 35, 'pull-request': 30, issue: 15, release: 12, repository: 8 });
 const REPO_TITLES = new UniqueNames(REPO_NAMES, 'repositories', (n) => String(n));
 const LANGUAGE_CHOICE = zipf(LANGUAGES, 0.8);
-const CONDITIONS = ['the input is empty', 'the cursor is reused', 'running on Windows', 'the file has a BOM', 'the offset is negative', 'two requests race', 'the cache is cold'];
+const CONDITIONS = [
+  'the input is empty',
+  'the cursor is reused',
+  'running on Windows',
+  'the file has a BOM',
+  'the offset is negative',
+  'two requests race',
+  'the cache is cold',
+];
 
 const code: Generator = {
   capacity: 2 ** 32,
@@ -1250,7 +1400,13 @@ const code: Generator = {
   },
 };
 
-const PHOTO_LICENSES = new Weighted([['', 60], ['CC-BY-4.0', 20], ['CC-BY-SA-4.0', 10], ['CC0-1.0', 5], ['All rights reserved', 5]] as const);
+const PHOTO_LICENSES = new Weighted([
+  ['', 60],
+  ['CC-BY-4.0', 20],
+  ['CC-BY-SA-4.0', 10],
+  ['CC0-1.0', 5],
+  ['All rights reserved', 5],
+] as const);
 
 const photos: Generator = {
   capacity: Infinity,
@@ -1269,10 +1425,7 @@ const photos: Generator = {
     const [y, m] = civil(day);
     const subject = rng.pick(PHOTO_SUBJECTS);
     const license = PHOTO_LICENSES.pick(rng);
-    const src =
-      rng.chance(0.9)
-        ? `/photos/${y}/${pad2(m)}/IMG_${pad(i + 1, 7)}.jpg`
-        : `https://photos.example.org/${y}/${slug(subject)}-${pad(i + 1, 7)}.webp`;
+    const src = rng.chance(0.9) ? `/photos/${y}/${pad2(m)}/IMG_${pad(i + 1, 7)}.jpg` : `https://photos.example.org/${y}/${slug(subject)}-${pad(i + 1, 7)}.webp`;
     return {
       title: city && rng.chance(0.6) ? `${subject}, ${city.name}` : subject,
       src,
@@ -1331,7 +1484,11 @@ const books: Generator = {
 
 const WORK_KINDS = enumValues('work', 'kind');
 const EMPLOYERS: Readonly<Record<string, readonly string[]>> = {
-  job: COMPANIES, freelance: COMPANIES, education: UNIVERSITIES, volunteer: VOLUNTEER_ORGS, 'side-project': SIDE_PROJECTS,
+  job: COMPANIES,
+  freelance: COMPANIES,
+  education: UNIVERSITIES,
+  volunteer: VOLUNTEER_ORGS,
+  'side-project': SIDE_PROJECTS,
 };
 /** Every (employer, title, kind) a position can have; the slot adds the start month. */
 const POSITIONS = WORK_KINDS.flatMap((kind) =>
@@ -1343,9 +1500,9 @@ const WORK_MONTHS = 2026 * 12 + 10 - WORK_FROM;
 const WORK_SLOTS = new Permutation(POSITIONS.length * WORK_MONTHS, hashString('work-slots'));
 
 function workLine(rng: Rng): string {
-  return rng.pick(WORK_LINES).replace(/\{([tlp])\}/g, (_, slot: string) =>
-    slot === 't' ? rng.pick(CODE_THINGS) : slot === 'l' ? rng.pick(LANGUAGES) : String(rng.int(2, 60)),
-  );
+  return rng
+    .pick(WORK_LINES)
+    .replace(/\{([tlp])\}/g, (_, slot: string) => (slot === 't' ? rng.pick(CODE_THINGS) : slot === 'l' ? rng.pick(LANGUAGES) : String(rng.int(2, 60))));
 }
 
 const work: Generator = {
@@ -1410,11 +1567,7 @@ const reading: Generator = {
     // The base-36 token is a bijection of i and never contains a hyphen, so URLs cannot collide.
     const token = (i * 7 + rng.int(0, 6)).toString(36);
     const [y, m, d] = civil(saved);
-    const path = rng.pick([
-      `${y}/${pad2(m)}/${pad2(d)}/${slug(title)}-${token}`,
-      `articles/${slug(title)}-${token}`,
-      `p/${token}`,
-    ]);
+    const path = rng.pick([`${y}/${pad2(m)}/${pad2(d)}/${slug(title)}-${token}`, `articles/${slug(title)}-${token}`, `p/${token}`]);
     return {
       title,
       url: `https://${host}/${path}`,
@@ -1473,8 +1626,23 @@ const blog: Generator = {
 };
 
 const GENERATORS: Readonly<Record<string, Generator>> = {
-  activities, movies, places, events, 'sporting-events': sportingEvents, music, concerts, videos, podcasts, tweets, code, photos,
-  books, work, reading, blog, writing,
+  activities,
+  movies,
+  places,
+  events,
+  'sporting-events': sportingEvents,
+  music,
+  concerts,
+  videos,
+  podcasts,
+  tweets,
+  code,
+  photos,
+  books,
+  work,
+  reading,
+  blog,
+  writing,
 };
 
 // ── layout ─────────────────────────────────────────────────────────────────
@@ -1549,9 +1717,13 @@ async function generate(options: Options): Promise<void> {
   const names = contentCollections.map((c) => c.name);
   const unknown = names.filter((n) => !GENERATORS[n] || WEIGHTS[n] === undefined);
   if (unknown.length > 0) throw new Error(`no generator for collection(s) ${unknown.join(', ')}; add them to bench/generate.ts`);
-  const counts = distribute(options.records, names.map((n) => WEIGHTS[n]!));
+  const counts = distribute(
+    options.records,
+    names.map((n) => WEIGHTS[n]!),
+  );
   names.forEach((name, k) => {
-    if (counts[k]! > GENERATORS[name]!.capacity) throw new Error(`${name}: ${counts[k]} records exceed the ${GENERATORS[name]!.capacity} unique identities the generator can make`);
+    if (counts[k]! > GENERATORS[name]!.capacity)
+      throw new Error(`${name}: ${counts[k]} records exceed the ${GENERATORS[name]!.capacity} unique identities the generator can make`);
   });
 
   prepareOutput(options.out);

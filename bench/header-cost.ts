@@ -65,10 +65,19 @@ export async function measureHeaderCost({ dist, path, seconds, connections, runs
 }
 
 if (import.meta.main) {
-  const { values: args } = parseArgs({ options: { records: { type: 'string', default: '100000' }, collection: { type: 'string', default: 'tweets' }, seconds: { type: 'string', default: '8' } } });
+  const { values: args } = parseArgs({
+    options: { records: { type: 'string', default: '100000' }, collection: { type: 'string', default: 'tweets' }, seconds: { type: 'string', default: '8' } },
+  });
   const { loadGenerator } = await import('./load.ts');
   const generator = loadGenerator();
-  const cost = await measureHeaderCost({ dist: resolve('.bench', `dist-${args.records}`), path: `/api/${args.collection}.json`, seconds: Number(args.seconds), connections: 16, runs: 3, generator });
+  const cost = await measureHeaderCost({
+    dist: resolve('.bench', `dist-${args.records}`),
+    path: `/api/${args.collection}.json`,
+    seconds: Number(args.seconds),
+    connections: 16,
+    runs: 3,
+    generator,
+  });
   console.log(`${generator.name}, ${cost.path} (${cost.bodyBytes} bytes of body, ${cost.headers} headers, ${cost.headerBytes} bytes of header fields)`);
   console.log(`bare node:http, 2 headers: ${Math.round(cost.bareRps)} req/s`);
   console.log(`bare node:http, REST's headers: ${Math.round(cost.headersRps)} req/s`);

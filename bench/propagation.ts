@@ -16,7 +16,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PropagationFigures } from '../src/compile/docs/bench-replicas.ts';
 import { STANCES } from '../src/collections/music.ts';
-import { editedBuild, mintOwnerToken, OWNER_LANE, REDIS_URL, redisProblem, release, setStance, stanceAt, startReplica, untilServed, type Replica } from './replica-harness.ts';
+import {
+  editedBuild,
+  mintOwnerToken,
+  OWNER_LANE,
+  REDIS_URL,
+  redisProblem,
+  release,
+  setStance,
+  stanceAt,
+  startReplica,
+  untilServed,
+  type Replica,
+} from './replica-harness.ts';
 import { spread } from './results.ts';
 
 export interface PropagationOptions {
@@ -63,7 +75,9 @@ export async function measurePropagation({ dist, content, rounds, log }: Propaga
       const sent = performance.now();
       const id = await release({ ...shared, DIST_DIR: edited });
       const published = performance.now();
-      releases.servedMs.push(await untilServed(bases, published, async (base) => ((await (await fetch(`${base}/api/status.json`)).json()) as { release?: string }).release === id));
+      releases.servedMs.push(
+        await untilServed(bases, published, async (base) => ((await (await fetch(`${base}/api/status.json`)).json()) as { release?: string }).release === id),
+      );
       releases.publishMs.push(published - sent);
       rmSync(edited, { recursive: true, force: true });
 

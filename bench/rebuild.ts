@@ -63,7 +63,15 @@ export interface RebuildFigures {
 
 export async function measureRebuild(content: string, dist: string, log: (line: string) => void): Promise<RebuildFigures[]> {
   const child = spawn(process.execPath, ['--max-semi-space-size=4', 'src/runtime/dev.ts', '--serve'], {
-    env: { ...process.env, CONTENT_DIR: content, DIST_DIR: dist, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_REQUESTS: String(Number.MAX_SAFE_INTEGER), GRAPHQL_COST_BUDGET: String(Number.MAX_SAFE_INTEGER) },
+    env: {
+      ...process.env,
+      CONTENT_DIR: content,
+      DIST_DIR: dist,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      RATE_LIMIT_REQUESTS: String(Number.MAX_SAFE_INTEGER),
+      GRAPHQL_COST_BUDGET: String(Number.MAX_SAFE_INTEGER),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
@@ -103,7 +111,13 @@ export async function measureRebuild(content: string, dist: string, log: (line: 
     };
 
     // Edit: a concert's title, in a part file of 1,000 records.
-    const concert = join(content, 'concerts', readdirSync(join(content, 'concerts')).filter((f) => f.endsWith('.yaml')).sort()[0]!);
+    const concert = join(
+      content,
+      'concerts',
+      readdirSync(join(content, 'concerts'))
+        .filter((f) => f.endsWith('.yaml'))
+        .sort()[0]!,
+    );
     const text = readFileSync(concert, 'utf8');
     [concertFile, original] = [concert, text];
     const token = `Rebuildbench${Date.now().toString(36)}`;
@@ -111,7 +125,12 @@ export async function measureRebuild(content: string, dist: string, log: (line: 
     if (edited === text) throw new Error(`${concert}: no title to edit`);
     const listed = (collection: string, q: string, count: number) => [
       { name: `REST ${collection}`, path: `/api/${collection}.json?q=${q}`, ok: (_s: number, b: string) => total(b) === count },
-      { name: `GraphQL ${collection}`, path: '/graphql', init: graphql(collection, q), ok: (_s: number, b: string) => nodes(b)?.[collection]?.nodes.length === count },
+      {
+        name: `GraphQL ${collection}`,
+        path: '/graphql',
+        init: graphql(collection, q),
+        ok: (_s: number, b: string) => nodes(b)?.[collection]?.nodes.length === count,
+      },
       { name: 'search', path: `/api/search.json?q=${q}`, ok: (_s: number, b: string) => total(b) === count },
     ];
     await step('edit one record (a concert)', () => writeContentFile(concert, edited), [
@@ -130,11 +149,15 @@ export async function measureRebuild(content: string, dist: string, log: (line: 
     const homeShows = (n: number) => (_s: number, b: string) => b.includes(`>${n} public records`);
     const exportsShow = (present: boolean) =>
       ['/places.geojson', '/places.kml', '/places.gpx'].map((path) => ({ name: path, path, ok: (_s: number, b: string) => b.includes(place) === present }));
-    await step('add one record (a place)', () => writeContentFile(placePath, `name: ${place}\ncategory: coffee\ncity: Zurich\ncountry: Switzerland\ncoordinates: { latitude: 47.3769, longitude: 8.5417 }\ncoordinatesSource: manual\n`), [
-      ...listed('places', place, 1),
-      ...exportsShow(true),
-      { name: 'home page', path: '/', ok: homeShows(count + 1) },
-    ]);
+    await step(
+      'add one record (a place)',
+      () =>
+        writeContentFile(
+          placePath,
+          `name: ${place}\ncategory: coffee\ncity: Zurich\ncountry: Switzerland\ncoordinates: { latitude: 47.3769, longitude: 8.5417 }\ncoordinatesSource: manual\n`,
+        ),
+      [...listed('places', place, 1), ...exportsShow(true), { name: 'home page', path: '/', ok: homeShows(count + 1) }],
+    );
     await step('delete one record (the place)', () => removeContentFile(placePath), [
       ...listed('places', place, 0),
       ...exportsShow(false),

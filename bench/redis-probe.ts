@@ -36,7 +36,7 @@ if (import.meta.main) {
   await new Promise((resolve) => redis.once('ready', resolve));
   // The REST counter the load spends (the client is the load generator); a key of its own before the first request.
   let key: string | undefined;
-  for (let cursor = '0'; key === undefined; ) {
+  for (let cursor = '0'; key === undefined;) {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${args.prefix}rest:*`, 'COUNT', 1000);
     key = keys[0]?.slice(`${args.prefix}rest:`.length);
     if ((cursor = next) === '0') break;
@@ -61,6 +61,12 @@ if (import.meta.main) {
     await new Promise((resolve) => setTimeout(resolve, Number(args['interval-ms'])));
   }
   redis.disconnect();
-  const result: ProbeResult = { calls: samples.length + failed, failed, p50Ms: percentile(samples, 50), p99Ms: percentile(samples, 99), overTimeout: samples.filter((ms) => ms > LIMITS.redisCallTimeoutMs).length };
+  const result: ProbeResult = {
+    calls: samples.length + failed,
+    failed,
+    p50Ms: percentile(samples, 50),
+    p99Ms: percentile(samples, 99),
+    overTimeout: samples.filter((ms) => ms > LIMITS.redisCallTimeoutMs).length,
+  };
   console.log(JSON.stringify(result));
 }

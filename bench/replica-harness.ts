@@ -105,7 +105,17 @@ export function mintOwnerToken(stateDir: string, siteUrl: string, name: string):
   const now = Date.now();
   const resource = `${siteUrl}${OAUTH_URLS.ownerMcp}`;
   const scopes = ['taste:read', 'taste:write'];
-  store.createGrant({ id: `grant-${name}`, clientId: `client-${name}`, clientName: name, subject: 'owner', scopes, resource, createdAt: now, lastUsedAt: null, revokedAt: null });
+  store.createGrant({
+    id: `grant-${name}`,
+    clientId: `client-${name}`,
+    clientName: name,
+    subject: 'owner',
+    scopes,
+    resource,
+    createdAt: now,
+    lastUsedAt: null,
+    revokedAt: null,
+  });
   const token = randomBytes(32).toString('base64url');
   store.putToken(token, { grantId: `grant-${name}`, kind: 'access', clientId: `client-${name}`, scopes, resource, expiresAt: now + 3_600_000, usedAt: null });
   store.close();
@@ -113,10 +123,21 @@ export function mintOwnerToken(stateDir: string, siteUrl: string, name: string):
 }
 
 /** One owner write at the writer: `music.set_stance`; returns the tool's result. */
-export async function setStance(writer: string, token: string, canonicalId: string, stance: string, requestId: string): Promise<{ isError?: boolean; content: { text: string }[] }> {
+export async function setStance(
+  writer: string,
+  token: string,
+  canonicalId: string,
+  stance: string,
+  requestId: string,
+): Promise<{ isError?: boolean; content: { text: string }[] }> {
   const response = await fetch(`${writer}${OAUTH_URLS.ownerMcp}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', Authorization: `Bearer ${token}` },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-11-25',
+      Authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'music.set_stance', arguments: { canonicalId, stance, requestId } } }),
   });
   return ((await response.json()) as { result: { isError?: boolean; content: { text: string }[] } }).result;
@@ -129,7 +150,13 @@ export async function stanceAt(base: string, canonicalId: string): Promise<strin
 }
 
 /** Milliseconds from `since` until `served(base)` holds on every one of `bases`, asked every `everyMs`; throws after `deadlineMs`. */
-export async function untilServed(bases: readonly string[], since: number, served: (base: string) => Promise<boolean>, everyMs = 10, deadlineMs = 120_000): Promise<number> {
+export async function untilServed(
+  bases: readonly string[],
+  since: number,
+  served: (base: string) => Promise<boolean>,
+  everyMs = 10,
+  deadlineMs = 120_000,
+): Promise<number> {
   for (const base of bases) {
     while (!(await served(base))) {
       if (performance.now() - since > deadlineMs) throw new Error(`${base} did not serve it within ${deadlineMs} ms`);

@@ -67,7 +67,9 @@ export function balancerConf(template: string, replicas: readonly string[], port
     if (!pattern.test(conf)) throw new Error(`${DEPLOY_NGINX_CONF} has changed its shape: nothing matches ${pattern}`);
     conf = conf.replace(pattern, by);
   };
-  edit(/^([ \t]*)server replica\d+:\d+([^;\n]*);\n(?:[ \t]*server replica\d+:\d+[^;\n]*;\n)*/m, (_, indent, parameters) => replicas.map((a) => `${indent}server ${a}${parameters};\n`).join(''));
+  edit(/^([ \t]*)server replica\d+:\d+([^;\n]*);\n(?:[ \t]*server replica\d+:\d+[^;\n]*;\n)*/m, (_, indent, parameters) =>
+    replicas.map((a) => `${indent}server ${a}${parameters};\n`).join(''),
+  );
   edit(/server writer:\d+;/, () => `server ${replicas[0]};`);
   edit(/listen 80;/, () => `listen 127.0.0.1:${port};`);
   const temporary = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${prefix}/${kind};\n`).join('');
@@ -80,7 +82,15 @@ async function startBalancer(replicas: readonly Replica[], scratch: string) {
   const port = await freePort();
   const prefix = resolve(scratch, 'nginx-replicas');
   mkdirSync(join(prefix, 'logs'), { recursive: true });
-  writeFileSync(join(prefix, 'nginx.conf'), balancerConf(readFileSync(DEPLOY_NGINX_CONF, 'utf8'), replicas.map((r) => r.address), port, prefix));
+  writeFileSync(
+    join(prefix, 'nginx.conf'),
+    balancerConf(
+      readFileSync(DEPLOY_NGINX_CONF, 'utf8'),
+      replicas.map((r) => r.address),
+      port,
+      prefix,
+    ),
+  );
   return runNginx(prefix, `http://127.0.0.1:${port}`);
 }
 
@@ -113,15 +123,27 @@ async function preflight(base: string, requests: readonly LoadRequest[]): Promis
 }
 
 const reduceLoads = (runs: readonly Loaded[]): ReplicaLoad => ({
-  rps: spread(runs.map((r) => r.rps), 0),
-  p99Ms: spread(runs.map((r) => r.p99Ms), 2),
+  rps: spread(
+    runs.map((r) => r.rps),
+    0,
+  ),
+  p99Ms: spread(
+    runs.map((r) => r.p99Ms),
+    2,
+  ),
   requests: runs.reduce((n, r) => n + r.requests, 0),
   failed: runs.reduce((n, r) => n + r.non2xx + r.errors, 0),
 });
 
 const reduceProbes = (runs: readonly ProbeResult[]): RedisRoundTrip => ({
-  p50Ms: spread(runs.map((r) => r.p50Ms), 2),
-  p99Ms: spread(runs.map((r) => r.p99Ms), 2),
+  p50Ms: spread(
+    runs.map((r) => r.p50Ms),
+    2,
+  ),
+  p99Ms: spread(
+    runs.map((r) => r.p99Ms),
+    2,
+  ),
   calls: runs.reduce((n, r) => n + r.calls, 0),
   failed: runs.reduce((n, r) => n + r.failed, 0),
   overTimeout: runs.reduce((n, r) => n + r.overTimeout, 0),
@@ -132,9 +154,10 @@ type SetUp = 'one' | 'oneBehind' | 'two';
 export async function measureReplicas(o: ReplicaOptions): Promise<ReplicaResults> {
   const chosen = targets(join(o.dist, 'image/site.db'), o.collection).targets.filter((t) => TARGET_IDS.includes(t.id));
   const generator = loadGenerator();
-  const nginx = hasNginx() ? /nginx\/\S+/.exec(spawnSync('nginx', ['-v'], { encoding: 'utf8' }).stderr)?.[0] ?? 'nginx' : undefined;
+  const nginx = hasNginx() ? (/nginx\/\S+/.exec(spawnSync('nginx', ['-v'], { encoding: 'utf8' }).stderr)?.[0] ?? 'nginx') : undefined;
   const redisAway = await redisProblem();
-  const skipped = nginx === undefined ? 'nginx is not installed on this machine' : redisAway === undefined ? undefined : `no Redis answered at ${REDIS_URL}: ${redisAway}`;
+  const skipped =
+    nginx === undefined ? 'nginx is not installed on this machine' : redisAway === undefined ? undefined : `no Redis answered at ${REDIS_URL}: ${redisAway}`;
   const setUps: SetUp[] = nginx === undefined ? ['one'] : redisAway === undefined ? ['one', 'oneBehind', 'two'] : ['one', 'oneBehind'];
   const prefix = `bench:${randomBytes(6).toString('hex')}:quota:`;
   const common = { DIST_DIR: o.dist, RATE_LIMIT_REQUESTS: LIFTED, RELEASES_DIR: '', TRUSTED_PROXIES: '127.0.0.1, ::1, ::ffff:127.0.0.1' };

@@ -27,11 +27,23 @@ export type Measured = Loaded & { rssMb: number; cpuUs?: number };
 export function figures(runs: readonly Measured[]): LoadFigures {
   const cpu = runs.flatMap((r) => (r.cpuUs === undefined ? [] : [r.cpuUs]));
   return {
-    rps: spread(runs.map((r) => r.rps), 0),
+    rps: spread(
+      runs.map((r) => r.rps),
+      0,
+    ),
     ...(cpu.length === runs.length && cpu.length > 0 ? { cpuUs: spread(cpu, 1) } : {}),
-    p50Ms: spread(runs.map((r) => r.p50Ms), 2),
-    p99Ms: spread(runs.map((r) => r.p99Ms), 2),
-    rssMb: spread(runs.map((r) => r.rssMb), 0),
+    p50Ms: spread(
+      runs.map((r) => r.p50Ms),
+      2,
+    ),
+    p99Ms: spread(
+      runs.map((r) => r.p99Ms),
+      2,
+    ),
+    rssMb: spread(
+      runs.map((r) => r.rssMb),
+      0,
+    ),
     requests: runs.reduce((n, r) => n + r.requests, 0),
     non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
     errors: runs.reduce((n, r) => n + r.errors, 0),
@@ -52,7 +64,11 @@ const sorted = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(sorted)
     : value !== null && typeof value === 'object'
-      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, sorted(v)]))
+      ? Object.fromEntries(
+          Object.entries(value)
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([k, v]) => [k, sorted(v)]),
+        )
       : value;
 
 /** Merges `update` into the file at `path` section by section; `note: undefined` removes a note. */

@@ -112,11 +112,19 @@ if (args.only === 'rebuild') {
   // The dev loop on the build just made (bench/rebuild.ts).
   const figures = await measureRebuild(content, dist, log);
   const text = [
-    built ? `Full build of the same run: compile ${built.compileSeconds.toFixed(2)} s, whole \`astro build\` ${built.buildSeconds.toFixed(2)} s, peak RSS ${built.peakRssMb} MB.` : 'Build reused (--reuse-build).',
+    built
+      ? `Full build of the same run: compile ${built.compileSeconds.toFixed(2)} s, whole \`astro build\` ${built.buildSeconds.toFixed(2)} s, peak RSS ${built.peakRssMb} MB.`
+      : 'Build reused (--reuse-build).',
     '',
     '| dev loop (`npm run dev`) | save → every surface answers | server: change seen → new generation | documents whose bytes changed |',
     '| --- | ---: | ---: | --- |',
-    ...figures.map((f) => `| ${f.label} | ${(f.ms / 1000).toFixed(2)} s | ${(f.serverMs / 1000).toFixed(2)} s | ${f.changed.split(' ').map((p) => `\`${p}\``).join(' ')} |`),
+    ...figures.map(
+      (f) =>
+        `| ${f.label} | ${(f.ms / 1000).toFixed(2)} s | ${(f.serverMs / 1000).toFixed(2)} s | ${f.changed
+          .split(' ')
+          .map((p) => `\`${p}\``)
+          .join(' ')} |`,
+    ),
   ].join('\n');
   console.log(text);
   writeFileSync(join(root, `results-rebuild-${records}.md`), `${text}\n`);
@@ -165,7 +173,8 @@ async function preflight(base: string, target: Target): Promise<number> {
   for (const r of target.requests) {
     const response = await fetch(base + r.path, { method: r.method, headers: r.headers, body: r.body });
     const body = Buffer.from(await response.arrayBuffer());
-    if (!response.ok || (target.ok && !target.ok(body.toString()))) throw new Error(`${target.label}: ${r.method} ${r.path} answered ${response.status}: ${body.toString().slice(0, 500)}`);
+    if (!response.ok || (target.ok && !target.ok(body.toString())))
+      throw new Error(`${target.label}: ${r.method} ${r.path} answered ${response.status}: ${body.toString().slice(0, 500)}`);
     bytes += body.length;
   }
   return Math.round(bytes / target.requests.length);
@@ -179,7 +188,11 @@ async function measure(server: Running, requests: LoadRequest[], loadConnections
   // they still count against one client's concurrency (SQL) when the measured pass starts.
   await sleep(500);
   let peak = 0;
-  const sample = () => (peak = Math.max(peak, server.pids().reduce((n, pid) => n + rssMb(pid), 0)));
+  const sample = () =>
+    (peak = Math.max(
+      peak,
+      server.pids().reduce((n, pid) => n + rssMb(pid), 0),
+    ));
   const cpu = () => server.pids().reduce((n, pid) => n + cpuSeconds(pid), 0);
   const timer = setInterval(sample, 100);
   const cpuBefore = cpu();
@@ -247,7 +260,10 @@ for (let run = 1; run <= runs; run++) {
 
 // REST's header block alone, beside the bare server, where REST page one was loaded (bench/header-cost.ts).
 const page = chosen.find((t) => t.id === 'rest-page-one');
-const headerCost = page && (log('header block: bare node:http with and without REST page one\'s headers'), await measureHeaderCost({ dist, path: page.requests[0]!.path, seconds, connections, runs, generator }));
+const headerCost =
+  page &&
+  (log("header block: bare node:http with and without REST page one's headers"),
+  await measureHeaderCost({ dist, path: page.requests[0]!.path, seconds, connections, runs, generator }));
 
 // 4. The record.
 const rows: TargetRow[] = chosen.map((t) => {
@@ -268,7 +284,18 @@ const rows: TargetRow[] = chosen.map((t) => {
 const results = writeResults(out, {
   ...(built ? { build: { [records]: built } } : {}),
   note: args.note,
-  load: { ...runFacts(), loadGenerator: generator.name, records, collection: args.collection, collectionRecords: all.collectionRecords, connections, seconds, runs, rows, ...(headerCost ? { headerCost } : {}) },
+  load: {
+    ...runFacts(),
+    loadGenerator: generator.name,
+    records,
+    collection: args.collection,
+    collectionRecords: all.collectionRecords,
+    connections,
+    seconds,
+    runs,
+    rows,
+    ...(headerCost ? { headerCost } : {}),
+  },
 });
 console.log(benchTables(results));
 log(`written to ${out}; \`npm run docs\` puts ${out === RESULTS_PATH ? 'it' : RESULTS_PATH} in the README`);

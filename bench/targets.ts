@@ -43,7 +43,10 @@ export function targets(imagePath: string, name: string): { targets: Target[]; c
   const collectionRecords = image.count(name);
   const sortField = declaration.defaultSort[0]!.field;
   const deepOffset = Math.floor(collectionRecords * 0.9);
-  const deep = rows<{ cid: string; k: string }>(`SELECT cid, ${sortColumn(sortField)} AS k FROM ${recordsTable(name)} ORDER BY ${sortColumn(sortField)} DESC, cid DESC LIMIT 1 OFFSET ?`, deepOffset)[0]!;
+  const deep = rows<{ cid: string; k: string }>(
+    `SELECT cid, ${sortColumn(sortField)} AS k FROM ${recordsTable(name)} ORDER BY ${sortColumn(sortField)} DESC, cid DESC LIMIT 1 OFFSET ?`,
+    deepOffset,
+  )[0]!;
   const deepCursor = encodeCursor(image.cursorKey, queryBinding(parseQuery(declaration, new URLSearchParams())), { values: [deep.k], canonicalId: deep.cid });
   const words = [
     ...new Set(
@@ -62,17 +65,56 @@ export function targets(imagePath: string, name: string): { targets: Target[]; c
   const api = `/api/${name}.json`;
   const movies = collection('movies')!;
   const graphqlQuery = `{ ${bindings.find((b) => b.collection === movies)!.field}(first: 50) { nodes { canonicalId ${movies.search[0]} ${movies.dateField} } pageInfo { hasNextPage endCursor } totalCount } }`;
-  const mcp = (genre: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'taste.find', arguments: { collection: 'movies', filters: { genre }, limit: 50 } } });
+  const mcp = (genre: string) =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'taste.find', arguments: { collection: 'movies', filters: { genre }, limit: 50 } },
+    });
   // What the capnweb client sends for `content.movies.matching({genre}).first(50)`, then `records()` and `info()`, pipelined.
   const rpc = (genre: string) =>
-    [`["push",["pipeline",0,["content","movies","matching"],[${JSON.stringify({ genre })}]]]`, '["push",["pipeline",1,["first"],[50]]]', '["push",["pipeline",2,["records"],[]]]', '["push",["pipeline",2,["info"],[]]]', '["pull",3]', '["pull",4]'].join('\n');
+    [
+      `["push",["pipeline",0,["content","movies","matching"],[${JSON.stringify({ genre })}]]]`,
+      '["push",["pipeline",1,["first"],[50]]]',
+      '["push",["pipeline",2,["records"],[]]]',
+      '["push",["pipeline",2,["info"],[]]]',
+      '["pull",3]',
+      '["pull",4]',
+    ].join('\n');
   const list: Target[] = [
     { id: 'rest-page-one', label: 'REST page one', request: `GET ${api}`, requests: get([api]) },
-    { id: 'rest-filtered', label: `REST filtered (${filter}=…)`, request: `GET ${api}?${filter}=… (${filterValues.length} values)`, requests: get(filterValues.map((v) => `${api}?${filter}=${v}`)) },
-    { id: 'rest-q', label: 'REST q search', request: `GET ${api}?q=… (${words.length} words)`, requests: get(words.map((w) => `${api}?q=${encodeURIComponent(w)}`)) },
-    { id: 'rest-deep-cursor', label: `REST deep cursor (record ${deepOffset.toLocaleString('en')})`, request: `GET ${api}?cursor=… (a signed cursor 90 % into the collection)`, requests: get([`${api}?cursor=${deepCursor}`]) },
-    { id: 'static-page-one', label: 'static page one (prerendered file)', request: `GET /${name}/ (the prerendered collection page, served as a file)`, requests: get([`/${name}/`], HTML), staticPath: `/${name}/` },
-    { id: 'search', label: 'cross-collection search (q=…)', request: `GET /api/search.json?q=… (${words.length} words)`, requests: get(words.map((w) => `/api/search.json?q=${encodeURIComponent(w)}`)) },
+    {
+      id: 'rest-filtered',
+      label: `REST filtered (${filter}=…)`,
+      request: `GET ${api}?${filter}=… (${filterValues.length} values)`,
+      requests: get(filterValues.map((v) => `${api}?${filter}=${v}`)),
+    },
+    {
+      id: 'rest-q',
+      label: 'REST q search',
+      request: `GET ${api}?q=… (${words.length} words)`,
+      requests: get(words.map((w) => `${api}?q=${encodeURIComponent(w)}`)),
+    },
+    {
+      id: 'rest-deep-cursor',
+      label: `REST deep cursor (record ${deepOffset.toLocaleString('en')})`,
+      request: `GET ${api}?cursor=… (a signed cursor 90 % into the collection)`,
+      requests: get([`${api}?cursor=${deepCursor}`]),
+    },
+    {
+      id: 'static-page-one',
+      label: 'static page one (prerendered file)',
+      request: `GET /${name}/ (the prerendered collection page, served as a file)`,
+      requests: get([`/${name}/`], HTML),
+      staticPath: `/${name}/`,
+    },
+    {
+      id: 'search',
+      label: 'cross-collection search (q=…)',
+      request: `GET /api/search.json?q=… (${words.length} words)`,
+      requests: get(words.map((w) => `/api/search.json?q=${encodeURIComponent(w)}`)),
+    },
     // SQL as issue 31 measured it: one client, 16 connections naming 64 clients, and 64
     // connections for the same 64 (X-Forwarded-For through a trusted proxy, the loopback).
     // One client may have only `sqlClientStatementsMax` statements in flight (429 past it),
@@ -98,11 +140,23 @@ export function targets(imagePath: string, name: string): { targets: Target[]; c
       id: 'graphql',
       label: 'GraphQL movies(first: 50), 3 fields',
       request: `POST /graphql: ${graphqlQuery}`,
-      requests: [{ method: 'POST', path: '/graphql', headers: { ...JSON_POST, Accept: 'application/graphql-response+json' }, body: JSON.stringify({ query: graphqlQuery }) }],
+      requests: [
+        {
+          method: 'POST',
+          path: '/graphql',
+          headers: { ...JSON_POST, Accept: 'application/graphql-response+json' },
+          body: JSON.stringify({ query: graphqlQuery }),
+        },
+      ],
       sameQuestionAs: 'rest-movies',
       ok: (body) => !('errors' in (JSON.parse(body) as object)),
     },
-    { id: 'rest-movies-genre', label: 'REST movies, genre=…, limit 50', request: `GET /api/movies.json?genre=…&limit=50 (${genres.length} genres)`, requests: get(genres.map((g) => `/api/movies.json?genre=${encodeURIComponent(g)}&limit=50`)) },
+    {
+      id: 'rest-movies-genre',
+      label: 'REST movies, genre=…, limit 50',
+      request: `GET /api/movies.json?genre=…&limit=50 (${genres.length} genres)`,
+      requests: get(genres.map((g) => `/api/movies.json?genre=${encodeURIComponent(g)}&limit=50`)),
+    },
     {
       id: 'mcp',
       label: 'MCP tools/call taste.find (movies, genre, 50)',
@@ -119,9 +173,34 @@ export function targets(imagePath: string, name: string): { targets: Target[]; c
       sameQuestionAs: 'rest-movies-genre',
       ok: (body) => !body.includes('"reject"'),
     },
-    { id: 'site-filtered', label: `site: collection page, ${filter}=… (rendered on request)`, request: `GET /${name}/?${filter}=… (HTML)`, requests: get(filterValues.map((v) => `/${name}/?${filter}=${v}`), HTML), sameQuestionAs: 'rest-filtered' },
-    { id: 'site-record', label: 'site: record page', request: `GET /${name}/{id} (HTML, ${recordIds.length} records)`, requests: get(recordIds.map((id) => `/${name}/${id}`), HTML) },
-    { id: 'site-record-markdown', label: 'site: record page, Markdown twin', request: `GET /${name}/{id} with Accept: text/markdown (${recordIds.length} records)`, requests: get(recordIds.map((id) => `/${name}/${id}`), MARKDOWN) },
+    {
+      id: 'site-filtered',
+      label: `site: collection page, ${filter}=… (rendered on request)`,
+      request: `GET /${name}/?${filter}=… (HTML)`,
+      requests: get(
+        filterValues.map((v) => `/${name}/?${filter}=${v}`),
+        HTML,
+      ),
+      sameQuestionAs: 'rest-filtered',
+    },
+    {
+      id: 'site-record',
+      label: 'site: record page',
+      request: `GET /${name}/{id} (HTML, ${recordIds.length} records)`,
+      requests: get(
+        recordIds.map((id) => `/${name}/${id}`),
+        HTML,
+      ),
+    },
+    {
+      id: 'site-record-markdown',
+      label: 'site: record page, Markdown twin',
+      request: `GET /${name}/{id} with Accept: text/markdown (${recordIds.length} records)`,
+      requests: get(
+        recordIds.map((id) => `/${name}/${id}`),
+        MARKDOWN,
+      ),
+    },
   ];
   return { targets: list, collectionRecords };
 }

@@ -12,6 +12,9 @@ export function createWithheldExportHandler(image: Image): (request: RequestFact
   return (request) => {
     const spec = exportAt(request.url.pathname);
     if (!spec || image.provenanceComplete(spec.collection)) return undefined;
-    return problemAnswer('location-provenance-incomplete', `Some ${spec.collection} records do not say where their coordinates came from, so this export is off until the owner completes them; the build lists them.`);
+    return problemAnswer(
+      'location-provenance-incomplete',
+      `Some ${spec.collection} records do not say where their coordinates came from, so this export is off until the owner completes them; the build lists them.`,
+    );
   };
 }

@@ -97,7 +97,13 @@ export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = 
   const { schema } = graphqlSchema();
   const root = rootValue(core);
   const budget = options.budget ?? LIMITS.graphqlCostPerWindow;
-  const limiter = new RateLimiter({ store: options.counters, limit: budget, windowSeconds: LIMITS.graphqlWindowSeconds, policy: POLICY_NAME, now: options.now });
+  const limiter = new RateLimiter({
+    store: options.counters,
+    limit: budget,
+    windowSeconds: LIMITS.graphqlWindowSeconds,
+    policy: POLICY_NAME,
+    now: options.now,
+  });
   const clientOf = options.clientOf ?? (() => 'anonymous');
   const baseHeaders: Record<string, string> = {
     'Access-Control-Allow-Origin': '*',
@@ -120,7 +126,10 @@ export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = 
     }
     return { document, errors: validate(schema, document, specifiedRules) };
   };
-  const documents = new BoundedMemo<CheckedDocument>(LIMITS.graphqlDocumentCacheEntries, check, { bytes: LIMITS.graphqlDocumentCacheBytes, valueBytes: checkedDocumentBytes });
+  const documents = new BoundedMemo<CheckedDocument>(LIMITS.graphqlDocumentCacheEntries, check, {
+    bytes: LIMITS.graphqlDocumentCacheBytes,
+    valueBytes: checkedDocumentBytes,
+  });
   const demands = new WeakMap<GraphQLHttpRequest<RequestFacts, undefined>, Demand>();
   // The image never changes under a runtime and resolvers read nothing else, so a query's
   // result is a pure function of its text, operation name, variables and the media type
@@ -139,8 +148,14 @@ export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = 
         const quota = await limiter.take(clientOf(req.raw), Math.max(1, points));
         record.rateLimit = quota.header;
         if (quota.allowed) return undefined;
-        const error = limitError('RATE_LIMITED', `This client spent its ${budget} cost points for the ${LIMITS.graphqlWindowSeconds}-second window; retry after the time in Retry-After.`);
-        return [JSON.stringify({ errors: [error] }), { status: 429, statusText: 'Too Many Requests', headers: { 'content-type': JSON_ERRORS_TYPE, 'retry-after': String(quota.reset) } }];
+        const error = limitError(
+          'RATE_LIMITED',
+          `This client spent its ${budget} cost points for the ${LIMITS.graphqlWindowSeconds}-second window; retry after the time in Retry-After.`,
+        );
+        return [
+          JSON.stringify({ errors: [error] }),
+          { status: 429, statusText: 'Too Many Requests', headers: { 'content-type': JSON_ERRORS_TYPE, 'retry-after': String(quota.reset) } },
+        ];
       };
       record.key = resultKey(req.raw.header('Accept'), params.operationName, params.variables, params.query);
       const hit = record.key === undefined ? undefined : results.get(record.key);
@@ -156,16 +171,32 @@ export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = 
       const operation = getOperationAST(document, params.operationName);
       // Decided before validation errors are returned: with no mutation root a mutation would otherwise be a 400.
       if (operation && operation.operation !== 'query' && req.method === 'GET') {
-        return (await spend(1)) ?? [JSON.stringify({ errors: [new GraphQLError(`GET carries queries only; this schema has no ${operation.operation} root.`)] }), { status: 405, statusText: 'Method Not Allowed', headers: { allow: 'POST', 'content-type': JSON_ERRORS_TYPE } }];
+        return (
+          (await spend(1)) ?? [
+            JSON.stringify({ errors: [new GraphQLError(`GET carries queries only; this schema has no ${operation.operation} root.`)] }),
+            { status: 405, statusText: 'Method Not Allowed', headers: { allow: 'POST', 'content-type': JSON_ERRORS_TYPE } },
+          ]
+        );
       }
       if (checked.errors.length > 0) return (await spend(1)) ?? checked.errors;
       const demand = measureOperation(schema, document, params.operationName, params.variables);
       if (!demand) return (await spend(1)) ?? [new GraphQLError('The document has no operation of that name.')];
-      if (demand.depth > LIMITS.graphqlDepthMax) return (await spend(1)) ?? [limitError('DEPTH_LIMIT', `The operation nests ${demand.depth} levels; at most ${LIMITS.graphqlDepthMax} are accepted.`)];
-      if (demand.aliases > LIMITS.graphqlAliasesMax) return (await spend(1)) ?? [limitError('ALIAS_LIMIT', `The operation uses ${demand.aliases} aliases; at most ${LIMITS.graphqlAliasesMax} are accepted.`)];
+      if (demand.depth > LIMITS.graphqlDepthMax)
+        return (await spend(1)) ?? [limitError('DEPTH_LIMIT', `The operation nests ${demand.depth} levels; at most ${LIMITS.graphqlDepthMax} are accepted.`)];
+      if (demand.aliases > LIMITS.graphqlAliasesMax)
+        return (
+          (await spend(1)) ?? [limitError('ALIAS_LIMIT', `The operation uses ${demand.aliases} aliases; at most ${LIMITS.graphqlAliasesMax} are accepted.`)]
+        );
       record.cost = demand.cost;
       if (demand.cost > LIMITS.graphqlCostMax) {
-        return (await spend(1)) ?? [limitError('COST_LIMIT', `The operation costs ${demand.cost} points; at most ${LIMITS.graphqlCostMax} are accepted. Ask for fewer nodes (first) or fewer connections.`)];
+        return (
+          (await spend(1)) ?? [
+            limitError(
+              'COST_LIMIT',
+              `The operation costs ${demand.cost} points; at most ${LIMITS.graphqlCostMax} are accepted. Ask for fewer nodes (first) or fewer connections.`,
+            ),
+          ]
+        );
       }
       const refused = await spend(demand.cost);
       if (refused) return refused;
@@ -183,10 +214,18 @@ export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = 
     }
     const version = request.header('GraphQL-API-Version')?.trim() ?? '';
     if (version !== '' && version.split('.')[0] !== GRAPHQL_API_VERSION) {
-      return errorsAnswer(400, baseHeaders, limitError('UNSUPPORTED_API_VERSION', `This endpoint serves GraphQL API version ${GRAPHQL_API_VERSION}; send GraphQL-API-Version: ${GRAPHQL_API_VERSION} or leave the header out.`));
+      return errorsAnswer(
+        400,
+        baseHeaders,
+        limitError(
+          'UNSUPPORTED_API_VERSION',
+          `This endpoint serves GraphQL API version ${GRAPHQL_API_VERSION}; send GraphQL-API-Version: ${GRAPHQL_API_VERSION} or leave the header out.`,
+        ),
+      );
     }
     const text = body === null ? '' : Buffer.from(body).toString('utf8');
-    const tooLarge = (body?.length ?? 0) > LIMITS.graphqlDocumentBytesMax || Buffer.byteLength(request.url.searchParams.get('query') ?? '') > LIMITS.graphqlDocumentBytesMax;
+    const tooLarge =
+      (body?.length ?? 0) > LIMITS.graphqlDocumentBytesMax || Buffer.byteLength(request.url.searchParams.get('query') ?? '') > LIMITS.graphqlDocumentBytesMax;
     if (tooLarge) {
       return errorsAnswer(413, baseHeaders, limitError('DOCUMENT_TOO_LARGE', `The request is larger than ${LIMITS.graphqlDocumentBytesMax} bytes.`));
     }
@@ -205,7 +244,8 @@ export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = 
       results.set(demand.key, { body: responseBody, contentType, cost: demand.cost });
     }
     const headers: Record<string, string> = { ...baseHeaders };
-    for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.replace(/(^|-)([a-z])/g, (_, dash: string, ch: string) => dash + ch.toUpperCase())] = String(value);
+    for (const [name, value] of Object.entries(init.headers ?? {}))
+      headers[name.replace(/(^|-)([a-z])/g, (_, dash: string, ch: string) => dash + ch.toUpperCase())] = String(value);
     if (demand) headers['GraphQL-Cost'] = String(demand.cost);
     if (demand?.rateLimit) headers.RateLimit = demand.rateLimit;
     if (init.status === 405 && !headers.Allow) headers.Allow = ALLOW;

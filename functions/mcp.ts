@@ -87,20 +87,37 @@ export type McpHandler = (exchange: Exchange) => Promise<Response | Answer>;
 /** The `/mcp` handler of one generation: `context` is what its tools read. */
 export function createMcpHandler(context: McpContext, options: McpOptions): McpHandler {
   const windowSeconds = LIMITS.mcpWindowSeconds;
-  const requests = new RateLimiter({ store: options.counters?.requests, limit: options.requestQuota ?? LIMITS.mcpRequestsPerWindow, windowSeconds, policy: 'mcp-requests' });
-  const work = new RateLimiter({ store: options.counters?.work, limit: options.workQuota ?? LIMITS.mcpToolWorkPerWindow, windowSeconds, policy: 'mcp-tool-work' });
+  const requests = new RateLimiter({
+    store: options.counters?.requests,
+    limit: options.requestQuota ?? LIMITS.mcpRequestsPerWindow,
+    windowSeconds,
+    policy: 'mcp-requests',
+  });
+  const work = new RateLimiter({
+    store: options.counters?.work,
+    limit: options.workQuota ?? LIMITS.mcpToolWorkPerWindow,
+    windowSeconds,
+    policy: 'mcp-tool-work',
+  });
   const answers = new AnswerCache<Remembered>(options.cacheBytes ?? LIMITS.mcpAnswerCacheBytes, LIMITS.answerCacheAdmissionSlots, rememberedBytes);
   // The site's own origin, or a loopback one (local tools such as the MCP Inspector).
   const site = new URL(context.siteUrl);
   const admitsOrigin = (origin: string) => origin === site.origin || loopbackOrigin(origin);
   const refused = (limiter: RateLimiter, header: string, what: string) =>
-    rpcError(429, -32000, `Rate limited: this client used its ${what} for the window; retry after ${windowSeconds} seconds.`, { ...limiter.policyHeaders, RateLimit: header, 'Retry-After': String(windowSeconds) }, { type: problemUrl('rate-limited'), retryAfter: windowSeconds });
+    rpcError(
+      429,
+      -32000,
+      `Rate limited: this client used its ${what} for the window; retry after ${windowSeconds} seconds.`,
+      { ...limiter.policyHeaders, RateLimit: header, 'Retry-After': String(windowSeconds) },
+      { type: problemUrl('rate-limited'), retryAfter: windowSeconds },
+    );
 
   /** The transport's answer to a replayable call, remembered when it is a result ending in the request's id. */
   const remember = async (replay: { key: string; id: string }, response: Response): Promise<Response> => {
     const text = await response.text();
     const contentType = response.headers.get('Content-Type');
-    if (text.startsWith('{"result":') && text.endsWith(`"id":${replay.id}}`) && contentType) answers.set(replay.key, { head: Buffer.from(text.slice(0, -(replay.id.length + 1))), contentType });
+    if (text.startsWith('{"result":') && text.endsWith(`"id":${replay.id}}`) && contentType)
+      answers.set(replay.key, { head: Buffer.from(text.slice(0, -(replay.id.length + 1))), contentType });
     return new Response(text, { status: response.status, headers: response.headers });
   };
 
@@ -114,14 +131,24 @@ export function createMcpHandler(context: McpContext, options: McpOptions): McpH
     if (facts.method === 'OPTIONS') {
       return new Response(null, {
         status: 204,
-        headers: { ...cors, ...NO_STORE, Allow: MCP_ALLOW, 'Access-Control-Allow-Methods': MCP_ALLOW, 'Access-Control-Allow-Headers': 'Accept, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID', 'Access-Control-Max-Age': '600' },
+        headers: {
+          ...cors,
+          ...NO_STORE,
+          Allow: MCP_ALLOW,
+          'Access-Control-Allow-Methods': MCP_ALLOW,
+          'Access-Control-Allow-Headers': 'Accept, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+          'Access-Control-Max-Age': '600',
+        },
       });
     }
     if (facts.method === 'GET') {
       if (negotiate(facts.header('Accept'), ['application/json', 'text/event-stream', 'text/html']) === 'text/html') {
         return new Response(null, { status: 303, headers: { Location: URLS.mcpSetup, ...NO_STORE } });
       }
-      return rpcError(405, -32000, 'Method not allowed: this stateless server offers no SSE stream; POST JSON-RPC messages to this URL.', { ...cors, Allow: MCP_ALLOW });
+      return rpcError(405, -32000, 'Method not allowed: this stateless server offers no SSE stream; POST JSON-RPC messages to this URL.', {
+        ...cors,
+        Allow: MCP_ALLOW,
+      });
     }
     const client = options.clientOf(facts);
     const quota = await requests.take(client);
@@ -142,7 +169,12 @@ export function createMcpHandler(context: McpContext, options: McpOptions): McpH
     }
     const replay = replayable(parsed, facts);
     const hit = replay && answers.get(replay.key);
-    if (replay && hit) return { status: 200, headers: { 'Content-Type': hit.contentType, ...limits, ...NO_STORE }, body: Buffer.concat([hit.head, Buffer.from(`${replay.id}}`)]) };
+    if (replay && hit)
+      return {
+        status: 200,
+        headers: { 'Content-Type': hit.contentType, ...limits, ...NO_STORE },
+        body: Buffer.concat([hit.head, Buffer.from(`${replay.id}}`)]),
+      };
     const server = createServer(context, { ui: sharesUi(messages), log: options.log });
     const answered = await answerStatelessly(server, exchange.request(), parsed, { ...limits, ...NO_STORE });
     return replay && answered.status === 200 ? remember(replay, answered) : answered;

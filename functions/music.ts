@@ -43,7 +43,9 @@ function operation(path: string, maxBytes: number, run: (input: unknown) => unkn
       if (request.url.pathname !== path) throw new PublicError('not-found', `This operation is served at ${path}.`);
       if (request.method === 'OPTIONS') return preflight(ALLOW, { headers: MUSIC_HEADERS, allowHeaders: 'Accept, Content-Type' });
       if (request.method !== 'POST') {
-        return problemAnswer('method-not-allowed', `Send the request body with the POST method; this resource takes ${ALLOW}.`, { headers: { ...MUSIC_HEADERS, Allow: ALLOW } });
+        return problemAnswer('method-not-allowed', `Send the request body with the POST method; this resource takes ${ALLOW}.`, {
+          headers: { ...MUSIC_HEADERS, Allow: ALLOW },
+        });
       }
       if (!isMediaType(request.header('Content-Type'), JSON_MEDIA_TYPE)) {
         throw new PublicError('music-media-type', 'Send the request body as JSON with Content-Type: application/json (charset=utf-8 optional).');
@@ -77,8 +79,11 @@ export function createMusicFetchHandler(catalog: readonly Record<string, unknown
   const answers = createMusicHandler(catalog, deps);
   return async (request) => {
     const facts = factsOf(request);
-    if (facts.url.pathname === URLS.musicIntersections) return toResponse(answers.intersections(facts, await readBoundedBody(request, LIMITS.musicIntersectionBytesMax)));
+    if (facts.url.pathname === URLS.musicIntersections)
+      return toResponse(answers.intersections(facts, await readBoundedBody(request, LIMITS.musicIntersectionBytesMax)));
     if (facts.url.pathname === URLS.musicStation) return toResponse(answers.station(facts, await readBoundedBody(request, LIMITS.musicStationBytesMax)));
-    return toResponse(problemAnswer('not-found', `Music operations are served at ${URLS.musicIntersections} and ${URLS.musicStation}.`, { headers: MUSIC_HEADERS }));
+    return toResponse(
+      problemAnswer('not-found', `Music operations are served at ${URLS.musicIntersections} and ${URLS.musicStation}.`, { headers: MUSIC_HEADERS }),
+    );
   };
 }

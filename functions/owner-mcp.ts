@@ -71,7 +71,10 @@ export function createOwnerMcpHandler(context: OwnerMcpContext, log: (error: unk
     const { facts } = exchange;
     const refused = siteRefusal(facts, site, admitsOrigin);
     if (refused === 'host') return forbidden(`This endpoint is served at ${site.host}; the request names another host.`);
-    if (refused === 'origin') return forbidden(`Requests from another site's pages are refused here (Origin); agents call without one, and only ${site.origin} may call from a browser.`);
+    if (refused === 'origin')
+      return forbidden(
+        `Requests from another site's pages are refused here (Origin); agents call without one, and only ${site.origin} may call from a browser.`,
+      );
     if (facts.method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: OWNER_MCP_ALLOW, ...NO_STORE } });
     const authorization = facts.header('Authorization');
     const read = oauth.authorizeBearer(authorization, SCOPE.read);
@@ -91,7 +94,11 @@ export function createOwnerMcpHandler(context: OwnerMcpContext, log: (error: unk
       if (!write.ok) return refusal(write.status, write.status === 403 ? 'insufficient_scope' : 'invalid_token', write.description, write.wwwAuthenticate);
     }
 
-    const server = createServer(context, { ui: sharesUi(body.messages), log, owner: { writes: context.owner, client: { client: read.token.clientId, grant: read.token.grantId, scopes: read.token.scopes } } });
+    const server = createServer(context, {
+      ui: sharesUi(body.messages),
+      log,
+      owner: { writes: context.owner, client: { client: read.token.clientId, grant: read.token.grantId, scopes: read.token.scopes } },
+    });
     // The transport is given the parsed body; the request it sees carries no credential onward.
     return answerStatelessly(server, exchange.request(), body.parsed, NO_STORE);
   };

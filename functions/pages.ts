@@ -127,7 +127,10 @@ export function collectionPageAnswer(context: SiteContext, request: RequestFacts
 /** `GET /search/[?q=…]`: the search list's parameters, validation and problems. */
 export function searchPageAnswer(context: SiteContext, request: RequestFacts): Answer | Promise<Answer> {
   return queryPageAnswer(context, request, (params) => {
-    const query = parseSearch(contentCollections.map((c) => c.name), params);
+    const query = parseSearch(
+      contentCollections.map((c) => c.name),
+      params,
+    );
     const search = searchCanonical(query, query.cursor);
     return {
       key: `search${search}`,
@@ -149,7 +152,11 @@ export function recordPageAnswer(context: SiteContext, request: RequestFacts): P
   if (json === undefined) return problemAnswer('not-found', 'No published record has this identifier in this collection.');
   const markdown = wantsMarkdown(request);
   return remembered(context, request, `${markdown ? 'md' : 'html'} ${request.url.pathname}`, async () => {
-    if (markdown) return { type: MARKDOWN, body: Buffer.from(recordPageMarkdown(declaration, recordPage(declaration, JSON.parse(json) as Record<string, unknown>, context.image))) };
+    if (markdown)
+      return {
+        type: MARKDOWN,
+        body: Buffer.from(recordPageMarkdown(declaration, recordPage(declaration, JSON.parse(json) as Record<string, unknown>, context.image))),
+      };
     return { type: HTML, body: await renderPage(context.pages, request.url.pathname, { core: context.core }) };
   });
 }
@@ -180,13 +187,30 @@ function waysBack(pathname: string): { href: string; label: string }[] {
 /** A static file's bytes (the not-found page or its twin), if the build wrote it. */
 function fileBody(context: SiteContext, path: string): Uint8Array | undefined {
   const file = context.files.resolve(path, null);
-  return file ? (context.files.answer({ method: 'GET', url: new URL(`http://runtime.invalid${path}`), header: () => null }, file).body ?? undefined) : undefined;
+  return file
+    ? (context.files.answer({ method: 'GET', url: new URL(`http://runtime.invalid${path}`), header: () => null }, file).body ?? undefined)
+    : undefined;
 }
 
 /** The page (or twin) standing for a problem: the prerendered not-found page for a path with no route, the problem page otherwise. */
-function problemPage(context: SiteContext, problem: ProblemBody, answer: Answer, site: ProblemSite, pathname: string, markdown: boolean): Uint8Array | undefined {
+function problemPage(
+  context: SiteContext,
+  problem: ProblemBody,
+  answer: Answer,
+  site: ProblemSite,
+  pathname: string,
+  markdown: boolean,
+): Uint8Array | undefined {
   if (site === 'unrouted' && problem.status === 404) return fileBody(context, markdown ? NOT_FOUND_TWIN : NOT_FOUND_PAGE);
-  const view: ProblemView = { status: problem.status, title: problem.title, detail: problem.detail, parameter: problem.parameter, type: problem.type, retryAfter: answer.headers['Retry-After'], back: waysBack(pathname) };
+  const view: ProblemView = {
+    status: problem.status,
+    title: problem.title,
+    detail: problem.detail,
+    parameter: problem.parameter,
+    type: problem.type,
+    retryAfter: answer.headers['Retry-After'],
+    back: waysBack(pathname),
+  };
   if (markdown) return Buffer.from(problemPageMarkdown(view));
   const shell = fileBody(context, NOT_FOUND_PAGE);
   const html = shell === undefined ? undefined : problemPageHtml(Buffer.from(shell).toString('utf8'), view);
@@ -212,5 +236,9 @@ export function humaneProblem(context: SiteContext, accept: string | null, siteO
   if (body === undefined) return answer;
   const { 'Content-Type': _type, 'Content-Length': _length, ...kept } = answer.headers;
   const type = chosen === 'text/markdown' ? MARKDOWN : HTML;
-  return { status: answer.status, headers: { ...kept, 'Content-Type': type, 'Content-Length': String(body.byteLength), 'Cache-Control': 'no-store', Vary: 'Accept' }, body };
+  return {
+    status: answer.status,
+    headers: { ...kept, 'Content-Type': type, 'Content-Length': String(body.byteLength), 'Cache-Control': 'no-store', Vary: 'Accept' },
+    body,
+  };
 }

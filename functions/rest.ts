@@ -64,22 +64,26 @@ interface Offer {
 
 export function createRestHandler(core: QueryCore, options: RestOptions = {}): (request: RequestFacts) => Answer | Promise<Answer> {
   const cache = new AnswerCache(options.cacheBytes ?? LIMITS.answerCacheBytes);
-  const limiter = options.limiter ?? new RateLimiter({
-    store: options.counters,
-    limit: options.quota ?? LIMITS.restRequestsPerWindow,
-    windowSeconds: LIMITS.restWindowSeconds,
-    policy: RATE_LIMIT_POLICY_NAME,
-    now: options.now,
-  });
+  const limiter =
+    options.limiter ??
+    new RateLimiter({
+      store: options.counters,
+      limit: options.quota ?? LIMITS.restRequestsPerWindow,
+      windowSeconds: LIMITS.restWindowSeconds,
+      policy: RATE_LIMIT_POLICY_NAME,
+      now: options.now,
+    });
   const clientOf = options.clientOf ?? (() => 'anonymous');
   const search = options.search ?? new SearchCore(core.image);
   const searchable = contentCollections.map((c) => c.name);
   const siteUrl = core.image.siteUrl;
   // What each list is offered as, fixed for the process: not filtered again per request.
-  const offers = new Map(collections.map((c): [string, Offer] => {
-    const available = serializersFor(c);
-    return [c.name, { available, mediaTypes: available.map((s) => s.mediaType) }];
-  }));
+  const offers = new Map(
+    collections.map((c): [string, Offer] => {
+      const available = serializersFor(c);
+      return [c.name, { available, mediaTypes: available.map((s) => s.mediaType) }];
+    }),
+  );
   const searchMediaTypes = SEARCH_MEDIA_TYPES.map((m) => m.mediaType);
 
   const searchList = (url: URL, mediaType: string | undefined): ListAnswer => {
@@ -92,7 +96,10 @@ export function createRestHandler(core: QueryCore, options: RestOptions = {}): (
     const serializer = available.find((s) => s.mediaType === mediaType);
     if (!serializer) throw new PublicError('not-acceptable', `${declaration.name} is available as ${mediaTypes.join(', ')}.`);
     if (GEOGRAPHIC.has(serializer.mediaType) && !core.image.provenanceComplete(declaration.name)) {
-      throw new PublicError('location-provenance-incomplete', `Some ${declaration.name} records do not say where their coordinates came from, so geographic formats are off until the owner completes them; JSON and CSV still work.`);
+      throw new PublicError(
+        'location-provenance-incomplete',
+        `Some ${declaration.name} records do not say where their coordinates came from, so geographic formats are off until the owner completes them; JSON and CSV still work.`,
+      );
     }
     return listAnswer(core, query, serializer);
   };

@@ -89,11 +89,21 @@ export function upgradeFacts(req: IncomingMessage): RequestFacts {
 }
 
 export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): RpcHandler {
-  const limiter = new RateLimiter({ store: options.counters, limit: options.sessions ?? LIMITS.rpcSessionsPerWindow, windowSeconds: LIMITS.rpcWindowSeconds, policy: RPC_POLICY_NAME, now: options.now });
+  const limiter = new RateLimiter({
+    store: options.counters,
+    limit: options.sessions ?? LIMITS.rpcSessionsPerWindow,
+    windowSeconds: LIMITS.rpcWindowSeconds,
+    policy: RPC_POLICY_NAME,
+    now: options.now,
+  });
   const search = options.search ?? new SearchCore(core.image);
   const taste = options.taste ?? new TasteSources(core);
   const budgets = options.budgets ?? DEFAULT_BUDGETS;
-  const rootFor = (transport: Transport) => new Root({ core, search, siteUrl: core.image.siteUrl, session: new Session(transport, budgets, { ...DEFAULT_EXPORT_BYTES, ...options.exportBytes }[transport]) }, taste);
+  const rootFor = (transport: Transport) =>
+    new Root(
+      { core, search, siteUrl: core.image.siteUrl, session: new Session(transport, budgets, { ...DEFAULT_EXPORT_BYTES, ...options.exportBytes }[transport]) },
+      taste,
+    );
 
   /** Admits one session for `client`, or the 429 refusing it; the answer's RateLimit fields either way. */
   const admit = (client: string): Admission | Promise<Admission> =>
@@ -101,14 +111,21 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
       const headers = { ...limiter.policyHeaders, RateLimit: quota.header };
       if (quota.allowed) return { headers };
       const detail = `This address opened its ${options.sessions ?? LIMITS.rpcSessionsPerWindow} RPC sessions for this ${LIMITS.rpcWindowSeconds}-second window; retry after the time in Retry-After, and keep a WebSocket session open for many calls.`;
-      return { headers, refusal: problemAnswer('rate-limited', detail, { headers: { ...RPC_HEADERS, ...headers, 'Retry-After': String(LIMITS.rpcWindowSeconds) } }) };
+      return {
+        headers,
+        refusal: problemAnswer('rate-limited', detail, { headers: { ...RPC_HEADERS, ...headers, 'Retry-After': String(LIMITS.rpcWindowSeconds) } }),
+      };
     });
 
   const tooLarge = (detail: string) => problemAnswer('rpc-batch-too-large', detail, { headers: RPC_HEADERS });
   // A fresh session over the immutable image answers the same messages with the same
   // messages (capnweb numbers exports and imports in order), so a batch's answer is a pure
   // function of its text: remembered as REST's answers are. The session quota is charged first.
-  const answers = new AnswerCache<Buffer>(options.cacheBytes ?? LIMITS.rpcAnswerCacheBytes, LIMITS.answerCacheAdmissionSlots, (answer) => answer.byteLength + 96);
+  const answers = new AnswerCache<Buffer>(
+    options.cacheBytes ?? LIMITS.rpcAnswerCacheBytes,
+    LIMITS.answerCacheAdmissionSlots,
+    (answer) => answer.byteLength + 96,
+  );
   const answered = (answer: Buffer, admitted: Record<string, string>): Answer => ({
     status: 200,
     headers: { ...RPC_HEADERS, ...admitted, 'Content-Type': 'text/plain; charset=utf-8' },
@@ -119,17 +136,27 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
     async batch({ facts, body }, client) {
       if (facts.method === 'OPTIONS') return preflight(ALLOW, { headers: RPC_HEADERS, allowHeaders: 'Content-Type' });
       if (facts.method !== 'POST') {
-        return problemAnswer('rpc-upgrade-required', `RPC sessions are HTTP batches (POST ${URLS.rpc}) or WebSocket sessions (GET ${URLS.rpc} with Upgrade: websocket).`, { headers: { ...RPC_HEADERS, Upgrade: 'websocket', Connection: 'Upgrade' } });
+        return problemAnswer(
+          'rpc-upgrade-required',
+          `RPC sessions are HTTP batches (POST ${URLS.rpc}) or WebSocket sessions (GET ${URLS.rpc} with Upgrade: websocket).`,
+          { headers: { ...RPC_HEADERS, Upgrade: 'websocket', Connection: 'Upgrade' } },
+        );
       }
       const bytes = body ?? new Uint8Array(0);
-      if (bytes.byteLength > LIMITS.rpcBatchBytesMax) return tooLarge(`The batch is larger than ${LIMITS.rpcBatchBytesMax} bytes; nothing was run. Split it, or use a WebSocket session.`);
+      if (bytes.byteLength > LIMITS.rpcBatchBytesMax)
+        return tooLarge(`The batch is larger than ${LIMITS.rpcBatchBytesMax} bytes; nothing was run. Split it, or use a WebSocket session.`);
       const text = new TextDecoder().decode(bytes);
       const messages = batchMessages(text);
       const counted = countOperations(messages, LIMITS.rpcBatchOperationsMax);
       if (!counted.ok && counted.reason === 'malformed') {
-        return problemAnswer('rpc-batch-malformed', 'The batch is not one JSON message per line, as a capnweb client sends; nothing was run.', { headers: RPC_HEADERS });
+        return problemAnswer('rpc-batch-malformed', 'The batch is not one JSON message per line, as a capnweb client sends; nothing was run.', {
+          headers: RPC_HEADERS,
+        });
       }
-      if (!counted.ok) return tooLarge(`The batch holds more than ${LIMITS.rpcBatchOperationsMax} operations (calls and property reads); nothing was run. Split it, or use a WebSocket session.`);
+      if (!counted.ok)
+        return tooLarge(
+          `The batch holds more than ${LIMITS.rpcBatchOperationsMax} operations (calls and property reads); nothing was run. Split it, or use a WebSocket session.`,
+        );
       const admitted = await admit(client);
       if (admitted.refusal) return admitted.refusal;
       const remembered = answers.get(text);

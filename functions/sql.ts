@@ -75,7 +75,8 @@ export function createSqlHandler(options: SqlOptions): SqlHandler {
     let headers: Record<string, string> = { ...baseHeaders };
     try {
       if (request.url.pathname !== URLS.sql) throw new PublicError('not-found', 'Public SQL is served at /api/sql.');
-      if (request.method === 'OPTIONS') return preflight(ALLOW, { headers: { ...baseHeaders, 'Accept-Query': SQL_MEDIA_TYPE }, allowHeaders: 'Accept, Content-Type, SQL-API-Version' });
+      if (request.method === 'OPTIONS')
+        return preflight(ALLOW, { headers: { ...baseHeaders, 'Accept-Query': SQL_MEDIA_TYPE }, allowHeaders: 'Accept, Content-Type, SQL-API-Version' });
       if (request.method !== 'QUERY') {
         return problemAnswer('method-not-allowed', `Send SQL with the QUERY method; this resource takes ${ALLOW}.`, { headers: { ...headers, Allow: ALLOW } });
       }
@@ -86,7 +87,10 @@ export function createSqlHandler(options: SqlOptions): SqlHandler {
       if (!quota.allowed) return limiter.refusal(quota, headers);
       const version = request.header('SQL-API-Version')?.trim() ?? '';
       if (version !== '' && version !== SQL_API_VERSION) {
-        throw new PublicError('unsupported-sql-api-version', `The SQL endpoint serves version ${SQL_API_VERSION}; send SQL-API-Version: ${SQL_API_VERSION} or leave the header out.`);
+        throw new PublicError(
+          'unsupported-sql-api-version',
+          `The SQL endpoint serves version ${SQL_API_VERSION}; send SQL-API-Version: ${SQL_API_VERSION} or leave the header out.`,
+        );
       }
       if (!isMediaType(request.header('Content-Type'), SQL_MEDIA_TYPE)) {
         return problemAnswer('sql-media-type', 'Send the statement as the request body with Content-Type: application/sql (charset=utf-8 optional).', {

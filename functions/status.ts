@@ -41,10 +41,11 @@ export function createStatusHandler(
     const health = quotas();
     const status = state.draining ? 'draining' : health.state;
     const degraded = health.state === 'degraded' ? { reason: `quotas: ${health.reason}` } : {};
-    const body = Buffer.from(JSON.stringify({ status, ...degraded, version: API_VERSION, dataAsOf, ...(release ? { release } : {}), quotas: health, links: LINKS, collections }));
+    const body = Buffer.from(
+      JSON.stringify({ status, ...degraded, version: API_VERSION, dataAsOf, ...(release ? { release } : {}), quotas: health, links: LINKS, collections }),
+    );
     const headers = { ...COMMON_HEADERS, 'Content-Type': 'application/json', 'Content-Length': String(body.length), 'Cache-Control': 'no-store' };
     // 503 rather than 200 while draining: health checks (nginx, HAProxy, Kubernetes) act on the status code.
     return { status: state.draining ? 503 : 200, headers, body: request.method === 'HEAD' ? null : body };
   };
 }
-

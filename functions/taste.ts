@@ -16,7 +16,6 @@ import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
 import { TasteSources } from '../src/taste/sources.ts';
 import { parseSummaryParams, tasteSummary } from '../src/taste/summary.ts';
 
-
 export function createTasteSummaryHandler(core: QueryCore, sources = new TasteSources(core)): (request: RequestFacts) => Answer {
   // Keyed by the validated exampleLimit, so spellings of the same query share one answer.
   const answers = new BoundedCache<ListAnswer>({ bytes: LIMITS.tasteAnswerCacheBytes, valueBytes: answerBytes });
@@ -33,7 +32,12 @@ export function createTasteSummaryHandler(core: QueryCore, sources = new TasteSo
         answer = { body, headers: { ...documentHeaders('application/json', body, core.image.lastModified('movies')), 'Content-Length': String(body.length) } };
         answers.set(key, answer);
       }
-      return conditionalAnswer(request.method, { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') }, answer.headers, answer.body);
+      return conditionalAnswer(
+        request.method,
+        { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') },
+        answer.headers,
+        answer.body,
+      );
     } catch (error) {
       return errorAnswer(error);
     }

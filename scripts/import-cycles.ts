@@ -116,8 +116,16 @@ export interface LayerRule {
 const ASSEMBLY = /^src\/runtime\/(?:runtime|serving|route|routes|dispatch|generations)\.ts$/;
 
 export const LAYERS: readonly LayerRule[] = [
-  { from: /^(?:functions|src\/(?:mcp|owner|site|rpc|oauth|compile|core|http|taste|formats|collections|openapi|graphql|sql))\//, to: ASSEMBLY, why: 'handlers, tools and the layers under them read a context of their own, never the Runtime that assembles them' },
-  { from: /^src\/runtime\/(?:runtime|dispatch|route)\.ts$/, to: /^functions\//, why: 'the generation and the dispatcher import no handler: the route table assembles them (src/runtime/serving.ts, src/runtime/routes.ts)' },
+  {
+    from: /^(?:functions|src\/(?:mcp|owner|site|rpc|oauth|compile|core|http|taste|formats|collections|openapi|graphql|sql))\//,
+    to: ASSEMBLY,
+    why: 'handlers, tools and the layers under them read a context of their own, never the Runtime that assembles them',
+  },
+  {
+    from: /^src\/runtime\/(?:runtime|dispatch|route)\.ts$/,
+    to: /^functions\//,
+    why: 'the generation and the dispatcher import no handler: the route table assembles them (src/runtime/serving.ts, src/runtime/routes.ts)',
+  },
 ];
 
 /** Every edge of the graph that a rule forbids. */

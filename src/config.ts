@@ -54,7 +54,8 @@ const integer: Parser<number> = (raw) => (/^\s*-?\d{1,15}\s*$/.test(raw) ? Numbe
 
 const text =
   (maxChars = 2000): Parser<string> =>
-  (raw) => (raw.length <= maxChars ? raw : refuse(`text of at most ${maxChars} characters`));
+  (raw) =>
+    raw.length <= maxChars ? raw : refuse(`text of at most ${maxChars} characters`);
 
 /** An absolute URL with one of `protocols` (without the colon). */
 const url =
@@ -78,10 +79,17 @@ const flag: Parser<boolean> = (raw) => (raw === '1' ? true : raw === '0' ? false
 const present: Parser<boolean> = () => true;
 
 /** Comma-separated entries, blanks dropped. */
-const list: Parser<readonly string[]> = (raw) => Object.freeze(raw.split(',').map((s) => s.trim()).filter(Boolean));
+const list: Parser<readonly string[]> = (raw) =>
+  Object.freeze(
+    raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 /** Whole seconds since the epoch (the reproducible-builds convention), as milliseconds. */
-const epochSeconds: Parser<number> = (raw) => (/^\s*\d{1,12}\s*$/.test(raw) ? Number(raw) * 1000 : refuse('whole seconds since 1970-01-01T00:00:00Z, such as 1795392000'));
+const epochSeconds: Parser<number> = (raw) =>
+  /^\s*\d{1,12}\s*$/.test(raw) ? Number(raw) * 1000 : refuse('whole seconds since 1970-01-01T00:00:00Z, such as 1795392000');
 
 /** Port numbers; 0 asks the system for a free one. */
 const port = wholeNumber(0, 65535);
@@ -103,7 +111,12 @@ export const VARIABLES = {
     unset: '`http://localhost:4321`',
   }),
   SITE_AUTHOR: declare({ when: ['build', 'serve'], what: "the owner's name, the feeds' author", parse: text(200), unset: 'the demo owner' }),
-  CURSOR_SECRET: declare({ when: ['build'], what: 'secret the cursor signing key is derived from (stored in the image)', parse: text(), default: 'collections-demo-secret' }),
+  CURSOR_SECRET: declare({
+    when: ['build'],
+    what: 'secret the cursor signing key is derived from (stored in the image)',
+    parse: text(),
+    default: 'collections-demo-secret',
+  }),
   SOURCE_DATE_EPOCH: declare({
     when: ['build', 'serve'],
     what: 'the build date, in whole seconds since 1970-01-01 UTC (the reproducible-builds convention): what the content rules compare dates with, and what settles a status left out',
@@ -119,23 +132,78 @@ export const VARIABLES = {
     parse: url('http', 'https'),
     unset: 'dynamic requests answer 502',
   }),
-  ANSWER_CACHE_BYTES: declare({ when: ['serve'], what: 'byte budget of the exact REST answer cache and of the GraphQL result cache, each (0 = off)', parse: bytes, default: String(LIMITS.answerCacheBytes) }),
-  PAGE_CACHE_BYTES: declare({ when: ['serve'], what: 'byte budget of the site pages rendered on request and remembered (0 = off)', parse: bytes, default: String(LIMITS.pageCacheBytes) }),
-  RATE_LIMIT_REQUESTS: declare({ when: ['serve'], what: "another collections quota than the SPEC's, per client and 60 s", parse: quota, default: String(LIMITS.restRequestsPerWindow) }),
-  SQL_RATE_LIMIT_REQUESTS: declare({ when: ['serve'], what: "another SQL quota than the SPEC's, per client and 60 s", parse: quota, default: String(LIMITS.sqlRequestsPerWindow) }),
-  GRAPHQL_COST_BUDGET: declare({ when: ['serve'], what: 'another GraphQL cost budget, in points per client and 60 s', parse: quota, default: String(LIMITS.graphqlCostPerWindow) }),
-  MCP_RATE_LIMIT_REQUESTS: declare({ when: ['serve'], what: 'another MCP request quota, per client and 60 s', parse: quota, default: String(LIMITS.mcpRequestsPerWindow) }),
-  MCP_TOOL_WORK_BUDGET: declare({ when: ['serve'], what: 'another budget of MCP tool work, in units per client and 60 s', parse: quota, default: String(LIMITS.mcpToolWorkPerWindow) }),
-  RPC_SESSION_LIMIT: declare({ when: ['serve'], what: 'another RPC session quota, per address and 60 s', parse: quota, default: String(LIMITS.rpcSessionsPerWindow) }),
+  ANSWER_CACHE_BYTES: declare({
+    when: ['serve'],
+    what: 'byte budget of the exact REST answer cache and of the GraphQL result cache, each (0 = off)',
+    parse: bytes,
+    default: String(LIMITS.answerCacheBytes),
+  }),
+  PAGE_CACHE_BYTES: declare({
+    when: ['serve'],
+    what: 'byte budget of the site pages rendered on request and remembered (0 = off)',
+    parse: bytes,
+    default: String(LIMITS.pageCacheBytes),
+  }),
+  RATE_LIMIT_REQUESTS: declare({
+    when: ['serve'],
+    what: "another collections quota than the SPEC's, per client and 60 s",
+    parse: quota,
+    default: String(LIMITS.restRequestsPerWindow),
+  }),
+  SQL_RATE_LIMIT_REQUESTS: declare({
+    when: ['serve'],
+    what: "another SQL quota than the SPEC's, per client and 60 s",
+    parse: quota,
+    default: String(LIMITS.sqlRequestsPerWindow),
+  }),
+  GRAPHQL_COST_BUDGET: declare({
+    when: ['serve'],
+    what: 'another GraphQL cost budget, in points per client and 60 s',
+    parse: quota,
+    default: String(LIMITS.graphqlCostPerWindow),
+  }),
+  MCP_RATE_LIMIT_REQUESTS: declare({
+    when: ['serve'],
+    what: 'another MCP request quota, per client and 60 s',
+    parse: quota,
+    default: String(LIMITS.mcpRequestsPerWindow),
+  }),
+  MCP_TOOL_WORK_BUDGET: declare({
+    when: ['serve'],
+    what: 'another budget of MCP tool work, in units per client and 60 s',
+    parse: quota,
+    default: String(LIMITS.mcpToolWorkPerWindow),
+  }),
+  RPC_SESSION_LIMIT: declare({
+    when: ['serve'],
+    what: 'another RPC session quota, per address and 60 s',
+    parse: quota,
+    default: String(LIMITS.rpcSessionsPerWindow),
+  }),
   REDIS_URL: declare({
     when: ['serve', 'release', 'test'],
     what: 'keep every quota in this Redis (or Valkey), shared by all replicas using it (`redis://host:6379`), and send and hear release notices there; the tests use it too (default there `redis://127.0.0.1:6379`)',
     parse: redisUrl,
     unset: 'quotas in process, as on one machine; no notices',
   }),
-  REPLICAS: declare({ when: ['serve'], what: 'how many replicas share the quotas: while Redis is away each counts alone at 1/`REPLICAS` of every quota', parse: wholeNumber(1, 1000), default: '1' }),
-  REDIS_KEY_PREFIX: declare({ when: ['serve', 'test'], what: 'put before every quota key, so sites or test runs sharing a Redis do not collide', parse: text(200), default: 'collections:quota:' }),
-  RELEASES_DIR: declare({ when: ['serve', 'release'], what: 'the folder every replica reads releases from, and `npm run release` publishes to (see "Several replicas")', parse: folder, unset: 'one server, no releases' }),
+  REPLICAS: declare({
+    when: ['serve'],
+    what: 'how many replicas share the quotas: while Redis is away each counts alone at 1/`REPLICAS` of every quota',
+    parse: wholeNumber(1, 1000),
+    default: '1',
+  }),
+  REDIS_KEY_PREFIX: declare({
+    when: ['serve', 'test'],
+    what: 'put before every quota key, so sites or test runs sharing a Redis do not collide',
+    parse: text(200),
+    default: 'collections:quota:',
+  }),
+  RELEASES_DIR: declare({
+    when: ['serve', 'release'],
+    what: 'the folder every replica reads releases from, and `npm run release` publishes to (see "Several replicas")',
+    parse: folder,
+    unset: 'one server, no releases',
+  }),
   RELEASES_CHANNEL: declare({ when: ['serve', 'release'], what: 'the Redis channel of release notices', parse: text(200), default: 'collections:releases' }),
   STATE_DIR: declare({
     when: ['serve'],
@@ -151,13 +219,32 @@ export const VARIABLES = {
   OWNER_OIDC_CLIENT_ID: declare({ when: ['serve'], what: "this site's client at that provider", parse: text(500) }),
   OWNER_OIDC_CLIENT_SECRET: declare({ when: ['serve'], what: 'the client secret at that provider (omit for a public client, PKCE alone)', parse: text(2000) }),
   OWNER_SUBJECT: declare({ when: ['serve'], what: "the `sub` of the owner's account at that provider", parse: text(500) }),
-  OAUTH_CIMD_ALLOW_LOOPBACK: declare({ when: ['test'], what: '`1` lets Client ID Metadata Documents be fetched from loopback and private addresses (tests only)', parse: flag, default: '0' }),
+  OAUTH_CIMD_ALLOW_LOOPBACK: declare({
+    when: ['test'],
+    what: '`1` lets Client ID Metadata Documents be fetched from loopback and private addresses (tests only)',
+    parse: flag,
+    default: '0',
+  }),
   NODE_ENV: declare({ when: ['owner:idp'], what: '`production` makes the development identity provider refuse to start', parse: text(50) }),
   IDP_PORT: declare({ when: ['owner:idp'], what: "the development identity provider's port (0: any free port)", parse: port, default: '4400' }),
-  REQUIRE_REDIS: declare({ when: ['test'], what: '`1` makes the Redis tests fail, rather than skip, when no Redis answers at `REDIS_URL` (CI sets it)', parse: flag, default: '0' }),
+  REQUIRE_REDIS: declare({
+    when: ['test'],
+    what: '`1` makes the Redis tests fail, rather than skip, when no Redis answers at `REDIS_URL` (CI sets it)',
+    parse: flag,
+    default: '0',
+  }),
   FC_SEED: declare({ when: ['test'], what: 'another seed for the property-based tests', parse: integer, default: '20261122' }),
-  CHROMIUM_PATH: declare({ when: ['test'], what: 'another Chromium for the browser tests to drive', parse: text(), unset: 'the one inside `@sparticuz/chromium`' }),
-  UPDATE_GOLDEN: declare({ when: ['test'], what: 'any value makes the import tests rewrite their golden files from the run (then read the diff)', parse: present }),
+  CHROMIUM_PATH: declare({
+    when: ['test'],
+    what: 'another Chromium for the browser tests to drive',
+    parse: text(),
+    unset: 'the one inside `@sparticuz/chromium`',
+  }),
+  UPDATE_GOLDEN: declare({
+    when: ['test'],
+    what: 'any value makes the import tests rewrite their golden files from the run (then read the diff)',
+    parse: present,
+  }),
 } as const;
 
 type Variables = typeof VARIABLES;

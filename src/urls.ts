@@ -87,7 +87,12 @@ export interface CalendarSpec {
 }
 
 export const CALENDARS: readonly CalendarSpec[] = [
-  { path: '/calendar.ics', name: 'Concerts and sporting events', description: 'Every concert and sporting event in the collections.', collections: ['concerts', 'sporting-events'] },
+  {
+    path: '/calendar.ics',
+    name: 'Concerts and sporting events',
+    description: 'Every concert and sporting event in the collections.',
+    collections: ['concerts', 'sporting-events'],
+  },
   { path: '/concerts.ics', name: 'Concerts', description: 'Every concert in the collections.', collections: ['concerts'] },
   { path: '/sports.ics', name: 'Sporting events', description: 'Every sporting event in the collections.', collections: ['sporting-events'] },
 ];

@@ -147,7 +147,9 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
           }
           report.requests++;
           const reused = connection && connection.sent > 0 ? connection.previous : undefined;
-          let outcome: Outcome = connection ? await connection.exchange(request, options.timeoutMs) : { kind: 'reset', detail: 'connection refused', receivedBytes: 0, ms: 0 };
+          let outcome: Outcome = connection
+            ? await connection.exchange(request, options.timeoutMs)
+            : { kind: 'reset', detail: 'connection refused', receivedBytes: 0, ms: 0 };
           const status = outcome.kind === 'response' ? outcome.response.status : outcome.kind;
           report.statuses[status] = (report.statuses[status] ?? 0) + 1;
           if (typeof status === 'number' && status >= 500) {
@@ -157,7 +159,9 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
           if (outcome.kind === 'hang' || outcome.kind === 'reset') {
             // The whole server's failure? Down, or its event loop held while this request waited.
             const now = performance.now();
-            const state = incidents.active ? 'joined' : ((await health.down()) ?? (outcome.kind === 'hang' && (await health.stalled(now - outcome.ms, now)) ? 'freeze' : undefined));
+            const state = incidents.active
+              ? 'joined'
+              : ((await health.down()) ?? (outcome.kind === 'hang' && (await health.stalled(now - outcome.ms, now)) ? 'freeze' : undefined));
             if (state) {
               // The incident takes its suspects when it starts: this case is still among them.
               if (state !== 'joined') void incidents.handle(state);
@@ -171,12 +175,24 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
                 // Answered on a new connection: it failed because of what came before it on this one.
                 const pair = await health.sendPair(reused.request, request);
                 const failed = outcome.kind === 'reset' ? 'the connection closed without an answer' : 'no answer came';
-                if (pair?.kind !== outcome.kind) findings.note(`${failed} to ${request.method} ${request.target.slice(0, 80)} on a kept-alive connection; it did not fail again, alone or after the same request`);
+                if (pair?.kind !== outcome.kind)
+                  findings.note(
+                    `${failed} to ${request.method} ${request.target.slice(0, 80)} on a kept-alive connection; it did not fail again, alone or after the same request`,
+                  );
                 else if (!(outcome.kind === 'reset' && request.brokenFraming)) {
-                  findings.record({ category: outcome.kind, surface: c.surface, detail: `${failed} when this request followed another (answered ${reused.status}) on one kept-alive connection; on a new connection it is answered ${fresh.response.status}`, request, after: reused.request, index });
+                  findings.record({
+                    category: outcome.kind,
+                    surface: c.surface,
+                    detail: `${failed} when this request followed another (answered ${reused.status}) on one kept-alive connection; on a new connection it is answered ${fresh.response.status}`,
+                    request,
+                    after: reused.request,
+                    index,
+                  });
                 }
               } else {
-                findings.note(`${outcome.kind === 'hang' ? `no answer in ${outcome.ms} ms` : 'no connection'} to ${request.method} ${request.target.slice(0, 80)}; answered ${fresh.response.status} in ${fresh.ms} ms when sent again`);
+                findings.note(
+                  `${outcome.kind === 'hang' ? `no answer in ${outcome.ms} ms` : 'no connection'} to ${request.method} ${request.target.slice(0, 80)}; answered ${fresh.response.status} in ${fresh.ms} ms when sent again`,
+                );
               }
               outcome = fresh;
             }
@@ -184,7 +200,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
           outcomes.push(outcome);
           for (const finding of checkExchange(c.surface, request, planted[i]!, outcome, routes.get(c.surface))) findings.record({ ...finding, index });
         }
-        if (c.headOfGet && outcomes.length === 2) for (const finding of checkHeadOfGet(c.surface, requests[0]!, outcomes[0]!, outcomes[1]!)) findings.record({ ...finding, index });
+        if (c.headOfGet && outcomes.length === 2)
+          for (const finding of checkHeadOfGet(c.surface, requests[0]!, outcomes[0]!, outcomes[1]!)) findings.record({ ...finding, index });
         incidents.end(id, !interrupted);
         if (interrupted) await incidents.settled();
         if (report.cases % 5000 === 0) log(`· ${report.requests} requests, ${Math.round(report.requests / ((performance.now() - started) / 1000))} req/s`);

@@ -27,9 +27,17 @@ export async function sendCase(options: { seed: number; index: number; base?: st
       if (outcome.kind === 'response') {
         const { response } = outcome;
         console.log(`→ ${response.status} ${response.reason} in ${outcome.ms} ms`, response.headers.map(([n, v]) => `\n  ${n}: ${v}`).join(''));
-        console.log(`  ${JSON.stringify(response.body.subarray(0, 600).toString('utf8'))}${response.body.length > 600 ? ` … (${response.body.length} bytes)` : ''}`);
+        console.log(
+          `  ${JSON.stringify(response.body.subarray(0, 600).toString('utf8'))}${response.body.length > 600 ? ` … (${response.body.length} bytes)` : ''}`,
+        );
       } else console.log(`→ ${outcome.kind}${'detail' in outcome ? `: ${outcome.detail}` : ''} after ${outcome.ms} ms`);
-      for (const finding of checkExchange(c.surface, request, planted[i]!, outcome, ctx.routes.find((r) => r.name === c.surface))) {
+      for (const finding of checkExchange(
+        c.surface,
+        request,
+        planted[i]!,
+        outcome,
+        ctx.routes.find((r) => r.name === c.surface),
+      )) {
         clean = false;
         console.log(`  [${finding.category}] ${finding.detail}`);
       }

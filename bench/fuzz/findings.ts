@@ -59,7 +59,14 @@ export class Findings {
     group.surfaces[finding.surface] = (group.surfaces[finding.surface] ?? 0) + 1;
     const fresh = !group.examples.some((e) => e.surface === finding.surface);
     if (group.examples.length < EXAMPLES_PER_GROUP || (fresh && group.examples.length < EXAMPLES_PER_GROUP * 2)) {
-      group.examples.push({ surface: finding.surface, request: finding.request, after: finding.after, detail: finding.detail, status: finding.status, index: finding.index });
+      group.examples.push({
+        surface: finding.surface,
+        request: finding.request,
+        after: finding.after,
+        detail: finding.detail,
+        status: finding.status,
+        index: finding.index,
+      });
     }
   }
 

@@ -84,7 +84,8 @@ export function parseResponse(buffer: Buffer, method: string, ended: boolean): P
     const end = buffer.indexOf('\r\n\r\n', offset, 'latin1');
     if (end < 0) {
       if (buffer.length - offset > HEAD_BYTES_MAX) return { error: 'no end of head', head: buffer.subarray(offset, offset + 200).toString('latin1') };
-      if (ended && buffer.length > offset) return { error: 'connection closed inside the head', head: buffer.subarray(offset, offset + 200).toString('latin1') };
+      if (ended && buffer.length > offset)
+        return { error: 'connection closed inside the head', head: buffer.subarray(offset, offset + 200).toString('latin1') };
       return { done: false };
     }
     const head = buffer.subarray(offset, end).toString('latin1');
@@ -107,7 +108,11 @@ export function parseResponse(buffer: Buffer, method: string, ended: boolean): P
     const get = (name: string) => headers.filter(([n]) => n === name).map(([, v]) => v);
     const connection = get('connection').join(',').toLowerCase();
     let closes = connection.includes('close') || (version === '1.0' && !connection.includes('keep-alive')) || code === 101;
-    const make = (body: Buffer, rest: Buffer): Parsed => ({ done: true, response: { version, status: code, reason: status[3] ?? '', headers, body, closes }, rest });
+    const make = (body: Buffer, rest: Buffer): Parsed => ({
+      done: true,
+      response: { version, status: code, reason: status[3] ?? '', headers, body, closes },
+      rest,
+    });
     if (method === 'HEAD' || code === 204 || code === 304 || code === 101) return make(Buffer.alloc(0), buffer.subarray(bodyStart));
     const transferEncoding = get('transfer-encoding').join(',').toLowerCase();
     if (transferEncoding !== '') {
@@ -259,12 +264,21 @@ export class Connection {
         if (parsed.done) {
           // Bytes after the response that nobody asked for: the connection is out of step; drop it.
           // After a request with broken framing the server may still be reading (or answering) its leftovers: never reuse the connection.
-          const keep = !parsed.response.closes && parsed.rest.length === 0 && !this.ended && this.failure === undefined && !request.halfClose && !request.brokenFraming;
+          const keep =
+            !parsed.response.closes && parsed.rest.length === 0 && !this.ended && this.failure === undefined && !request.halfClose && !request.brokenFraming;
           this.buffer = Buffer.alloc(0);
           return finish({ kind: 'response', response: parsed.response, ms: ms() }, keep);
         }
         if (this.ended || this.failure !== undefined) {
-          finish({ kind: 'reset', detail: this.failure ?? (this.buffer.length > 0 ? 'closed inside the response' : 'closed without a response'), receivedBytes: this.buffer.length, ms: ms() }, false);
+          finish(
+            {
+              kind: 'reset',
+              detail: this.failure ?? (this.buffer.length > 0 ? 'closed inside the response' : 'closed without a response'),
+              receivedBytes: this.buffer.length,
+              ms: ms(),
+            },
+            false,
+          );
         }
       };
       // Bytes still arriving when the deadline passes (read in the same turn as it) are read on before the verdict.

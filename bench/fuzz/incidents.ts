@@ -42,8 +42,16 @@ export interface IncidentOptions {
 
 /** The error a crashed process printed last (`TypeError: Invalid URL (ERR_INVALID_URL)`). */
 function lastError(stderr: readonly string[]): string {
-  const line = [...stderr].reverse().find((l) => /^\w*Error\b/.test(l.trim()))?.trim() ?? 'no error printed';
-  const code = [...stderr].reverse().find((l) => /^\s*code: /.test(l))?.trim().replace(/^code: '?|'?,?$/g, '');
+  const line =
+    [...stderr]
+      .reverse()
+      .find((l) => /^\w*Error\b/.test(l.trim()))
+      ?.trim() ?? 'no error printed';
+  const code = [...stderr]
+    .reverse()
+    .find((l) => /^\s*code: /.test(l))
+    ?.trim()
+    .replace(/^code: '?|'?,?$/g, '');
   return code ? `${line} (${code})` : line;
 }
 
@@ -106,8 +114,15 @@ export class Incidents {
     while (this.inFlight.size > 0) await new Promise((r) => setTimeout(r, 20));
     const exit = target.exited;
     // A dying process can look frozen for a moment; by now it has exited if it was a crash.
-    const entry: Incident = { kind: exit ? 'crash' : kind, exit, culprits: [], suspects: suspects.flatMap((s) => s.requests.map((request) => ({ surface: s.surface, request }))) };
-    options.log(`· ${entry.kind}${exit ? ` (exit ${exit.code ?? exit.signal})` : ''}; ${target.owned ? 'restarting the server' : 'waiting for the server'}, then replaying the ${suspects.length} case(s) in flight or just finished, one by one`);
+    const entry: Incident = {
+      kind: exit ? 'crash' : kind,
+      exit,
+      culprits: [],
+      suspects: suspects.flatMap((s) => s.requests.map((request) => ({ surface: s.surface, request }))),
+    };
+    options.log(
+      `· ${entry.kind}${exit ? ` (exit ${exit.code ?? exit.signal})` : ''}; ${target.owned ? 'restarting the server' : 'waiting for the server'}, then replaying the ${suspects.length} case(s) in flight or just finished, one by one`,
+    );
     const revive = async () => {
       options.beforeRevive();
       if (await health.revive()) return true;
@@ -156,13 +171,27 @@ export class Incidents {
             ? `the request held the event loop for ${Math.round(ms / 1000)} s when replayed alone (every other request waited; one of them hung)`
             : 'the server stopped answering (event loop blocked)';
       if (entry.unreproduced) {
-        findings.note(`the server stopped answering for a while (event loop held); none of the ${entry.suspects.length} requests in flight did it again, alone or together`);
+        findings.note(
+          `the server stopped answering for a while (event loop held); none of the ${entry.suspects.length} requests in flight did it again, alone or together`,
+        );
         continue;
       }
       if (entry.culprits.length === 0) {
-        findings.record({ category: entry.kind, surface: '(unattributed)', detail: `${describe(entry.kind)}; no single in-flight request reproduced it alone (${entry.suspects.length} in flight)`, request: entry.suspects[0]?.request ?? fallback });
+        findings.record({
+          category: entry.kind,
+          surface: '(unattributed)',
+          detail: `${describe(entry.kind)}; no single in-flight request reproduced it alone (${entry.suspects.length} in flight)`,
+          request: entry.suspects[0]?.request ?? fallback,
+        });
       }
-      for (const culprit of entry.culprits) findings.record({ category: culprit.kind, surface: culprit.surface, detail: describe(culprit.kind, culprit.ms), request: culprit.request, index: culprit.index });
+      for (const culprit of entry.culprits)
+        findings.record({
+          category: culprit.kind,
+          surface: culprit.surface,
+          detail: describe(culprit.kind, culprit.ms),
+          request: culprit.request,
+          index: culprit.index,
+        });
     }
   }
 }

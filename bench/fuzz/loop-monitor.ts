@@ -51,7 +51,12 @@ if (isMainThread && process.send) {
     setTimeout(() => {
       let maxMs = 0;
       for (const h of holds) if (h.end >= message.since) maxMs = Math.max(maxMs, h.ms);
-      const answer: LoopDelayAnswer = { type: 'loop-delay', id: message.id, maxMs, run: { maxMs: late(run.max), p99Ms: late(run.percentile(99)), meanMs: late(run.mean) } };
+      const answer: LoopDelayAnswer = {
+        type: 'loop-delay',
+        id: message.id,
+        maxMs,
+        run: { maxMs: late(run.max), p99Ms: late(run.percentile(99)), meanMs: late(run.mean) },
+      };
       send(answer);
       if (message.startRun) run.reset();
     }, RESOLUTION_MS + 1);

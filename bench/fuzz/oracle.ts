@@ -80,8 +80,14 @@ const INTERNALS: readonly [string, RegExp][] = [
   ['stack frame', /(?:^|\n|\\n)\s*at [^\n]{0,200}?:\d+:\d+\)?/g],
   ['source position', /[\w-]+\.(?:m?[jt]s|cjs|mjs)(?::\d+){1,2}/g],
   ['file path', /\/work\/|\/home\/|\/root\/|\/usr\/(?:local\/)?lib\/node|node_modules|file:\/\/\/|node:internal/g],
-  ['SQLite text', /SQLITE_[A-Z]+|no such (?:table|column|function|module)|near \\?"[^"\\]*\\?": syntax error|SQL logic error|unrecognized token|incomplete input|SqliteError|sql\.js|sql-wasm/gi],
-  ['JavaScript error', /(?:^|[^A-Za-z ])(?:[A-Z][A-Za-z]*)?Error: |Cannot read propert|is not a function|is not iterable|Maximum call stack|is not valid JSON|Unexpected end of JSON|ERR_[A-Z][A-Z_]{3,}/g],
+  [
+    'SQLite text',
+    /SQLITE_[A-Z]+|no such (?:table|column|function|module)|near \\?"[^"\\]*\\?": syntax error|SQL logic error|unrecognized token|incomplete input|SqliteError|sql\.js|sql-wasm/gi,
+  ],
+  [
+    'JavaScript error',
+    /(?:^|[^A-Za-z ])(?:[A-Z][A-Za-z]*)?Error: |Cannot read propert|is not a function|is not iterable|Maximum call stack|is not valid JSON|Unexpected end of JSON|ERR_[A-Z][A-Z_]{3,}/g,
+  ],
 ];
 /** Contents that must never be served, whatever the status. */
 const FILES: readonly [string, RegExp][] = [
@@ -168,14 +174,21 @@ export interface RouteMethods {
 export function checkExchange(surface: string, request: RawRequest, planted: readonly Planted[], outcome: Outcome, route?: RouteMethods): Finding[] {
   const finding = (category: Category, detail: string, status?: number): Finding => ({ category, surface, detail, request, status });
   if (outcome.kind === 'hang') return [finding('hang', `no complete response in ${outcome.ms} ms (${outcome.receivedBytes} bytes received)`)];
-  if (outcome.kind === 'reset') return request.brokenFraming ? [] : [finding('reset', `${outcome.detail} after ${outcome.ms} ms (${outcome.receivedBytes} bytes received)`)];
+  if (outcome.kind === 'reset')
+    return request.brokenFraming ? [] : [finding('reset', `${outcome.detail} after ${outcome.ms} ms (${outcome.receivedBytes} bytes received)`)];
   if (outcome.kind === 'malformed') return [finding('protocol', `${outcome.detail}: ${JSON.stringify(outcome.head.slice(0, 120))}`)];
   const { response } = outcome;
   const findings: Finding[] = [];
   const graphql = pathOf(request.target) === '/graphql';
 
   if (response.status >= 500 && !(response.status === 503 && DOCUMENTED_503(response))) {
-    findings.push(finding('5xx', `${response.status} ${contentType(response) || '(no Content-Type)'} ${JSON.stringify(response.body.subarray(0, 160).toString('latin1'))}`, response.status));
+    findings.push(
+      finding(
+        '5xx',
+        `${response.status} ${contentType(response) || '(no Content-Type)'} ${JSON.stringify(response.body.subarray(0, 160).toString('latin1'))}`,
+        response.status,
+      ),
+    );
   }
 
   // Canaries: this request's own, by policy; anyone else's, always.
@@ -195,7 +208,11 @@ export function checkExchange(surface: string, request: RawRequest, planted: rea
   }
 
   const requestText = serialize(request).toString('latin1');
-  const leaks = [...internals(headerText, requestText, INTERNALS), ...internals(errorText(response, graphql), requestText, INTERNALS), ...internals(body, requestText, FILES)];
+  const leaks = [
+    ...internals(headerText, requestText, INTERNALS),
+    ...internals(errorText(response, graphql), requestText, INTERNALS),
+    ...internals(body, requestText, FILES),
+  ];
   if (leaks.length > 0) findings.push(finding('leak', leaks.join('; '), response.status));
 
   if (response.status >= 400) findings.push(...shape(response, request, graphql).map((detail) => finding('shape', detail, response.status)));
@@ -223,14 +240,16 @@ function shape(response: RawResponse, request: RawRequest, graphql: boolean): st
   }
   if (graphql) {
     if (!/^application\/(graphql-response\+)?json/.test(type)) problems.push(`GraphQL error ${response.status} with Content-Type ${type || '(none)'}`);
-    else if (hasBody && !(parsed && Array.isArray(parsed.errors) && parsed.errors.length > 0)) problems.push(`GraphQL error ${response.status} without an errors array`);
+    else if (hasBody && !(parsed && Array.isArray(parsed.errors) && parsed.errors.length > 0))
+      problems.push(`GraphQL error ${response.status} without an errors array`);
     return problems;
   }
   const path = resolvedPath(pathOf(request.target));
   if (OAUTH_PAGES.has(path) && type.startsWith('text/html')) return problems;
   if (OAUTH_JSON.has(path) && type.startsWith('application/json') && typeof parsed?.error === 'string') return oauthShape(response, parsed);
   if (!type.startsWith('application/problem+json')) problems.push(`${response.status} with Content-Type ${type || '(none)'}, not a problem`);
-  else if (hasBody && !(parsed && typeof parsed.type === 'string' && typeof parsed.title === 'string' && parsed.status === response.status)) problems.push(`${response.status} problem whose body does not say type, title and the same status`);
+  else if (hasBody && !(parsed && typeof parsed.type === 'string' && typeof parsed.title === 'string' && parsed.status === response.status))
+    problems.push(`${response.status} problem whose body does not say type, title and the same status`);
   else if (!hasBody && request.method !== 'HEAD') problems.push(`${response.status} problem without a body`);
   return problems;
 }
@@ -239,7 +258,8 @@ function shape(response: RawResponse, request: RawRequest, graphql: boolean): st
 function oauthShape(response: RawResponse, parsed: Record<string, unknown>): string[] {
   const problems: string[] = [];
   if (!OAUTH_ERROR.test(parsed.error as string)) problems.push(`${response.status} OAuth error whose error is not an error code`);
-  if (parsed.error_description !== undefined && typeof parsed.error_description !== 'string') problems.push(`${response.status} OAuth error whose error_description is not a string`);
+  if (parsed.error_description !== undefined && typeof parsed.error_description !== 'string')
+    problems.push(`${response.status} OAuth error whose error_description is not a string`);
   if (!/\bno-store\b/.test(header(response, 'cache-control') ?? '')) problems.push(`${response.status} OAuth error without Cache-Control: no-store`);
   if (response.status === 401 && !/^Bearer\b/.test(header(response, 'www-authenticate') ?? '')) problems.push('401 OAuth error without a Bearer challenge');
   return problems;

@@ -17,7 +17,9 @@ export function curlOf(request: RawRequest, before?: RawRequest): string {
   if (before) {
     const first = curlOf(before).replace(/^printf %s \S+ \| base64 -d \| /, '');
     const second = curlOf(request).replace(/^printf %s \S+ \| base64 -d \| curl -si/, '');
-    return before.body?.length || request.body?.length ? `(two requests on one connection: see the raw bytes)` : `${first} --next ${second.replace(/^curl -si /, '')}`;
+    return before.body?.length || request.body?.length
+      ? `(two requests on one connection: see the raw bytes)`
+      : `${first} --next ${second.replace(/^curl -si /, '')}`;
   }
   const parts = ['curl -si --path-as-is'];
   if (request.method === 'HEAD') parts.push('-I');
@@ -46,8 +48,11 @@ function curlIsExact(request: RawRequest): boolean {
   return (
     request.version === 'HTTP/1.1' &&
     !request.brokenFraming &&
-    printable(request.method) && request.method !== '' && !request.method.includes(' ') &&
-    printable(request.target) && !request.target.includes(' ') &&
+    printable(request.method) &&
+    request.method !== '' &&
+    !request.method.includes(' ') &&
+    printable(request.target) &&
+    !request.target.includes(' ') &&
     request.headers.every(([n, v]) => printable(n) && printable(v) && /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(n)) &&
     request.headers.filter(([n]) => /^host$/i.test(n)).length <= 1 &&
     !request.headers.some(([n]) => /^transfer-encoding$/i.test(n))
@@ -73,26 +78,56 @@ const mb = (n: number | undefined) => (n === undefined ? 'n/a' : `${Math.round(n
 export function formatReport(report: CampaignReport): string {
   const lines: string[] = [];
   const failing = report.strictShape ? [...FAILING, 'shape'] : FAILING;
-  lines.push(`fuzz: seed ${report.seed}, ${report.requests} requests (${report.cases} cases, ${report.replays} replays) in ${report.seconds.toFixed(1)} s = ${report.requestsPerSecond} req/s over ${report.connections} connections${report.incidentSeconds > 0 ? ` (${report.steadyRequestsPerSecond} req/s outside the ${report.incidentSeconds.toFixed(1)} s of restarts and replays)` : ''}`);
-  lines.push(`per surface: ${Object.entries(report.perSurface).sort().map(([s, n]) => `${s} ${n}`).join(', ')}`);
-  lines.push(`statuses: ${Object.entries(report.statuses).sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s}×${n}`).join(' ')}`);
-  const serverErrors = Object.entries(report.serverErrors).sort().map(([s, byStatus]) => `${s} ${Object.entries(byStatus).map(([code, n]) => `${code}×${n}`).join(' ')}`);
+  lines.push(
+    `fuzz: seed ${report.seed}, ${report.requests} requests (${report.cases} cases, ${report.replays} replays) in ${report.seconds.toFixed(1)} s = ${report.requestsPerSecond} req/s over ${report.connections} connections${report.incidentSeconds > 0 ? ` (${report.steadyRequestsPerSecond} req/s outside the ${report.incidentSeconds.toFixed(1)} s of restarts and replays)` : ''}`,
+  );
+  lines.push(
+    `per surface: ${Object.entries(report.perSurface)
+      .sort()
+      .map(([s, n]) => `${s} ${n}`)
+      .join(', ')}`,
+  );
+  lines.push(
+    `statuses: ${Object.entries(report.statuses)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([s, n]) => `${s}×${n}`)
+      .join(' ')}`,
+  );
+  const serverErrors = Object.entries(report.serverErrors)
+    .sort()
+    .map(
+      ([s, byStatus]) =>
+        `${s} ${Object.entries(byStatus)
+          .map(([code, n]) => `${code}×${n}`)
+          .join(' ')}`,
+    );
   lines.push(`5xx by route (documented 503s included; failing ones are findings): ${serverErrors.join(', ') || 'none'}`);
-  lines.push(`findings: ${(Object.entries(report.counts) as [Category, number][]).map(([c, n]) => `${c} ${n}${failing.includes(c) ? '' : ' (reported, not failing)'}`).join(', ')}`);
-  lines.push(`server RSS: before ${mb(report.rssMb.before)}, peak ${mb(report.rssMb.peak)}, after ${mb(report.rssMb.after)}; restarts ${report.restarts}; stderr lines ${report.serverStderrLines}`);
+  lines.push(
+    `findings: ${(Object.entries(report.counts) as [Category, number][]).map(([c, n]) => `${c} ${n}${failing.includes(c) ? '' : ' (reported, not failing)'}`).join(', ')}`,
+  );
+  lines.push(
+    `server RSS: before ${mb(report.rssMb.before)}, peak ${mb(report.rssMb.peak)}, after ${mb(report.rssMb.after)}; restarts ${report.restarts}; stderr lines ${report.serverStderrLines}`,
+  );
   const { server, fuzzerMaxMs } = report.eventLoop;
   const ms = (n: number | undefined) => (n === undefined ? 'n/a' : `${Math.round(n)} ms`);
-  lines.push(`event-loop delay: server ${server ? `max ${ms(server.maxMs)}, p99 ${ms(server.p99Ms)}, mean ${server.meanMs.toFixed(1)} ms (measured inside it, since it ${report.restarts > 0 ? 'last started' : 'started'} listening)` : 'n/a (not started by the fuzzer)'}; the fuzzer's own longest hold ${ms(fuzzerMaxMs)}`);
+  lines.push(
+    `event-loop delay: server ${server ? `max ${ms(server.maxMs)}, p99 ${ms(server.p99Ms)}, mean ${server.meanMs.toFixed(1)} ms (measured inside it, since it ${report.restarts > 0 ? 'last started' : 'started'} listening)` : 'n/a (not started by the fuzzer)'}; the fuzzer's own longest hold ${ms(fuzzerMaxMs)}`,
+  );
   for (const incident of report.incidents) {
     if (report.incidents.indexOf(incident) === 10) lines.push(`… ${report.incidents.length - 10} more incidents`);
     if (report.incidents.indexOf(incident) >= 10) continue;
-    lines.push(`incident: ${incident.kind}${incident.exit ? ` (exit ${incident.exit.code ?? incident.exit.signal})` : ''}, ${incident.suspects.length} request(s) in flight, ${incident.culprits.length} reproduced alone${incident.unreproduced ? ', not reproduced' : ''}`);
+    lines.push(
+      `incident: ${incident.kind}${incident.exit ? ` (exit ${incident.exit.code ?? incident.exit.signal})` : ''}, ${incident.suspects.length} request(s) in flight, ${incident.culprits.length} reproduced alone${incident.unreproduced ? ', not reproduced' : ''}`,
+    );
   }
   if (report.unreproduced > 0) lines.push(`unreproduced (not failing): ${report.unreproduced}`, ...report.notes.map((n) => `  · ${n}`));
   if (report.aborted) lines.push(`ABORTED: ${report.aborted}`);
   for (const group of report.groups) {
     lines.push('');
-    const where = Object.entries(group.surfaces).sort(([, a], [, b]) => b - a).map(([s, n]) => `${s} ${n}`).join(', ');
+    const where = Object.entries(group.surfaces)
+      .sort(([, a], [, b]) => b - a)
+      .map(([s, n]) => `${s} ${n}`)
+      .join(', ');
     lines.push(`[${group.category}] ${group.count}× ${group.signature}  (${where})`);
     for (const example of group.examples.slice(0, group.category === 'shape' ? 1 : 2)) {
       if (example.after) lines.push(`  after:   ${describe(example.after)} (on the same connection)`);
@@ -100,12 +135,18 @@ export function formatReport(report: CampaignReport): string {
       lines.push(`  detail:  ${example.detail.slice(0, 300)}`);
       const exact = curlIsExact(example.request) && (!example.after || curlIsExact(example.after));
       const curl = curlOf(example.request, example.after);
-      lines.push(`  ${exact ? 'curl' : 'curl (approximate; the raw bytes are exact)'}: ${curl.length > 700 ? `(${curl.length} characters: see the --json report)` : curl}`);
+      lines.push(
+        `  ${exact ? 'curl' : 'curl (approximate; the raw bytes are exact)'}: ${curl.length > 700 ? `(${curl.length} characters: see the --json report)` : curl}`,
+      );
       if (!exact || example.after) lines.push(`  raw:  ${rawOf(example.request, example.after)}`);
     }
   }
   lines.push('');
-  lines.push(report.failed ? `FAILED: ${failing.filter((c) => report.counts[c as Category] > 0).join(', ') || report.aborted}` : 'passed: no crash, 5xx, reset, hang, protocol error, echo or leak');
+  lines.push(
+    report.failed
+      ? `FAILED: ${failing.filter((c) => report.counts[c as Category] > 0).join(', ') || report.aborted}`
+      : 'passed: no crash, 5xx, reset, hang, protocol error, echo or leak',
+  );
   return lines.join('\n');
 }
 

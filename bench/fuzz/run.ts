@@ -30,7 +30,10 @@ const { values: args } = parseArgs({
   },
 });
 
-const only = args.only?.split(',').map((s) => s.trim()).filter(Boolean);
+const only = args.only
+  ?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 if (args.case !== undefined) {
   const clean = await sendCase({ seed: Number(args.seed), index: Number(args.case), base: args.base, only, timeoutMs: Number(args.timeout) });
   process.exit(clean ? 0 : 1);

@@ -4,7 +4,20 @@ import { define, knownText, yearFilter } from './define.ts';
 import { bookkeeping, isoDateTime, located, longText, shortText, yearOf } from './fields.ts';
 import { atMost, provenanceWithCoordinates } from './rules.ts';
 
-export const SPORT_TYPES = ['Run', 'TrailRun', 'Ride', 'GravelRide', 'MountainBikeRide', 'Swim', 'Hike', 'Walk', 'Rowing', 'NordicSki', 'AlpineSki', 'Workout'] as const;
+export const SPORT_TYPES = [
+  'Run',
+  'TrailRun',
+  'Ride',
+  'GravelRide',
+  'MountainBikeRide',
+  'Swim',
+  'Hike',
+  'Walk',
+  'Rowing',
+  'NordicSki',
+  'AlpineSki',
+  'Workout',
+] as const;
 
 export default define({
   name: 'activities',
@@ -23,7 +36,10 @@ export default define({
     city: shortText.optional(),
     country: shortText.optional(),
     gear: shortText.optional(),
-    stravaId: z.string().regex(/^\d{1,20}$/).optional(),
+    stravaId: z
+      .string()
+      .regex(/^\d{1,20}$/)
+      .optional(),
     ...located,
     notes: longText.optional(),
     ...bookkeeping,

@@ -27,7 +27,10 @@ export default define({
       .refine(validIsbn13, 'expected a valid ISBN-13')
       .optional(),
     // Goodreads' own book id: what matches a re-import when the edition has no ISBN (issue 30).
-    goodreadsId: z.string().regex(/^\d{1,20}$/, 'expected the numeric Goodreads book id as a quoted string').optional(),
+    goodreadsId: z
+      .string()
+      .regex(/^\d{1,20}$/, 'expected the numeric Goodreads book id as a quoted string')
+      .optional(),
     publishedYear: z.number().int().min(-3000).max(2100).optional(),
     pages: z.number().int().min(1).max(100_000).optional(),
     genres: names.default([]),

@@ -165,7 +165,10 @@ export interface CollectionDeclaration {
 }
 
 /** Filters that count values (`meta.facets`); range filters such as `since` do not. */
-export const facetable = (c: CollectionDeclaration): string[] => Object.entries(c.filters).filter(([, spec]) => spec.kind.type !== 'since').map(([param]) => param);
+export const facetable = (c: CollectionDeclaration): string[] =>
+  Object.entries(c.filters)
+    .filter(([, spec]) => spec.kind.type !== 'since')
+    .map(([param]) => param);
 
 /** Bookkeeping fields that never leave the compiler: records, documents and CSV all omit them. */
 export const UNPUBLISHED: ReadonlySet<string> = new Set(['visibility', 'draft']);
@@ -176,15 +179,18 @@ const RESERVED_NAMES = new Set(['meta', 'status']);
 export function define(declaration: CollectionDeclaration): CollectionDeclaration {
   if (RESERVED_NAMES.has(declaration.name)) throw new Error(`${declaration.name}: the name is reserved for /api/${declaration.name}.json`);
   for (const [param, spec] of Object.entries(declaration.filters)) {
-    if (spec.kind.type === 'since' && declaration.sort[spec.field] !== 'date') throw new Error(`${declaration.name}: ${param} bounds ${spec.field}, which is not a date sort field`);
+    if (spec.kind.type === 'since' && declaration.sort[spec.field] !== 'date')
+      throw new Error(`${declaration.name}: ${param} bounds ${spec.field}, which is not a date sort field`);
   }
   for (const rule of declaration.rules ?? []) {
-    for (const field of rule.fields) if (!(field in declaration.schema.shape)) throw new Error(`${declaration.name}: a rule names ${field}, which is not in the schema`);
+    for (const field of rule.fields)
+      if (!(field in declaration.schema.shape)) throw new Error(`${declaration.name}: a rule names ${field}, which is not in the schema`);
   }
   const recommend = declaration.recommend;
   const matched = recommend ? [...Object.keys(recommend.fields), ...(recommend.decadeField ? [recommend.decadeField] : [])] : [];
   for (const field of matched) {
-    if (!(field in declaration.schema.shape) && !declaration.derived?.includes(field)) throw new Error(`${declaration.name}: recommend names ${field}, which is neither in the schema nor derived`);
+    if (!(field in declaration.schema.shape) && !declaration.derived?.includes(field))
+      throw new Error(`${declaration.name}: recommend names ${field}, which is neither in the schema nor derived`);
   }
   for (const key of declaration.defaultSort) {
     if (!(key.field in declaration.sort)) throw new Error(`${declaration.name}: default sort field ${key.field} is not sortable`);

@@ -11,7 +11,11 @@ export default define({
   rest: true,
   schema: z.strictObject({
     title: shortText,
-    type: z.string().trim().toLowerCase().regex(/^[a-z][a-z -]{1,39}$/, 'expected a lowercase word such as conference'),
+    type: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z][a-z -]{1,39}$/, 'expected a lowercase word such as conference'),
     startDate: isoDateOrDateTime,
     endDate: isoDateOrDateTime.optional(),
     timezone: timeZone.optional(),

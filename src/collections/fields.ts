@@ -36,14 +36,17 @@ export const isoMonthOrDate = z.string().refine((s) => {
   return m !== null && (m[3] === undefined || realDay(m[1]!, m[2]!, m[3]));
 }, 'expected YYYY-MM or YYYY-MM-DD');
 
-export const httpUrl = z.string().max(2048).refine((s) => {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'https:' || u.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}, 'expected an absolute http(s) URL');
+export const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return u.protocol === 'https:' || u.protocol === 'http:';
+    } catch {
+      return false;
+    }
+  }, 'expected an absolute http(s) URL');
 
 /** A site-relative path or an absolute http(s) URL (images may live in the site or elsewhere). */
 export const imageRef = z.union([z.string().regex(/^\/[^\s]*$/, 'expected a path starting with /'), httpUrl]);
@@ -110,8 +113,7 @@ export const bookkeeping = {
 };
 
 /** The year of an ISO date or date-time string. */
-export const yearOf = (value: unknown): number | undefined =>
-  typeof value === 'string' && /^\d{4}/.test(value) ? Number(value.slice(0, 4)) : undefined;
+export const yearOf = (value: unknown): number | undefined => (typeof value === 'string' && /^\d{4}/.test(value) ? Number(value.slice(0, 4)) : undefined);
 
 /** An OpenStreetMap link centred on the coordinates, for records that have them. */
 export function mapsUrl(c: unknown): string | undefined {

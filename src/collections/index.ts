@@ -21,8 +21,23 @@ import { feedItems } from './feed-items.ts';
 
 /** Collections whose records come from `content/<name>/` (writing also composes in the blog's posts). */
 export const contentCollections: readonly CollectionDeclaration[] = [
-  activities, movies, places, events, sportingEvents, music, concerts, videos,
-  podcasts, tweets, code, photos, books, work, reading, blog, writing,
+  activities,
+  movies,
+  places,
+  events,
+  sportingEvents,
+  music,
+  concerts,
+  videos,
+  podcasts,
+  tweets,
+  code,
+  photos,
+  books,
+  work,
+  reading,
+  blog,
+  writing,
 ];
 
 /** Every collection; the feed is composed from all the content collections. */

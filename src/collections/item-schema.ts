@@ -24,7 +24,6 @@ export type JsonSchema = JsonObject;
 
 export const CANONICAL_ID_PATTERN = CANONICAL_ID.source;
 
-
 /**
  * Every field a declaration's `derive` may return, described once. A declaration listing a
  * derived field missing here fails generation, so a new derived field cannot go undocumented.

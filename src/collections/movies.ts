@@ -22,10 +22,16 @@ export default define({
     seasons: z.number().int().min(1).max(100).optional(),
     rating: z.number().min(0).max(5).multipleOf(0.5).optional(),
     recommended: z.boolean().default(false),
-    imdbId: z.string().regex(/^tt\d{7,10}$/).optional(),
+    imdbId: z
+      .string()
+      .regex(/^tt\d{7,10}$/)
+      .optional(),
     tmdbId: z.number().int().positive().optional(),
     // The film's (or diary entry's) Letterboxd link: the only ID a Letterboxd export carries (issue 30).
-    letterboxdUri: z.string().regex(/^https:\/\/(?:letterboxd\.com|boxd\.it)\/[^\s]+$/, 'expected a https://letterboxd.com/… or https://boxd.it/… link').optional(),
+    letterboxdUri: z
+      .string()
+      .regex(/^https:\/\/(?:letterboxd\.com|boxd\.it)\/[^\s]+$/, 'expected a https://letterboxd.com/… or https://boxd.it/… link')
+      .optional(),
     review: longText.optional(),
     ...bookkeeping,
   }),

@@ -24,8 +24,14 @@ export default define({
     externalIds: z
       .strictObject({
         musicbrainz: z.string().uuid().optional(),
-        isrc: z.string().regex(/^[A-Z]{2}[A-Z0-9]{3}\d{7}$/, 'expected an ISRC such as GBAYE6900520').optional(),
-        spotify: z.string().regex(/^[0-9A-Za-z]{22}$/).optional(),
+        isrc: z
+          .string()
+          .regex(/^[A-Z]{2}[A-Z0-9]{3}\d{7}$/, 'expected an ISRC such as GBAYE6900520')
+          .optional(),
+        spotify: z
+          .string()
+          .regex(/^[0-9A-Za-z]{22}$/)
+          .optional(),
       })
       .optional(),
     notes: longText.optional(),

@@ -44,7 +44,10 @@ export function localTimesIn(zoneField: string, fields: readonly string[]): Reco
  * time counting as UTC, as sorting does).
  */
 function compareTimes(a: string, b: string): number {
-  const [x, y] = a.length > 10 && b.length > 10 ? [instantKey(a), instantKey(b)] : [a.slice(0, Math.min(a.length, b.length, 10)), b.slice(0, Math.min(a.length, b.length, 10))];
+  const [x, y] =
+    a.length > 10 && b.length > 10
+      ? [instantKey(a), instantKey(b)]
+      : [a.slice(0, Math.min(a.length, b.length, 10)), b.slice(0, Math.min(a.length, b.length, 10))];
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
@@ -105,7 +108,11 @@ export function happenedOnlyOnceDue(options: DatedStatus & { values: readonly st
     apply(record, { now }) {
       const value = str(record, field);
       if (value === undefined || !values.includes(value) || !ahead(record, options, now)) return {};
-      return { problems: [{ field, reason: `${value}, but ${date} ${str(record, date)} is after the build date (${shown(now)}): set ${instead} until it has happened` }] };
+      return {
+        problems: [
+          { field, reason: `${value}, but ${date} ${str(record, date)} is after the build date (${shown(now)}): set ${instead} until it has happened` },
+        ],
+      };
     },
   };
 }

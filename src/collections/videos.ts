@@ -13,7 +13,11 @@ export default define({
     url: httpUrl,
     channel: shortText,
     platform: z.enum(['youtube', 'vimeo', 'peertube', 'other']).default('youtube'),
-    category: z.string().trim().toLowerCase().regex(/^[a-z][a-z -]{1,39}$/, 'expected a lowercase word such as talk'),
+    category: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z][a-z -]{1,39}$/, 'expected a lowercase word such as talk'),
     publishedAt: isoDate,
     watchedAt: isoDateOrDateTime.optional(),
     durationSeconds: z.number().int().min(1).max(100_000),

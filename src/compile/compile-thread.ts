@@ -20,7 +20,8 @@ if (parentPort && (workerData as { compileThread?: boolean } | undefined)?.compi
   try {
     outcome = { result: compile(options) };
   } catch (error) {
-    outcome = error instanceof ContentError ? { problems: [...error.problems] } : { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    outcome =
+      error instanceof ContentError ? { problems: [...error.problems] } : { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }
   port.postMessage(outcome);
 }

@@ -56,7 +56,9 @@ export interface CompileResult {
 export class ContentError extends Error {
   readonly problems: readonly LoadProblem[];
   constructor(problems: readonly LoadProblem[]) {
-    super(`${problems.length} content problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  ${p.origin}: ${p.field}: ${p.reason}`).join('\n')}`);
+    super(
+      `${problems.length} content problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  ${p.origin}: ${p.field}: ${p.reason}`).join('\n')}`,
+    );
     this.problems = problems;
   }
 }
@@ -186,7 +188,8 @@ export const provenanceWarnings = (c: CollectionRecords) => missingProvenance(c)
 /** The SQL surface's image: the writing relation as the image holds it. */
 export const sqlImageOf = (core: QueryCore) => sqlImageBytes(core.records(collection('writing')!));
 
-export const sqlImagePathOf = (options: Pick<CompileOptions, 'imagePath' | 'sqlImagePath'>) => options.sqlImagePath ?? join(dirname(options.imagePath), 'sql.db');
+export const sqlImagePathOf = (options: Pick<CompileOptions, 'imagePath' | 'sqlImagePath'>) =>
+  options.sqlImagePath ?? join(dirname(options.imagePath), 'sql.db');
 
 export function writeArtifact(clientDir: string, artifact: Artifact): void {
   mkdirSync(dirname(join(clientDir, artifact.file)), { recursive: true });

@@ -22,7 +22,11 @@ const SIGNATURE_BYTES = 16;
 const TOKEN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 const invalid = () =>
-  new PublicError('invalid-cursor', 'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.', 'cursor');
+  new PublicError(
+    'invalid-cursor',
+    'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.',
+    'cursor',
+  );
 
 /** A short digest of everything a cursor must agree with. */
 export function binding(parts: readonly string[]): string {

@@ -99,7 +99,14 @@ function hasOffset(text: string): boolean {
   const n = text.length;
   if (text.charCodeAt(n - 1) === 90 /* Z */) return true;
   const sign = text.charCodeAt(n - 6);
-  return (sign === 43 || sign === 45) && isDigit(text.charCodeAt(n - 5)) && isDigit(text.charCodeAt(n - 4)) && text.charCodeAt(n - 3) === 58 && isDigit(text.charCodeAt(n - 2)) && isDigit(text.charCodeAt(n - 1));
+  return (
+    (sign === 43 || sign === 45) &&
+    isDigit(text.charCodeAt(n - 5)) &&
+    isDigit(text.charCodeAt(n - 4)) &&
+    text.charCodeAt(n - 3) === 58 &&
+    isDigit(text.charCodeAt(n - 2)) &&
+    isDigit(text.charCodeAt(n - 1))
+  );
 }
 
 /** Two ASCII digits at `i` as a number; NaN when either is not a digit (NaN fails every range check). */

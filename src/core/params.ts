@@ -66,11 +66,23 @@ export function refuseControlCharacters(search: URLSearchParams): void {
     const found = inName ?? NOT_TEXT.exec(value);
     if (!found) continue;
     if (!inName && name === 'cursor') {
-      throw new PublicError('invalid-cursor', 'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.', 'cursor');
+      throw new PublicError(
+        'invalid-cursor',
+        'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.',
+        'cursor',
+      );
     }
-    const what = found[0] === '\uFFFD' ? 'U+FFFD (what invalid UTF-8 percent-encoding or a lone surrogate decodes to)' : /\p{Cs}/u.test(found[0]) ? `a lone surrogate (${codePoint(found[0])})` : `the control character ${codePoint(found[0])}`;
+    const what =
+      found[0] === '\uFFFD'
+        ? 'U+FFFD (what invalid UTF-8 percent-encoding or a lone surrogate decodes to)'
+        : /\p{Cs}/u.test(found[0])
+          ? `a lone surrogate (${codePoint(found[0])})`
+          : `the control character ${codePoint(found[0])}`;
     const where = inName ? 'A parameter name' : `The value of ${name.slice(0, 40)}`;
-    throw bad(name, `${where} holds ${what}. Names and values take text without control characters (U+0000–U+001F, U+007F–U+009F, tab and line breaks included), percent-encoded as UTF-8.`);
+    throw bad(
+      name,
+      `${where} holds ${what}. Names and values take text without control characters (U+0000–U+001F, U+007F–U+009F, tab and line breaks included), percent-encoded as UTF-8.`,
+    );
   }
 }
 
@@ -89,7 +101,10 @@ function parseSort(collection: CollectionDeclaration, raw: string | null): SortK
   if (parts.length > LIMITS.sortKeysMax) throw bad('sort', `sort takes at most ${LIMITS.sortKeysMax} keys.`);
   const keys: SortKey[] = [];
   for (const part of parts) {
-    const [field = '', direction = 'asc', extra] = part.trim().split(':').map((s) => s.trim());
+    const [field = '', direction = 'asc', extra] = part
+      .trim()
+      .split(':')
+      .map((s) => s.trim());
     if (extra !== undefined || !Object.hasOwn(collection.sort, field)) {
       throw bad('sort', `sort must be a comma-separated list of <field>:<asc|desc>; ${collection.name} sorts by ${allowed}.`);
     }
@@ -155,7 +170,11 @@ export function parseQuery(collection: CollectionDeclaration, search: URLSearchP
     seen.add(name);
     if (!(COMMON as readonly string[]).includes(name) && !Object.hasOwn(collection.filters, name)) {
       const known = [...COMMON, ...Object.keys(collection.filters)].join(', ');
-      throw new PublicError('unknown-parameter', `${collection.name} does not take the parameter ${JSON.stringify(name.slice(0, 40))}; it takes ${known}.`, name);
+      throw new PublicError(
+        'unknown-parameter',
+        `${collection.name} does not take the parameter ${JSON.stringify(name.slice(0, 40))}; it takes ${known}.`,
+        name,
+      );
     }
   }
   const filters = Object.entries(collection.filters)
@@ -165,7 +184,11 @@ export function parseQuery(collection: CollectionDeclaration, search: URLSearchP
   if ([...rawQ].length > LIMITS.searchCharsMax) throw bad('q', `q is longer than ${LIMITS.searchCharsMax} characters.`);
   const cursor = search.get('cursor');
   if (cursor !== null && (cursor === '' || cursor.length > LIMITS.cursorCharsMax)) {
-    throw new PublicError('invalid-cursor', 'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.', 'cursor');
+    throw new PublicError(
+      'invalid-cursor',
+      'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.',
+      'cursor',
+    );
   }
   return {
     collection,

@@ -109,7 +109,8 @@ const op = (direction: SortDirection) => (direction === 'asc' ? '>' : '<');
 
 /** Whether a query pages in its collection's default order, the order of `pos`. */
 const inDefaultOrder = (query: Query) =>
-  query.sort.length === query.collection.defaultSort.length && query.sort.every((k, i) => k.field === query.collection.defaultSort[i]!.field && k.direction === query.collection.defaultSort[i]!.direction);
+  query.sort.length === query.collection.defaultSort.length &&
+  query.sort.every((k, i) => k.field === query.collection.defaultSort[i]!.field && k.direction === query.collection.defaultSort[i]!.direction);
 const tieDirection = (sort: readonly SortKey[]): SortDirection => sort[sort.length - 1]?.direction ?? 'asc';
 
 /**
@@ -143,7 +144,8 @@ function keysetWhere(query: Query, position: Position, ridBound: number, columns
 }
 
 /** The ORDER BY terms of `columns`, each run in its direction. */
-export const orderTerms = (columns: readonly string[], directions: readonly SortDirection[]) => columns.map((c, i) => `${c} ${directions[i]!.toUpperCase()}`).join(', ');
+export const orderTerms = (columns: readonly string[], directions: readonly SortDirection[]) =>
+  columns.map((c, i) => `${c} ${directions[i]!.toUpperCase()}`).join(', ');
 
 const orderBy = (sort: readonly SortKey[], columns: readonly string[]) => orderTerms(columns, [...sort.map((k) => k.direction), tieDirection(sort)]);
 
@@ -231,7 +233,9 @@ export class QueryCore {
   private summarized(query: Query, bound: string, summary: Summary, last: Record<string, string | number> | undefined): PageSummary {
     return {
       totalCount: summary.totalCount,
-      next: last ? encodeCursor(this.image.cursorKey, bound, { values: query.sort.map((_, i) => last[`k${i}`] ?? null), canonicalId: String(last.cid) }) : undefined,
+      next: last
+        ? encodeCursor(this.image.cursorKey, bound, { values: query.sort.map((_, i) => last[`k${i}`] ?? null), canonicalId: String(last.cid) })
+        : undefined,
       facets: query.facets ? summary.facets : undefined,
       asOf: this.image.asOf(query.collection.name),
       lastModified: this.image.lastModified(query.collection.name),
@@ -273,7 +277,10 @@ export class QueryCore {
     const rid = columns[columns.length - 1];
     const select = `SELECT r.json AS json, r.cid AS cid${keys}, ${rid} AS rid FROM`;
     if (query.q && search === 'index' && !viaTags) {
-      return { sql: `${select} ${recordsTable(name)} AS r WHERE r.rid IN (SELECT ${rid} FROM ${table} ${clause(where)} ${order}) ${order}`, params: where.params };
+      return {
+        sql: `${select} ${recordsTable(name)} AS r WHERE r.rid IN (SELECT ${rid} FROM ${table} ${clause(where)} ${order}) ${order}`,
+        params: where.params,
+      };
     }
     return { sql: `${select} ${table} ${clause(where)} ${order}`, params: where.params };
   }
@@ -290,24 +297,35 @@ export class QueryCore {
   private walk(query: Query, position: Position | undefined, limit: string, numbered: boolean): Statement {
     const name = query.collection.name;
     const fts = searchTable(name);
-    const where = merge({ sql: [`f.${fts} MATCH ?`], params: [ftsPhrase(query.q!.key)] }, filterWhere({ ...query, q: undefined }, query.filters, 'index', 'r.'));
+    const where = merge(
+      { sql: [`f.${fts} MATCH ?`], params: [ftsPhrase(query.q!.key)] },
+      filterWhere({ ...query, q: undefined }, query.filters, 'index', 'r.'),
+    );
     if (position) {
       const columns = [...query.sort.map((k) => `r.${sortColumn(k.field)}`), 'r.rid'];
       const keyset = this.after(query, position, columns);
-      const next = this.image.statement(`SELECT r.pos AS pos FROM ${recordsTable(name)} AS r ${clause(keyset)} ORDER BY ${orderBy(query.sort, columns)} LIMIT 1`).get(...keyset.params) as { pos: number } | undefined;
+      const next = this.image
+        .statement(`SELECT r.pos AS pos FROM ${recordsTable(name)} AS r ${clause(keyset)} ORDER BY ${orderBy(query.sort, columns)} LIMIT 1`)
+        .get(...keyset.params) as { pos: number } | undefined;
       where.sql.push('f.rowid >= ?');
       where.params.push(next === undefined ? Number.MAX_SAFE_INTEGER : Number(next.pos));
     }
     const keys = query.sort.map((k, i) => `, r.${sortColumn(k.field)} AS k${i}`).join('');
     const n = numbered ? 'row_number() OVER (ORDER BY f.rowid) AS n, ' : '';
-    return { sql: `SELECT ${n}r.json AS json, r.cid AS cid${keys}, r.rid AS rid FROM ${fts} AS f JOIN ${recordsTable(name)} AS r ON r.pos = f.rowid ${clause(where)} ORDER BY f.rowid ${limit}`, params: where.params, numbered };
+    return {
+      sql: `SELECT ${n}r.json AS json, r.cid AS cid${keys}, r.rid AS rid FROM ${fts} AS f JOIN ${recordsTable(name)} AS r ON r.pos = f.rowid ${clause(where)} ORDER BY f.rowid ${limit}`,
+      params: where.params,
+      numbered,
+    };
   }
 
   /** Rows after the cursor `position` in the query's order, over `columns` (the sort keys' and the rid's). */
   private after(query: Query, position: Position, columns: readonly string[]): Where {
     const tie = tieDirection(query.sort) === 'asc' ? '<=' : '<';
     // The last rid at or before the cursor's canonicalId, by an index seek on cid (rids follow cid order).
-    const found = this.image.statement(`SELECT rid FROM ${recordsTable(query.collection.name)} WHERE cid ${tie} ? ORDER BY cid DESC LIMIT 1`).get(position.canonicalId) as { rid: number } | undefined;
+    const found = this.image
+      .statement(`SELECT rid FROM ${recordsTable(query.collection.name)} WHERE cid ${tie} ? ORDER BY cid DESC LIMIT 1`)
+      .get(position.canonicalId) as { rid: number } | undefined;
     const last = Number(found?.rid ?? 0);
     // Descending ties continue below the first rid whose cid is not smaller: bound + 1, exclusive.
     const ridBound = tie === '<' ? last + 1 : last;

@@ -47,7 +47,11 @@ export function parseSearch(searchable: readonly string[], search: URLSearchPara
   const seen = new Set<string>();
   for (const name of search.keys()) {
     if (!(PARAMETERS as readonly string[]).includes(name)) {
-      throw new PublicError('unknown-parameter', `search does not take the parameter ${JSON.stringify(name.slice(0, 40))}; it takes ${PARAMETERS.join(', ')}.`, name);
+      throw new PublicError(
+        'unknown-parameter',
+        `search does not take the parameter ${JSON.stringify(name.slice(0, 40))}; it takes ${PARAMETERS.join(', ')}.`,
+        name,
+      );
     }
     if (seen.has(name) && name !== 'collection') throw bad(name, `${name} is given more than once; give each parameter once (only collection repeats).`);
     seen.add(name);
@@ -77,7 +81,11 @@ export function parseSearch(searchable: readonly string[], search: URLSearchPara
   }
   const cursor = search.get('cursor');
   if (cursor !== null && (cursor === '' || cursor.length > LIMITS.cursorCharsMax)) {
-    throw new PublicError('invalid-cursor', 'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.', 'cursor');
+    throw new PublicError(
+      'invalid-cursor',
+      'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.',
+      'cursor',
+    );
   }
   return { q: { value: q, key: fold(q) }, collections: [...collections].sort(), year, limit, cursor: cursor ?? undefined };
 }
@@ -106,7 +114,12 @@ interface Row {
   json: string;
 }
 
-const invalid = () => new PublicError('invalid-cursor', 'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.', 'cursor');
+const invalid = () =>
+  new PublicError(
+    'invalid-cursor',
+    'The cursor must be a valid opaque value returned by the API for this same query; start again from the first page.',
+    'cursor',
+  );
 
 export class SearchCore {
   readonly image: Image;
@@ -157,7 +170,9 @@ export class SearchCore {
     const d = String(position.values[1] ?? '');
     const own = this.image.statement(`SELECT rid, d FROM ${SEARCH_TABLE} WHERE cid = ?`).get(position.canonicalId) as { rid: number; d: string } | undefined;
     if (own && own.d === d) return Number(own.rid);
-    const before = this.image.statement(`SELECT max(rid) AS rid FROM ${SEARCH_TABLE} WHERE d > ? OR (d = ? AND cid <= ?)`).get(d, d, position.canonicalId) as { rid: number | null };
+    const before = this.image.statement(`SELECT max(rid) AS rid FROM ${SEARCH_TABLE} WHERE d > ? OR (d = ? AND cid <= ?)`).get(d, d, position.canonicalId) as {
+      rid: number | null;
+    };
     return Number(before.rid ?? 0);
   }
 
@@ -219,9 +234,10 @@ export class SearchCore {
       }
       this.filters(query, where, params);
       // Without filters the index alone counts, never touching the rows.
-      const sql = where.length === 1 && source !== `${SEARCH_TABLE} AS s`
-        ? `SELECT count(*) AS n FROM ${SEARCH_INDEX} WHERE ${SEARCH_INDEX} MATCH ?`
-        : `SELECT count(*) AS n FROM ${source} WHERE ${where.join(' AND ')}`;
+      const sql =
+        where.length === 1 && source !== `${SEARCH_TABLE} AS s`
+          ? `SELECT count(*) AS n FROM ${SEARCH_INDEX} WHERE ${SEARCH_INDEX} MATCH ?`
+          : `SELECT count(*) AS n FROM ${source} WHERE ${where.join(' AND ')}`;
       n = Number((this.image.statement(sql).get(...params) as { n: number }).n);
       this.counts.set(bound, n);
     }

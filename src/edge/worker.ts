@@ -77,7 +77,8 @@ export function createEdge(table: EdgeTable) {
   }
 
   function toOrigin(request: Request, url: URL, env: Env): Promise<Response> {
-    if (!env.ORIGIN_URL) return Promise.resolve(new Response('ORIGIN_URL is not set: this deployment has no runtime to send dynamic requests to.\n', { status: 502 }));
+    if (!env.ORIGIN_URL)
+      return Promise.resolve(new Response('ORIGIN_URL is not set: this deployment has no runtime to send dynamic requests to.\n', { status: 502 }));
     const target = new URL(`${url.pathname}${url.search}`, env.ORIGIN_URL);
     const headers = new Headers(request.headers);
     const client = request.headers.get('CF-Connecting-IP');

@@ -21,7 +21,12 @@ export function geoJsonFeature(item: Record<string, unknown>, siteUrl: string, c
   const position = [coordinates.longitude, coordinates.latitude];
   if (coordinates.altitude !== undefined) position.push(coordinates.altitude);
   const detail = detailUrl(siteUrl, { collection, canonicalId: String(item.canonicalId) });
-  return JSON.stringify({ type: 'Feature', id: item.canonicalId, geometry: { type: 'Point', coordinates: position }, properties: { ...properties, detailUrl: detail } });
+  return JSON.stringify({
+    type: 'Feature',
+    id: item.canonicalId,
+    geometry: { type: 'Point', coordinates: position },
+    properties: { ...properties, detailUrl: detail },
+  });
 }
 
 /** The FeatureCollection of `count` items, given each item's feature text ('' for an unlocated one). */

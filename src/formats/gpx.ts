@@ -25,7 +25,10 @@ function root(title: string, siteUrl: string, asOf: string): XMLBuilder {
   const gpx = create({ version: '1.0', encoding: 'UTF-8' }).ele(GPX_NS, 'gpx', { version: '1.1', creator: 'Collections' });
   const metadata = gpx.ele('metadata');
   metadata.ele('name').txt(xmlText(title));
-  metadata.ele('link', { href: xmlAttribute(siteUrl) }).ele('text').txt('Collections');
+  metadata
+    .ele('link', { href: xmlAttribute(siteUrl) })
+    .ele('text')
+    .txt('Collections');
   metadata.ele('time').txt(asOf);
   return gpx;
 }
@@ -40,7 +43,10 @@ export function gpxWaypoint(item: LocatedItem, siteUrl: string): string {
   if (typeof time === 'string' && /T.*(Z|[+-]\d{2}:\d{2})$/.test(time)) wpt.ele('time').txt(new Date(time).toISOString());
   wpt.ele('name').txt(xmlText(item.name ?? item.title ?? item.canonicalId));
   wpt.ele('desc').txt(xmlText([item.category, placeLine(item)].filter(Boolean).join(' · ')));
-  wpt.ele('link', { href: xmlAttribute(detailUrl(siteUrl, item)) }).ele('text').txt('Details');
+  wpt
+    .ele('link', { href: xmlAttribute(detailUrl(siteUrl, item)) })
+    .ele('text')
+    .txt('Details');
   if (item.category) wpt.ele('type').txt(xmlText(item.category));
   return elementLines(gpx.end({ prettyPrint: true }), '<wpt ', '</wpt>');
 }
@@ -53,5 +59,10 @@ export function gpxDocument(title: string, siteUrl: string, asOf: string, waypoi
 }
 
 export function renderGpx(title: string, items: readonly LocatedItem[], siteUrl: string, asOf: string): string {
-  return gpxDocument(title, siteUrl, asOf, items.map((item) => gpxWaypoint(item, siteUrl)));
+  return gpxDocument(
+    title,
+    siteUrl,
+    asOf,
+    items.map((item) => gpxWaypoint(item, siteUrl)),
+  );
 }

@@ -228,7 +228,8 @@ function scan(zone: string, from: number, to: number): Change[] {
 // ── records ─────────────────────────────────────────────────────────────────
 
 const str = (fields: Record<string, unknown>, key: string) => (typeof fields[key] === 'string' && fields[key] !== '' ? (fields[key] as string) : undefined);
-const strs = (fields: Record<string, unknown>, key: string) => (Array.isArray(fields[key]) ? (fields[key] as unknown[]).filter((v): v is string => typeof v === 'string') : []);
+const strs = (fields: Record<string, unknown>, key: string) =>
+  Array.isArray(fields[key]) ? (fields[key] as unknown[]).filter((v): v is string => typeof v === 'string') : [];
 
 /**
  * Minutes since 2000 at `updated` plus the record's `revision`: the sum rises when either
@@ -256,7 +257,11 @@ function describe(item: CalendarItem, url: string): { summary: string; descripti
     const support = strs(f, 'supportActs').join(', ');
     const lines = [line('Support', support), line('Tour', str(f, 'tour')), line('Setlist', str(f, 'setlistUrl')), excerpt(str(f, 'notes')), url];
     const tour = str(f, 'tour');
-    return { summary: `${str(f, 'artist') ?? ''}${title ? ` — ${title}` : ''}`, description: lines.filter(Boolean).join('\n'), categories: ['Concert', ...(tour ? [tour] : [])] };
+    return {
+      summary: `${str(f, 'artist') ?? ''}${title ? ` — ${title}` : ''}`,
+      description: lines.filter(Boolean).join('\n'),
+      categories: ['Concert', ...(tour ? [tour] : [])],
+    };
   }
   const teams = strs(f, 'teams');
   const lines = [
@@ -339,9 +344,7 @@ export function calendarEvent(item: CalendarItem, siteUrl: string): CalendarEven
       categories: categories.map((name) => ({ name })),
       url,
       status: STATUS[String(f.status)] ?? ICalEventStatus.CONFIRMED,
-      location: coordinates
-        ? { title: place, geo: { lat: coordinates.latitude, lon: coordinates.longitude }, radius: VENUE_RADIUS_M }
-        : place || null,
+      location: coordinates ? { title: place, geo: { lat: coordinates.latitude, lon: coordinates.longitude }, radius: VENUE_RADIUS_M } : place || null,
     },
     FRAME,
   );
@@ -353,7 +356,10 @@ export function calendarEvent(item: CalendarItem, siteUrl: string): CalendarEven
 }
 
 export function renderCalendar(options: CalendarOptions): string {
-  return calendarDocument(options, options.items.map((item) => calendarEvent(item, options.siteUrl)));
+  return calendarDocument(
+    options,
+    options.items.map((item) => calendarEvent(item, options.siteUrl)),
+  );
 }
 
 /** The calendar: its properties, the VTIMEZONEs its events need, and the events in start order. */

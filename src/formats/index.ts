@@ -53,7 +53,8 @@ export const serializers: readonly Serializer[] = [
     mediaType: 'application/geo+json',
     contentType: 'application/geo+json',
     canRender: (c) => LOCATED.has(c.name),
-    render: (query, page, links, site) => renderGeoJson(parsed(page), site.url, query.collection.name, { totalCount: page.totalCount, pageSize: query.limit, timestamp: page.asOf, links }),
+    render: (query, page, links, site) =>
+      renderGeoJson(parsed(page), site.url, query.collection.name, { totalCount: page.totalCount, pageSize: query.limit, timestamp: page.asOf, links }),
   },
   {
     mediaType: 'application/vnd.google-earth.kml+xml',

@@ -15,7 +15,6 @@ export interface PageLinks {
   next?: string;
 }
 
-
 export function pageLinks(query: Query, page: PageSummary): PageLinks {
   const path = collectionUrl(query.collection.name);
   const links: PageLinks = { self: path + canonicalSearch(query, query.cursor), first: path + canonicalSearch(query) };

@@ -48,8 +48,23 @@ function addPlacemark(folder: XMLBuilder, item: LocatedItem, category: string, s
   if (item.notes) placemark.ele('description').txt(xmlText(item.notes));
   placemark.ele('styleUrl').txt(`#${styleId(category)}`);
   const data = placemark.ele('ExtendedData');
-  const extended: Record<string, unknown> = { canonicalId: item.canonicalId, category, city: item.city, country: item.country, neighborhood: item.neighborhood, mapsUrl: item.mapsUrl, detailUrl: detailUrl(siteUrl, item), coordinatesSource: item.coordinatesSource, coordinatesLicense: item.coordinatesLicense };
-  for (const [name, value] of Object.entries(extended)) if (value !== undefined) data.ele('Data', { name }).ele('value').txt(xmlText(String(value)));
+  const extended: Record<string, unknown> = {
+    canonicalId: item.canonicalId,
+    category,
+    city: item.city,
+    country: item.country,
+    neighborhood: item.neighborhood,
+    mapsUrl: item.mapsUrl,
+    detailUrl: detailUrl(siteUrl, item),
+    coordinatesSource: item.coordinatesSource,
+    coordinatesLicense: item.coordinatesLicense,
+  };
+  for (const [name, value] of Object.entries(extended))
+    if (value !== undefined)
+      data
+        .ele('Data', { name })
+        .ele('value')
+        .txt(xmlText(String(value)));
   const { longitude, latitude, altitude } = item.coordinates;
   const point = placemark.ele('Point');
   if (altitude !== undefined) point.ele('altitudeMode').txt('absolute');
@@ -83,7 +98,11 @@ export function kmlDocument(title: string, placemarks: readonly KmlPlacemark[]):
   }
   const categories = [...groups.keys()].sort();
   for (const category of categories) {
-    document.ele('Style', { id: styleId(category) }).ele('IconStyle').ele('color').txt(COLORS[category] ?? COLORS.other!);
+    document
+      .ele('Style', { id: styleId(category) })
+      .ele('IconStyle')
+      .ele('color')
+      .txt(COLORS[category] ?? COLORS.other!);
   }
   categories.forEach((category, i) => {
     const folder = document.ele('Folder');
@@ -94,5 +113,8 @@ export function kmlDocument(title: string, placemarks: readonly KmlPlacemark[]):
 }
 
 export function renderKml(title: string, items: readonly LocatedItem[], siteUrl: string): string {
-  return kmlDocument(title, items.map((item) => kmlPlacemark(item, siteUrl)));
+  return kmlDocument(
+    title,
+    items.map((item) => kmlPlacemark(item, siteUrl)),
+  );
 }

@@ -35,7 +35,9 @@ export const xmlRepresentable = (value: string) => value.replace(NOT_XML_CHAR, X
 
 /** `value` as xmlbuilder2's `.txt()` must be given it for a parser to read `xmlRepresentable(value)` back. */
 export function xmlText(value: string): string {
-  return xmlRepresentable(value).replace(ENTITY_LIKE_AMPERSAND, '&amp;').replace(LINE_ENDS, (c) => `&#${c.charCodeAt(0)};`);
+  return xmlRepresentable(value)
+    .replace(ENTITY_LIKE_AMPERSAND, '&amp;')
+    .replace(LINE_ENDS, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** `value` as an attribute value given to xmlbuilder2, read back as `xmlRepresentable(value)`. */

@@ -90,9 +90,7 @@ class Measure {
   constructor(schema: GraphQLSchema, document: DocumentNode, variables: Variables) {
     this.schema = schema;
     this.variables = variables;
-    this.fragments = new Map(
-      document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
-    );
+    this.fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   }
 
   selectionSet(set: SelectionSetNode, parent: GraphQLCompositeType, sizes: Sizes): Demand {
@@ -156,7 +154,12 @@ class Measure {
 }
 
 /** Demand of the operation a request selects; undefined when the document has no such operation. */
-export function measureOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Variables): Demand | undefined {
+export function measureOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Variables,
+): Demand | undefined {
   const operation = getOperationAST(document, operationName);
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root) return undefined;

@@ -70,13 +70,24 @@ function connection(core: QueryCore, binding: ConnectionBinding, args: Connectio
 
 function lookup(core: QueryCore, canonicalId: string) {
   if (!CANONICAL_ID.test(canonicalId)) {
-    return { __typename: 'PublicGraphQLError', code: 'INVALID_ID', message: 'A canonical ID is itm_ followed by 24 lowercase hexadecimal characters.', type: problemUrl('invalid-query') };
+    return {
+      __typename: 'PublicGraphQLError',
+      code: 'INVALID_ID',
+      message: 'A canonical ID is itm_ followed by 24 lowercase hexadecimal characters.',
+      type: problemUrl('invalid-query'),
+    };
   }
   const found = core.lookup(canonicalId);
   if (found !== undefined) {
     const binding = bindings.find((b) => b.collection === found.collection)!;
     const record = { ...(JSON.parse(found.json) as Record<string, unknown>), __typename: binding.typeName };
-    return { __typename: 'ContentLookupSuccess', collection: found.collection.name, canonicalId, url: recordUrl(found.collection.name, canonicalId), item: record };
+    return {
+      __typename: 'ContentLookupSuccess',
+      collection: found.collection.name,
+      canonicalId,
+      url: recordUrl(found.collection.name, canonicalId),
+      item: record,
+    };
   }
   return { __typename: 'PublicGraphQLError', code: 'NOT_FOUND', message: 'No public record has this canonical ID.', type: problemUrl('not-found') };
 }

@@ -36,7 +36,11 @@ const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 const pascal = (text: string) => text.replace(/(^|[-_])([a-z])/g, (_, __, ch: string) => ch.toUpperCase()).replace(/^[a-z]/, (ch) => ch.toUpperCase());
 const camel = (text: string) => text.replace(/-([a-z])/g, (_, ch: string) => ch.toUpperCase());
 /** `in-person` → `IN_PERSON`, `TrailRun` → `TRAIL_RUN`, `releaseDate` → `RELEASE_DATE`. */
-export const enumName = (value: string) => value.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
+export const enumName = (value: string) =>
+  value
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .toUpperCase();
 const describe = (text: string | undefined) => (text ? `${JSON.stringify(text)}\n` : '');
 /** A field, argument or enum value line, with its description line above it when there is one. */
 const member = (text: string, description?: string, indent = '  ') => `${description ? `${indent}${JSON.stringify(description)}\n` : ''}${indent}${text}`;
@@ -161,7 +165,10 @@ function filterInput(b: ConnectionBinding, stem: string): string[] {
     member(`nodes: [${b.typeName}!]!`),
     member('pageInfo: PageInfo!'),
     member('totalCount: Int!', 'Records matching the filter, across all pages.'),
-    member(`facets: [Facet!] @listSize(assumedSize: ${Math.max(1, facetable(c).length)})`, 'Counts per filter dimension, most frequent first; null unless `includeFacets: true`.'),
+    member(
+      `facets: [Facet!] @listSize(assumedSize: ${Math.max(1, facetable(c).length)})`,
+      'Counts per filter dimension, most frequent first; null unless `includeFacets: true`.',
+    ),
   ];
   return [
     ...enums,
@@ -193,7 +200,11 @@ function rootField(b: ConnectionBinding): string {
     member(`first: Int = ${LIMITS.graphqlFirstDefault}`, `Nodes per page, 1–${LIMITS.pageSizeMax} (REST \`limit\`).`, '    '),
     member('after: String', '`pageInfo.endCursor` of the previous page, unchanged (REST `cursor`; the two are interchangeable).', '    '),
     member(`filter: ${stem}Filter`, undefined, '    '),
-    member(`orderBy: [${stem}Order!]`, `Sort keys in order (REST \`sort\`); default ${c.defaultSort.map((k) => `${k.field} ${k.direction}`).join(', ')}.`, '    '),
+    member(
+      `orderBy: [${stem}Order!]`,
+      `Sort keys in order (REST \`sort\`); default ${c.defaultSort.map((k) => `${k.field} ${k.direction}`).join(', ')}.`,
+      '    ',
+    ),
     member(`includeFacets: Boolean = false @cost(weight: "${COST.facets}")`, 'Whether to count values per filter dimension (REST `facets`).', '    '),
   ];
   const signature = `${b.field}(\n${args.join('\n')}\n  ): ${stem}Connection! @cost(weight: "${COST.connection}") @listSize(slicingArguments: ["first"], sizedFields: ["nodes"])`;

@@ -58,7 +58,11 @@ export class AnswerCache<V = ListAnswer> {
   private readonly seen: Uint32Array;
 
   /** `admissionSlots` 0 remembers answers from their first request (tests of eviction use it). */
-  constructor(budgetBytes: number, admissionSlots: number = LIMITS.answerCacheAdmissionSlots, valueBytes: (value: V) => number = answerBytes as unknown as (value: V) => number) {
+  constructor(
+    budgetBytes: number,
+    admissionSlots: number = LIMITS.answerCacheAdmissionSlots,
+    valueBytes: (value: V) => number = answerBytes as unknown as (value: V) => number,
+  ) {
     this.entries = new BoundedCache({ bytes: budgetBytes, valueBytes });
     this.seen = new Uint32Array(admissionSlots > 0 ? 2 ** Math.ceil(Math.log2(admissionSlots)) : 0);
   }

@@ -5,8 +5,10 @@
  */
 export function clientAddress(peer: string, forwardedFor: string | null, trustedProxies: ReadonlySet<string>): string {
   if (!trustedProxies.has(peer) || !forwardedFor) return peer;
-  const hops = forwardedFor.split(',').map((s) => s.trim()).filter(Boolean);
+  const hops = forwardedFor
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) if (!trustedProxies.has(hops[i]!)) return hops[i]!;
   return peer;
 }
-

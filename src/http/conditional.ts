@@ -24,9 +24,26 @@ function notModifiedSince(header: string | null, lastModified: string | undefine
 
 /** Headers a 304 keeps (RFC 9110 §15.4.5 and the API's own fields); the rest of the 200 is left out. */
 const KEPT = new Set([
-  'etag', 'cache-control', 'content-location', 'date', 'expires', 'vary', 'last-modified', 'link', 'link-template', 'x-total-count',
-  'api-version', 'content-usage', 'content-signal', 'ratelimit', 'ratelimit-policy', 'ratelimit-limit', 'deprecation', 'sunset',
-  'access-control-allow-origin', 'access-control-expose-headers',
+  'etag',
+  'cache-control',
+  'content-location',
+  'date',
+  'expires',
+  'vary',
+  'last-modified',
+  'link',
+  'link-template',
+  'x-total-count',
+  'api-version',
+  'content-usage',
+  'content-signal',
+  'ratelimit',
+  'ratelimit-policy',
+  'ratelimit-limit',
+  'deprecation',
+  'sunset',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
 ]);
 
 export function notModified(headers: Record<string, string>): Answer {

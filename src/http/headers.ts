@@ -23,8 +23,20 @@ export const RATE_LIMIT_POLICY_NAME = 'collections';
 export const RATE_LIMIT_POLICY = `"${RATE_LIMIT_POLICY_NAME}";q=${LIMITS.restRequestsPerWindow};w=${LIMITS.restWindowSeconds}`;
 /** Response headers a cross-origin script may read. */
 export const EXPOSED_HEADERS = [
-  'Link', 'Link-Template', 'ETag', 'Last-Modified', 'Content-Usage', 'Content-Signal', 'X-Total-Count', 'API-Version',
-  'RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'Retry-After', 'Deprecation', 'Sunset',
+  'Link',
+  'Link-Template',
+  'ETag',
+  'Last-Modified',
+  'Content-Usage',
+  'Content-Signal',
+  'X-Total-Count',
+  'API-Version',
+  'RateLimit',
+  'RateLimit-Policy',
+  'RateLimit-Limit',
+  'Retry-After',
+  'Deprecation',
+  'Sunset',
 ].join(', ');
 
 /** Headers every public API answer carries, errors included. */

@@ -49,7 +49,14 @@ function quality(ranges: readonly Range[], mediaType: string): number {
   const subtype = mediaType.slice(slash + 1);
   let best: { specificity: number; q: number } | undefined;
   for (const range of ranges) {
-    const specificity = range.type === type && range.subtype === subtype ? 2 : range.type === type && range.subtype === '*' ? 1 : range.type === '*' && range.subtype === '*' ? 0 : -1;
+    const specificity =
+      range.type === type && range.subtype === subtype
+        ? 2
+        : range.type === type && range.subtype === '*'
+          ? 1
+          : range.type === '*' && range.subtype === '*'
+            ? 0
+            : -1;
     if (specificity >= 0 && (!best || specificity > best.specificity)) best = { specificity, q: range.q };
   }
   return best?.q ?? 0;

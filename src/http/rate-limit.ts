@@ -92,7 +92,12 @@ export function spendIn(counter: Counter, spend: Spend, now: number): Counted {
     } else slots.push({ start, count: amount, last: now });
     counter.used += amount;
   }
-  return { allowed, remaining: Math.max(0, limit - counter.used), waitMs: waitMs(counter, allowed ? 0 : counter.used + amount - limit, windowMs, now), slot: start };
+  return {
+    allowed,
+    remaining: Math.max(0, limit - counter.used),
+    waitMs: waitMs(counter, allowed ? 0 : counter.used + amount - limit, windowMs, now),
+    slot: start,
+  };
 }
 
 /** Milliseconds until `need` units have left the window (at least the oldest slot's). */
@@ -191,7 +196,10 @@ export class RateLimiter {
     this.windowMs = options.windowSeconds * 1000;
     this.policy = options.policy;
     this.now = options.now ?? Date.now;
-    this.policyHeaders = Object.freeze({ 'RateLimit-Policy': `"${this.policy}";q=${this.limit};w=${this.windowMs / 1000}`, 'RateLimit-Limit': String(this.limit) });
+    this.policyHeaders = Object.freeze({
+      'RateLimit-Policy': `"${this.policy}";q=${this.limit};w=${this.windowMs / 1000}`,
+      'RateLimit-Limit': String(this.limit),
+    });
   }
 
   /** Spends `amount` units (requests, or GraphQL cost points) of the key's quota, if they fit; a refusal spends nothing. */
@@ -203,7 +211,11 @@ export class RateLimiter {
   charge(key: string, amount: number): void | Promise<void> {
     const spent = this.store.spend(key, { amount, limit: this.limit, windowMs: this.windowMs, force: true }, this.now());
     // A charge has no one to answer: a shared store's failure is dropped (it has fallen back already).
-    if (spent instanceof Promise) return spent.then(() => undefined, () => undefined);
+    if (spent instanceof Promise)
+      return spent.then(
+        () => undefined,
+        () => undefined,
+      );
   }
 
   /** Gives back what `quota` spent (a 304 costs nothing). */
@@ -235,7 +247,8 @@ export class RateLimiter {
    */
   carry(answer: Answer, quota: Quota): Answer {
     const { headers } = answer;
-    const stated = headers['RateLimit-Policy'] === this.policyHeaders['RateLimit-Policy'] && headers['RateLimit-Limit'] === this.policyHeaders['RateLimit-Limit'];
+    const stated =
+      headers['RateLimit-Policy'] === this.policyHeaders['RateLimit-Policy'] && headers['RateLimit-Limit'] === this.policyHeaders['RateLimit-Limit'];
     if (!stated) return { ...answer, headers: { ...headers, ...this.fields(quota, headers) } };
     return sharedCacheMayStore(headers) ? answer : { ...answer, headers: { ...headers, RateLimit: quota.header } };
   }

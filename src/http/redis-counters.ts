@@ -214,7 +214,9 @@ export class SharedQuotas {
 
   /** The store of the limiter named `name` (its keys are `<prefix><name>:<client>`). */
   store(name: string): CounterStore {
-    const shared = new RedisCounterStore(this.redis, `${this.prefix}${name}:`, { timeoutMs: () => (this.connected ? this.timeoutMs : LIMITS.redisConnectTimeoutMs) });
+    const shared = new RedisCounterStore(this.redis, `${this.prefix}${name}:`, {
+      timeoutMs: () => (this.connected ? this.timeoutMs : LIMITS.redisConnectTimeoutMs),
+    });
     const local = new MemoryCounterStore(LIMITS.rateLimitClients);
     const alone = (spend: Spend): Spend => ({ ...spend, limit: Math.max(1, Math.floor(spend.limit / this.replicas)) });
     const fallBack = (key: string, spend: Spend, now: number): Counted => ({ ...local.spend(key, alone(spend), now), local: true });

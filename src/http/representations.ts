@@ -26,7 +26,11 @@ export function resolveRepresentation(has: (path: string) => boolean, pathname: 
   if (has(html)) offered.push(['text/html', html]);
   if (has(html) && has(twin) && (pathname === html || has(json))) offered.push(['text/markdown', twin]);
   if (offered.length >= 2) {
-    const chosen = negotiate(accept, offered.map(([type]) => type)) ?? offered[0]![0];
+    const chosen =
+      negotiate(
+        accept,
+        offered.map(([type]) => type),
+      ) ?? offered[0]![0];
     return { path: offered.find(([type]) => type === chosen)![1], negotiated: true };
   }
   if (has(pathname)) return { path: pathname, negotiated: false };

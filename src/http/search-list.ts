@@ -30,10 +30,21 @@ export function searchAnswer(core: SearchCore, query: SearchQuery, mediaType: st
   const format = SEARCH_MEDIA_TYPES.find((m) => m.mediaType === mediaType) ?? SEARCH_MEDIA_TYPES[0];
   const text =
     format.mediaType === 'text/csv'
-      ? renderCsv(SEARCH_COLUMNS, page.items.map((i) => JSON.parse(i) as Record<string, unknown>))
+      ? renderCsv(
+          SEARCH_COLUMNS,
+          page.items.map((i) => JSON.parse(i) as Record<string, unknown>),
+        )
       : renderEnvelope(page.items, { totalCount: page.totalCount, pageSize: Math.min(query.limit, LIMITS.pageSizeMax), timestamp: page.asOf }, links);
   const body = Buffer.from(text);
-  const headers = listHeaders({ path: URLS.search, template: SEARCH_LINK_TEMPLATE, contentType: format.contentType, etag: strongEtag(body), totalCount: page.totalCount, links, lastModified: page.lastModified });
+  const headers = listHeaders({
+    path: URLS.search,
+    template: SEARCH_LINK_TEMPLATE,
+    contentType: format.contentType,
+    etag: strongEtag(body),
+    totalCount: page.totalCount,
+    links,
+    lastModified: page.lastModified,
+  });
   headers['Content-Length'] = String(body.length);
   return { body, headers };
 }

@@ -64,7 +64,11 @@ function headerSet(https: boolean, policy: string | undefined): Readonly<Record<
 }
 
 /** Every set there is, made once: they are asked for on every answer. */
-const SETS = [false, true].map((https) => ({ plain: headerSet(https, undefined), page: headerSet(https, PAGE_POLICY), explorer: headerSet(https, EXPLORER_POLICY) }));
+const SETS = [false, true].map((https) => ({
+  plain: headerSet(https, undefined),
+  page: headerSet(https, PAGE_POLICY),
+  explorer: headerSet(https, EXPLORER_POLICY),
+}));
 
 /** The security headers of an answer at `path` with this Content-Type, for a site published at `siteUrl`. */
 export function securityHeaders(path: string, contentType: string | undefined, siteUrl: string | undefined): Readonly<Record<string, string>> {

@@ -26,7 +26,11 @@ export function answerFor(accept: string | null, answer: Answer): Answer {
   if (answer.markdown === undefined) return answer;
   const { markdown, ...html } = answer;
   if (!prefersMarkdown(accept)) return html;
-  return { ...html, headers: { ...html.headers, 'Content-Type': MARKDOWN_MEDIA_TYPE, 'Content-Length': String(markdown.byteLength) }, body: html.body === null ? null : markdown };
+  return {
+    ...html,
+    headers: { ...html.headers, 'Content-Type': MARKDOWN_MEDIA_TYPE, 'Content-Length': String(markdown.byteLength) },
+    body: html.body === null ? null : markdown,
+  };
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
@@ -47,14 +51,16 @@ export function htmlMarkdown(html: string): string {
     .replace(/<\/?(em|i)>/g, '_')
     .replace(/<\/?code>/g, '`')
     .replace(/<a\b[^>]*\bhref="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g, (_, href: string, inner: string) => `[${inner}](${href})`);
-  return text(markdown)
-    .split('\n')
-    .map((line) => line.trim())
-    // A list item that holds blocks (a heading, a form) keeps them, not an empty bullet.
-    .filter((line) => line !== '-')
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return (
+    text(markdown)
+      .split('\n')
+      .map((line) => line.trim())
+      // A list item that holds blocks (a heading, a form) keeps them, not an empty bullet.
+      .filter((line) => line !== '-')
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim()
+  );
 }
 
 /** A whole page's twin: its title as the heading, then its content. */

@@ -43,16 +43,20 @@ function startsWithZipMagic(path: string): boolean {
 }
 
 function checkEntry(shown: string, name: string, size: number, compressed?: number): void {
-  if (size > LIMITS.importEntryBytesMax) throw new ImportRefused(`${shown}: the entry ${name} is ${size} bytes uncompressed, over the limit importEntryBytesMax (${LIMITS.importEntryBytesMax}).`);
+  if (size > LIMITS.importEntryBytesMax)
+    throw new ImportRefused(`${shown}: the entry ${name} is ${size} bytes uncompressed, over the limit importEntryBytesMax (${LIMITS.importEntryBytesMax}).`);
   if (compressed !== undefined && size > 0 && size / Math.max(compressed, 1) > LIMITS.importCompressionRatioMax) {
-    throw new ImportRefused(`${shown}: the entry ${name} inflates ${Math.round(size / Math.max(compressed, 1))} times its size, over the limit importCompressionRatioMax (${LIMITS.importCompressionRatioMax}); it looks like a ZIP bomb.`);
+    throw new ImportRefused(
+      `${shown}: the entry ${name} inflates ${Math.round(size / Math.max(compressed, 1))} times its size, over the limit importCompressionRatioMax (${LIMITS.importCompressionRatioMax}); it looks like a ZIP bomb.`,
+    );
   }
 }
 
 /** Why yauzl refused, in the owner's words. */
 function zipReason(shown: string, error: Error): ImportRefused {
   const m = error.message;
-  if (/absolute path|invalid relative path|invalid characters/.test(m)) return new ImportRefused(`${shown}: the archive holds an entry named outside its own folder (${m}); refusing it.`);
+  if (/absolute path|invalid relative path|invalid characters/.test(m))
+    return new ImportRefused(`${shown}: the archive holds an entry named outside its own folder (${m}); refusing it.`);
   return new ImportRefused(`${shown} is not a complete, readable ZIP (${m}); download the export again.`);
 }
 
@@ -69,16 +73,20 @@ function openZip(path: string, shown: string): Promise<ExportInput> {
       zip.on('error', fail);
       zip.on('entry', (entry: yauzl.Entry) => {
         try {
-          if (entries.length >= LIMITS.importArchiveEntriesMax) throw new ImportRefused(`${shown} holds more than ${LIMITS.importArchiveEntriesMax} entries, the limit importArchiveEntriesMax.`);
+          if (entries.length >= LIMITS.importArchiveEntriesMax)
+            throw new ImportRefused(`${shown} holds more than ${LIMITS.importArchiveEntriesMax} entries, the limit importArchiveEntriesMax.`);
           if (!entry.fileName.endsWith('/')) {
             checkEntry(shown, entry.fileName, entry.uncompressedSize, entry.compressedSize);
             total += entry.uncompressedSize;
-            if (total > LIMITS.importArchiveBytesMax) throw new ImportRefused(`${shown} declares more than ${LIMITS.importArchiveBytesMax} bytes uncompressed, the limit importArchiveBytesMax.`);
+            if (total > LIMITS.importArchiveBytesMax)
+              throw new ImportRefused(`${shown} declares more than ${LIMITS.importArchiveBytesMax} bytes uncompressed, the limit importArchiveBytesMax.`);
             entries.push({
               name: entry.fileName,
               size: entry.uncompressedSize,
               open: () =>
-                new Promise<Readable>((ok, ko) => zip.openReadStream(entry, (e, stream) => (e || !stream ? ko(zipReason(shown, e ?? new Error('unreadable entry'))) : ok(stream)))),
+                new Promise<Readable>((ok, ko) =>
+                  zip.openReadStream(entry, (e, stream) => (e || !stream ? ko(zipReason(shown, e ?? new Error('unreadable entry'))) : ok(stream))),
+                ),
             });
           }
           zip.readEntry();
@@ -101,13 +109,15 @@ function openFolder(path: string, shown: string): ExportInput {
   let total = 0;
   for (const d of readdirSync(path, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[]) {
     if (!d.isFile()) continue;
-    if (entries.length >= LIMITS.importArchiveEntriesMax) throw new ImportRefused(`${shown} holds more than ${LIMITS.importArchiveEntriesMax} files, the limit importArchiveEntriesMax.`);
+    if (entries.length >= LIMITS.importArchiveEntriesMax)
+      throw new ImportRefused(`${shown} holds more than ${LIMITS.importArchiveEntriesMax} files, the limit importArchiveEntriesMax.`);
     const full = join(d.parentPath, d.name);
     const name = relative(path, full).split(sep).join('/');
     const { size } = statSync(full);
     checkEntry(shown, name, size);
     total += size;
-    if (total > LIMITS.importArchiveBytesMax) throw new ImportRefused(`${shown} holds more than ${LIMITS.importArchiveBytesMax} bytes, the limit importArchiveBytesMax.`);
+    if (total > LIMITS.importArchiveBytesMax)
+      throw new ImportRefused(`${shown} holds more than ${LIMITS.importArchiveBytesMax} bytes, the limit importArchiveBytesMax.`);
     entries.push(fileEntry(full, name, size));
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -137,7 +147,8 @@ export async function openInflated(entry: ExportEntry): Promise<Readable> {
   const gunzip = createGunzip();
   gunzip.on('data', (chunk: Buffer) => {
     seen += chunk.length;
-    if (seen > LIMITS.importEntryBytesMax) gunzip.destroy(new ImportRefused(`${entry.name} inflates past ${LIMITS.importEntryBytesMax} bytes, the limit importEntryBytesMax.`));
+    if (seen > LIMITS.importEntryBytesMax)
+      gunzip.destroy(new ImportRefused(`${entry.name} inflates past ${LIMITS.importEntryBytesMax} bytes, the limit importEntryBytesMax.`));
   });
   stream.on('error', (e) => gunzip.destroy(e));
   return stream.pipe(gunzip);
@@ -148,7 +159,8 @@ export async function* entryChunks(entry: ExportEntry): AsyncGenerator<Buffer> {
   let size = 0;
   for await (const chunk of await openInflated(entry)) {
     size += (chunk as Buffer).length;
-    if (size > LIMITS.importEntryBytesMax) throw new ImportRefused(`${entry.name} is larger than ${LIMITS.importEntryBytesMax} bytes, the limit importEntryBytesMax.`);
+    if (size > LIMITS.importEntryBytesMax)
+      throw new ImportRefused(`${entry.name} is larger than ${LIMITS.importEntryBytesMax} bytes, the limit importEntryBytesMax.`);
     yield chunk as Buffer;
   }
 }

@@ -51,7 +51,9 @@ function print(report: ImportReport, dryRun: boolean): void {
   for (const notice of report.notices) out.write(`note: ${notice}\n`);
   const c = report.counts;
   const dropped = Object.entries(report.dropped).map(([what, n]) => `${n} ${what}`);
-  out.write(`${report.source} → ${report.collection}: ${c.new} new, ${c.same} same, ${c.changed} changed, ${c.conflict} in conflict, ${c.kept} kept as you wrote them${dropped.length ? `; left out: ${dropped.join(', ')}` : ''}\n`);
+  out.write(
+    `${report.source} → ${report.collection}: ${c.new} new, ${c.same} same, ${c.changed} changed, ${c.conflict} in conflict, ${c.kept} kept as you wrote them${dropped.length ? `; left out: ${dropped.join(', ')}` : ''}\n`,
+  );
   if (dryRun) out.write('dry run: nothing written\n');
   else if (report.written.length) out.write(`wrote ${report.written.join(', ')}\n`);
   else out.write('nothing to write\n');

@@ -44,7 +44,9 @@ function resolveColumns<K extends string>(header: readonly string[], columns: Co
     else if (column.required) missing.push(column.names[0]!);
   }
   if (missing.length) {
-    throw new ImportRefused(`${file} is not ${exportName}: it has no column ${missing.join(', ')}. Its header is: ${clean.slice(0, 12).join(', ')}${clean.length > 12 ? ', …' : ''}.`);
+    throw new ImportRefused(
+      `${file} is not ${exportName}: it has no column ${missing.join(', ')}. Its header is: ${clean.slice(0, 12).join(', ')}${clean.length > 12 ? ', …' : ''}.`,
+    );
   }
   return found;
 }

@@ -19,7 +19,10 @@ export function indexExisting(contentDir: string, declaration: CollectionDeclara
   const folder = join(contentDir, declaration.name);
   const lists = new Set<string>();
   for (const path of contentFiles(folder)) {
-    const file = path.slice(folder.length + 1).split('\\').join('/');
+    const file = path
+      .slice(folder.length + 1)
+      .split('\\')
+      .join('/');
     const { entries } = loadFile(contentDir, path, '.');
     const list = !path.endsWith('.md') && entries.length > 0 && entries[0]!.origin.endsWith(']');
     let items: string[] = [];

@@ -62,10 +62,18 @@ function planFile(folder: string, file: string, source: ImportSource, store: Imp
 }
 
 /** Plans, checks and (unless a dry run) writes the import's files, all or none; returns the files written. */
-export function writePlan(contentDir: string, declaration: CollectionDeclaration, source: ImportSource, store: ImportStore, plan: Plan, dryRun: boolean): string[] {
+export function writePlan(
+  contentDir: string,
+  declaration: CollectionDeclaration,
+  source: ImportSource,
+  store: ImportStore,
+  plan: Plan,
+  dryRun: boolean,
+): string[] {
   const folder = join(contentDir, declaration.name);
   for (const file of plan.insertFiles) {
-    if (!plan.lists.has(file) && existsSync(join(folder, file))) throw new ImportRefused(`${declaration.name}/${file} exists but is not a YAML list; move it aside and import again.`);
+    if (!plan.lists.has(file) && existsSync(join(folder, file)))
+      throw new ImportRefused(`${declaration.name}/${file} exists but is not a YAML list; move it aside and import again.`);
   }
   const planned = [...plan.touched].sort();
   const staging = dryRun ? undefined : new Staging(contentDir);
@@ -76,7 +84,15 @@ export function writePlan(contentDir: string, declaration: CollectionDeclaration
       const check = recordChecker(declaration, 0, store.seen);
       const names = new Set(planned);
       for (const path of contentFiles(folder)) {
-        if (names.has(path.slice(folder.length + 1).split('\\').join('/'))) continue;
+        if (
+          names.has(
+            path
+              .slice(folder.length + 1)
+              .split('\\')
+              .join('/'),
+          )
+        )
+          continue;
         for (const entry of loadFile(contentDir, path, '.').entries) check(entry);
       }
       const problems: LoadProblem[] = [];

@@ -235,7 +235,10 @@ function keyEnd(text: string): number {
  * parsed object: V8 in Node 24 may read an escaped object key as another one
  * (https://github.com/nodejs/node/issues/63785).
  */
-export function jsonObjectMembers(source: AsyncIterable<Buffer | string>, options: Omit<JsonArrayOptions, 'container'> = {}): AsyncGenerator<[string, unknown]> {
+export function jsonObjectMembers(
+  source: AsyncIterable<Buffer | string>,
+  options: Omit<JsonArrayOptions, 'container'> = {},
+): AsyncGenerator<[string, unknown]> {
   return splitAndParse(source, new JsonArraySplitter({ ...options, container: 'object' }), (text) => {
     const end = keyEnd(text);
     const rest = text.slice(end);

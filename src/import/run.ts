@@ -84,7 +84,8 @@ function previousOf(frame: Frame, sourceId: string): PreviousRecord | undefined 
   const { declaration, store } = frame;
   const found = store.existingBySourceId(sourceId, true);
   const owned = ledgerEntry(store.ledgerGet(sourceId));
-  if (!found?.hashes || !found.fields || !owned || owned.file !== `${declaration.name}/${found.file}` || owned.revision !== found.hashes.revision) return undefined;
+  if (!found?.hashes || !found.fields || !owned || owned.file !== `${declaration.name}/${found.file}` || owned.revision !== found.hashes.revision)
+    return undefined;
   if ((owned.privacyRadiusMeters ?? LIMITS.importPrivacyRadiusMeters) !== frame.radius) return undefined;
   const { whole, revision } = found.hashes;
   return {
@@ -111,7 +112,8 @@ async function readCandidates(frame: Frame, path: string): Promise<void> {
       ...(source.reusesRecords ? { previous: (sourceId: string) => previousOf(frame, sourceId) } : {}),
     };
     for await (const candidate of source.read(context)) {
-      if (count >= LIMITS.importRecordsMax) throw new ImportRefused(`${input.shown} holds more than ${LIMITS.importRecordsMax} records, the limit importRecordsMax.`);
+      if (count >= LIMITS.importRecordsMax)
+        throw new ImportRefused(`${input.shown} holds more than ${LIMITS.importRecordsMax} records, the limit importRecordsMax.`);
       const date = source.dateOf(candidate.fields);
       if (options.since && date !== undefined && date.slice(0, 10) < options.since) continue;
       // A later row of the same record supersedes an earlier one (the export's own order).
@@ -124,7 +126,10 @@ async function readCandidates(frame: Frame, path: string): Promise<void> {
 }
 
 function describe(declaration: CollectionDeclaration, c: Candidate): string {
-  const label = declaration.identity.map((f) => c.fields[f]).filter((v) => v !== undefined).join(', ');
+  const label = declaration.identity
+    .map((f) => c.fields[f])
+    .filter((v) => v !== undefined)
+    .join(', ');
   return `${label} (${c.origin})`;
 }
 
@@ -133,7 +138,8 @@ function matchOne(frame: Frame, plan: Plan, candidate: Candidate, parsed: Record
   const { declaration, source, options, store } = frame;
   const text = renderItem(declaration, candidate.fields);
   const sourceId = source.sourceIdOf(candidate.fields);
-  const found = (sourceId !== undefined ? store.existingBySourceId(sourceId) : undefined) ?? store.existingByIdentity(canonicalIdOf(declaration, undefined, parsed));
+  const found =
+    (sourceId !== undefined ? store.existingBySourceId(sourceId) : undefined) ?? store.existingByIdentity(canonicalIdOf(declaration, undefined, parsed));
   if (!found) {
     const file = source.fileOf(candidate.fields);
     store.addInsert(file, source.sortKeyOf(candidate.fields), text);
@@ -179,12 +185,22 @@ function validateAndMatch(frame: Frame, lists: Set<string>): Plan {
     const outcome = matchOne(frame, plan, candidate, checked.parsed!, replaced);
     report.counts[outcome]++;
     if (outcome !== 'same') {
-      const note = outcome === 'changed' && !options.update ? ' (not applied: pass --update)' : outcome === 'conflict' ? ' (edited by you since the last import: left as is)' : outcome === 'kept' ? ' (your own record: left as is)' : '';
+      const note =
+        outcome === 'changed' && !options.update
+          ? ' (not applied: pass --update)'
+          : outcome === 'conflict'
+            ? ' (edited by you since the last import: left as is)'
+            : outcome === 'kept'
+              ? ' (your own record: left as is)'
+              : '';
       store.addLine(`${outcome.padEnd(8)} ${describe(declaration, candidate)}${note}`);
     }
   }
   if (problems.length) {
-    throw new ImportRefused(`${problems.length} problem(s) in the export against the ${declaration.name} schema; nothing was written.`, problems.map((p) => ({ origin: p.origin, field: p.field, reason: p.reason })));
+    throw new ImportRefused(
+      `${problems.length} problem(s) in the export against the ${declaration.name} schema; nothing was written.`,
+      problems.map((p) => ({ origin: p.origin, field: p.field, reason: p.reason })),
+    );
   }
   return plan;
 }
@@ -193,7 +209,14 @@ function validateAndMatch(frame: Frame, lists: Set<string>): Plan {
 export async function runImport(source: ImportSource, path: string, options: ImportOptions): Promise<ImportReport> {
   const declaration = collectionNamed(source.collection);
   if (!declaration) throw new Error(`no collection ${source.collection}`);
-  const report: ImportReport = { source: source.name, collection: declaration.name, counts: { new: 0, same: 0, changed: 0, conflict: 0, kept: 0 }, notices: [], dropped: {}, written: [] };
+  const report: ImportReport = {
+    source: source.name,
+    collection: declaration.name,
+    counts: { new: 0, same: 0, changed: 0, conflict: 0, kept: 0 },
+    notices: [],
+    dropped: {},
+    written: [],
+  };
   const store = new ImportStore();
   try {
     const frame: Frame = { declaration, source, options, radius: options.privacyRadiusMeters ?? LIMITS.importPrivacyRadiusMeters, store, report };

@@ -76,9 +76,11 @@ function needsTags(value: unknown, inList = false): boolean {
 
 function tagged(this: Record<string, unknown>, key: string, json: unknown): unknown {
   const original = this[key];
-  if (original instanceof Uint8Array) return { [TAG]: 'bytes', value: Buffer.from(original.buffer, original.byteOffset, original.byteLength).toString('base64') };
+  if (original instanceof Uint8Array)
+    return { [TAG]: 'bytes', value: Buffer.from(original.buffer, original.byteOffset, original.byteLength).toString('base64') };
   if (original instanceof Date) return { [TAG]: 'date', value: String(original.getTime()) };
-  if (typeof original === 'number' && (!Number.isFinite(original) || Object.is(original, -0))) return { [TAG]: 'number', value: Object.is(original, -0) ? '-0' : String(original) };
+  if (typeof original === 'number' && (!Number.isFinite(original) || Object.is(original, -0)))
+    return { [TAG]: 'number', value: Object.is(original, -0) ? '-0' : String(original) };
   if (original === undefined && Array.isArray(this)) return { [TAG]: 'undefined' };
   return json;
 }
@@ -128,7 +130,9 @@ export class ImportStore {
       this.sql('INSERT INTO candidate (seq, source_id, data) VALUES (?, NULL, ?)').run(seq, data);
       return true;
     }
-    const row = this.sql('INSERT INTO candidate (seq, source_id, data) VALUES (?, ?, ?) ON CONFLICT (source_id) DO UPDATE SET data = excluded.data RETURNING seq').get(seq, sourceId, data);
+    const row = this.sql(
+      'INSERT INTO candidate (seq, source_id, data) VALUES (?, ?, ?) ON CONFLICT (source_id) DO UPDATE SET data = excluded.data RETURNING seq',
+    ).get(seq, sourceId, data);
     return row?.seq === seq;
   }
 
@@ -140,7 +144,13 @@ export class ImportStore {
   addExisting(sourceId: string | undefined, identity: string | undefined, record: ExistingRecord): void {
     const { file, entry, hashes, fields } = record;
     this.sql('INSERT INTO existing (source_id, identity, file, entry, whole, revision, fields) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-      sourceId ?? null, identity ?? null, file, entry, hashes?.whole ?? null, hashes?.revision ?? null, fields ? encode(fields) : null,
+      sourceId ?? null,
+      identity ?? null,
+      file,
+      entry,
+      hashes?.whole ?? null,
+      hashes?.revision ?? null,
+      fields ? encode(fields) : null,
     );
   }
 
@@ -175,9 +185,9 @@ export class ImportStore {
   }
 
   ledgerSet(sourceId: string, value: unknown): void {
-    this.sql('INSERT INTO ledger (source_id, array_index, sort_key, value) VALUES (?, ?, ?, ?) ON CONFLICT (source_id) DO UPDATE SET value = excluded.value').run(
-      sourceId, arrayIndex(sourceId), jsOrder(sourceId), JSON.stringify(value),
-    );
+    this.sql(
+      'INSERT INTO ledger (source_id, array_index, sort_key, value) VALUES (?, ?, ?, ?) ON CONFLICT (source_id) DO UPDATE SET value = excluded.value',
+    ).run(sourceId, arrayIndex(sourceId), jsOrder(sourceId), JSON.stringify(value));
   }
 
   /**
@@ -197,7 +207,8 @@ export class ImportStore {
       const row = this.sql('SELECT origin, id FROM seen WHERE canonical_id = ?').get(canonicalId);
       return row ? { origin: row.origin as string, id: row.id ?? undefined } : undefined;
     },
-    set: (canonicalId, by) => void this.sql('INSERT INTO seen (canonical_id, origin, id) VALUES (?, ?, ?)').run(canonicalId, by.origin, typeof by.id === 'string' ? by.id : null),
+    set: (canonicalId, by) =>
+      void this.sql('INSERT INTO seen (canonical_id, origin, id) VALUES (?, ?, ?)').run(canonicalId, by.origin, typeof by.id === 'string' ? by.id : null),
   };
 
   clearSeen(): void {
@@ -210,7 +221,9 @@ export class ImportStore {
 
   /** The new items of a file, in the order they were planned. */
   insertsOf(file: string): { key: string; text: string }[] {
-    return this.sql('SELECT key, text FROM insert_item WHERE file = ? ORDER BY seq').all(file).map((r) => ({ key: r.key as string, text: r.text as string }));
+    return this.sql('SELECT key, text FROM insert_item WHERE file = ? ORDER BY seq')
+      .all(file)
+      .map((r) => ({ key: r.key as string, text: r.text as string }));
   }
 
   addReplacement(file: string, entry: number, text: string): void {
@@ -224,7 +237,9 @@ export class ImportStore {
 
   /** The replaced items of a file, in the order they were planned. */
   replacementsOf(file: string): { entry: number; text: string }[] {
-    return this.sql('SELECT entry, text FROM replace_item WHERE file = ? ORDER BY seq').all(file).map((r) => ({ entry: r.entry as number, text: r.text as string }));
+    return this.sql('SELECT entry, text FROM replace_item WHERE file = ? ORDER BY seq')
+      .all(file)
+      .map((r) => ({ entry: r.entry as number, text: r.text as string }));
   }
 
   addLine(text: string): void {
@@ -236,12 +251,18 @@ export class ImportStore {
   }
 
   addAttachment(path: string, bytes: Buffer): void {
-    this.sql('INSERT INTO attachment (path, sort_key, bytes) VALUES (?, ?, ?) ON CONFLICT (path) DO UPDATE SET bytes = excluded.bytes').run(path, jsOrder(path), bytes);
+    this.sql('INSERT INTO attachment (path, sort_key, bytes) VALUES (?, ?, ?) ON CONFLICT (path) DO UPDATE SET bytes = excluded.bytes').run(
+      path,
+      jsOrder(path),
+      bytes,
+    );
   }
 
   /** The attachments' paths, sorted as JavaScript sorts strings. */
   attachmentPaths(): string[] {
-    return this.sql('SELECT path FROM attachment ORDER BY sort_key').all().map((r) => r.path as string);
+    return this.sql('SELECT path FROM attachment ORDER BY sort_key')
+      .all()
+      .map((r) => r.path as string);
   }
 
   attachment(path: string): Buffer {

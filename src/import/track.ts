@@ -160,7 +160,11 @@ export function summarize(track: Track, privacyRadiusMeters: number): TrackSumma
   return {
     ...(start !== undefined ? { startDate: isoInZone(start, zone) } : {}),
     distanceMeters: round1(track.distanceMeters ?? distance),
-    ...(track.movingTimeSeconds !== undefined ? { movingTimeSeconds: track.movingTimeSeconds } : start !== undefined ? { movingTimeSeconds: Math.round(moving) } : {}),
+    ...(track.movingTimeSeconds !== undefined
+      ? { movingTimeSeconds: track.movingTimeSeconds }
+      : start !== undefined
+        ? { movingTimeSeconds: Math.round(moving) }
+        : {}),
     ...(start !== undefined && end !== undefined ? { elapsedTimeSeconds: Math.round((end - start) / 1000) } : {}),
     ...(pts.some((p) => p.elevation !== undefined) ? { elevationGainMeters: round1(gain) } : {}),
     ...(away ? { coordinates: { latitude: Math.round(away.latitude * 1e6) / 1e6, longitude: Math.round(away.longitude * 1e6) / 1e6 } } : {}),

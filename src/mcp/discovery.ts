@@ -16,7 +16,8 @@ import { SKILLS, SKILLS_EXTENSION } from './skills.ts';
 import { TOOLS } from './tools.ts';
 
 export const MCP_PROTOCOL_VERSION = '2025-11-25';
-const DESCRIPTION = "One person's curated collections (films and TV, places, concerts, sporting events, books, music and more) as read-only MCP tools: find, read, summarize taste, recommend, plan and render.";
+const DESCRIPTION =
+  "One person's curated collections (films and TV, places, concerts, sporting events, books, music and more) as read-only MCP tools: find, read, summarize taste, recommend, plan and render.";
 
 export function serverCard(siteUrl: string): Record<string, unknown> {
   return {
@@ -46,17 +47,30 @@ export function mcpDiscovery(siteUrl: string): Record<string, unknown> {
   const url = `${siteUrl}${LINKS.mcp}`;
   return {
     mcpServers: { [SERVER_NAME]: { type: 'http', url, description: DESCRIPTION } },
-    servers: [{ name: SERVER_NAME, title: SERVER_TITLE, version: SERVER_VERSION, url, transport: 'streamable-http', protocolVersion: MCP_PROTOCOL_VERSION, authentication: 'none', serverCard: `${siteUrl}${LINKS.mcpServerCard}` }],
+    servers: [
+      {
+        name: SERVER_NAME,
+        title: SERVER_TITLE,
+        version: SERVER_VERSION,
+        url,
+        transport: 'streamable-http',
+        protocolVersion: MCP_PROTOCOL_VERSION,
+        authentication: 'none',
+        serverCard: `${siteUrl}${LINKS.mcpServerCard}`,
+      },
+    ],
   };
 }
 
 const str = { type: 'string', minLength: 1 } as const;
 const uri = { type: 'string', format: 'uri' } as const;
-const closed = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)): JsonSchema => ({ type: 'object', properties, required, additionalProperties: false }) as JsonSchema;
+const closed = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)): JsonSchema =>
+  ({ type: 'object', properties, required, additionalProperties: false }) as JsonSchema;
 
 export const SERVER_CARD_SCHEMA: JsonSchema = {
   title: 'MCP server card',
-  description: 'What the public MCP server is, where and how to reach it (no authentication), its tools, and the owner lane with its protected resource metadata.',
+  description:
+    'What the public MCP server is, where and how to reach it (no authentication), its tools, and the owner lane with its protected resource metadata.',
   ...closed({
     name: { const: SERVER_NAME },
     title: str,
@@ -71,7 +85,11 @@ export const SERVER_CARD_SCHEMA: JsonSchema = {
     tools: { type: 'array', minItems: 1, items: closed({ name: str, title: str, readOnly: { const: true } }) },
     resources: { type: 'array', items: closed({ uri: str, title: str, mimeType: str }) },
     skills: { type: 'array', items: closed({ name: str, uri: str, description: str }) },
-    ownerLane: closed({ url: uri, authentication: closed({ required: { const: true }, schemes: { type: 'array', items: str } }), protectedResourceMetadata: uri }),
+    ownerLane: closed({
+      url: uri,
+      authentication: closed({ required: { const: true }, schemes: { type: 'array', items: str } }),
+      protectedResourceMetadata: uri,
+    }),
     links: closed({ setup: uri, discovery: uri, openapi: uri }),
   }),
 } as JsonSchema;
@@ -84,7 +102,16 @@ export const MCP_DISCOVERY_SCHEMA: JsonSchema = {
     servers: {
       type: 'array',
       minItems: 1,
-      items: closed({ name: str, title: str, version: str, url: uri, transport: { const: 'streamable-http' }, protocolVersion: str, authentication: { const: 'none' }, serverCard: uri }),
+      items: closed({
+        name: str,
+        title: str,
+        version: str,
+        url: uri,
+        transport: { const: 'streamable-http' },
+        protocolVersion: str,
+        authentication: { const: 'none' },
+        serverCard: uri,
+      }),
     },
   }),
 } as JsonSchema;
@@ -102,10 +129,25 @@ export function setupGuide(siteUrl: string): ClientSetup[] {
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   return [
     { client: 'Claude Code', where: 'Run in a terminal:', language: 'shell', config: `claude mcp add --transport http ${SERVER_NAME} ${url}` },
-    { client: 'Claude (desktop and web)', where: 'Settings → Connectors → Add custom connector, with this URL (no authentication):', language: 'text', config: url },
-    { client: 'VS Code', where: 'In .vscode/mcp.json (or the user mcp.json):', language: 'json', config: json({ servers: { [SERVER_NAME]: { type: 'http', url } } }) },
+    {
+      client: 'Claude (desktop and web)',
+      where: 'Settings → Connectors → Add custom connector, with this URL (no authentication):',
+      language: 'text',
+      config: url,
+    },
+    {
+      client: 'VS Code',
+      where: 'In .vscode/mcp.json (or the user mcp.json):',
+      language: 'json',
+      config: json({ servers: { [SERVER_NAME]: { type: 'http', url } } }),
+    },
     { client: 'Cursor', where: 'In ~/.cursor/mcp.json or .cursor/mcp.json:', language: 'json', config: json({ mcpServers: { [SERVER_NAME]: { url } } }) },
-    { client: 'MCP Inspector', where: 'List the tools from a terminal:', language: 'shell', config: `npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list` },
+    {
+      client: 'MCP Inspector',
+      where: 'List the tools from a terminal:',
+      language: 'shell',
+      config: `npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list`,
+    },
     {
       client: 'curl',
       where: 'Any HTTP client: one JSON-RPC message per POST, no session, no credential:',

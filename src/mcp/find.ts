@@ -14,7 +14,21 @@ import { LIMITS } from '../core/limits.ts';
 import { canonicalSearch, parseQuery, type Query } from '../core/params.ts';
 import type { McpContext } from './context.ts';
 import { collectionUrl } from '../urls.ts';
-import { anyItemSchema, BY_CANONICAL_ID, canonicalIdSchema, cursorSchema, embedded, envelope, filterValueSchema, filtersSchema, limitSchema, listResultSchema, searchSchema, sortSchema, type EvidenceDetail } from './schemas.ts';
+import {
+  anyItemSchema,
+  BY_CANONICAL_ID,
+  canonicalIdSchema,
+  cursorSchema,
+  embedded,
+  envelope,
+  filterValueSchema,
+  filtersSchema,
+  limitSchema,
+  listResultSchema,
+  searchSchema,
+  sortSchema,
+  type EvidenceDetail,
+} from './schemas.ts';
 import { ToolError, type ToolDefinition, type ToolResult } from './tool.ts';
 
 const COMMON = new Set(['q', 'sort', 'limit', 'cursor']);
@@ -55,7 +69,12 @@ export function queryEvidence(query: Query): EvidenceDetail[] {
     const how = f.spec.kind.type === 'since' ? 'is on or after' : f.spec.kind.type === 'string' ? 'equals, ignoring case and accents,' : 'equals';
     return { code: 'filter-match', text: `${f.spec.field} ${how} ${f.values.join(' or ')} (the ${f.param} filter).`, fields: [f.spec.field] };
   });
-  if (query.q) details.push({ code: 'search-match', text: `${query.collection.search.join(', ')} contains “${query.q.value}”, ignoring case and accents.`, fields: [...query.collection.search] });
+  if (query.q)
+    details.push({
+      code: 'search-match',
+      text: `${query.collection.search.join(', ')} contains “${query.q.value}”, ignoring case and accents.`,
+      fields: [...query.collection.search],
+    });
   if (details.length === 0) details.push({ code: 'collection-member', text: `Every published ${name} record, unfiltered.`, fields: ['canonicalId'] });
   return details;
 }
@@ -112,11 +131,22 @@ export const find: ToolDefinition = {
   description: `Search and filter one of the owner's collections (${names.join(', ')}) exactly as its REST list does: the same filters, q (substring search), sort and cursor give the same records in the same order. Returns up to ${LIMITS.mcpFindLimitMax} full records per call with counts and a nextCursor to continue. Use taste.get to reread records by canonicalId.`,
   inputSchema: {
     type: 'object',
-    properties: { collection: { type: 'string', enum: names }, filters: filtersSchema(restCollections), q: searchSchema, sort: sortSchema(restCollections), limit: limitSchema, cursor: cursorSchema },
+    properties: {
+      collection: { type: 'string', enum: names },
+      filters: filtersSchema(restCollections),
+      q: searchSchema,
+      sort: sortSchema(restCollections),
+      limit: limitSchema,
+      cursor: cursorSchema,
+    },
     required: ['collection'],
     additionalProperties: false,
   },
-  outputSchema: listResultSchema(pageProperties(anyItemSchema()), ['collection', 'items', 'canonicalIds', 'restUrl'], 'A page of records, as the REST list answers it.'),
+  outputSchema: listResultSchema(
+    pageProperties(anyItemSchema()),
+    ['collection', 'items', 'canonicalIds', 'restUrl'],
+    'A page of records, as the REST list answers it.',
+  ),
   cost: 1,
   run: (args, context) => {
     const filters = (args.filters ?? {}) as Record<string, unknown>;
@@ -140,7 +170,11 @@ export const sportsList: ToolDefinition = {
     properties: { ...sportsFilters, q: searchSchema, sort: sortSchema([sports]), limit: limitSchema, cursor: cursorSchema },
     additionalProperties: false,
   },
-  outputSchema: listResultSchema(pageProperties(embedded(itemSchema(sports))), ['collection', 'items', 'canonicalIds', 'restUrl'], 'A page of sporting events, as the REST list answers it.'),
+  outputSchema: listResultSchema(
+    pageProperties(embedded(itemSchema(sports))),
+    ['collection', 'items', 'canonicalIds', 'restUrl'],
+    'A page of sporting events, as the REST list answers it.',
+  ),
   cost: 1,
   run: (args, context) => {
     const filters: Record<string, unknown> = {};
@@ -155,7 +189,9 @@ export const get: ToolDefinition = {
   description: `Read up to ${LIMITS.mcpGetIdsMax} records by canonicalId (from taste.find, sports.list or any other surface), whichever collection holds them: each is the record as REST publishes it. IDs that name no published record are listed in notFound; the others are still returned.`,
   inputSchema: {
     type: 'object',
-    properties: { ids: { type: 'array', items: canonicalIdSchema, minItems: 1, maxItems: LIMITS.mcpGetIdsMax, description: `1..${LIMITS.mcpGetIdsMax} canonical IDs.` } },
+    properties: {
+      ids: { type: 'array', items: canonicalIdSchema, minItems: 1, maxItems: LIMITS.mcpGetIdsMax, description: `1..${LIMITS.mcpGetIdsMax} canonical IDs.` },
+    },
     required: ['ids'],
     additionalProperties: false,
   },
@@ -163,7 +199,12 @@ export const get: ToolDefinition = {
     {
       records: {
         type: 'array',
-        items: { type: 'object', required: ['canonicalId', 'collection', 'item'], additionalProperties: false, properties: { canonicalId: canonicalIdSchema, collection: { type: 'string', enum: names }, item: anyItemSchema() } },
+        items: {
+          type: 'object',
+          required: ['canonicalId', 'collection', 'item'],
+          additionalProperties: false,
+          properties: { canonicalId: canonicalIdSchema, collection: { type: 'string', enum: names }, item: anyItemSchema() },
+        },
       },
       notFound: { type: 'array', items: { type: 'string' } },
     },
@@ -180,12 +221,26 @@ export const get: ToolDefinition = {
       if (found) records.push({ canonicalId: id, collection: found.collection.name, item: JSON.parse(found.json) as Record<string, unknown> });
       else notFound.push(id);
     }
-    const asOf = records.map((r) => context.image.asOf(r.collection)).sort().at(-1) ?? context.image.asOf('feed-items');
-    const selection = { task: 'get', method: 'canonical-id-lookup', role: 'records', supportsPopulationClaims: false, explanation: 'Exactly the records asked for by canonical ID; nothing else is implied about the collections.' };
+    const asOf =
+      records
+        .map((r) => context.image.asOf(r.collection))
+        .sort()
+        .at(-1) ?? context.image.asOf('feed-items');
+    const selection = {
+      task: 'get',
+      method: 'canonical-id-lookup',
+      role: 'records',
+      supportsPopulationClaims: false,
+      explanation: 'Exactly the records asked for by canonical ID; nothing else is implied about the collections.',
+    };
     const lines = records.map((r) => `- ${headline(r.collection, r.item)} (${r.collection}, ${r.canonicalId})`);
     const missing = notFound.length ? `\nNot found: ${notFound.join(', ')}` : '';
     return {
-      structured: { records, notFound, ...envelope(records.length, records.length, asOf, selection, [BY_CANONICAL_ID], `Looked up ${ids.length} canonical IDs; ${records.length} found.`) },
+      structured: {
+        records,
+        notFound,
+        ...envelope(records.length, records.length, asOf, selection, [BY_CANONICAL_ID], `Looked up ${ids.length} canonical IDs; ${records.length} found.`),
+      },
       text: `${records.length} of ${ids.length} records found:\n${lines.join('\n')}${missing}`,
     };
   },

@@ -25,8 +25,18 @@ export type OwnerScope = Exclude<Scope, typeof SCOPE.write>;
 
 const WRITABLE = contentCollections.filter((c) => !c.compose).map((c) => c.name);
 
-const requestId: JsonSchema = { type: 'string', minLength: 1, maxLength: 128, description: 'Any id of this change, chosen by the client: a retried call with the same id applies once and returns the first result.' };
-const revision: JsonSchema = { type: 'string', minLength: 1, maxLength: 64, description: 'The revision a previous write returned: the write is refused if the record was changed since (e.g. edited by hand).' };
+const requestId: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 128,
+  description: 'Any id of this change, chosen by the client: a retried call with the same id applies once and returns the first result.',
+};
+const revision: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  description: 'The revision a previous write returned: the write is refused if the record was changed since (e.g. edited by hand).',
+};
 const canonicalId: JsonSchema = { type: 'string', minLength: 1, maxLength: 200 };
 
 const WRITE_OUTPUT: JsonSchema = {
@@ -71,7 +81,8 @@ export interface OwnerTool {
 
 /** What a call's text says (its structured content is the result itself). */
 function say(result: WriteResult | RecordRead): string {
-  if ('fields' in result) return `${result.collection}/${result.canonicalId} in ${result.file}, revision ${result.revision} (pass it to a write of this record): ${JSON.stringify(result.fields)}`;
+  if ('fields' in result)
+    return `${result.collection}/${result.canonicalId} in ${result.file}, revision ${result.revision} (pass it to a write of this record): ${JSON.stringify(result.fields)}`;
   return `${result.replayed ? 'Already applied' : 'Saved'}: ${result.collection}/${result.canonicalId} (revision ${result.revision}, ${result.file})${result.swapped || result.replayed ? '' : '; nothing a reader sees changed'}.`;
 }
 
@@ -90,26 +101,34 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
       additionalProperties: false,
     },
     outputSchema: READ_OUTPUT,
-    run: (writes, caller, args) => Promise.resolve().then(() => writes.read({ collection: args.collection as string, canonicalId: args.canonicalId as string }, caller)),
+    run: (writes, caller, args) =>
+      Promise.resolve().then(() => writes.read({ collection: args.collection as string, canonicalId: args.canonicalId as string }, caller)),
   },
   {
     name: 'taste.log',
     title: 'Log a record',
-    description: 'Adds a record to one of the owner’s collections as a new content file. `fields` are the collection’s record fields (as in its content files), validated by its schema; the result names the new record’s canonicalId.',
+    description:
+      'Adds a record to one of the owner’s collections as a new content file. `fields` are the collection’s record fields (as in its content files), validated by its schema; the result names the new record’s canonicalId.',
     inputSchema: {
       type: 'object',
-      properties: { collection: { type: 'string', enum: WRITABLE }, fields: { type: 'object', description: 'The record’s fields, as a content file holds them.' }, requestId },
+      properties: {
+        collection: { type: 'string', enum: WRITABLE },
+        fields: { type: 'object', description: 'The record’s fields, as a content file holds them.' },
+        requestId,
+      },
       required: ['collection', 'fields'],
       additionalProperties: false,
     },
     scope: SCOPE.log,
     outputSchema: WRITE_OUTPUT,
-    run: (writes, caller, args) => writes.log(caller, { collection: args.collection as string, fields: args.fields as Record<string, unknown>, requestId: optional(args, 'requestId') }),
+    run: (writes, caller, args) =>
+      writes.log(caller, { collection: args.collection as string, fields: args.fields as Record<string, unknown>, requestId: optional(args, 'requestId') }),
   },
   {
     name: 'taste.rate',
     title: 'Rate a record',
-    description: 'Sets the rating (0–5 in halves) and/or the recommended mark of a record (movies, books, places, concerts: whichever fields its collection has). Only those lines of its content file change.',
+    description:
+      'Sets the rating (0–5 in halves) and/or the recommended mark of a record (movies, books, places, concerts: whichever fields its collection has). Only those lines of its content file change.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -130,7 +149,13 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
       const change: Record<string, unknown> = {};
       if (args.rating !== undefined) change.rating = args.rating;
       if (args.recommended !== undefined) change.recommended = args.recommended;
-      return writes.set(caller, 'taste.rate', { collection: args.collection as string, canonicalId: args.canonicalId as string, change, revision: optional(args, 'revision'), requestId: optional(args, 'requestId') });
+      return writes.set(caller, 'taste.rate', {
+        collection: args.collection as string,
+        canonicalId: args.canonicalId as string,
+        change,
+        revision: optional(args, 'revision'),
+        requestId: optional(args, 'requestId'),
+      });
     },
   },
   {
@@ -146,12 +171,19 @@ export const OWNER_TOOLS: readonly OwnerTool[] = [
     scope: SCOPE.stance,
     outputSchema: WRITE_OUTPUT,
     run: (writes, caller, args) =>
-      writes.set(caller, 'music.set_stance', { collection: 'music', canonicalId: args.canonicalId as string, change: { stance: args.stance }, revision: optional(args, 'revision'), requestId: optional(args, 'requestId') }),
+      writes.set(caller, 'music.set_stance', {
+        collection: 'music',
+        canonicalId: args.canonicalId as string,
+        change: { stance: args.stance },
+        revision: optional(args, 'revision'),
+        requestId: optional(args, 'requestId'),
+      }),
   },
 ];
 
 /** The OAuth scopes a tool accepts, as alternatives: its own, and for a write tool `taste:write` too. */
-const securitySchemes = (tool: OwnerTool) => (tool.scope === SCOPE.read ? [tool.scope] : [tool.scope, SCOPE.write]).map((scope) => ({ type: 'oauth2', scopes: [scope] }));
+const securitySchemes = (tool: OwnerTool) =>
+  (tool.scope === SCOPE.read ? [tool.scope] : [tool.scope, SCOPE.write]).map((scope) => ({ type: 'oauth2', scopes: [scope] }));
 
 export const OWNER_TOOL_LIST = OWNER_TOOLS.map((tool) => ({
   name: tool.name,
@@ -170,7 +202,14 @@ export const ownerToolNamed = (name: string): OwnerTool | undefined => byName.ge
 const failure = (text: string): CallResult => ({ content: [{ type: 'text', text }], isError: true });
 
 /** One call: a refusal the caller can act on is an `isError` result; anything else is logged and said safely. */
-export async function callOwnerTool(tool: OwnerTool, writes: OwnerWrites | undefined, caller: WriteCaller, args: Record<string, unknown>, check: (args: unknown) => string | undefined, log: (error: unknown) => void = console.error): Promise<CallResult> {
+export async function callOwnerTool(
+  tool: OwnerTool,
+  writes: OwnerWrites | undefined,
+  caller: WriteCaller,
+  args: Record<string, unknown>,
+  check: (args: unknown) => string | undefined,
+  log: (error: unknown) => void = console.error,
+): Promise<CallResult> {
   const invalid = check(args);
   if (invalid) return failure(`Invalid arguments for ${tool.name}: ${invalid}. The tool’s inputSchema lists what it takes.`);
   if (!writes) return failure(`${tool.name}: the owner's tools are not available on this server (it does not rebuild its content).`);

@@ -33,7 +33,8 @@ export function greatCircleKm(a: Coordinates, b: Coordinates): number {
 }
 
 const round = (km: number) => Math.round(km * 100) / 100;
-const NOTE = 'Distances are approximate straight-line (great-circle) distances between the places’ recorded coordinates, not walking, transit or driving routes; there are no travel times or opening hours, and no device location is used.';
+const NOTE =
+  'Distances are approximate straight-line (great-circle) distances between the places’ recorded coordinates, not walking, transit or driving routes; there are no travel times or opening hours, and no device location is used.';
 
 type Place = Record<string, unknown> & { canonicalId: string; name: string; coordinates?: Coordinates };
 
@@ -45,7 +46,11 @@ function planEvidence(args: Record<string, unknown>): EvidenceDetail[] {
   if (args.category !== undefined) chosen.push({ code: 'filter-match', text: `category is ${String(args.category)}.`, fields: ['category'] });
   return [
     ...chosen,
-    { code: 'rating-rank', text: 'The best-rated places with coordinates are kept (and start the walk unless startId says otherwise).', fields: ['rating', 'coordinates'] },
+    {
+      code: 'rating-rank',
+      text: 'The best-rated places with coordinates are kept (and start the walk unless startId says otherwise).',
+      fields: ['rating', 'coordinates'],
+    },
     { code: 'straight-line-distance', text: NOTE, fields: ['coordinates'] },
   ];
 }
@@ -72,7 +77,13 @@ export const plan: ToolDefinition = {
     properties: {
       city: filterValueSchema(places.filters.city!),
       category: filterValueSchema(places.filters.category!),
-      placeIds: { type: 'array', items: canonicalIdSchema, minItems: 1, maxItems: LIMITS.mcpPlanStopsMax, description: 'Places to order (from taste.find on places); instead of or within the city.' },
+      placeIds: {
+        type: 'array',
+        items: canonicalIdSchema,
+        minItems: 1,
+        maxItems: LIMITS.mcpPlanStopsMax,
+        description: 'Places to order (from taste.find on places); instead of or within the city.',
+      },
       startId: { ...canonicalIdSchema, description: 'The place to start from; otherwise the best-rated.' },
       limit: { type: 'integer', minimum: 2, maximum: LIMITS.mcpPlanStopsMax, default: 6, description: 'Stops in the plan.' },
     },
@@ -85,7 +96,15 @@ export const plan: ToolDefinition = {
       approximate: { const: true },
       distanceMethod: { type: 'string' },
       note: { type: 'string' },
-      skipped: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['canonicalId', 'reason'], properties: { canonicalId: { type: 'string' }, reason: { type: 'string' } } } },
+      skipped: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['canonicalId', 'reason'],
+          properties: { canonicalId: { type: 'string' }, reason: { type: 'string' } },
+        },
+      },
     },
     ['stops', 'totalDistanceKm', 'approximate', 'distanceMethod', 'note', 'skipped'],
     'An ordered list of stops with approximate straight-line distances.',
@@ -121,8 +140,17 @@ export const plan: ToolDefinition = {
       total += leg ?? 0;
       return { order: i + 1, canonicalId: place.canonicalId, name: place.name, place, ...(leg === undefined ? {} : { distanceFromPreviousKm: round(leg) }) };
     });
-    const selection = { task: 'plan', method: 'greedy-nearest-neighbour', role: 'itinerary', supportsPopulationClaims: false, explanation: 'The best-rated located candidates (the start first), ordered by always going to the nearest place not yet visited; a short walk, not an optimal tour.' };
-    const lines = stops.map((s) => `${s.order}. ${s.name}${s.distanceFromPreviousKm === undefined ? '' : ` (~${s.distanceFromPreviousKm} km straight-line from the previous stop)`}`);
+    const selection = {
+      task: 'plan',
+      method: 'greedy-nearest-neighbour',
+      role: 'itinerary',
+      supportsPopulationClaims: false,
+      explanation:
+        'The best-rated located candidates (the start first), ordered by always going to the nearest place not yet visited; a short walk, not an optimal tour.',
+    };
+    const lines = stops.map(
+      (s) => `${s.order}. ${s.name}${s.distanceFromPreviousKm === undefined ? '' : ` (~${s.distanceFromPreviousKm} km straight-line from the previous stop)`}`,
+    );
     return {
       structured: {
         stops,
@@ -148,7 +176,11 @@ function candidatesOf(context: McpContext, args: Record<string, unknown>, skippe
       if (record?.collection.name !== 'places') skipped.push({ canonicalId: id, reason: 'It names no published place.' });
       else found.push(JSON.parse(record.json) as Place);
     }
-    return found.filter((p) => (args.city === undefined || String(p.city).toLowerCase() === String(args.city).toLowerCase()) && (args.category === undefined || p.category === args.category));
+    return found.filter(
+      (p) =>
+        (args.city === undefined || String(p.city).toLowerCase() === String(args.city).toLowerCase()) &&
+        (args.category === undefined || p.category === args.category),
+    );
   }
   if (args.city === undefined) throw new ToolError('Give a city (with an optional category) or placeIds: the plan never uses a device location.');
   // The best-rated page of the city (a bounded read however many places it holds), through the REST parser and core.

@@ -27,7 +27,8 @@ interface Recommendation {
   evidenceDetails: EvidenceDetail[];
 }
 
-const NEEDS = 'Say what you are in the mood for with something a record can match: a genre (drama, jazz, coffee), a director, author or artist, a city or neighbourhood, a decade (the 90s), or a title you liked.';
+const NEEDS =
+  'Say what you are in the mood for with something a record can match: a genre (drama, jazz, coffee), a director, author or artist, a city or neighbourhood, a decade (the 90s), or a title you liked.';
 
 export const recommend: ToolDefinition = {
   name: 'taste.recommend',
@@ -36,8 +37,17 @@ export const recommend: ToolDefinition = {
   inputSchema: {
     type: 'object',
     properties: {
-      intent: { type: 'string', minLength: 1, maxLength: LIMITS.recommendIntentCharsMax, description: 'What the person wants, in their words: "a slow 90s crime film", "coffee in Lisbon".' },
-      collection: { type: 'string', enum: COLLECTIONS, description: 'Restrict to one collection; otherwise the intent’s words choose (watch → movies, read → books…), or all.' },
+      intent: {
+        type: 'string',
+        minLength: 1,
+        maxLength: LIMITS.recommendIntentCharsMax,
+        description: 'What the person wants, in their words: "a slow 90s crime film", "coffee in Lisbon".',
+      },
+      collection: {
+        type: 'string',
+        enum: COLLECTIONS,
+        description: 'Restrict to one collection; otherwise the intent’s words choose (watch → movies, read → books…), or all.',
+      },
       limit: { type: 'integer', minimum: 1, maximum: LIMITS.recommendationsMax, default: LIMITS.recommendationsDefault },
     },
     required: ['intent'],
@@ -49,7 +59,12 @@ export const recommend: ToolDefinition = {
       abstained: { type: 'boolean' },
       abstainReason: { enum: ['no-signal', 'no-match'] },
       needs: { type: 'string', description: 'When abstaining: what signal would help.' },
-      signal: { type: 'object', additionalProperties: false, required: ['terms', 'decades'], properties: { terms: { type: 'array', items: { type: 'string' } }, decades: { type: 'array', items: { type: 'integer' } } } },
+      signal: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['terms', 'decades'],
+        properties: { terms: { type: 'array', items: { type: 'string' } }, decades: { type: 'array', items: { type: 'integer' } } },
+      },
       collections: { type: 'array', items: { enum: COLLECTIONS } },
       recommendations: {
         type: 'array',
@@ -58,7 +73,15 @@ export const recommend: ToolDefinition = {
           type: 'object',
           additionalProperties: false,
           required: ['canonicalId', 'collection', 'title', 'canonicalUrl', 'score', 'evidence', 'evidenceDetails'],
-          properties: { canonicalId: canonicalIdSchema, collection: { enum: COLLECTIONS }, title: { type: 'string' }, canonicalUrl: { type: 'string' }, score: { type: 'number' }, evidence: { type: 'array', items: { type: 'string' } }, evidenceDetails: { type: 'array', minItems: 1, items: evidenceDetailSchema } },
+          properties: {
+            canonicalId: canonicalIdSchema,
+            collection: { enum: COLLECTIONS },
+            title: { type: 'string' },
+            canonicalUrl: { type: 'string' },
+            score: { type: 'number' },
+            evidence: { type: 'array', items: { type: 'string' } },
+            evidenceDetails: { type: 'array', minItems: 1, items: evidenceDetailSchema },
+          },
         },
       },
       evidenceDetails: { type: 'array', items: evidenceDetailSchema, description: 'The evidence of every recommendation, in order.' },
@@ -67,36 +90,87 @@ export const recommend: ToolDefinition = {
     'Grounded recommendations, or an abstention saying what would help.',
   ),
   cost: 3,
-  run: (args, context) => recommendFor(context, String(args.intent), args.collection as string | undefined, Number(args.limit ?? LIMITS.recommendationsDefault)),
+  run: (args, context) =>
+    recommendFor(context, String(args.intent), args.collection as string | undefined, Number(args.limit ?? LIMITS.recommendationsDefault)),
 };
 
 function recommendFor(context: McpContext, intent: string, only: string | undefined, limit: number): ToolResult {
   const signal = signalOf(intent);
   const collections = only ? [only] : signal.collections.length ? signal.collections : COLLECTIONS;
-  const asOf = collections.map((c) => context.image.asOf(c)).sort().at(-1)!;
+  const asOf = collections
+    .map((c) => context.image.asOf(c))
+    .sort()
+    .at(-1)!;
   const selection = (method: string, explanation: string) => ({ task: 'recommend', method, role: 'suggestion', supportsPopulationClaims: false, explanation });
   const base = { intent, signal: { terms: signal.terms, decades: signal.decades }, collections };
   if (!hasSignal(signal)) {
     // Abstain before any retrieval: no record is read for a request that says nothing about what.
     return {
-      structured: { ...base, abstained: true, abstainReason: 'no-signal', needs: NEEDS, recommendations: [], ...envelope(0, 0, asOf, selection('abstention', 'The request names nothing a record can match, so no record was read.'), [], 'No signal in the request.') },
+      structured: {
+        ...base,
+        abstained: true,
+        abstainReason: 'no-signal',
+        needs: NEEDS,
+        recommendations: [],
+        ...envelope(
+          0,
+          0,
+          asOf,
+          selection('abstention', 'The request names nothing a record can match, so no record was read.'),
+          [],
+          'No signal in the request.',
+        ),
+      },
       text: `No recommendation: the request names nothing to go on. ${NEEDS}`,
     };
   }
-  const found = rank(collections.flatMap((collection) => context.tasteSources.records(collection).map((record) => ({ collection, record }))), signal);
+  const found = rank(
+    collections.flatMap((collection) => context.tasteSources.records(collection).map((record) => ({ collection, record }))),
+    signal,
+  );
   const picks = found.slice(0, limit).map(({ candidate: { collection, record }, score, evidence }): Recommendation => {
     const canonicalId = String(record.canonicalId);
-    return { canonicalId, collection, title: headline(collection, record), canonicalUrl: recordUrl(collection, canonicalId), score, evidence: evidence.map((e) => e.text), evidenceDetails: evidence };
+    return {
+      canonicalId,
+      collection,
+      title: headline(collection, record),
+      canonicalUrl: recordUrl(collection, canonicalId),
+      score,
+      evidence: evidence.map((e) => e.text),
+      evidenceDetails: evidence,
+    };
   });
-  const method = selection('field-match-ranking', 'Records whose named fields match a word of the intent, ranked by the number of matches, then the owner’s marks (recommended, rating, stance), then canonical ID. Suggestions, not a sample: they support no claim about the collections as a whole.');
+  const method = selection(
+    'field-match-ranking',
+    'Records whose named fields match a word of the intent, ranked by the number of matches, then the owner’s marks (recommended, rating, stance), then canonical ID. Suggestions, not a sample: they support no claim about the collections as a whole.',
+  );
   if (picks.length === 0) {
     return {
-      structured: { ...base, abstained: true, abstainReason: 'no-match', needs: NEEDS, recommendations: [], ...envelope(0, 0, asOf, method, [], 'No record matches the request.') },
+      structured: {
+        ...base,
+        abstained: true,
+        abstainReason: 'no-match',
+        needs: NEEDS,
+        recommendations: [],
+        ...envelope(0, 0, asOf, method, [], 'No record matches the request.'),
+      },
       text: `Nothing in ${collections.join(', ')} matches "${signal.terms.join(' ')}". ${NEEDS}`,
     };
   }
   return {
-    structured: { ...base, abstained: false, recommendations: picks, ...envelope(picks.length, found.length, asOf, method, picks.flatMap((p) => p.evidenceDetails), picks.map((p) => `${p.title}: ${p.evidence.join(' ')}`).join(' | ')) },
+    structured: {
+      ...base,
+      abstained: false,
+      recommendations: picks,
+      ...envelope(
+        picks.length,
+        found.length,
+        asOf,
+        method,
+        picks.flatMap((p) => p.evidenceDetails),
+        picks.map((p) => `${p.title}: ${p.evidence.join(' ')}`).join(' | '),
+      ),
+    },
     text: picks.map((p) => `- ${p.title} (${p.collection}, ${p.canonicalId}): ${p.evidence.join(' ')}`).join('\n'),
   };
 }

@@ -24,7 +24,13 @@ interface Shown {
   coordinates?: { latitude: number; longitude: number };
 }
 
-const idsSchema = { type: 'array', items: canonicalIdSchema, minItems: 1, maxItems: LIMITS.mcpRenderIdsMax, description: `1..${LIMITS.mcpRenderIdsMax} canonical IDs, in the order to show.` };
+const idsSchema = {
+  type: 'array',
+  items: canonicalIdSchema,
+  minItems: 1,
+  maxItems: LIMITS.mcpRenderIdsMax,
+  description: `1..${LIMITS.mcpRenderIdsMax} canonical IDs, in the order to show.`,
+};
 
 const shownSchema = {
   type: 'object',
@@ -36,7 +42,12 @@ const shownSchema = {
     title: { type: 'string' },
     subtitle: { type: 'string' },
     url: { type: 'string', format: 'uri' },
-    coordinates: { type: 'object', required: ['latitude', 'longitude'], additionalProperties: false, properties: { latitude: { type: 'number' }, longitude: { type: 'number' } } },
+    coordinates: {
+      type: 'object',
+      required: ['latitude', 'longitude'],
+      additionalProperties: false,
+      properties: { latitude: { type: 'number' }, longitude: { type: 'number' } },
+    },
   },
 };
 
@@ -46,7 +57,8 @@ export const MAP_VIEW_HEIGHT = 320;
 
 const basemapSchema = {
   type: 'object',
-  description: 'The base map the view draws, computed on the server from Natural Earth land (self-hosted, nothing fetched): a Mercator frame fitted to the places, the land within it as one SVG path and each place’s position in the frame. Present when at least one place is shown.',
+  description:
+    'The base map the view draws, computed on the server from Natural Earth land (self-hosted, nothing fetched): a Mercator frame fitted to the places, the land within it as one SVG path and each place’s position in the frame. Present when at least one place is shown.',
   additionalProperties: false,
   required: ['width', 'height', 'bounds', 'land', 'points'],
   properties: {
@@ -59,8 +71,16 @@ const basemapSchema = {
       required: ['west', 'south', 'east', 'north'],
       properties: { west: { type: 'number' }, south: { type: 'number' }, east: { type: 'number' }, north: { type: 'number' } },
     },
-    land: { type: 'string', description: 'The land within the frame: the `d` of one SVG path in the frame’s pixels, to fill even-odd (empty when the frame is all water).' },
-    points: { type: 'array', maxItems: LIMITS.mcpRenderIdsMax, description: 'Each record’s position in the frame, in the order of `records`.', items: { type: 'object', additionalProperties: false, required: ['x', 'y'], properties: { x: { type: 'number' }, y: { type: 'number' } } } },
+    land: {
+      type: 'string',
+      description: 'The land within the frame: the `d` of one SVG path in the frame’s pixels, to fill even-odd (empty when the frame is all water).',
+    },
+    points: {
+      type: 'array',
+      maxItems: LIMITS.mcpRenderIdsMax,
+      description: 'Each record’s position in the frame, in the order of `records`.',
+      items: { type: 'object', additionalProperties: false, required: ['x', 'y'], properties: { x: { type: 'number' }, y: { type: 'number' } } },
+    },
   },
 };
 
@@ -87,7 +107,15 @@ function renderTool(name: string, view: ViewName, title: string, description: st
         heading: { type: 'string' },
         view: { const: view },
         records: { type: 'array', maxItems: LIMITS.mcpRenderIdsMax, items: shownSchema },
-        dropped: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['canonicalId', 'reason'], properties: { canonicalId: { type: 'string' }, reason: { type: 'string' } } } },
+        dropped: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['canonicalId', 'reason'],
+            properties: { canonicalId: { type: 'string' }, reason: { type: 'string' } },
+          },
+        },
         ...(view === 'map' ? { basemap: basemapSchema } : {}),
       },
       ['heading', 'view', 'records', 'dropped'],
@@ -101,7 +129,8 @@ function renderTool(name: string, view: ViewName, title: string, description: st
       for (const id of new Set(args.ids as string[])) {
         const found = context.core.lookup(id);
         if (!found) dropped.push({ canonicalId: id, reason: 'It names no published record.' });
-        else if (accepts && !accepts.includes(found.collection.name)) dropped.push({ canonicalId: id, reason: `It is a ${found.collection.name} record; this view shows ${accepts.join(', ')}.` });
+        else if (accepts && !accepts.includes(found.collection.name))
+          dropped.push({ canonicalId: id, reason: `It is a ${found.collection.name} record; this view shows ${accepts.join(', ')}.` });
         else {
           const r = JSON.parse(found.json) as Record<string, unknown>;
           const coordinates = r.coordinates as { latitude: number; longitude: number } | undefined;
@@ -109,15 +138,54 @@ function renderTool(name: string, view: ViewName, title: string, description: st
             dropped.push({ canonicalId: id, reason: 'It has no coordinates.' });
             continue;
           }
-          records.push({ canonicalId: id, collection: found.collection.name, title: headline(found.collection.name, r), subtitle: subtitleOf(found.collection.name, r), url: linkOf(found.collection.name, r, context.siteUrl), ...(coordinates ? { coordinates: { latitude: coordinates.latitude, longitude: coordinates.longitude } } : {}) });
+          records.push({
+            canonicalId: id,
+            collection: found.collection.name,
+            title: headline(found.collection.name, r),
+            subtitle: subtitleOf(found.collection.name, r),
+            url: linkOf(found.collection.name, r, context.siteUrl),
+            ...(coordinates ? { coordinates: { latitude: coordinates.latitude, longitude: coordinates.longitude } } : {}),
+          });
         }
       }
-      const asOf = [...new Set(records.map((r) => r.collection))].map((c) => context.image.asOf(c)).sort().at(-1) ?? context.image.asOf('feed-items');
-      const selection = { task: 'render', method: 'canonical-id-lookup', role: 'display', supportsPopulationClaims: false, explanation: 'Exactly the records asked for, read again on the server, in the order given.' };
+      const asOf =
+        [...new Set(records.map((r) => r.collection))]
+          .map((c) => context.image.asOf(c))
+          .sort()
+          .at(-1) ?? context.image.asOf('feed-items');
+      const selection = {
+        task: 'render',
+        method: 'canonical-id-lookup',
+        role: 'display',
+        supportsPopulationClaims: false,
+        explanation: 'Exactly the records asked for, read again on the server, in the order given.',
+      };
       const lines = records.map((r, i) => `${i + 1}. ${r.title} — ${r.subtitle} (${r.url})`);
       const note = dropped.length ? `\nDropped: ${dropped.map((d) => `${d.canonicalId} (${d.reason})`).join('; ')}` : '';
       return {
-        structured: { heading, view, records, dropped, ...(view === 'map' && records.length ? { basemap: basemap(records.map((r) => r.coordinates!), MAP_VIEW_WIDTH, MAP_VIEW_HEIGHT) } : {}), ...envelope(records.length, records.length, asOf, selection, [BY_CANONICAL_ID], `Shown by canonical ID: ${records.length} of ${records.length + dropped.length}.`) },
+        structured: {
+          heading,
+          view,
+          records,
+          dropped,
+          ...(view === 'map' && records.length
+            ? {
+                basemap: basemap(
+                  records.map((r) => r.coordinates!),
+                  MAP_VIEW_WIDTH,
+                  MAP_VIEW_HEIGHT,
+                ),
+              }
+            : {}),
+          ...envelope(
+            records.length,
+            records.length,
+            asOf,
+            selection,
+            [BY_CANONICAL_ID],
+            `Shown by canonical ID: ${records.length} of ${records.length + dropped.length}.`,
+          ),
+        },
         text: `${heading}:\n${lines.join('\n') || '(none)'}${note}`,
         meta: { ui: { resourceUri: VIEW_URIS[view] } },
       };
@@ -125,6 +193,27 @@ function renderTool(name: string, view: ViewName, title: string, description: st
   };
 }
 
-export const renderRecommendations = renderTool('taste.render_recommendations', 'recommendations', 'Show recommendations', 'Show records (from taste.recommend, taste.find or taste.summarize) as a list of recommendations in the client’s view.', undefined, 'Recommendations');
-export const renderMap = renderTool('places.render_map', 'map', 'Show places on a map', 'Show places (from places.plan or taste.find on places) on a self-contained map, in the order given: the result carries the base map (Natural Earth land in a Mercator frame fitted to the places, as an SVG path, and each place’s position in it).', ['places'], 'Places');
-export const renderEvents = renderTool('sports.render_events', 'events', 'Show sporting events', 'Show sporting events (from sports.list) as a dated list in the client’s view.', ['sporting-events'], 'Sporting events');
+export const renderRecommendations = renderTool(
+  'taste.render_recommendations',
+  'recommendations',
+  'Show recommendations',
+  'Show records (from taste.recommend, taste.find or taste.summarize) as a list of recommendations in the client’s view.',
+  undefined,
+  'Recommendations',
+);
+export const renderMap = renderTool(
+  'places.render_map',
+  'map',
+  'Show places on a map',
+  'Show places (from places.plan or taste.find on places) on a self-contained map, in the order given: the result carries the base map (Natural Earth land in a Mercator frame fitted to the places, as an SVG path, and each place’s position in it).',
+  ['places'],
+  'Places',
+);
+export const renderEvents = renderTool(
+  'sports.render_events',
+  'events',
+  'Show sporting events',
+  'Show sporting events (from sports.list) as a dated list in the client’s view.',
+  ['sporting-events'],
+  'Sporting events',
+);

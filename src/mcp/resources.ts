@@ -42,6 +42,10 @@ const view = (name: ViewName, title: string, description: string): UiResource =>
 
 export const RESOURCES: readonly UiResource[] = [
   view('recommendations', 'Recommendations', 'Records recommended from the owner’s collections, with the evidence for each (taste.render_recommendations).'),
-  view('map', 'Places', 'The owner’s places on a self-contained map (Natural Earth land fitted to the places and computed on the server, drawn in SVG, no tiles fetched), in plan order (places.render_map).'),
+  view(
+    'map',
+    'Places',
+    'The owner’s places on a self-contained map (Natural Earth land fitted to the places and computed on the server, drawn in SVG, no tiles fetched), in plan order (places.render_map).',
+  ),
   view('events', 'Sporting events', 'The owner’s sporting events as a dated list (sports.render_events).'),
 ];

@@ -57,21 +57,54 @@ export function filtersSchema(collections: readonly CollectionDeclaration[]): Js
   const properties: JsonObject = {};
   for (const [param, { schemas, names }] of [...byParam].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const where = collections.length === 1 ? '' : ` Taken by: ${names.join(', ')}.`;
-    properties[param] = schemas.length === 1 ? { ...schemas[0]!, description: `${String(schemas[0]!.description ?? param)}.${where}` } : { anyOf: schemas, description: `Declared per collection.${where}` };
+    properties[param] =
+      schemas.length === 1
+        ? { ...schemas[0]!, description: `${String(schemas[0]!.description ?? param)}.${where}` }
+        : { anyOf: schemas, description: `Declared per collection.${where}` };
   }
-  return { type: 'object', description: 'REST filters of the collection (the query parameters of its list), by name.', properties, additionalProperties: false };
+  return {
+    type: 'object',
+    description: 'REST filters of the collection (the query parameters of its list), by name.',
+    properties,
+    additionalProperties: false,
+  };
 }
 
 /** `sort` as REST takes it: comma-separated `<field>:<asc|desc>`, fields named per collection. */
 export function sortSchema(collections: readonly CollectionDeclaration[]): JsonSchema {
   const fields = collections.map((c) => `${c.name}: ${Object.keys(c.sort).join(', ')}`).join('; ');
-  return { type: 'string', maxLength: 200, pattern: '^[A-Za-z]+(:(asc|desc))?(,[A-Za-z]+(:(asc|desc))?)*$', description: `Comma-separated <field>:<asc|desc>, at most ${LIMITS.sortKeysMax} keys. Sort fields — ${fields}.` };
+  return {
+    type: 'string',
+    maxLength: 200,
+    pattern: '^[A-Za-z]+(:(asc|desc))?(,[A-Za-z]+(:(asc|desc))?)*$',
+    description: `Comma-separated <field>:<asc|desc>, at most ${LIMITS.sortKeysMax} keys. Sort fields — ${fields}.`,
+  };
 }
 
-export const cursorSchema: JsonSchema = { type: 'string', minLength: 1, maxLength: LIMITS.cursorCharsMax, description: 'The `nextCursor` of the previous result, unchanged, with the same collection, filters, q and sort.' };
-export const searchSchema: JsonSchema = { type: 'string', minLength: 1, maxLength: LIMITS.searchCharsMax, description: 'Case- and accent-insensitive substring search over the collection’s search fields.' };
-export const limitSchema: JsonSchema = { type: 'integer', minimum: 1, maximum: LIMITS.mcpFindLimitMax, default: 20, description: `Items per page, 1..${LIMITS.mcpFindLimitMax}.` };
-export const canonicalIdSchema: JsonSchema = { type: 'string', pattern: '^itm_[0-9a-f]{24}$', description: 'A canonical ID (itm_ followed by 24 hex digits), the same on every surface.' };
+export const cursorSchema: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: LIMITS.cursorCharsMax,
+  description: 'The `nextCursor` of the previous result, unchanged, with the same collection, filters, q and sort.',
+};
+export const searchSchema: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: LIMITS.searchCharsMax,
+  description: 'Case- and accent-insensitive substring search over the collection’s search fields.',
+};
+export const limitSchema: JsonSchema = {
+  type: 'integer',
+  minimum: 1,
+  maximum: LIMITS.mcpFindLimitMax,
+  default: 20,
+  description: `Items per page, 1..${LIMITS.mcpFindLimitMax}.`,
+};
+export const canonicalIdSchema: JsonSchema = {
+  type: 'string',
+  pattern: '^itm_[0-9a-f]{24}$',
+  description: 'A canonical ID (itm_ followed by 24 hex digits), the same on every surface.',
+};
 
 /** Any published item: one of the collections' item schemas. */
 export function anyItemSchema(collections: readonly CollectionDeclaration[] = restCollections): JsonSchema {
@@ -111,7 +144,12 @@ export const envelopeProperties: JsonObject = {
   },
   generatedAt: { type: 'string', format: 'date-time', description: 'The data’s as-of time: the answer does not depend on the clock.' },
   selection: { ...selectionSchema, description: 'How the records were chosen, and what they support.' },
-  evidenceDetails: { type: 'array', items: evidenceDetailSchema, description: 'What the answer rests on: each entry a code, a sentence and the record fields it reads (none when the tool abstained without reading a record).' },
+  evidenceDetails: {
+    type: 'array',
+    items: evidenceDetailSchema,
+    description:
+      'What the answer rests on: each entry a code, a sentence and the record fields it reads (none when the tool abstained without reading a record).',
+  },
   total: { type: 'integer', minimum: 0, description: 'Compatibility alias of `counts.totalCount` (older clients).' },
   resultVersion: { const: RESULT_VERSION, description: 'Compatibility: the version of this result envelope.' },
   evidence: { type: 'string', description: 'Compatibility: the evidence as one plain string; newer clients read `evidenceDetails`.' },
@@ -140,12 +178,31 @@ export const evidenceText = (details: readonly EvidenceDetail[]): string => deta
  * The envelope of a list-shaped result: the counts, the as-of time, the selection, the
  * evidence details and the aliases. `evidence` defaults to the details' texts.
  */
-export function envelope(returned: number, total: number, generatedAt: string, selection: Selection, details: readonly EvidenceDetail[], evidence = evidenceText(details)): Record<string, unknown> {
-  return { counts: { returnedCount: returned, totalCount: total }, generatedAt, selection, evidenceDetails: [...details], total, resultVersion: RESULT_VERSION, evidence };
+export function envelope(
+  returned: number,
+  total: number,
+  generatedAt: string,
+  selection: Selection,
+  details: readonly EvidenceDetail[],
+  evidence = evidenceText(details),
+): Record<string, unknown> {
+  return {
+    counts: { returnedCount: returned, totalCount: total },
+    generatedAt,
+    selection,
+    evidenceDetails: [...details],
+    total,
+    resultVersion: RESULT_VERSION,
+    evidence,
+  };
 }
 
 /** The evidence of a record read by its canonical ID (get, render). */
-export const BY_CANONICAL_ID: EvidenceDetail = { code: 'canonical-id', text: 'Each record is the one its canonical ID names, as REST publishes it.', fields: ['canonicalId'] };
+export const BY_CANONICAL_ID: EvidenceDetail = {
+  code: 'canonical-id',
+  text: 'Each record is the one its canonical ID names, as REST publishes it.',
+  fields: ['canonicalId'],
+};
 
 /** An object schema of the tool's own properties plus the envelope. */
 export function listResultSchema(properties: JsonObject, required: readonly string[], description: string): JsonSchema {

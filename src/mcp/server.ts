@@ -8,7 +8,15 @@
  * when the client declares it with our mime type (the extensions both sides share).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { API_VERSION } from '../http/headers.ts';
 import type { McpContext } from './context.ts';
@@ -43,7 +51,14 @@ const TOOL_LIST = TOOLS.map((tool) => ({
 }));
 
 const RESOURCE_LIST = [
-  ...RESOURCES.map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, ...(r.meta ? { _meta: r.meta } : {}) })),
+  ...RESOURCES.map((r) => ({
+    uri: r.uri,
+    name: r.name,
+    title: r.title,
+    description: r.description,
+    mimeType: r.mimeType,
+    ...(r.meta ? { _meta: r.meta } : {}),
+  })),
   ...SKILLS.map((s) => ({ uri: s.uri, name: s.name, description: s.description, mimeType: 'text/markdown', size: s.size })),
 ];
 
@@ -82,7 +97,11 @@ export function createServer(context: McpContext, options: ServerOptions): Serve
   if (options.ui) extensions[UI_EXTENSION] = { mimeTypes: [UI_MIME_TYPE] };
   const server = new Server(
     { name: SERVER_NAME, title: SERVER_TITLE, version: SERVER_VERSION },
-    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, extensions }, instructions: options.owner ? OWNER_INSTRUCTIONS : INSTRUCTIONS, jsonSchemaValidator: validator },
+    {
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, extensions },
+      instructions: options.owner ? OWNER_INSTRUCTIONS : INSTRUCTIONS,
+      jsonSchemaValidator: validator,
+    },
   );
   const owner = options.owner;
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: owner ? OWNER_LIST : TOOL_LIST }));

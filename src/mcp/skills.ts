@@ -117,7 +117,8 @@ export function agentSkillsIndex(): Record<string, unknown> {
 /** The index's shape, closed, for the OpenAPI description and the tests. */
 export const AGENT_SKILLS_INDEX_SCHEMA: JsonSchema = {
   title: 'Agent Skills discovery index (v0.2.0)',
-  description: 'Every skill the service publishes: its name, what it is for, where its SKILL.md is served (root-relative) and the SHA-256 digest of those bytes. The same skills MCP lists with skills/list.',
+  description:
+    'Every skill the service publishes: its name, what it is for, where its SKILL.md is served (root-relative) and the SHA-256 digest of those bytes. The same skills MCP lists with skills/list.',
   type: 'object',
   properties: {
     $schema: { const: AGENT_SKILLS_INDEX_SCHEMA_URI },

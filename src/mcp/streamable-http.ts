@@ -39,7 +39,10 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** A JSON-RPC error outside any request (id null), as the transport writes its own. */
 export function rpcError(status: number, code: number, message: string, headers: Readonly<Record<string, string>> = {}, data?: unknown): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error, id: null }), { status, headers: { 'Content-Type': 'application/json', ...NO_STORE, ...headers } });
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error, id: null }), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...NO_STORE, ...headers },
+  });
 }
 
 /**
@@ -70,7 +73,8 @@ export type ReadMessages = { ok: true; parsed: unknown; messages: readonly Messa
 export function readMessages(body: Uint8Array | null, facts: RequestFacts, headers: Readonly<Record<string, string>> = {}): ReadMessages {
   const refuse = (status: number, code: number, message: string): ReadMessages => ({ ok: false, refusal: rpcError(status, code, message, headers) });
   const bytes = body ?? new Uint8Array(0);
-  if (bytes.length > LIMITS.mcpRequestBytesMax) return refuse(413, -32600, `The request body is larger than ${LIMITS.mcpRequestBytesMax} bytes; send one smaller message.`);
+  if (bytes.length > LIMITS.mcpRequestBytesMax)
+    return refuse(413, -32600, `The request body is larger than ${LIMITS.mcpRequestBytesMax} bytes; send one smaller message.`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(UTF8.decode(bytes));
@@ -79,8 +83,10 @@ export function readMessages(body: Uint8Array | null, facts: RequestFacts, heade
   }
   if (!Array.isArray(parsed)) return { ok: true, parsed, messages: parsed !== null && typeof parsed === 'object' ? [parsed as Message] : [] };
   const version = facts.header('MCP-Protocol-Version') ?? BATCH_PROTOCOL_VERSION;
-  if (version !== BATCH_PROTOCOL_VERSION) return refuse(400, -32600, `Invalid Request: protocol version ${version.slice(0, 20)} takes one JSON-RPC message per request, not a batch.`);
-  if (parsed.length === 0 || parsed.length > LIMITS.mcpBatchMessagesMax) return refuse(400, -32600, `Invalid Request: a batch holds 1 to ${LIMITS.mcpBatchMessagesMax} messages.`);
+  if (version !== BATCH_PROTOCOL_VERSION)
+    return refuse(400, -32600, `Invalid Request: protocol version ${version.slice(0, 20)} takes one JSON-RPC message per request, not a batch.`);
+  if (parsed.length === 0 || parsed.length > LIMITS.mcpBatchMessagesMax)
+    return refuse(400, -32600, `Invalid Request: a batch holds 1 to ${LIMITS.mcpBatchMessagesMax} messages.`);
   return { ok: true, parsed, messages: parsed as Message[] };
 }
 

@@ -27,7 +27,11 @@ interface SummaryExample {
 }
 
 /** What the summary rests on: its corpus, then each example's evidence. */
-const CORPUS_EVIDENCE: EvidenceDetail = { code: 'corpus', text: 'The corpus is the public movie and TV records the owner marked recommended; the distributions count it.', fields: ['recommended'] };
+const CORPUS_EVIDENCE: EvidenceDetail = {
+  code: 'corpus',
+  text: 'The corpus is the public movie and TV records the owner marked recommended; the distributions count it.',
+  fields: ['recommended'],
+};
 
 export const summarize: ToolDefinition = {
   name: 'taste.summarize',
@@ -36,7 +40,15 @@ export const summarize: ToolDefinition = {
     'The movie and TV taste summary: what the owner’s recommended titles say as coverage, genre/director/type/decade distributions (shares of the eligible corpus; multi-value dimensions may sum above 1) and a few deterministically ranked illustrative examples with evidence. Examples illustrate, they are not a sample: use the distributions for claims about the whole. Absence from the corpus establishes nothing.',
   inputSchema: {
     type: 'object',
-    properties: { exampleLimit: { type: 'integer', minimum: 0, maximum: LIMITS.tasteExampleLimitMax, default: LIMITS.tasteExampleLimitDefault, description: 'Illustrative examples to include.' } },
+    properties: {
+      exampleLimit: {
+        type: 'integer',
+        minimum: 0,
+        maximum: LIMITS.tasteExampleLimitMax,
+        default: LIMITS.tasteExampleLimitDefault,
+        description: 'Illustrative examples to include.',
+      },
+    },
     additionalProperties: false,
   },
   outputSchema: withEnvelopeSchema(
@@ -64,17 +76,32 @@ const PROFILE_SELECTION = {
   method: 'stance-aggregation',
   role: 'profile',
   supportsPopulationClaims: true,
-  explanation: 'Every public music record, as artists, recordings, albums and genres with the owner’s stance (bounded lists, in a fixed order); counts are of the profile’s entries.',
+  explanation:
+    'Every public music record, as artists, recordings, albums and genres with the owner’s stance (bounded lists, in a fixed order); counts are of the profile’s entries.',
 };
 const PROFILE_EVIDENCE: EvidenceDetail[] = [
-  { code: 'stance', text: 'Artists, recordings and albums carry the stance the owner gave their music records; the artists of loved tracks and albums are added as loved.', fields: ['type', 'title', 'artist', 'stance'] },
+  {
+    code: 'stance',
+    text: 'Artists, recordings and albums carry the stance the owner gave their music records; the artists of loved tracks and albums are added as loved.',
+    fields: ['type', 'title', 'artist', 'stance'],
+  },
   { code: 'genre-stance', text: 'A genre takes the most frequent stance of the records that list it.', fields: ['genres', 'stance'] },
   { code: 'external-ids', text: 'External identifiers are copied from the records that give them.', fields: ['externalIds'] },
 ];
 
 /** The intersection's evidence: one entry per reason code its matches carry, or why it abstained. */
 function intersectionEvidence(result: ReturnType<typeof intersect>): EvidenceDetail[] {
-  if (result.abstained) return [{ code: `abstained-${result.abstainReason ?? 'too-few-signals'}`, text: result.abstainReason === 'no-overlap' ? 'No published track shares a recording, album, artist or genre with the profile.' : 'The profile has too few entries with a stance to match on.', fields: ['stance'] }];
+  if (result.abstained)
+    return [
+      {
+        code: `abstained-${result.abstainReason ?? 'too-few-signals'}`,
+        text:
+          result.abstainReason === 'no-overlap'
+            ? 'No published track shares a recording, album, artist or genre with the profile.'
+            : 'The profile has too few entries with a stance to match on.',
+        fields: ['stance'],
+      },
+    ];
   const reasons = [...new Set(result.matches.flatMap((m) => m.reasons))];
   return reasons.map((code) => ({ code, text: REASON_TEXT[code], fields: REASON_FIELDS[code] }));
 }
@@ -112,7 +139,10 @@ export const profile: ToolDefinition = {
   run: (_args, context) => {
     const document = context.tasteSources.profile;
     const music = document.music;
-    const loved = music.artists.filter((a) => a.stance === 'love').map((a) => a.name).slice(0, 8);
+    const loved = music.artists
+      .filter((a) => a.stance === 'love')
+      .map((a) => a.name)
+      .slice(0, 8);
     const entries = music.artists.length + music.recordings.length + music.albums.length + music.genres.length;
     return {
       structured: { ...document, ...envelope(entries, entries, context.image.asOf('music'), PROFILE_SELECTION, PROFILE_EVIDENCE) },
@@ -134,10 +164,22 @@ export const intersectTool: ToolDefinition = {
   cost: 5,
   run: (args, context) => {
     const result = intersect(context.tasteSources.music, parseIntersectionRequest(withoutEnvelope(args)).profile);
-    const head = result.abstained ? `Abstained (${result.abstainReason ?? 'too little signal'}).` : `${result.matchCount} matching tracks${result.truncated ? ` (first ${result.matches.length} shown)` : ''}.`;
+    const head = result.abstained
+      ? `Abstained (${result.abstainReason ?? 'too little signal'}).`
+      : `${result.matchCount} matching tracks${result.truncated ? ` (first ${result.matches.length} shown)` : ''}.`;
     const lines = result.matches.slice(0, 20).map((m) => `- ${m.artist} — ${m.title} (${m.reasons.join(', ')}; ${m.canonicalId})`);
     const details = intersectionEvidence(result);
-    const structured = { ...result, ...envelope(result.matches.length, result.matchCount, context.image.asOf('music'), INTERSECT_SELECTION, details, result.abstained ? head : evidenceText(details)) };
+    const structured = {
+      ...result,
+      ...envelope(
+        result.matches.length,
+        result.matchCount,
+        context.image.asOf('music'),
+        INTERSECT_SELECTION,
+        details,
+        result.abstained ? head : evidenceText(details),
+      ),
+    };
     return { structured, text: [head, ...lines].join('\n') };
   },
 };
@@ -147,7 +189,8 @@ const INTERSECT_SELECTION = {
   method: 'profile-match',
   role: 'matches',
   supportsPopulationClaims: false,
-  explanation: 'The owner’s published tracks that a recording, album, artist or genre of the listener’s profile points at, strongest reason first; no score, and nothing about tracks that did not match.',
+  explanation:
+    'The owner’s published tracks that a recording, album, artist or genre of the listener’s profile points at, strongest reason first; no score, and nothing about tracks that did not match.',
 };
 
 /**
@@ -158,8 +201,13 @@ function intersectInputSchema(): JsonObject {
   const request = schemas.MusicIntersectionRequest!;
   const properties = request.properties as JsonObject;
   const profileSchema = properties.profile as JsonObject;
-  const envelopeFields = Object.fromEntries([...ENVELOPE_FIELDS].map((name) => [name, { description: 'An envelope field of a taste.profile result: accepted and ignored.' }]));
-  return { ...request, properties: { ...properties, profile: { ...profileSchema, properties: { ...(profileSchema.properties as JsonObject), ...envelopeFields } } } };
+  const envelopeFields = Object.fromEntries(
+    [...ENVELOPE_FIELDS].map((name) => [name, { description: 'An envelope field of a taste.profile result: accepted and ignored.' }]),
+  );
+  return {
+    ...request,
+    properties: { ...properties, profile: { ...profileSchema, properties: { ...(profileSchema.properties as JsonObject), ...envelopeFields } } },
+  };
 }
 
 /** The arguments with the envelope fields of a taste.profile result taken out of `profile`. */

@@ -79,7 +79,12 @@ export function validate(tool: { inputSchema: JsonSchema }, args: unknown): stri
 export type ParameterNames = (parameter: string) => string;
 
 /** Runs one call: validation, the tool, and the mapping of refusals to `isError` results. */
-export function callTool(tool: ToolDefinition, args: Record<string, unknown> | undefined, context: McpContext, log: (error: unknown) => void = console.error): CallResult {
+export function callTool(
+  tool: ToolDefinition,
+  args: Record<string, unknown> | undefined,
+  context: McpContext,
+  log: (error: unknown) => void = console.error,
+): CallResult {
   const input = args ?? {};
   const invalid = validate(tool, input);
   if (invalid) return failure(`Invalid arguments for ${tool.name}: ${invalid}. The tool’s inputSchema lists what it takes.`);

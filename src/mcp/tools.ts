@@ -10,7 +10,19 @@ import { renderEvents, renderMap, renderRecommendations } from './render.ts';
 import { intersectTool, profile, summarize } from './taste.ts';
 import type { ToolDefinition } from './tool.ts';
 
-export const TOOLS: readonly ToolDefinition[] = [find, get, sportsList, summarize, profile, intersectTool, recommend, plan, renderRecommendations, renderMap, renderEvents];
+export const TOOLS: readonly ToolDefinition[] = [
+  find,
+  get,
+  sportsList,
+  summarize,
+  profile,
+  intersectTool,
+  recommend,
+  plan,
+  renderRecommendations,
+  renderMap,
+  renderEvents,
+];
 
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
 

@@ -49,5 +49,8 @@ export function quotaKey(address: string): string {
   if (!g) return address;
   const mapped = embeddedIPv4(address);
   if (mapped !== undefined && g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return mapped;
-  return `${g.slice(0, 4).map((x) => x.toString(16)).join(':')}::/64`;
+  return `${g
+    .slice(0, 4)
+    .map((x) => x.toString(16))
+    .join(':')}::/64`;
 }

@@ -66,7 +66,14 @@ function invalidPage(message: string): Answer {
 }
 
 /** An error sent back to the client: only where the redirect URI is trusted (see the header). */
-function back(ctx: OAuthContext, request: Pick<AuthorizationRequest, 'redirectUri' | 'state'>, error: OAuthErrorCode, description: string, headers?: Record<string, string>, status?: 302 | 303): Answer {
+function back(
+  ctx: OAuthContext,
+  request: Pick<AuthorizationRequest, 'redirectUri' | 'state'>,
+  error: OAuthErrorCode,
+  description: string,
+  headers?: Record<string, string>,
+  status?: 302 | 303,
+): Answer {
   return clientRedirect(request.redirectUri, ctx.config.siteUrl, { error, error_description: description, state: request.state }, headers, status);
 }
 
@@ -83,7 +90,13 @@ function refusedPage(request: Pick<AuthorizationRequest, 'clientName' | 'redirec
 }
 
 /** An error of an authorization request: to the client when its redirect URI is trusted (it holds a grant), else on a page. */
-function answerError(ctx: OAuthContext, request: Pick<AuthorizationRequest, 'clientId' | 'clientName' | 'redirectUri' | 'state'>, error: OAuthErrorCode, description: string, status?: number): Answer {
+function answerError(
+  ctx: OAuthContext,
+  request: Pick<AuthorizationRequest, 'clientId' | 'clientName' | 'redirectUri' | 'state'>,
+  error: OAuthErrorCode,
+  description: string,
+  status?: number,
+): Answer {
   return ctx.store.hasLiveGrant(request.clientId) ? back(ctx, request, error, description) : refusedPage(request, error, description, status);
 }
 
@@ -103,7 +116,8 @@ export async function authorize(ctx: OAuthContext, facts: RequestFacts): Promise
 
   const state = params.get('state');
   const clientName = clientLabel(client);
-  const fail = (error: OAuthErrorCode, description: string, status?: number) => answerError(ctx, { clientId, clientName, redirectUri, state }, error, description, status);
+  const fail = (error: OAuthErrorCode, description: string, status?: number) =>
+    answerError(ctx, { clientId, clientName, redirectUri, state }, error, description, status);
   if (params.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be "code".');
   const challenge = params.get('code_challenge');
   const method = params.get('code_challenge_method');
@@ -120,7 +134,7 @@ export async function authorize(ctx: OAuthContext, facts: RequestFacts): Promise
     return await startSignIn(ctx, { purpose: 'authorize', request });
   } catch (error) {
     console.error(error);
-    return fail('temporarily_unavailable', 'The owner\'s identity provider could not be reached; try again later.', 503);
+    return fail('temporarily_unavailable', "The owner's identity provider could not be reached; try again later.", 503);
   }
 }
 
@@ -132,7 +146,8 @@ export async function callback(ctx: OAuthContext, facts: RequestFacts): Promise<
   if (!transaction) return invalidPage('This sign-in expired or was already used. Start again from your application.');
   // Checked before the state is spent, so a stranger holding the URL cannot spoil the owner's sign-in.
   if (!sameBrowser(ctx, facts, transaction.browser)) return invalidPage('This sign-in was started in another browser. Start again from your application.');
-  if (ctx.store.takeTransaction(state!, 'sign-in', ctx.now()) === undefined) return invalidPage('This sign-in was already used. Start again from your application.');
+  if (ctx.store.takeTransaction(state!, 'sign-in', ctx.now()) === undefined)
+    return invalidPage('This sign-in was already used. Start again from your application.');
   let subject: string | undefined;
   try {
     subject = query.has('error') ? undefined : await ctx.signIn.finish(query, transaction.checks);
@@ -142,9 +157,11 @@ export async function callback(ctx: OAuthContext, facts: RequestFacts): Promise<
   const owner = subject !== undefined && subject === ctx.signIn.subject;
   // Logged for the operator: how the owner learns the `sub` to set as OWNER_SUBJECT (a subject is an identifier, not a secret).
   if (subject !== undefined && !owner) console.warn(`owner lane: a sign-in by subject ${JSON.stringify(subject)}, which is not OWNER_SUBJECT, was refused`);
-  if (transaction.purpose === 'clients') return owner ? openSession(ctx) : errorPage(403, 'Not the owner', 'Only the owner of this site can see its connected applications.');
+  if (transaction.purpose === 'clients')
+    return owner ? openSession(ctx) : errorPage(403, 'Not the owner', 'Only the owner of this site can see its connected applications.');
   const { request } = transaction;
-  if (subject === undefined) return answerError(ctx, request, 'access_denied', 'The owner did not sign in at the identity provider, or the sign-in could not be verified.', 403);
+  if (subject === undefined)
+    return answerError(ctx, request, 'access_denied', 'The owner did not sign in at the identity provider, or the sign-in could not be verified.', 403);
   if (!owner) return answerError(ctx, request, 'access_denied', 'Only the owner of this site can authorize applications.', 403);
   const csrf = secret();
   const consent: ConsentTransaction = { request, subject, browser: transaction.browser };
@@ -181,10 +198,19 @@ export function consentWarnings(clientId: string, redirectUri: string): string[]
   const web = redirect.protocol === 'https:' || redirect.protocol === 'http:';
   if (clientId.includes('://') && web) {
     const documentHost = new URL(clientId).hostname;
-    if (redirect.hostname !== documentHost) warnings.push(`This application describes itself from ${documentHost}, but sends you on to ${redirect.host}, another host. Approve only if you expect that.`);
+    if (redirect.hostname !== documentHost)
+      warnings.push(
+        `This application describes itself from ${documentHost}, but sends you on to ${redirect.host}, another host. Approve only if you expect that.`,
+      );
   }
-  if (web && LOOPBACK_HOSTS.has(redirect.hostname)) warnings.push(`It sends you on to this computer only (${redirect.host}): any program running on this computer could listen there. Approve only if you just started this application here.`);
-  if (!web) warnings.push(`It sends you on to an app on this device (the ${redirect.protocol.slice(0, -1)} scheme), not to a website: any app installed here can claim that scheme.`);
+  if (web && LOOPBACK_HOSTS.has(redirect.hostname))
+    warnings.push(
+      `It sends you on to this computer only (${redirect.host}): any program running on this computer could listen there. Approve only if you just started this application here.`,
+    );
+  if (!web)
+    warnings.push(
+      `It sends you on to an app on this device (the ${redirect.protocol.slice(0, -1)} scheme), not to a website: any app installed here can claim that scheme.`,
+    );
   return warnings;
 }
 
@@ -194,7 +220,8 @@ export function consent(ctx: OAuthContext, facts: RequestFacts, body: Uint8Array
   if (!(form instanceof Map)) return invalidPage('The consent form was not sent as expected.');
   const csrf = form.get('csrf');
   const transaction = csrf ? (ctx.store.getTransaction(csrf, 'consent', ctx.now()) as ConsentTransaction | undefined) : undefined;
-  if (!transaction || !sameBrowser(ctx, facts, transaction.browser)) return invalidPage('This consent page expired or was already answered. Start again from your application.');
+  if (!transaction || !sameBrowser(ctx, facts, transaction.browser))
+    return invalidPage('This consent page expired or was already answered. Start again from your application.');
   // Spent only now, by its own browser; a second answer (a double click, a replay) finds nothing.
   if (ctx.store.takeTransaction(csrf!, 'consent', ctx.now()) === undefined) return invalidPage('This consent page was already answered.');
   const { request } = transaction;

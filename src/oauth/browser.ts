@@ -37,7 +37,11 @@ export async function startSignIn<T extends object>(ctx: OAuthContext, purpose: 
   const browser = secret();
   const transaction: T & SignInBinding = { ...purpose, checks: started.checks, browser: sha256(browser) };
   ctx.store.putTransaction(started.checks.state, 'sign-in', transaction, ctx.now() + LIMITS.oauthSignInSeconds * 1000);
-  return { status: 302, headers: { Location: started.url, 'Cache-Control': 'no-store', 'Set-Cookie': setCookie(ctx.config.siteUrl, COOKIE, browser, LIMITS.oauthSignInSeconds) }, body: null };
+  return {
+    status: 302,
+    headers: { Location: started.url, 'Cache-Control': 'no-store', 'Set-Cookie': setCookie(ctx.config.siteUrl, COOKIE, browser, LIMITS.oauthSignInSeconds) },
+    body: null,
+  };
 }
 
 /** The browser's binding cookie matches the one its transaction recorded. */

@@ -41,15 +41,39 @@ import { checkClientMetadata, type ClientLookup } from './clients.ts';
 /** Addresses no client metadata may be fetched from (RFC 6890 special-purpose registries). */
 const BLOCKED = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24],
-  ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
   // IPv4-compatible (::/96, deprecated) and IPv4-translated (::ffff:0:0:0/96), NAT64 (global and local-use), 6to4 and
   // site-local (fec0::/10, deprecated) are refused whole: each can carry or route to an inner IPv4 address.
-  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16],
-  ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv6');
 
 /** Whether `address` is one a metadata document may be fetched from: public, and so is any IPv4 address inside it (IPv4-mapped ones included). */
 export const isPublicAddress = (address: string): boolean => {
@@ -79,7 +103,8 @@ function urlProblem(url: URL, allowLoopback: boolean): string | undefined {
   if (url.port !== '' && !loopbackAllowed) return 'must use the https port (443)';
   if (url.pathname === '/' || url.pathname === '') return 'must have a path';
   if (url.hash !== '' || url.username !== '' || url.password !== '') return 'must have no fragment and no credentials';
-  if (!allowLoopback && isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0 && !isPublicAddress(url.hostname.replace(/^\[|\]$/g, ''))) return 'names a private address';
+  if (!allowLoopback && isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0 && !isPublicAddress(url.hostname.replace(/^\[|\]$/g, '')))
+    return 'names a private address';
   return undefined;
 }
 
@@ -111,7 +136,9 @@ function fetchDocument(url: URL, allowLoopback: boolean, timeoutMs: number): Pro
       resolve(result);
     };
     // Only this module's own messages leave it: a network error's text could describe the network.
-    request.on('error', (error: Error & { code?: string }) => done(error.code === 'EPRIVATE' || error.message === 'timed out' ? error : new Error('could not be reached')));
+    request.on('error', (error: Error & { code?: string }) =>
+      done(error.code === 'EPRIVATE' || error.message === 'timed out' ? error : new Error('could not be reached')),
+    );
     request.on('timeout', () => request.destroy(new Error('timed out')));
     request.on('response', (response: IncomingMessage) => {
       if (response.statusCode !== 200) {
@@ -149,7 +176,8 @@ export function metadataDocuments(options: MetadataDocumentOptions): (clientId: 
   const timeoutMs = options.timeoutMs ?? LIMITS.oauthCimdTimeoutMs;
   let fetching = 0;
   /** One description for every failure that depends on what the remote host answered. */
-  const UNUSABLE = 'could not be used: it must be served over https with a 200 application/json answer (no redirects), name its own URL as client_id, and describe a public client with acceptable redirect URIs';
+  const UNUSABLE =
+    'could not be used: it must be served over https with a 200 application/json answer (no redirects), name its own URL as client_id, and describe a public client with acceptable redirect URIs';
 
   async function fetchCounted(url: URL): Promise<string | Error> {
     fetching++;

@@ -28,7 +28,20 @@ import type { ClientMetadata, ClientRecord, OAuthStore } from './store.ts';
  * files, opaque data, and the operating system's own handlers (Windows `ms-*` and
  * `search-ms`, Android `intent`), which a browser hands to the system rather than to an app.
  */
-const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'about:', 'blob:', 'filesystem:', 'ws:', 'wss:', 'ftp:', 'search-ms:', 'intent:']);
+const FORBIDDEN_SCHEMES = new Set([
+  'javascript:',
+  'data:',
+  'file:',
+  'vbscript:',
+  'about:',
+  'blob:',
+  'filesystem:',
+  'ws:',
+  'wss:',
+  'ftp:',
+  'search-ms:',
+  'intent:',
+]);
 
 /** RFC 8252 §7.1: a private-use scheme is a reverse-DNS name ("com.example.app"), so it holds a dot. */
 const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
@@ -52,7 +65,9 @@ export function redirectUriProblem(value: string): string | undefined {
   if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname) ? undefined : 'uses http on a host that is not a loopback address (use https)';
   if (FORBIDDEN_SCHEMES.has(url.protocol) || url.protocol.startsWith('ms-')) return `uses the ${url.protocol} scheme`;
   // A private-use scheme (RFC 8252 §7.1), such as com.example.app:/callback.
-  return PRIVATE_USE_SCHEME.test(url.protocol) ? undefined : 'uses a private-use scheme that is not a reverse-DNS name with a dot (RFC 8252 §7.1, e.g. com.example.app)';
+  return PRIVATE_USE_SCHEME.test(url.protocol)
+    ? undefined
+    : 'uses a private-use scheme that is not a reverse-DNS name with a dot (RFC 8252 §7.1, e.g. com.example.app)';
 }
 
 const text = z.string().max(LIMITS.oauthMetadataCharsMax);
@@ -60,17 +75,31 @@ const text = z.string().max(LIMITS.oauthMetadataCharsMax);
 /** The registration request: unknown members are ignored (RFC 7591 §2), known ones checked. */
 const METADATA = z.object({
   client_name: text.optional(),
-  client_uri: z.url({ protocol: /^https?$/ }).max(LIMITS.oauthMetadataCharsMax).optional(),
+  client_uri: z
+    .url({ protocol: /^https?$/ })
+    .max(LIMITS.oauthMetadataCharsMax)
+    .optional(),
   redirect_uris: z.array(text).min(1).max(LIMITS.oauthRedirectUrisMax),
-  grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).max(2).optional(),
-  response_types: z.array(z.enum(['code'])).max(1).optional(),
+  grant_types: z
+    .array(z.enum(['authorization_code', 'refresh_token']))
+    .max(2)
+    .optional(),
+  response_types: z
+    .array(z.enum(['code']))
+    .max(1)
+    .optional(),
   token_endpoint_auth_method: z.literal('none').optional(),
   scope: text.optional(),
 });
 
 /** Validated metadata, or the reason it is refused. */
 export function checkClientMetadata(input: unknown): { metadata: ClientMetadata } | { error: 'invalid_client_metadata'; description: string } {
-  if (typeof input === 'object' && input !== null && 'token_endpoint_auth_method' in input && (input as Record<string, unknown>).token_endpoint_auth_method !== 'none') {
+  if (
+    typeof input === 'object' &&
+    input !== null &&
+    'token_endpoint_auth_method' in input &&
+    (input as Record<string, unknown>).token_endpoint_auth_method !== 'none'
+  ) {
     return { error: 'invalid_client_metadata', description: 'Only public clients are registered: token_endpoint_auth_method must be "none" (use PKCE).' };
   }
   const parsed = METADATA.safeParse(input);
@@ -87,7 +116,8 @@ export function checkClientMetadata(input: unknown): { metadata: ClientMetadata 
   }
   const grantTypes = m.grant_types ?? ['authorization_code', 'refresh_token'];
   if (!grantTypes.includes('authorization_code')) return { error: 'invalid_client_metadata', description: 'grant_types must include "authorization_code".' };
-  if (m.scope !== undefined && !m.scope.split(' ').filter(Boolean).every(isScope)) return { error: 'invalid_client_metadata', description: 'scope names a scope this server does not have (see scopes_supported).' };
+  if (m.scope !== undefined && !m.scope.split(' ').filter(Boolean).every(isScope))
+    return { error: 'invalid_client_metadata', description: 'scope names a scope this server does not have (see scopes_supported).' };
   const metadata: ClientMetadata = {
     redirect_uris: [...new Set(m.redirect_uris)],
     grant_types: grantTypes,
@@ -104,8 +134,10 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /** `POST /oauth/register`: the body is already bounded by the route (one byte past the bound tells it was larger). */
 export function register(store: OAuthStore, now: number, contentType: string | null, body: Uint8Array | null): Answer {
-  if (body && body.length > LIMITS.oauthRegistrationBytesMax) return oauthError('invalid_client_metadata', `The registration body is larger than ${LIMITS.oauthRegistrationBytesMax} bytes.`, 413);
-  if (!contentType || !/^application\/json\s*(;|$)/i.test(contentType)) return oauthError('invalid_client_metadata', 'Send the client metadata as application/json (RFC 7591).');
+  if (body && body.length > LIMITS.oauthRegistrationBytesMax)
+    return oauthError('invalid_client_metadata', `The registration body is larger than ${LIMITS.oauthRegistrationBytesMax} bytes.`, 413);
+  if (!contentType || !/^application\/json\s*(;|$)/i.test(contentType))
+    return oauthError('invalid_client_metadata', 'Send the client metadata as application/json (RFC 7591).');
   let input: unknown;
   try {
     input = JSON.parse(Buffer.from(body ?? new Uint8Array()).toString('utf8'));
@@ -114,7 +146,12 @@ export function register(store: OAuthStore, now: number, contentType: string | n
   }
   const checked = checkClientMetadata(input);
   if ('error' in checked) return oauthError(checked.error, checked.description);
-  const client: ClientRecord = { clientId: `client_${randomBytes(16).toString('base64url')}`, metadata: checked.metadata, createdAt: now, expiresAt: now + LIMITS.oauthClientSeconds * 1000 };
+  const client: ClientRecord = {
+    clientId: `client_${randomBytes(16).toString('base64url')}`,
+    metadata: checked.metadata,
+    createdAt: now,
+    expiresAt: now + LIMITS.oauthClientSeconds * 1000,
+  };
   store.putClient(client);
   return jsonAnswer(201, {
     client_id: client.clientId,

@@ -52,7 +52,13 @@ export interface OAuthConfigInput {
 
 export function oauthConfig(input: OAuthConfigInput): OAuthConfig {
   const siteUrl = input.siteUrl.replace(/\/+$/, '');
-  return { siteUrl, resource: `${siteUrl}${OAUTH_URLS.ownerMcp}`, idp: input.idp, stateDir: input.stateDir, cimdAllowLoopback: input.cimdAllowLoopback ?? false };
+  return {
+    siteUrl,
+    resource: `${siteUrl}${OAUTH_URLS.ownerMcp}`,
+    idp: input.idp,
+    stateDir: input.stateDir,
+    cimdAllowLoopback: input.cimdAllowLoopback ?? false,
+  };
 }
 
 /** Whether `child` is `parent` or lies inside it. */
@@ -62,7 +68,17 @@ const inside = (child: string, parent: string) => {
 };
 
 /** The variables the owner lane reads. */
-export type OAuthSettings = Pick<Config, 'SITE_URL' | 'OWNER_OIDC_ISSUER' | 'OWNER_OIDC_CLIENT_ID' | 'OWNER_OIDC_CLIENT_SECRET' | 'OWNER_SUBJECT' | 'STATE_DIR' | 'OAUTH_CIMD_ALLOW_LOOPBACK' | 'DIST_DIR'>;
+export type OAuthSettings = Pick<
+  Config,
+  | 'SITE_URL'
+  | 'OWNER_OIDC_ISSUER'
+  | 'OWNER_OIDC_CLIENT_ID'
+  | 'OWNER_OIDC_CLIENT_SECRET'
+  | 'OWNER_SUBJECT'
+  | 'STATE_DIR'
+  | 'OAUTH_CIMD_ALLOW_LOOPBACK'
+  | 'DIST_DIR'
+>;
 
 /** The lane's configuration from the process's; throws an Error naming the variable at fault. */
 export function oauthConfigFrom(vars: OAuthSettings): OAuthConfig {
@@ -70,7 +86,8 @@ export function oauthConfigFrom(vars: OAuthSettings): OAuthConfig {
   if (inside(stateDir, vars.DIST_DIR)) throw new Error('Owner lane configuration: STATE_DIR must not be inside the build output (dist/), which is published.');
   const idpVars = [vars.OWNER_OIDC_ISSUER, vars.OWNER_OIDC_CLIENT_ID, vars.OWNER_SUBJECT];
   const set = idpVars.filter((v) => v !== undefined).length;
-  if (set !== 0 && set !== 3) throw new Error('Owner lane configuration: set OWNER_OIDC_ISSUER, OWNER_OIDC_CLIENT_ID and OWNER_SUBJECT together (or none of them).');
+  if (set !== 0 && set !== 3)
+    throw new Error('Owner lane configuration: set OWNER_OIDC_ISSUER, OWNER_OIDC_CLIENT_ID and OWNER_SUBJECT together (or none of them).');
   // The ID token and the client secret travel over this connection: plain http only to this machine (development).
   if (vars.OWNER_OIDC_ISSUER !== undefined && new URL(vars.OWNER_OIDC_ISSUER).protocol === 'http:' && !LOOPBACK.has(new URL(vars.OWNER_OIDC_ISSUER).hostname)) {
     throw new Error('Owner lane configuration: OWNER_OIDC_ISSUER must be https (plain http only on localhost, 127.0.0.1 or [::1]).');
@@ -81,6 +98,13 @@ export function oauthConfigFrom(vars: OAuthSettings): OAuthConfig {
     throw new Error('Owner lane configuration: SITE_URL must be https when the owner lane is set up (plain http only on localhost, 127.0.0.1 or [::1]).');
   }
   const idp =
-    set === 3 ? { issuer: new URL(vars.OWNER_OIDC_ISSUER!), clientId: vars.OWNER_OIDC_CLIENT_ID!, clientSecret: vars.OWNER_OIDC_CLIENT_SECRET, subject: vars.OWNER_SUBJECT! } : undefined;
+    set === 3
+      ? {
+          issuer: new URL(vars.OWNER_OIDC_ISSUER!),
+          clientId: vars.OWNER_OIDC_CLIENT_ID!,
+          clientSecret: vars.OWNER_OIDC_CLIENT_SECRET,
+          subject: vars.OWNER_SUBJECT!,
+        }
+      : undefined;
   return oauthConfig({ siteUrl, idp, stateDir, cimdAllowLoopback: vars.OAUTH_CIMD_ALLOW_LOOPBACK });
 }

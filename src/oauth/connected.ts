@@ -29,7 +29,11 @@ export function openSession(ctx: OAuthContext): Answer {
   const id = secret();
   const session: Session = { csrf: secret() };
   ctx.store.putTransaction(id, 'session', session, ctx.now() + LIMITS.oauthSessionSeconds * 1000);
-  return { status: 303, headers: { Location: OAUTH_URLS.clients, ...NO_STORE, 'Set-Cookie': setCookie(ctx.config.siteUrl, SESSION_COOKIE, id, LIMITS.oauthSessionSeconds) }, body: null };
+  return {
+    status: 303,
+    headers: { Location: OAUTH_URLS.clients, ...NO_STORE, 'Set-Cookie': setCookie(ctx.config.siteUrl, SESSION_COOKIE, id, LIMITS.oauthSessionSeconds) },
+    body: null,
+  };
 }
 
 function sessionOf(ctx: OAuthContext, facts: RequestFacts): Session | undefined {
@@ -79,7 +83,8 @@ export function revokeFromPage(ctx: OAuthContext, facts: RequestFacts, body: Uin
   const session = sessionOf(ctx, facts);
   if (!session) return errorPage(403, 'Sign in again', 'Your session ended; open the connected applications page again.');
   const form = formParams(facts.header('Content-Type'), body, LIMITS.oauthFormBytesMax);
-  if (!(form instanceof Map) || !sameSecret(form.get('csrf') ?? '', session.csrf)) return errorPage(403, 'Refused', 'The form was not sent from the connected applications page.');
+  if (!(form instanceof Map) || !sameSecret(form.get('csrf') ?? '', session.csrf))
+    return errorPage(403, 'Refused', 'The form was not sent from the connected applications page.');
   const grant = form.get('grant');
   if (grant) ctx.store.revokeGrant(grant, ctx.now());
   return { status: 303, headers: { Location: OAUTH_URLS.clients, ...NO_STORE }, body: null };

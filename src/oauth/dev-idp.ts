@@ -36,7 +36,9 @@ await once(server, 'listening');
 const issuer = `http://localhost:${(server.address() as AddressInfo).port}`;
 
 const provider = new Provider(issuer, {
-  clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [`${siteUrl}${OAUTH_URLS.callback}`], token_endpoint_auth_method: 'client_secret_post' }],
+  clients: [
+    { client_id: clientId, client_secret: clientSecret, redirect_uris: [`${siteUrl}${OAUTH_URLS.callback}`], token_endpoint_auth_method: 'client_secret_post' },
+  ],
   cookies: { keys: [randomBytes(32).toString('base64url')] },
 });
 handle = provider.callback();

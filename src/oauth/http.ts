@@ -32,7 +32,12 @@ export function jsonAnswer(status: number, value: unknown, headers: Record<strin
 }
 
 /** RFC 6749 §5.2: 400, or 401 for `invalid_client` (with a challenge, since the client tried to authenticate). */
-export function oauthError(error: OAuthErrorCode, description: string, status = error === 'invalid_client' ? 401 : 400, headers: Record<string, string> = {}): Answer {
+export function oauthError(
+  error: OAuthErrorCode,
+  description: string,
+  status = error === 'invalid_client' ? 401 : 400,
+  headers: Record<string, string> = {},
+): Answer {
   return jsonAnswer(status, { error, error_description: description }, headers);
 }
 
@@ -66,7 +71,13 @@ export function formParams(contentType: string | null, body: Uint8Array | null, 
  * (RFC 9207 §2). After a form POST it is a 303 (RFC 9700 §4.12: never a 307, which would
  * repeat the POST, with the owner's form fields, to the client).
  */
-export function clientRedirect(redirectUri: string, issuer: string, params: Record<string, string | undefined>, headers: Record<string, string> = {}, status: 302 | 303 = 302): Answer {
+export function clientRedirect(
+  redirectUri: string,
+  issuer: string,
+  params: Record<string, string | undefined>,
+  headers: Record<string, string> = {},
+  status: 302 | 303 = 302,
+): Answer {
   const url = new URL(redirectUri);
   for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
   url.searchParams.set('iss', issuer);

@@ -58,7 +58,12 @@ export function metadataAnswer(document: object): Answer {
   const body = Buffer.from(JSON.stringify(document));
   return {
     status: 200,
-    headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length), 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' },
+    headers: {
+      'Content-Type': 'application/json',
+      'Content-Length': String(body.length),
+      'Cache-Control': 'public, max-age=300',
+      'Access-Control-Allow-Origin': '*',
+    },
     body,
   };
 }

@@ -29,7 +29,11 @@ ${body}
 </html>
 `;
   const bytes = Buffer.from(html);
-  const page = { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(bytes.length), ...NO_STORE, ...headers }, body: bytes };
+  const page = {
+    status,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(bytes.length), ...NO_STORE, ...headers },
+    body: bytes,
+  };
   return withMarkdownTwin(page, pageMarkdown(title, body));
 }
 

@@ -57,7 +57,10 @@ const CORS_REQUEST_HEADERS = 'Accept, Content-Type, MCP-Protocol-Version';
 const withCors = (answer: Answer): Answer => ({ ...answer, headers: { ...answer.headers, ...CORS } });
 
 /** A metadata-document client this server will not fetch for (see `client` in the constructor). */
-const UNKNOWN_DOCUMENT_CLIENT: ClientLookup = { error: 'unknown', description: 'No client with this client_id is known here; start with an authorization request.' };
+const UNKNOWN_DOCUMENT_CLIENT: ClientLookup = {
+  error: 'unknown',
+  description: 'No client with this client_id is known here; start with an authorization request.',
+};
 
 /** Expired codes, tokens and transactions are forgotten at most this often, on a registration or a token request. */
 const PURGE_EVERY_MS = 10 * 60 * 1000;
@@ -88,8 +91,20 @@ export class OAuthServer {
         return documents(clientId);
       },
     };
-    this.registrations = new RateLimiter({ store: options.registrationCounters, limit: options.registrationQuota ?? LIMITS.oauthRegistrationsPerWindow, windowSeconds: LIMITS.oauthRegistrationWindowSeconds, policy: 'oauth-registration', now });
-    this.authorizations = new RateLimiter({ store: options.authorizationCounters, limit: options.authorizationQuota ?? LIMITS.oauthAuthorizationsPerWindow, windowSeconds: LIMITS.oauthAuthorizationWindowSeconds, policy: 'oauth-authorization', now });
+    this.registrations = new RateLimiter({
+      store: options.registrationCounters,
+      limit: options.registrationQuota ?? LIMITS.oauthRegistrationsPerWindow,
+      windowSeconds: LIMITS.oauthRegistrationWindowSeconds,
+      policy: 'oauth-registration',
+      now,
+    });
+    this.authorizations = new RateLimiter({
+      store: options.authorizationCounters,
+      limit: options.authorizationQuota ?? LIMITS.oauthAuthorizationsPerWindow,
+      windowSeconds: LIMITS.oauthAuthorizationWindowSeconds,
+      policy: 'oauth-authorization',
+      now,
+    });
   }
 
   /** The process's authorization server, configured from its variables (src/config.ts). */
@@ -128,7 +143,11 @@ export class OAuthServer {
 
   private registerNow(request: RequestFacts, body: Uint8Array | null, quota: Quota): Answer {
     if (!quota.allowed) {
-      return oauthError('invalid_request', 'Too many registrations from this address; retry later.', 429, { ...this.registrations.policyHeaders, 'Retry-After': String(LIMITS.oauthRegistrationWindowSeconds), RateLimit: quota.header });
+      return oauthError('invalid_request', 'Too many registrations from this address; retry later.', 429, {
+        ...this.registrations.policyHeaders,
+        'Retry-After': String(LIMITS.oauthRegistrationWindowSeconds),
+        RateLimit: quota.header,
+      });
     }
     this.purge();
     return register(this.context.store, this.context.now(), request.header('Content-Type'), body);
@@ -140,7 +159,12 @@ export class OAuthServer {
       const quota = await this.authorizations.take(quotaKey(client));
       if (!quota.allowed) {
         const headers = { ...this.authorizations.policyHeaders, 'Retry-After': String(quota.reset), RateLimit: quota.header };
-        return errorPage(429, 'Too many authorization requests', 'Too many authorization requests came from your network; wait a few minutes and start again from your application.', headers);
+        return errorPage(
+          429,
+          'Too many authorization requests',
+          'Too many authorization requests came from your network; wait a few minutes and start again from your application.',
+          headers,
+        );
       }
     }
     return authorize(this.context, request);
@@ -180,7 +204,12 @@ export class OAuthServer {
    */
   authorizeBearer(authorization: string | null, scope: string, challengeScope?: string): BearerDecision {
     const resourceMetadata = `${this.config.siteUrl}${OAUTH_URLS.protectedResource}`;
-    return authorizeBearer(this.context, authorization, { resource: this.config.resource, resourceMetadata, scope, ...(challengeScope ? { challengeScope } : {}) });
+    return authorizeBearer(this.context, authorization, {
+      resource: this.config.resource,
+      resourceMetadata,
+      scope,
+      ...(challengeScope ? { challengeScope } : {}),
+    });
   }
 
   close(): void {

@@ -39,7 +39,13 @@ export class OwnerSignIn {
     this.config ??= (async () => {
       const auth = this.idp.clientSecret === undefined ? client.None() : client.ClientSecretPost(this.idp.clientSecret);
       const insecure = this.idp.issuer.protocol === 'http:' && LOOPBACK.has(this.idp.issuer.hostname);
-      return client.discovery(this.idp.issuer, this.idp.clientId, { redirect_uris: [this.callbackUrl] }, auth, insecure ? { execute: [client.allowInsecureRequests] } : undefined);
+      return client.discovery(
+        this.idp.issuer,
+        this.idp.clientId,
+        { redirect_uris: [this.callbackUrl] },
+        auth,
+        insecure ? { execute: [client.allowInsecureRequests] } : undefined,
+      );
     })();
     this.config.catch(() => (this.config = undefined));
     return this.config;

@@ -181,11 +181,27 @@ export class SqliteOAuthStore implements OAuthStore {
   getClient(clientId: string): ClientRecord | undefined {
     const row = this.get('SELECT * FROM clients WHERE client_id = ?', clientId);
     if (!row) return undefined;
-    return { clientId, metadata: JSON.parse(row.metadata as string) as ClientMetadata, createdAt: row.created_at as number, expiresAt: row.expires_at as number };
+    return {
+      clientId,
+      metadata: JSON.parse(row.metadata as string) as ClientMetadata,
+      createdAt: row.created_at as number,
+      expiresAt: row.expires_at as number,
+    };
   }
 
   createGrant(g: GrantRecord): void {
-    this.run('INSERT INTO grants VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', g.id, g.clientId, g.clientName ?? null, g.subject, JSON.stringify(g.scopes), g.resource, g.createdAt, g.lastUsedAt, g.revokedAt);
+    this.run(
+      'INSERT INTO grants VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      g.id,
+      g.clientId,
+      g.clientName ?? null,
+      g.subject,
+      JSON.stringify(g.scopes),
+      g.resource,
+      g.createdAt,
+      g.lastUsedAt,
+      g.revokedAt,
+    );
   }
 
   getGrant(id: string): GrantRecord | undefined {
@@ -219,7 +235,10 @@ export class SqliteOAuthStore implements OAuthStore {
 
   hasLiveCode(clientId: string, at: number): boolean {
     // Codes live 60 s and are purged, so the table is small: no index on the record's client.
-    return this.get("SELECT 1 AS live FROM codes WHERE used_at IS NULL AND expires_at > ? AND json_extract(record, '$.clientId') = ? LIMIT 1", at, clientId) !== undefined;
+    return (
+      this.get("SELECT 1 AS live FROM codes WHERE used_at IS NULL AND expires_at > ? AND json_extract(record, '$.clientId') = ? LIMIT 1", at, clientId) !==
+      undefined
+    );
   }
 
   putCode(code: string, record: CodeRecord): void {
@@ -239,7 +258,17 @@ export class SqliteOAuthStore implements OAuthStore {
   }
 
   putToken(token: string, r: TokenRecord): void {
-    this.run('INSERT INTO tokens VALUES (?, ?, ?, ?, ?, ?, ?, ?)', sha256(token), r.grantId, r.kind, r.clientId, JSON.stringify(r.scopes), r.resource, r.expiresAt, r.usedAt);
+    this.run(
+      'INSERT INTO tokens VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      sha256(token),
+      r.grantId,
+      r.kind,
+      r.clientId,
+      JSON.stringify(r.scopes),
+      r.resource,
+      r.expiresAt,
+      r.usedAt,
+    );
   }
 
   getToken(token: string): TokenRecord | undefined {

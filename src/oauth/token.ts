@@ -46,7 +46,12 @@ function issue(ctx: OAuthContext, grant: GrantRecord, scopes: string[], withRefr
   const access = secret();
   const base = { grantId: grant.id, clientId: grant.clientId, scopes, resource: grant.resource, usedAt: null };
   ctx.store.putToken(access, { ...base, kind: 'access', expiresAt: now + LIMITS.oauthAccessTokenSeconds * 1000 });
-  const response: Record<string, string | number> = { access_token: access, token_type: 'Bearer', expires_in: LIMITS.oauthAccessTokenSeconds, scope: scopes.join(' ') };
+  const response: Record<string, string | number> = {
+    access_token: access,
+    token_type: 'Bearer',
+    expires_in: LIMITS.oauthAccessTokenSeconds,
+    scope: scopes.join(' '),
+  };
   if (withRefresh) {
     const refresh = secret();
     ctx.store.putToken(refresh, { ...base, kind: 'refresh', expiresAt: now + LIMITS.oauthRefreshTokenSeconds * 1000 });
@@ -99,9 +104,11 @@ function refresh(ctx: OAuthContext, params: Params, clientId: string): Answer {
   const now = ctx.now();
   const record = ctx.store.getToken(token);
   const grant = record && ctx.store.getGrant(record.grantId);
-  if (!record || record.kind !== 'refresh' || !grant || grant.revokedAt !== null) return oauthError('invalid_grant', 'The refresh token is not valid; authorize again.');
+  if (!record || record.kind !== 'refresh' || !grant || grant.revokedAt !== null)
+    return oauthError('invalid_grant', 'The refresh token is not valid; authorize again.');
   if (record.clientId !== clientId) return oauthError('invalid_grant', 'The refresh token was issued to another client.');
-  if (grant.subject !== ctx.signIn?.subject) return oauthError('invalid_grant', 'The grant was approved by someone who is no longer the owner of this site; authorize again.');
+  if (grant.subject !== ctx.signIn?.subject)
+    return oauthError('invalid_grant', 'The grant was approved by someone who is no longer the owner of this site; authorize again.');
   const replayed = () => {
     ctx.store.revokeGrant(grant.id, now);
     return oauthError('invalid_grant', 'The refresh token was already used (each refresh returns a new one); the grant is revoked. Authorize again.');
@@ -115,7 +122,8 @@ function refresh(ctx: OAuthContext, params: Params, clientId: string): Answer {
   if (params.has('scope')) {
     const asked = parseScopes(params.get('scope'));
     const held = heldScopes(record.scopes);
-    if (!asked || !asked.every((s) => held.has(s))) return oauthError('invalid_scope', 'A refresh may only narrow the scopes of the token presented, never widen them.');
+    if (!asked || !asked.every((s) => held.has(s)))
+      return oauthError('invalid_scope', 'A refresh may only narrow the scopes of the token presented, never widen them.');
     scopes = asked;
   }
   if (!ctx.store.useToken(token, now)) return replayed();
@@ -160,7 +168,8 @@ export async function token(ctx: OAuthContext, facts: RequestFacts, body: Uint8A
   if ('error' in lookup) return oauthError('invalid_client', lookup.description);
   if (grantType === 'authorization_code') return exchangeCode(ctx, params, lookup.client);
   if (grantType === 'refresh_token') {
-    if (!lookup.client.metadata.grant_types.includes('refresh_token')) return oauthError('unauthorized_client', 'This client did not register the refresh_token grant.');
+    if (!lookup.client.metadata.grant_types.includes('refresh_token'))
+      return oauthError('unauthorized_client', 'This client did not register the refresh_token grant.');
     return refresh(ctx, params, clientId);
   }
   if (grantType === undefined) return oauthError('invalid_request', 'grant_type is required.');

@@ -57,7 +57,8 @@ export function verifyAccessToken(ctx: OAuthContext, token: string, resource: st
   const grant = ctx.store.getGrant(record.grantId);
   if (!grant || grant.revokedAt !== null) return refuse('The access token was revoked.');
   // Only the owner's approval counts: a grant approved by a former OWNER_SUBJECT (or with the lane no longer set up) grants nothing.
-  if (grant.subject !== ctx.signIn?.subject) return refuse('The access token was approved by someone who is no longer the owner of this site; authorize again.');
+  if (grant.subject !== ctx.signIn?.subject)
+    return refuse('The access token was approved by someone who is no longer the owner of this site; authorize again.');
   const client = ctx.store.getClient(record.clientId);
   if (client && client.expiresAt <= now) return refuse('The client registration expired; register again.');
   if (record.resource !== resource) return refuse('The access token was issued for another resource.');
@@ -77,7 +78,12 @@ export function bearerToken(authorization: string | null): string | undefined {
  * with `error` and `error_description` when a token was presented (RFC 6750 §3.1 omits
  * them when the request had none).
  */
-export function bearerChallenge(options: { resourceMetadata: string; scope: string; error?: 'invalid_token' | 'insufficient_scope'; description?: string }): string {
+export function bearerChallenge(options: {
+  resourceMetadata: string;
+  scope: string;
+  error?: 'invalid_token' | 'insufficient_scope';
+  description?: string;
+}): string {
   const quote = (value: string) => `"${value.replace(/["\\]/g, '')}"`;
   const parts = [`resource_metadata=${quote(options.resourceMetadata)}`, `scope=${quote(options.scope)}`];
   if (options.error) parts.push(`error=${quote(options.error)}`);
@@ -95,7 +101,11 @@ export type BearerDecision = { ok: true; token: VerifiedToken } | { ok: false; s
  * resource's RFC 9728 document, which every challenge names so a client can discover
  * where to authorize.
  */
-export function authorizeBearer(ctx: OAuthContext, authorization: string | null, need: { resource: string; resourceMetadata: string; scope: string; challengeScope?: string }): BearerDecision {
+export function authorizeBearer(
+  ctx: OAuthContext,
+  authorization: string | null,
+  need: { resource: string; resourceMetadata: string; scope: string; challengeScope?: string },
+): BearerDecision {
   const token = bearerToken(authorization);
   if (token === undefined) {
     const description = 'This resource needs an access token (Authorization: Bearer).';
@@ -103,7 +113,17 @@ export function authorizeBearer(ctx: OAuthContext, authorization: string | null,
   }
   const verified = verifyAccessToken(ctx, token, need.resource);
   if (!verified.ok) {
-    return { ok: false, status: 401, description: verified.description, wwwAuthenticate: bearerChallenge({ resourceMetadata: need.resourceMetadata, scope: need.scope, error: 'invalid_token', description: verified.description }) };
+    return {
+      ok: false,
+      status: 401,
+      description: verified.description,
+      wwwAuthenticate: bearerChallenge({
+        resourceMetadata: need.resourceMetadata,
+        scope: need.scope,
+        error: 'invalid_token',
+        description: verified.description,
+      }),
+    };
   }
   // `need.scope` may name several scopes (space-separated): the call needs every one.
   const held = heldScopes(verified.scopes);
@@ -111,10 +131,16 @@ export function authorizeBearer(ctx: OAuthContext, authorization: string | null,
     // The challenge may name a scope that includes what is missing (`taste:write` for a task scope): the one to ask for.
     const ask = need.challengeScope ?? need.scope;
     const plural = need.scope.includes(' ');
-    const description = ask === need.scope
-      ? `This call needs the ${need.scope} scope${plural ? 's' : ''}; authorize again asking for ${plural ? 'them' : 'it'}.`
-      : `This call needs the ${need.scope} scope${plural ? 's' : ''} (${ask} includes ${plural ? 'them' : 'it'}); authorize again asking for ${ask}.`;
-    return { ok: false, status: 403, description, wwwAuthenticate: bearerChallenge({ resourceMetadata: need.resourceMetadata, scope: ask, error: 'insufficient_scope', description }) };
+    const description =
+      ask === need.scope
+        ? `This call needs the ${need.scope} scope${plural ? 's' : ''}; authorize again asking for ${plural ? 'them' : 'it'}.`
+        : `This call needs the ${need.scope} scope${plural ? 's' : ''} (${ask} includes ${plural ? 'them' : 'it'}); authorize again asking for ${ask}.`;
+    return {
+      ok: false,
+      status: 403,
+      description,
+      wwwAuthenticate: bearerChallenge({ resourceMetadata: need.resourceMetadata, scope: ask, error: 'insufficient_scope', description }),
+    };
   }
   const { ok: _ok, ...rest } = verified;
   return { ok: true, token: rest };

@@ -29,7 +29,13 @@ function notModified(): Response {
 
 function negotiation(c: CollectionDeclaration): string {
   const rows = offeredMediaTypes(c).map((m) => `| \`${m}\` | ${FORMATS[m]?.description ?? ''} |`);
-  return ['Representations, chosen by `Accept` (q-values and wildcards honoured; none acceptable answers 406):', '', '| Media type | Body |', '| --- | --- |', ...rows].join('\n');
+  return [
+    'Representations, chosen by `Accept` (q-values and wildcards honoured; none acceptable answers 406):',
+    '',
+    '| Media type | Body |',
+    '| --- | --- |',
+    ...rows,
+  ].join('\n');
 }
 
 function getOperation(c: CollectionDeclaration, itemSchema: JsonSchema): Operation {
@@ -56,7 +62,9 @@ function headOperation(c: CollectionDeclaration, itemSchema: JsonSchema): Operat
     304: notModified(),
   };
   for (const status of errorStatuses(c)) {
-    const slugs = slugsWithStatus(status).map((s) => `\`${s}\``).join(', ');
+    const slugs = slugsWithStatus(status)
+      .map((s) => `\`${s}\``)
+      .join(', ');
     const headers = headerRefs(status === 429 ? [...PROBLEM, 'RetryAfter'] : PROBLEM);
     responses[status] = { description: `As for GET (${slugs || PROBLEM_RESPONSES[status]}), headers only: HEAD answers have no body.`, headers };
   }

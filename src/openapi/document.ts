@@ -42,7 +42,11 @@ const OTHER_TAGS: readonly Tag[] = [
   { name: 'search', description: 'Search across every collection at once: ranked hits that say which collection and which field matched.' },
   { name: 'rpc', description: "Object-capability RPC over Cap'n Web: HTTP batches and WebSocket sessions, typed by a generated declaration." },
   { name: 'meta', description: 'Service metadata and discovery: this description, metadata, status, the API catalog and the problem registry.' },
-  { name: 'oauth', description: `The owner lane: an OAuth 2.1 authorization server that only the site’s owner can complete, and \`${OAUTH_URLS.ownerMcp}\`, the MCP endpoint where the owner’s agents read and change the collections. Everything else in this API is anonymous.`, 'x-displayName': 'Owner lane (OAuth)' },
+  {
+    name: 'oauth',
+    description: `The owner lane: an OAuth 2.1 authorization server that only the site’s owner can complete, and \`${OAUTH_URLS.ownerMcp}\`, the MCP endpoint where the owner’s agents read and change the collections. Everything else in this API is anonymous.`,
+    'x-displayName': 'Owner lane (OAuth)',
+  },
 ];
 
 function limitsTable(): string {

@@ -18,7 +18,10 @@ export function exportPaths(): Record<string, PathItem> {
     const stem = spec.collection.charAt(0).toUpperCase() + spec.collection.slice(1);
     paths[spec.path] = {
       get: {
-        operationId: `export${stem}${spec.path.split('.').pop()!.replace(/^./, (c) => c.toUpperCase())}`,
+        operationId: `export${stem}${spec.path
+          .split('.')
+          .pop()!
+          .replace(/^./, (c) => c.toUpperCase())}`,
         summary: `Every ${spec.collection} record as ${spec.mediaType}`,
         description: `The complete ${spec.collection} collection in its default order, rendered by the encoder that answers \`Accept: ${spec.mediaType}\` on \`/api/${spec.collection}.json\`.`,
         tags: [spec.collection],
@@ -36,7 +39,10 @@ export function exportPaths(): Record<string, PathItem> {
     };
   }
   for (const spec of CALENDARS) {
-    const stem = spec.path.slice(1).split('.')[0]!.replace(/^./, (c) => c.toUpperCase());
+    const stem = spec.path
+      .slice(1)
+      .split('.')[0]!
+      .replace(/^./, (c) => c.toUpperCase());
     paths[spec.path] = {
       get: {
         operationId: `calendar${stem}`,

@@ -79,8 +79,18 @@ export function metaPaths(): Record<string, PathItem> {
         'getServiceStatus',
         'Service status',
         'Whether this process is serving, the API version, and how fresh its data is. Computed by the running process and never cached.',
-        { description: 'The process is serving.', headers: headerRefs([...COMMON, 'CacheControl']), content: { 'application/json': schemaOf('ServiceStatus') } },
-        { 503: { description: 'The process is stopping (`status: draining`): it finishes what it has and takes nothing new; a load balancer takes it out.', headers: headerRefs([...COMMON, 'CacheControl']), content: { 'application/json': schemaOf('ServiceStatus') } } },
+        {
+          description: 'The process is serving.',
+          headers: headerRefs([...COMMON, 'CacheControl']),
+          content: { 'application/json': schemaOf('ServiceStatus') },
+        },
+        {
+          503: {
+            description: 'The process is stopping (`status: draining`): it finishes what it has and takes nothing new; a load balancer takes it out.',
+            headers: headerRefs([...COMMON, 'CacheControl']),
+            content: { 'application/json': schemaOf('ServiceStatus') },
+          },
+        },
       ),
     },
     [LINKS.apiCatalog]: {

@@ -19,7 +19,8 @@ const dateTime = { type: 'string', format: 'date-time' };
 /** The `links` object of the metadata and the problem registry: every service document, root-relative. */
 const LINKS_SCHEMA: JsonSchema = {
   type: 'object',
-  description: 'Root-relative links to the home page, the OpenAPI description (JSON and YAML), metadata, status, API catalog, problem registry, public SQL, search, the feeds, the MCP endpoint with its server card and discovery document, the RPC endpoint with its declaration and contract, the Agent Skills index and the resource catalog.',
+  description:
+    'Root-relative links to the home page, the OpenAPI description (JSON and YAML), metadata, status, API catalog, problem registry, public SQL, search, the feeds, the MCP endpoint with its server card and discovery document, the RPC endpoint with its declaration and contract, the Agent Skills index and the resource catalog.',
   properties: Object.fromEntries(Object.entries(LINKS).map(([name, path]) => [name, { type: 'string', const: path }])),
   required: Object.keys(LINKS),
   additionalProperties: false,
@@ -66,7 +67,8 @@ export const STATUS_SCHEMA: JsonSchema = {
     status: {
       type: 'string',
       enum: ['ok', 'degraded', 'draining'],
-      description: '`degraded` while something works in a lesser mode (quotas counted in process because Redis is away; `reason` says what); `draining`: the process is stopping (answered with 503).',
+      description:
+        '`degraded` while something works in a lesser mode (quotas counted in process because Redis is away; `reason` says what); `draining`: the process is stopping (answered with 503).',
     },
     reason: { type: 'string', description: 'Present when quotas are degraded: what is degraded and why.' },
     version: { type: 'string', const: API_VERSION },

@@ -70,7 +70,11 @@ function pageSchema(c: CollectionDeclaration): JsonSchema {
 function featureProperties(item: JsonSchema): JsonSchema {
   const { coordinates: _, ...properties } = item.properties as JsonObject;
   const detailUrl = { type: 'string', format: 'uri', description: 'The record’s detail page.' };
-  return { ...item, properties: { ...properties, detailUrl }, required: [...(item.required as string[]).filter((name) => name !== 'coordinates'), 'detailUrl'] };
+  return {
+    ...item,
+    properties: { ...properties, detailUrl },
+    required: [...(item.required as string[]).filter((name) => name !== 'coordinates'), 'detailUrl'],
+  };
 }
 
 function featureCollectionSchema(c: CollectionDeclaration): JsonSchema {

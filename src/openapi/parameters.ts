@@ -88,11 +88,15 @@ function valueSchema(spec: FilterSpec): JsonSchema {
 
 /** What the filter compares, in words; `list` when the field holds several values. */
 function filterDescription(spec: FilterSpec, list: boolean): string {
-  if (spec.kind.type === 'since') return `${spec.description}. Matches items whose \`${spec.field}\` is at or after it (a date alone means its first instant; date-times compare as UTC instants, and a date-time without an offset in a record counts as UTC).`;
+  if (spec.kind.type === 'since')
+    return `${spec.description}. Matches items whose \`${spec.field}\` is at or after it (a date alone means its first instant; date-times compare as UTC instants, and a date-time without an offset in a record counts as UTC).`;
   if (spec.repeatable) return `${spec.description}. Matches items where \`${spec.field}\` is any of the values given.`;
   const how = spec.kind.type === 'string' ? 'equal, ignoring case and accents' : 'equal';
   const field = list ? `one of the values of \`${spec.field}\`` : `\`${spec.field}\``;
-  const known = spec.kind.type === 'string' && spec.kind.examples ? ` Known values: ${spec.kind.examples.join(', ')}; a value no record holds gives an empty page, not an error.` : '';
+  const known =
+    spec.kind.type === 'string' && spec.kind.examples
+      ? ` Known values: ${spec.kind.examples.join(', ')}; a value no record holds gives an empty page, not an error.`
+      : '';
   return `${spec.description}. Matches items where ${field} is ${how}.${known}`;
 }
 

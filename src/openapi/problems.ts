@@ -12,7 +12,8 @@ import { problemUrl } from '../urls.ts';
 
 export const PROBLEM_SCHEMA: JsonSchema = {
   title: 'Problem',
-  description: 'RFC 9457 problem details. `type` ends in a slug registered at `/problems/`; `detail` says what happened and what to do, and never echoes internals.',
+  description:
+    'RFC 9457 problem details. `type` ends in a slug registered at `/problems/`; `detail` says what happened and what to do, and never echoes internals.',
   type: 'object',
   properties: {
     type: { type: 'string', format: 'uri-reference', description: 'The problem type: `/problems/<slug>`.' },
@@ -25,8 +26,7 @@ export const PROBLEM_SCHEMA: JsonSchema = {
   additionalProperties: false,
 };
 
-export const slugsWithStatus = (status: number): ProblemSlug[] =>
-  (Object.keys(PROBLEMS) as ProblemSlug[]).filter((slug) => PROBLEMS[slug].status === status);
+export const slugsWithStatus = (status: number): ProblemSlug[] => (Object.keys(PROBLEMS) as ProblemSlug[]).filter((slug) => PROBLEMS[slug].status === status);
 
 /** The problem statuses that have a reusable response, and the component name of each. */
 export const PROBLEM_RESPONSES = {
@@ -81,7 +81,12 @@ export function problemResponses(): Record<string, Response> {
     const status = Number(code) as ProblemStatus;
     const headers: Record<string, Header | Reference> = headerRefs([...PROBLEM, ...(extra[status] ?? [])]);
     // A refused request still reports what is left of the quota.
-    if (status === 429) headers.RateLimit = { description: 'The exhausted quota: `r=0` and the seconds until it resets.', required: true, schema: { type: 'string', pattern: '(^|;)r=0(;|$)' } };
+    if (status === 429)
+      headers.RateLimit = {
+        description: 'The exhausted quota: `r=0` and the seconds until it resets.',
+        required: true,
+        schema: { type: 'string', pattern: '(^|;)r=0(;|$)' },
+      };
     responses[name] = problemResponse(status, headers);
   }
   return responses;

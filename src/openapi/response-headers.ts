@@ -39,7 +39,8 @@ export const RESPONSE_HEADERS = {
     schema: { type: 'integer', const: LIMITS.restRequestsPerWindow },
   },
   RateLimit: {
-    description: 'What is left of the client’s quota: `r` requests remaining, `t` seconds until more quota is made available (on a 429, until this request would fit). Sent only where no shared cache may store the answer (`no-store` or `private`: a 429, SQL, GraphQL, MCP), so a cache never hands one client’s count to another; a storable list answer or its 304 carries the policy fields alone.',
+    description:
+      'What is left of the client’s quota: `r` requests remaining, `t` seconds until more quota is made available (on a 429, until this request would fit). Sent only where no shared cache may store the answer (`no-store` or `private`: a 429, SQL, GraphQL, MCP), so a cache never hands one client’s count to another; a storable list answer or its 304 carries the policy fields alone.',
     required: false,
     schema: string(`"${RATE_LIMIT_POLICY_NAME}";r=${LIMITS.restRequestsPerWindow - 1};t=42`),
   },
@@ -49,12 +50,14 @@ export const RESPONSE_HEADERS = {
     schema: string('"3q2-7wEjfK0b8QeLm1x5dA9sVhXyZt4u"'),
   },
   CacheControl: {
-    description: 'Caching rule: a list is fresh for a minute in the client\'s own cache, then revalidated by ETag; `private`, since its representation depends on Accept and a shared cache that ignores Vary would mix them. Documents with one representation are `public`; problems are not stored.',
+    description:
+      "Caching rule: a list is fresh for a minute in the client's own cache, then revalidated by ETag; `private`, since its representation depends on Accept and a shared cache that ignores Vary would mix them. Documents with one representation are `public`; problems are not stored.",
     required: true,
     schema: string(NEGOTIATED_HEADERS['Cache-Control']!),
   },
   CdnCacheControl: {
-    description: 'RFC 9213 targeted caching for CDNs: `no-store` on every answer whose representation depends on Accept, so a CDN that keys its cache on the URL alone never hands one client another\'s representation.',
+    description:
+      "RFC 9213 targeted caching for CDNs: `no-store` on every answer whose representation depends on Accept, so a CDN that keys its cache on the URL alone never hands one client another's representation.",
     required: false,
     schema: string('no-store'),
   },
@@ -109,7 +112,8 @@ export const RESPONSE_HEADERS = {
     schema: { type: 'string', const: '*' },
   },
   AccessControlExposeHeaders: {
-    description: 'Response headers a cross-origin script may read (Link, Link-Template, ETag, Last-Modified, Content-Usage, Content-Signal, X-Total-Count and the others above).',
+    description:
+      'Response headers a cross-origin script may read (Link, Link-Template, ETag, Last-Modified, Content-Usage, Content-Signal, X-Total-Count and the others above).',
     required: true,
     schema: { type: 'string' },
   },
@@ -155,11 +159,31 @@ export function headerRefs(names: readonly HeaderName[]): Record<string, Referen
 }
 
 /** Headers on every answer of the collection surface, errors included. */
-export const COMMON: readonly HeaderName[] = ['ApiVersion', 'ContentUsage', 'ContentSignal', 'RateLimitPolicy', 'RateLimitLimit', 'AccessControlAllowOrigin', 'AccessControlExposeHeaders'];
+export const COMMON: readonly HeaderName[] = [
+  'ApiVersion',
+  'ContentUsage',
+  'ContentSignal',
+  'RateLimitPolicy',
+  'RateLimitLimit',
+  'AccessControlAllowOrigin',
+  'AccessControlExposeHeaders',
+];
 
 /** A list answer (200 and, RFC 9110 §15.4.5, the 304 that stands for it). */
 export const LIST: readonly HeaderName[] = [
-  ...COMMON, 'RateLimit', 'ETag', 'CacheControl', 'CdnCacheControl', 'SurrogateControl', 'Vary', 'XTotalCount', 'Link', 'LinkTemplate', 'LastModified', 'Deprecation', 'Sunset',
+  ...COMMON,
+  'RateLimit',
+  'ETag',
+  'CacheControl',
+  'CdnCacheControl',
+  'SurrogateControl',
+  'Vary',
+  'XTotalCount',
+  'Link',
+  'LinkTemplate',
+  'LastModified',
+  'Deprecation',
+  'Sunset',
 ];
 
 /** A problem answer. */

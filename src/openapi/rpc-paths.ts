@@ -21,7 +21,15 @@ export function rpcPaths(): Record<string, PathItem> {
         security: [],
         requestBody: {
           required: true,
-          content: { 'text/plain': { schema: { type: 'string', maxLength: LIMITS.rpcBatchBytesMax, description: `capnweb messages, one JSON array per line; at most ${LIMITS.rpcBatchOperationsMax} operations.` } } },
+          content: {
+            'text/plain': {
+              schema: {
+                type: 'string',
+                maxLength: LIMITS.rpcBatchBytesMax,
+                description: `capnweb messages, one JSON array per line; at most ${LIMITS.rpcBatchOperationsMax} operations.`,
+              },
+            },
+          },
         },
         responses: {
           200: { description: 'capnweb answers, one JSON array per line; never cached.', content: { 'text/plain': { schema: { type: 'string' } } } },
@@ -57,7 +65,10 @@ export function rpcPaths(): Record<string, PathItem> {
         summary: 'The RPC contract as a TypeScript declaration',
         tags: ['rpc', 'meta'],
         security: [],
-        responses: { 200: { description: 'The declaration (`Root` and everything under it).', content: { 'text/plain': { schema: { type: 'string' } } } }, 304: { description: 'Not modified.' } },
+        responses: {
+          200: { description: 'The declaration (`Root` and everything under it).', content: { 'text/plain': { schema: { type: 'string' } } } },
+          304: { description: 'Not modified.' },
+        },
       },
     },
     [LINKS.rpcContract]: {
@@ -67,7 +78,17 @@ export function rpcPaths(): Record<string, PathItem> {
         description: 'The sha256 of the declaration, the capnweb client versions served, the transports, the error codes and the limits.',
         tags: ['rpc', 'meta'],
         security: [],
-        responses: { 200: { description: 'The metadata.', content: { 'application/json': { schema: { type: 'object', properties: { contract: { type: 'object' }, client: { type: 'object' } }, required: ['contract', 'client'] } } } }, 304: { description: 'Not modified.' } },
+        responses: {
+          200: {
+            description: 'The metadata.',
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: { contract: { type: 'object' }, client: { type: 'object' } }, required: ['contract', 'client'] },
+              },
+            },
+          },
+          304: { description: 'Not modified.' },
+        },
       },
     },
   };

@@ -77,7 +77,11 @@ export const SEARCH_SCHEMAS: Record<string, JsonSchema> = {
       canonicalId: { type: 'string', pattern: CANONICAL_ID_PATTERN, description: 'The record’s identifier, the same on every surface.' },
       collection: { type: 'string', enum: NAMES, description: 'The collection the record belongs to.' },
       title: { type: 'string', minLength: 1, description: 'The record’s one-line title.' },
-      field: { type: 'string', minLength: 1, description: 'The searched field that matched: the collection’s first searched field when it holds the text, else the first other one that does.' },
+      field: {
+        type: 'string',
+        minLength: 1,
+        description: 'The searched field that matched: the collection’s first searched field when it holds the text, else the first other one that does.',
+      },
       url: { type: 'string', format: 'uri', description: 'Where the record is read: a blog post’s or piece’s own URL, else its detail page.' },
       date: { type: 'string', description: 'The date of what happened (a date, or a date-time as the record gives it); absent when the record has none.' },
       year: { type: 'integer', minimum: 0, maximum: 9999, description: 'The year of `date`.' },
@@ -125,8 +129,13 @@ function errors(head: boolean): Operation['responses'] {
       responses[status] = problemRef(status);
       continue;
     }
-    const slugs = slugsWithStatus(status).map((s) => `\`${s}\``).join(', ');
-    responses[status] = { description: `As for GET (${slugs || PROBLEM_RESPONSES[status]}), headers only.`, headers: headerRefs(status === 429 ? [...PROBLEM, 'RetryAfter'] : PROBLEM) };
+    const slugs = slugsWithStatus(status)
+      .map((s) => `\`${s}\``)
+      .join(', ');
+    responses[status] = {
+      description: `As for GET (${slugs || PROBLEM_RESPONSES[status]}), headers only.`,
+      headers: headerRefs(status === 429 ? [...PROBLEM, 'RetryAfter'] : PROBLEM),
+    };
   }
   return responses;
 }
@@ -154,7 +163,16 @@ function searchPath(): PathItem {
           content: {
             'application/json': {
               schema: ref('schemas', 'SearchPage'),
-              examples: { page: { summary: 'A one-hit page', value: { data: [EXAMPLE_HIT], meta: { totalCount: 1, pageSize: 50, timestamp: '2024-05-01T18:30:00Z' }, links: { self: `${URLS.search}?q=spree`, first: `${URLS.search}?q=spree` } } } },
+              examples: {
+                page: {
+                  summary: 'A one-hit page',
+                  value: {
+                    data: [EXAMPLE_HIT],
+                    meta: { totalCount: 1, pageSize: 50, timestamp: '2024-05-01T18:30:00Z' },
+                    links: { self: `${URLS.search}?q=spree`, first: `${URLS.search}?q=spree` },
+                  },
+                },
+              },
             },
             'text/csv': { schema: { type: 'string' }, examples: { page: { summary: 'A one-hit page', value: csv } } },
           },
@@ -195,7 +213,11 @@ function feedPath(operationId: string, summary: string, description: string, med
       tags: ['feed-items'],
       security: [],
       responses: {
-        200: { description: 'The feed.', headers: headerRefs(FEED_HEADERS), content: { [mediaType]: { schema: mediaType === JSON_FEED_MEDIA_TYPE ? ref('schemas', 'JsonFeed') : { type: 'string' } } } },
+        200: {
+          description: 'The feed.',
+          headers: headerRefs(FEED_HEADERS),
+          content: { [mediaType]: { schema: mediaType === JSON_FEED_MEDIA_TYPE ? ref('schemas', 'JsonFeed') : { type: 'string' } } },
+        },
         304: { description: 'Not modified: the client’s copy is current. No body.', headers: headerRefs(['ETag', 'CacheControl', 'LastModified']) },
       },
     },
@@ -205,7 +227,17 @@ function feedPath(operationId: string, summary: string, description: string, med
 export function searchPaths(): Record<string, PathItem> {
   return {
     [URLS.search]: searchPath(),
-    [URLS.jsonFeed]: feedPath('jsonFeed', 'The feed as JSON Feed 1.1', 'What happened across the collections, as JSON Feed 1.1 (`application/feed+json`).', JSON_FEED_MEDIA_TYPE),
-    [URLS.atomFeed]: feedPath('atomFeed', 'The feed as Atom', 'What happened across the collections, as an Atom 1.0 feed (RFC 4287, `application/atom+xml`).', ATOM_MEDIA_TYPE),
+    [URLS.jsonFeed]: feedPath(
+      'jsonFeed',
+      'The feed as JSON Feed 1.1',
+      'What happened across the collections, as JSON Feed 1.1 (`application/feed+json`).',
+      JSON_FEED_MEDIA_TYPE,
+    ),
+    [URLS.atomFeed]: feedPath(
+      'atomFeed',
+      'The feed as Atom',
+      'What happened across the collections, as an Atom 1.0 feed (RFC 4287, `application/atom+xml`).',
+      ATOM_MEDIA_TYPE,
+    ),
   };
 }

@@ -12,7 +12,11 @@ import { LINKS } from '../urls.ts';
 const SQL_RESULT = {
   type: 'object',
   properties: {
-    columns: { type: 'array', maxItems: LIMITS.sqlColumnsMax, items: { type: 'object', properties: { name: { type: 'string' }, type: { type: 'string' } }, required: ['name', 'type'] } },
+    columns: {
+      type: 'array',
+      maxItems: LIMITS.sqlColumnsMax,
+      items: { type: 'object', properties: { name: { type: 'string' }, type: { type: 'string' } }, required: ['name', 'type'] },
+    },
     rows: { type: 'array', maxItems: LIMITS.sqlRowsMax, items: { type: 'array', items: { type: ['string', 'number', 'boolean', 'null'] } } },
     truncated: { type: 'boolean', description: 'Rows were cut at the row limit or the response budget.' },
   },
@@ -35,10 +39,23 @@ export function sqlPaths(): Record<string, PathItem> {
         summary: 'Run one read-only SQL statement',
         tags: ['writing'],
         security: [],
-        parameters: [{ name: 'SQL-API-Version', in: 'header', required: false, description: 'Omit, or send `1.1.0`.', schema: { type: 'string', enum: ['', '1.1.0'] } }],
-        requestBody: { required: true, content: { 'application/sql': { schema: { type: 'string', maxLength: LIMITS.sqlRequestBytesMax }, example: 'SELECT title, published_at FROM public.writing ORDER BY published_at DESC LIMIT 5' } } },
+        parameters: [
+          { name: 'SQL-API-Version', in: 'header', required: false, description: 'Omit, or send `1.1.0`.', schema: { type: 'string', enum: ['', '1.1.0'] } },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/sql': {
+              schema: { type: 'string', maxLength: LIMITS.sqlRequestBytesMax },
+              example: 'SELECT title, published_at FROM public.writing ORDER BY published_at DESC LIMIT 5',
+            },
+          },
+        },
         responses: {
-          200: { description: 'Columns, then rows as ordered arrays; never cached.', content: { 'application/json': { schema: SQL_RESULT }, 'text/csv': { schema: { type: 'string' } } } },
+          200: {
+            description: 'Columns, then rows as ordered arrays; never cached.',
+            content: { 'application/json': { schema: SQL_RESULT }, 'text/csv': { schema: { type: 'string' } } },
+          },
           400: problemRef(400),
           406: problemRef(406),
           408: problemRef(408),
@@ -54,10 +71,17 @@ export function sqlPaths(): Record<string, PathItem> {
       get: {
         operationId: 'getSqlProfile',
         summary: 'The SQL profile (version 1)',
-        description: 'Relations, columns, types, null encoding, accepted grammar and work budgets of the SQL surface, generated from the same definitions the surface enforces.',
+        description:
+          'Relations, columns, types, null encoding, accepted grammar and work budgets of the SQL surface, generated from the same definitions the surface enforces.',
         tags: ['writing', 'meta'],
         security: [],
-        responses: { 200: { description: 'The profile.', content: { 'application/json': { schema: { type: 'object', properties: { profileVersion: { const: 1 } }, required: ['profileVersion'] } } } }, 304: { description: 'Not modified.' } },
+        responses: {
+          200: {
+            description: 'The profile.',
+            content: { 'application/json': { schema: { type: 'object', properties: { profileVersion: { const: 1 } }, required: ['profileVersion'] } } },
+          },
+          304: { description: 'Not modified.' },
+        },
       },
     },
   };

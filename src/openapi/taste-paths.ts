@@ -24,7 +24,11 @@ function embedded(schema: object): JsonSchema {
 
 const requestSchema = (schema: z.ZodType) => embedded(z.toJSONSchema(schema, { io: 'input' }));
 
-const MATCH = { type: 'object', properties: { canonicalId: { type: 'string' }, title: { type: 'string' }, artist: { type: 'string' }, reasons: { type: 'array', items: { type: 'string' } } }, required: ['canonicalId', 'reasons'] };
+const MATCH = {
+  type: 'object',
+  properties: { canonicalId: { type: 'string' }, title: { type: 'string' }, artist: { type: 'string' }, reasons: { type: 'array', items: { type: 'string' } } },
+  required: ['canonicalId', 'reasons'],
+};
 
 export function tasteSchemas(): Record<string, JsonSchema> {
   return {
@@ -34,11 +38,15 @@ export function tasteSchemas(): Record<string, JsonSchema> {
     MusicStationRequest: requestSchema(stationRequestSchema),
     MusicIntersectionResult: {
       type: 'object',
-      description: 'Canonical IDs of matching tracks with grounded reason codes, unmatched counts per kind, and an abstention flag; never a compatibility percentage.',
+      description:
+        'Canonical IDs of matching tracks with grounded reason codes, unmatched counts per kind, and an abstention flag; never a compatibility percentage.',
       properties: {
         schemaVersion: { const: '1' },
         matches: { type: 'array', maxItems: LIMITS.musicMatchesMax, items: MATCH },
-        unmatched: { type: 'object', properties: { artists: { type: 'integer' }, recordings: { type: 'integer' }, albums: { type: 'integer' }, genres: { type: 'integer' } } },
+        unmatched: {
+          type: 'object',
+          properties: { artists: { type: 'integer' }, recordings: { type: 'integer' }, albums: { type: 'integer' }, genres: { type: 'integer' } },
+        },
         matchCount: { type: 'integer', minimum: 0 },
         truncated: { type: 'boolean' },
         abstained: { type: 'boolean' },
@@ -74,7 +82,10 @@ function musicPost(operationId: string, summary: string, description: string, re
       security: [],
       requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', request), example } } },
       responses: {
-        200: { description: 'The answer; never cached, nothing is stored.', content: { 'application/json': { schema: ref('schemas', result), example: answer } } },
+        200: {
+          description: 'The answer; never cached, nothing is stored.',
+          content: { 'application/json': { schema: ref('schemas', result), example: answer } },
+        },
         400: problemRef(400),
         408: problemRef(408),
         417: problemRef(417),
@@ -84,36 +95,100 @@ function musicPost(operationId: string, summary: string, description: string, re
         431: problemRef(431),
       },
     },
-    options: { operationId: `${operationId}Preflight`, summary: 'CORS preflight', tags: ['music'], security: [], responses: { 204: { description: 'The preflight.' } } },
+    options: {
+      operationId: `${operationId}Preflight`,
+      summary: 'CORS preflight',
+      tags: ['music'],
+      security: [],
+      responses: { 204: { description: 'The preflight.' } },
+    },
   };
 }
 
 /** Examples made by the real functions from two small records, so they cannot drift from the code. */
 const EXAMPLE_MOVIES = [
-  { canonicalId: 'itm_0000000000000000000000a1', title: 'Heat', type: 'movie', year: 1995, addedAt: '2024-01-03', genres: ['Crime', 'Thriller'], director: ['Michael Mann'], cast: [], recommended: true, rating: 5 },
-  { canonicalId: 'itm_0000000000000000000000a2', title: 'Fargo', type: 'movie', year: 1996, addedAt: '2024-02-01', genres: ['Crime'], director: ['Joel Coen', 'Ethan Coen'], cast: [], recommended: true },
+  {
+    canonicalId: 'itm_0000000000000000000000a1',
+    title: 'Heat',
+    type: 'movie',
+    year: 1995,
+    addedAt: '2024-01-03',
+    genres: ['Crime', 'Thriller'],
+    director: ['Michael Mann'],
+    cast: [],
+    recommended: true,
+    rating: 5,
+  },
+  {
+    canonicalId: 'itm_0000000000000000000000a2',
+    title: 'Fargo',
+    type: 'movie',
+    year: 1996,
+    addedAt: '2024-02-01',
+    genres: ['Crime'],
+    director: ['Joel Coen', 'Ethan Coen'],
+    cast: [],
+    recommended: true,
+  },
 ];
 const EXAMPLE_MUSIC = [
-  { canonicalId: 'itm_0000000000000000000000b1', type: 'track', title: 'Gente da Minha Terra', artist: 'Mariza', genres: ['Fado'], stance: 'love', addedAt: '2024-01-01' },
+  {
+    canonicalId: 'itm_0000000000000000000000b1',
+    type: 'track',
+    title: 'Gente da Minha Terra',
+    artist: 'Mariza',
+    genres: ['Fado'],
+    stance: 'love',
+    addedAt: '2024-01-01',
+  },
 ];
 
 export function tastePaths(): Record<string, PathItem> {
   const profileExample = tasteProfile(EXAMPLE_MUSIC, '2024-01-01T00:00:00Z');
-  const stationExample = { schemaVersion: '1', stationSeed: 'monday', affinities: [{ kind: 'genre', value: 'Fado', weight: 1 }], votes: [], hardExclusions: [], recentCanonicalIds: [], limit: 3 };
+  const stationExample = {
+    schemaVersion: '1',
+    stationSeed: 'monday',
+    affinities: [{ kind: 'genre', value: 'Fado', weight: 1 }],
+    votes: [],
+    hardExclusions: [],
+    recentCanonicalIds: [],
+    limit: 3,
+  };
   const summaryExample = tasteSummary(EXAMPLE_MOVIES, new URLSearchParams('exampleLimit=1'), '2024-02-01T00:00:00Z');
   return {
     [URLS.tasteSummary]: {
       get: {
         operationId: 'getTasteSummary',
         summary: 'Movie taste summary',
-        description: 'Distributions over the public movies marked recommended, with coverage per dimension and deterministic illustrative examples (not a sample; see `selection`).',
+        description:
+          'Distributions over the public movies marked recommended, with coverage per dimension and deterministic illustrative examples (not a sample; see `selection`).',
         tags: ['movies'],
         security: [],
         parameters: [
-          { name: 'collection', in: 'query', required: false, description: 'The collection summarized; only `movies` today.', schema: { type: 'string', enum: ['movies'] } },
-          { name: 'exampleLimit', in: 'query', required: false, description: 'How many illustrative examples to return.', schema: { type: 'integer', minimum: 0, maximum: LIMITS.tasteExampleLimitMax, default: LIMITS.tasteExampleLimitDefault } },
+          {
+            name: 'collection',
+            in: 'query',
+            required: false,
+            description: 'The collection summarized; only `movies` today.',
+            schema: { type: 'string', enum: ['movies'] },
+          },
+          {
+            name: 'exampleLimit',
+            in: 'query',
+            required: false,
+            description: 'How many illustrative examples to return.',
+            schema: { type: 'integer', minimum: 0, maximum: LIMITS.tasteExampleLimitMax, default: LIMITS.tasteExampleLimitDefault },
+          },
         ],
-        responses: { 200: { description: 'The summary.', headers: headerRefs(['ETag', 'CacheControl', 'LastModified']), content: { 'application/json': { schema: ref('schemas', 'TasteSummary'), example: summaryExample } } }, 304: notModified, 400: problemRef(400) },
+        responses: {
+          200: {
+            description: 'The summary.',
+            headers: headerRefs(['ETag', 'CacheControl', 'LastModified']),
+            content: { 'application/json': { schema: ref('schemas', 'TasteSummary'), example: summaryExample } },
+          },
+          304: notModified,
+          400: problemRef(400),
+        },
       },
     },
     [URLS.tasteProfile]: {
@@ -123,14 +198,32 @@ export function tastePaths(): Record<string, PathItem> {
         description: `The owner's music taste in the input shape of \`POST /api/music/intersections.json\` (send it as \`{"profile": …}\`); media type \`${TASTE_PROFILE_MEDIA_TYPE}\`, schema at \`/schemas/taste-profile-1.json\`.`,
         tags: ['music'],
         security: [],
-        responses: { 200: { description: 'The profile.', content: { 'application/taste-profile+json': { schema: ref('schemas', 'TasteProfile'), example: profileExample } } }, 304: notModified },
+        responses: {
+          200: {
+            description: 'The profile.',
+            content: { 'application/taste-profile+json': { schema: ref('schemas', 'TasteProfile'), example: profileExample } },
+          },
+          304: notModified,
+        },
       },
     },
     '/schemas/taste-profile-1.json': {
-      get: { operationId: 'getTasteProfileSchema', summary: 'JSON Schema of the taste profile', tags: ['music'], security: [], responses: { 200: { description: 'The schema.', content: { 'application/schema+json': { schema: { type: 'object' } } } }, 304: notModified } },
+      get: {
+        operationId: 'getTasteProfileSchema',
+        summary: 'JSON Schema of the taste profile',
+        tags: ['music'],
+        security: [],
+        responses: { 200: { description: 'The schema.', content: { 'application/schema+json': { schema: { type: 'object' } } } }, 304: notModified },
+      },
     },
     '/schemas/taste-summary-1.json': {
-      get: { operationId: 'getTasteSummarySchema', summary: 'JSON Schema of the taste summary', tags: ['movies'], security: [], responses: { 200: { description: 'The schema.', content: { 'application/schema+json': { schema: { type: 'object' } } } }, 304: notModified } },
+      get: {
+        operationId: 'getTasteSummarySchema',
+        summary: 'JSON Schema of the taste summary',
+        tags: ['movies'],
+        security: [],
+        responses: { 200: { description: 'The schema.', content: { 'application/schema+json': { schema: { type: 'object' } } } }, 304: notModified },
+      },
     },
     [URLS.musicIntersections]: musicPost(
       'intersectMusic',

@@ -35,7 +35,7 @@ export function stageFile(path: string, data: string | Uint8Array | Iterable<str
     try {
       for (const piece of typeof data === 'string' || data instanceof Uint8Array ? [data] : data) {
         const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
-        for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+        for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written, bytes.length - written);
       }
       fsyncSync(fd);
     } finally {

@@ -53,7 +53,9 @@ export function recordBlock(text: string, markdown: boolean, entry: number | nul
   }
   if (entry === null) return { start: 0, end: text.length, indent: 0 };
   // Top-level sequence items start at column 0 with "- " (or "-" alone on its line).
-  const items = lineStarts(text, 0, text.length).filter((at) => text[at] === '-' && (text[at + 1] === ' ' || text[at + 1] === '\n' || text[at + 1] === '\r') && !text.startsWith('---', at));
+  const items = lineStarts(text, 0, text.length).filter(
+    (at) => text[at] === '-' && (text[at + 1] === ' ' || text[at + 1] === '\n' || text[at + 1] === '\r') && !text.startsWith('---', at),
+  );
   const start = items[entry];
   if (start === undefined) throw new EditError(`the file has no item ${entry}`);
   let end = items[entry + 1] ?? text.length;
@@ -99,7 +101,12 @@ function scalar(value: unknown): string {
  * `text` with the record at `entry` given the fields of `changes` (each a one-line
  * scalar), checked by parsing; the record as it reads after the edit.
  */
-export function setFields(text: string, markdown: boolean, entry: number | null, changes: Record<string, unknown>): { text: string; record: Record<string, unknown> } {
+export function setFields(
+  text: string,
+  markdown: boolean,
+  entry: number | null,
+  changes: Record<string, unknown>,
+): { text: string; record: Record<string, unknown> } {
   const before = recordsOf(text, markdown);
   let edited = text;
   for (const [field, value] of Object.entries(changes)) {

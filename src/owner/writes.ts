@@ -111,7 +111,11 @@ const canonicalJson = (value: unknown): string =>
   Array.isArray(value)
     ? `[${value.map(canonicalJson).join(',')}]`
     : value !== null && typeof value === 'object'
-      ? `{${Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`
+      ? `{${Object.keys(value)
+          .sort()
+          .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+          .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+          .join(',')}}`
       : JSON.stringify(value);
 
 /** The digest a `requestId` is stored with: the tool and every argument but the id itself. */
@@ -124,7 +128,8 @@ const argsDigestOf = (tool: string, input: { requestId?: string }) => {
 const retryKey = (grant: string, requestId: string) => `${grant}\n${requestId}`;
 
 const sourceOf = (served: ServedGeneration, collectionName: string, canonicalId: string) =>
-  served.image.db.prepare(`SELECT file, entry FROM ${SOURCES_TABLE} WHERE collection = ? AND cid = ?`).get(collectionName, canonicalId) as { file: string; entry: number | null } | undefined;
+  served.image.db.prepare(`SELECT file, entry FROM ${SOURCES_TABLE} WHERE collection = ? AND cid = ?`).get(collectionName, canonicalId) as
+    { file: string; entry: number | null } | undefined;
 
 /** A Markdown file's body is its collection's body field: the record as the schema reads it. */
 function bodyOf(declaration: CollectionDeclaration, text: string, markdown: boolean) {
@@ -133,12 +138,22 @@ function bodyOf(declaration: CollectionDeclaration, text: string, markdown: bool
 }
 
 /** The record's fields at the entry the last build found it, refused when the file holds another record there now (a hand edit moved or replaced it). */
-function heldRecord(declaration: CollectionDeclaration, file: string, text: string, markdown: boolean, entry: number | null, canonicalId: string): Record<string, unknown> {
+function heldRecord(
+  declaration: CollectionDeclaration,
+  file: string,
+  text: string,
+  markdown: boolean,
+  entry: number | null,
+  canonicalId: string,
+): Record<string, unknown> {
   const record = readRecord(text, markdown, entry);
   const { id, ...fields } = record;
   const parsed = declaration.schema.safeParse(bodyOf(declaration, text, markdown)(fields));
   if (!parsed.success || canonicalIdOf(declaration, typeof id === 'string' ? id : undefined, parsed.data as Record<string, unknown>) !== canonicalId) {
-    throw new WriteRefused('conflict', `The file ${file} no longer holds this record where the last build found it (edited by hand?); rebuild, reread and try again.`);
+    throw new WriteRefused(
+      'conflict',
+      `The file ${file} no longer holds this record where the last build found it (edited by hand?); rebuild, reread and try again.`,
+    );
   }
   return record;
 }
@@ -216,7 +231,11 @@ export class OwnerWrites {
     if (!entry.requestId || !entry.grant) return;
     const key = retryKey(entry.grant, entry.requestId);
     if (entry.reverted) this.done.delete(key);
-    else this.done.set(key, { result: { collection: entry.collection, canonicalId: entry.canonicalId, revision: entry.revision, file: entry.file, swapped: true }, argsDigest: entry.argsDigest });
+    else
+      this.done.set(key, {
+        result: { collection: entry.collection, canonicalId: entry.canonicalId, revision: entry.revision, file: entry.file, swapped: true },
+        argsDigest: entry.argsDigest,
+      });
   }
 
   /** Whether the content file holds the bytes an intent was about to write. */
@@ -252,7 +271,11 @@ export class OwnerWrites {
   }
 
   /** Sets fields of a record (`rating`, `recommended`, `stance`), guarded by the revision the caller read, when given. */
-  set(caller: WriteCaller, tool: string, input: { collection: string; canonicalId: string; change: Record<string, unknown>; revision?: string; requestId?: string }): Promise<WriteResult> {
+  set(
+    caller: WriteCaller,
+    tool: string,
+    input: { collection: string; canonicalId: string; change: Record<string, unknown>; revision?: string; requestId?: string },
+  ): Promise<WriteResult> {
     const argsDigest = argsDigestOf(tool, input);
     return this.serialized(caller, input.requestId, argsDigest, () => this.setNow(caller, argsDigest, tool, input));
   }
@@ -272,7 +295,13 @@ export class OwnerWrites {
       if (unpublished && !caller?.scopes?.includes(SCOPE.write)) {
         throw new WriteRefused('not-found', `The record's file ${source.file} now marks it private or draft: reading it needs the ${SCOPE.write} scope.`);
       }
-      return { collection: input.collection, canonicalId: input.canonicalId, revision: blockRevision(text, recordBlock(text, markdown, source.entry)), file: source.file, fields };
+      return {
+        collection: input.collection,
+        canonicalId: input.canonicalId,
+        revision: blockRevision(text, recordBlock(text, markdown, source.entry)),
+        file: source.file,
+        fields,
+      };
     } catch (error) {
       if (error instanceof EditError) throw new WriteRefused('conflict', `Cannot read ${source.file}: ${error.message}.`);
       throw error;
@@ -290,7 +319,10 @@ export class OwnerWrites {
       const earlier = key === undefined ? undefined : this.done.get(key);
       if (earlier) {
         if (earlier.argsDigest !== argsDigest) {
-          throw new WriteRefused('conflict', `The requestId ${requestId!.slice(0, 40)} was already used for another call (another tool or other arguments); nothing was written. Give a new change a new requestId.`);
+          throw new WriteRefused(
+            'conflict',
+            `The requestId ${requestId!.slice(0, 40)} was already used for another call (another tool or other arguments); nothing was written. Give a new change a new requestId.`,
+          );
         }
         const canonicalId = earlier.result.canonicalId || this.cidOfFile(earlier.result.file);
         return { ...earlier.result, canonicalId, replayed: true };
@@ -303,7 +335,8 @@ export class OwnerWrites {
 
   private locate(generation: ServedGeneration, collectionName: string, canonicalId: string) {
     const declaration = collection(collectionName);
-    if (!declaration || declaration.compose) throw new WriteRefused('invalid', `No collection is named ${collectionName.slice(0, 40)} that holds records of its own.`);
+    if (!declaration || declaration.compose)
+      throw new WriteRefused('invalid', `No collection is named ${collectionName.slice(0, 40)} that holds records of its own.`);
     const source = sourceOf(generation, collectionName, canonicalId);
     if (!source) throw new WriteRefused('not-found', `No ${collectionName} record has the canonicalId ${canonicalId.slice(0, 80)}.`);
     const path = resolve(this.contentDir, source.file);
@@ -317,7 +350,12 @@ export class OwnerWrites {
     return { declaration, source, path, text, markdown: path.endsWith('.md') };
   }
 
-  private async setNow(caller: WriteCaller, argsDigest: string, tool: string, input: { collection: string; canonicalId: string; change: Record<string, unknown>; revision?: string; requestId?: string }): Promise<WriteResult> {
+  private async setNow(
+    caller: WriteCaller,
+    argsDigest: string,
+    tool: string,
+    input: { collection: string; canonicalId: string; change: Record<string, unknown>; revision?: string; requestId?: string },
+  ): Promise<WriteResult> {
     const host = this.hostOrRefuse();
     const generation = host.current();
     const { declaration, source, path, text, markdown } = this.locate(generation, input.collection, input.canonicalId);
@@ -327,16 +365,26 @@ export class OwnerWrites {
     try {
       revisionBefore = blockRevision(text, recordBlock(text, markdown, source.entry));
       if (input.revision !== undefined && input.revision !== revisionBefore) {
-        throw new WriteRefused('conflict', `The record was changed since revision ${input.revision.slice(0, 40)} (its file was edited; now ${revisionBefore}); reread it and decide again.`);
+        throw new WriteRefused(
+          'conflict',
+          `The record was changed since revision ${input.revision.slice(0, 40)} (its file was edited; now ${revisionBefore}); reread it and decide again.`,
+        );
       }
       const { id: _id, ...current } = heldRecord(declaration, source.file, text, markdown, source.entry, input.canonicalId);
       // Without a revision, the caller read the record as served: a field it changes that
       // the file holds otherwise was edited by hand since, and is not overwritten blindly.
       if (input.revision === undefined) {
-        const served = JSON.parse((generation.image.db.prepare(`SELECT json FROM ${recordsTable(input.collection)} WHERE cid = ?`).get(input.canonicalId) as { json: string }).json) as Record<string, unknown>;
-        const edited = Object.keys(input.change).filter((field) => current[field] !== undefined && served[field] !== undefined && !isDeepStrictEqual(current[field], served[field]));
+        const served = JSON.parse(
+          (generation.image.db.prepare(`SELECT json FROM ${recordsTable(input.collection)} WHERE cid = ?`).get(input.canonicalId) as { json: string }).json,
+        ) as Record<string, unknown>;
+        const edited = Object.keys(input.change).filter(
+          (field) => current[field] !== undefined && served[field] !== undefined && !isDeepStrictEqual(current[field], served[field]),
+        );
         if (edited.length > 0) {
-          throw new WriteRefused('conflict', `The file ${source.file} changed ${edited.join(', ')} of this record since it was served (edited by hand: ${edited.map((f) => `${f} is ${JSON.stringify(current[f])}`).join(', ')}); to write anyway, call again with revision ${revisionBefore}.`);
+          throw new WriteRefused(
+            'conflict',
+            `The file ${source.file} changed ${edited.join(', ')} of this record since it was served (edited by hand: ${edited.map((f) => `${f} is ${JSON.stringify(current[f])}`).join(', ')}); to write anyway, call again with revision ${revisionBefore}.`,
+          );
         }
       }
       edited = setFields(text, markdown, source.entry, input.change);
@@ -346,28 +394,75 @@ export class OwnerWrites {
     }
     const { id: _edited, ...fields } = edited.record;
     const checked = declaration.schema.safeParse(withBody(fields));
-    if (!checked.success) throw new WriteRefused('invalid', `The change is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`);
+    if (!checked.success)
+      throw new WriteRefused(
+        'invalid',
+        `The change is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`,
+      );
     const revision = blockRevision(edited.text, recordBlock(edited.text, markdown, source.entry));
-    return this.commit(host, caller, { tool, requestId: input.requestId, argsDigest, collection: input.collection, canonicalId: input.canonicalId, file: source.file, change: input.change, revisionBefore }, path, text, edited.text, revision);
+    return this.commit(
+      host,
+      caller,
+      {
+        tool,
+        requestId: input.requestId,
+        argsDigest,
+        collection: input.collection,
+        canonicalId: input.canonicalId,
+        file: source.file,
+        change: input.change,
+        revisionBefore,
+      },
+      path,
+      text,
+      edited.text,
+      revision,
+    );
   }
 
-  private async logNow(caller: WriteCaller, argsDigest: string, input: { collection: string; fields: Record<string, unknown>; requestId?: string }): Promise<WriteResult> {
+  private async logNow(
+    caller: WriteCaller,
+    argsDigest: string,
+    input: { collection: string; fields: Record<string, unknown>; requestId?: string },
+  ): Promise<WriteResult> {
     const host = this.hostOrRefuse();
     const declaration = collection(input.collection);
-    if (!declaration || declaration.compose) throw new WriteRefused('invalid', `No collection is named ${input.collection.slice(0, 40)} that holds records of its own.`);
+    if (!declaration || declaration.compose)
+      throw new WriteRefused('invalid', `No collection is named ${input.collection.slice(0, 40)} that holds records of its own.`);
     // An explicit `id` is the record's own, beside its schema's fields (as the compiler reads it).
     const { id, ...fields } = input.fields;
-    if (id !== undefined && (typeof id !== 'string' || !EXPLICIT_ID.test(id))) throw new WriteRefused('invalid', 'The record is not valid: id: expected a slug of letters, digits, . _ : - (at most 128 characters).');
+    if (id !== undefined && (typeof id !== 'string' || !EXPLICIT_ID.test(id)))
+      throw new WriteRefused('invalid', 'The record is not valid: id: expected a slug of letters, digits, . _ : - (at most 128 characters).');
     const checked = declaration.schema.safeParse(fields);
-    if (!checked.success) throw new WriteRefused('invalid', `The record is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`);
+    if (!checked.success)
+      throw new WriteRefused(
+        'invalid',
+        `The record is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`,
+      );
     const named = String(input.fields.title ?? input.fields.name ?? 'record');
-    const slug = named.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'record';
+    const slug =
+      named
+        .normalize('NFKD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 60) || 'record';
     let file = `${input.collection}/${slug}.yaml`;
-    for (let n = 2; existsSync(join(this.contentDir, file)) || existsSync(join(this.contentDir, file.replace(/\.yaml$/, '.md'))); n++) file = `${input.collection}/${slug}-${n}.yaml`;
+    for (let n = 2; existsSync(join(this.contentDir, file)) || existsSync(join(this.contentDir, file.replace(/\.yaml$/, '.md'))); n++)
+      file = `${input.collection}/${slug}-${n}.yaml`;
     const path = join(this.contentDir, file);
     const text = yaml.dump(input.fields, { schema: yaml.CORE_SCHEMA, lineWidth: -1, flowLevel: 1 });
     const revision = blockRevision(text, recordBlock(text, false, null));
-    return this.commit(host, caller, { tool: 'taste.log', requestId: input.requestId, argsDigest, collection: input.collection, canonicalId: '', file, change: input.fields }, path, undefined, text, revision);
+    return this.commit(
+      host,
+      caller,
+      { tool: 'taste.log', requestId: input.requestId, argsDigest, collection: input.collection, canonicalId: '', file, change: input.fields },
+      path,
+      undefined,
+      text,
+      revision,
+    );
   }
 
   private cidOfFile(file: string): string {
@@ -380,9 +475,25 @@ export class OwnerWrites {
    * (flushed: from here on the write is durable and a retried requestId will not apply it
    * twice), rebuilds and swaps; on a refused rebuild, puts the file back and journals that.
    */
-  private async commit(host: WriteHost, caller: WriteCaller, entry: Omit<JournalEntry, 'at' | 'client' | 'grant' | 'revision'>, path: string, before: string | undefined, after: string, revision: string): Promise<WriteResult> {
+  private async commit(
+    host: WriteHost,
+    caller: WriteCaller,
+    entry: Omit<JournalEntry, 'at' | 'client' | 'grant' | 'revision'>,
+    path: string,
+    before: string | undefined,
+    after: string,
+    revision: string,
+  ): Promise<WriteResult> {
     const file = relative(this.contentDir, path).split(sep).join('/');
-    const journal: JournalEntry = { at: new Date().toISOString(), client: caller.client, grant: caller.grant, ...entry, file, revision, digest: digestOf(after) };
+    const journal: JournalEntry = {
+      at: new Date().toISOString(),
+      client: caller.client,
+      grant: caller.grant,
+      ...entry,
+      file,
+      revision,
+      digest: digestOf(after),
+    };
     this.append({ ...journal, pending: true });
     try {
       writeContentFile(path, after);
@@ -401,7 +512,10 @@ export class OwnerWrites {
       this.restore(path, before);
       this.append(putBack);
       await host.rebuild([path]).catch(() => undefined);
-      const detail = error instanceof Error && 'problems' in error ? (error as { problems: { field: string; reason: string }[] }).problems.map((p) => `${p.field}: ${p.reason}`).join('; ') : 'the rebuild failed';
+      const detail =
+        error instanceof Error && 'problems' in error
+          ? (error as { problems: { field: string; reason: string }[] }).problems.map((p) => `${p.field}: ${p.reason}`).join('; ')
+          : 'the rebuild failed';
       throw new WriteRefused('invalid', `The build refused the change (${detail.slice(0, 500)}); nothing was changed.`);
     }
     const canonicalId = entry.canonicalId || this.cidOfFile(file);

@@ -5,4 +5,7 @@ import { homeMarkdown } from '../site/markdown.ts';
 import { withStagedCore } from '../site/staged.ts';
 
 export const GET: APIRoute = () =>
-  new Response(withStagedCore((core) => homeMarkdown(homeView(core))), { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } });
+  new Response(
+    withStagedCore((core) => homeMarkdown(homeView(core))),
+    { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } },
+  );

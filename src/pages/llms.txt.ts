@@ -5,4 +5,7 @@ import { llmsTxt } from '../site/markdown.ts';
 import { withStagedCore } from '../site/staged.ts';
 
 export const GET: APIRoute = () =>
-  new Response(withStagedCore((core) => llmsTxt(homeView(core), core.image.siteUrl)), { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  new Response(
+    withStagedCore((core) => llmsTxt(homeView(core), core.image.siteUrl)),
+    { headers: { 'Content-Type': 'text/plain; charset=utf-8' } },
+  );

@@ -9,4 +9,7 @@ export function getStaticPaths() {
 }
 
 export const GET: APIRoute = ({ params }) =>
-  new Response(withStagedCore((core) => recordSitemap(core.image, Number(params.n))), { headers: { 'Content-Type': 'application/xml' } });
+  new Response(
+    withStagedCore((core) => recordSitemap(core.image, Number(params.n))),
+    { headers: { 'Content-Type': 'application/xml' } },
+  );

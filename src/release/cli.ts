@@ -28,7 +28,9 @@ const started = performance.now();
 const builtAt = statSync(paths.manifest).mtime.toISOString();
 const manifest = await publishRelease(releasesDir, build, { builtAt });
 const { counts } = manifest;
-console.log(`release ${manifest.id} published in ${releasesDir}: ${counts.files} files, ${counts.objects} objects, ${counts.bytes} bytes (${Math.round(performance.now() - started)} ms)`);
+console.log(
+  `release ${manifest.id} published in ${releasesDir}: ${counts.files} files, ${counts.objects} objects, ${counts.bytes} bytes (${Math.round(performance.now() - started)} ms)`,
+);
 if (redisUrl) {
   const sent = await sendNotice(redisUrl, channel, { id: manifest.id, publishedAt: manifest.publishedAt });
   console.log(sent ? 'notice sent' : 'notice not sent (Redis did not answer): replicas will find the release by their periodic check');

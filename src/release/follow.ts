@@ -40,7 +40,10 @@ export class ReleaseFollower {
 
   /** Looks for a newer complete release and swaps to it; resolves with the id served after the look. */
   check(): Promise<string | undefined> {
-    this.looking = this.looking.then(() => this.look(), () => this.look());
+    this.looking = this.looking.then(
+      () => this.look(),
+      () => this.look(),
+    );
     return this.looking;
   }
 
@@ -68,8 +71,17 @@ export class ReleaseFollower {
   /** Starts both paths: notices from `redisUrl` (when given) and the periodic look. */
   start(redisUrl: string | undefined, channel: string): void {
     const log = this.options.log ?? console.error;
-    if (redisUrl) this.notices = listenForNotices(redisUrl, channel, () => void this.check().catch((error: unknown) => log(`release look failed: ${(error as Error).message}`)), log);
-    this.timer = setInterval(() => void this.check().catch((error: unknown) => log(`release look failed: ${(error as Error).message}`)), LIMITS.releaseCheckSeconds * 1000);
+    if (redisUrl)
+      this.notices = listenForNotices(
+        redisUrl,
+        channel,
+        () => void this.check().catch((error: unknown) => log(`release look failed: ${(error as Error).message}`)),
+        log,
+      );
+    this.timer = setInterval(
+      () => void this.check().catch((error: unknown) => log(`release look failed: ${(error as Error).message}`)),
+      LIMITS.releaseCheckSeconds * 1000,
+    );
     this.timer.unref();
   }
 

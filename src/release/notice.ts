@@ -19,7 +19,13 @@ export async function sendNotice(redisUrl: string, channel: string, notice: Noti
   redis.on('error', () => undefined);
   const timeout = new Promise<false>((resolve) => setTimeout(resolve, LIMITS.releaseNoticeTimeoutMs, false).unref());
   try {
-    const sent = redis.connect().then(() => redis.publish(channel, JSON.stringify(notice))).then(() => true, () => false);
+    const sent = redis
+      .connect()
+      .then(() => redis.publish(channel, JSON.stringify(notice)))
+      .then(
+        () => true,
+        () => false,
+      );
     return await Promise.race([sent, timeout]);
   } finally {
     redis.disconnect();

@@ -22,7 +22,10 @@ async function store(releasesDir: string, file: string): Promise<ObjectRef> {
   const sha256 = await sha256OfFile(file);
   const { size } = await stat(file);
   const target = objectPath(releasesDir, sha256);
-  const exists = await stat(target).then(() => true, () => false);
+  const exists = await stat(target).then(
+    () => true,
+    () => false,
+  );
   if (exists) await rm(file, { force: true });
   else await rename(file, target);
   return { sha256, bytes: size };
@@ -32,7 +35,13 @@ async function store(releasesDir: string, file: string): Promise<ObjectRef> {
 async function storeCopy(releasesDir: string, file: string): Promise<ObjectRef> {
   const sha256 = await sha256OfFile(file);
   const { size } = await stat(file);
-  if (await stat(objectPath(releasesDir, sha256)).then(() => true, () => false)) return { sha256, bytes: size };
+  if (
+    await stat(objectPath(releasesDir, sha256)).then(
+      () => true,
+      () => false,
+    )
+  )
+    return { sha256, bytes: size };
   const copy = temporary(releasesDir);
   await copyFile(file, copy);
   return store(releasesDir, copy);

@@ -49,8 +49,13 @@ export const objectPath = (releasesDir: string, sha256: string) => join(releases
 
 /** The id of what a release serves: the same objects and headers give the same id. */
 export function releaseIdOf(release: Pick<ReleaseManifest, 'image' | 'sqlImage' | 'files'>): string {
-  const files = Object.keys(release.files).sort().map((path) => [path, release.files[path]!.sha256, release.files[path]!.headers]);
-  return createHash('sha256').update(JSON.stringify([release.image.sha256, release.sqlImage.sha256, files])).digest('hex').slice(0, 24);
+  const files = Object.keys(release.files)
+    .sort()
+    .map((path) => [path, release.files[path]!.sha256, release.files[path]!.headers]);
+  return createHash('sha256')
+    .update(JSON.stringify([release.image.sha256, release.sqlImage.sha256, files]))
+    .digest('hex')
+    .slice(0, 24);
 }
 
 export async function sha256OfFile(path: string): Promise<string> {
@@ -77,7 +82,8 @@ export function listReleases(releasesDir: string): ReleaseManifest[] {
 }
 
 /** Whether `a` was published after `b`. */
-export const newer = (a: ReleaseManifest, b: Pick<ReleaseManifest, 'id' | 'publishedAt'>) => a.publishedAt > b.publishedAt || (a.publishedAt === b.publishedAt && a.id > b.id);
+export const newer = (a: ReleaseManifest, b: Pick<ReleaseManifest, 'id' | 'publishedAt'>) =>
+  a.publishedAt > b.publishedAt || (a.publishedAt === b.publishedAt && a.id > b.id);
 
 /** Objects whose hash this process has checked: they never change, so each is read once. */
 const verified = new Set<string>();
@@ -99,7 +105,12 @@ export async function verifyRelease(releasesDir: string, manifest: ReleaseManife
 export function releaseBuildOutput(releasesDir: string, manifest: ReleaseManifest): BuildOutput {
   const files: Manifest = {};
   for (const [path, entry] of Object.entries(manifest.files)) files[path] = { file: join(OBJECTS, entry.sha256), headers: entry.headers };
-  return { image: objectPath(releasesDir, manifest.image.sha256), sqlImage: objectPath(releasesDir, manifest.sqlImage.sha256), manifest: files, root: releasesDir };
+  return {
+    image: objectPath(releasesDir, manifest.image.sha256),
+    sqlImage: objectPath(releasesDir, manifest.sqlImage.sha256),
+    manifest: files,
+    root: releasesDir,
+  };
 }
 
 /** Verifies `manifest` and opens it as a build output. */

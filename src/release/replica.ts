@@ -41,7 +41,8 @@ export function isWriterPath(url: string): boolean {
   return WRITER_PATHS.has(path) || WRITER_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
-const MISDIRECTED = 'This replica only reads; the owner lane and OAuth are served by the writer (the replica with OWNER_* and STATE_DIR set). Route /owner/, /oauth/ and /.well-known/oauth-* to the writer at the load balancer.';
+const MISDIRECTED =
+  'This replica only reads; the owner lane and OAuth are served by the writer (the replica with OWNER_* and STATE_DIR set). Route /owner/, /oauth/ and /.well-known/oauth-* to the writer at the load balancer.';
 
 /** The dispatcher of a replica that is not the writer: the writer's paths answer 421. */
 function followerDispatcher(inner: Dispatcher): Dispatcher {
@@ -56,7 +57,11 @@ function followerDispatcher(inner: Dispatcher): Dispatcher {
 }
 
 /** This process's role, from its configuration; undefined when it is the only server (no `RELEASES_DIR`). */
-export async function replicaRole(settings: Pick<Config, 'RELEASES_DIR' | 'RELEASES_CHANNEL' | 'REDIS_URL'>, writer: boolean, log: (line: string) => void = console.error): Promise<ReplicaRole | undefined> {
+export async function replicaRole(
+  settings: Pick<Config, 'RELEASES_DIR' | 'RELEASES_CHANNEL' | 'REDIS_URL'>,
+  writer: boolean,
+  log: (line: string) => void = console.error,
+): Promise<ReplicaRole | undefined> {
   const { RELEASES_DIR: releasesDir, RELEASES_CHANNEL: channel, REDIS_URL: redisUrl } = settings;
   if (releasesDir === undefined) return undefined;
   if (writer) {

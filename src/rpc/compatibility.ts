@@ -34,7 +34,17 @@ export function incompatibilities(committed: string, current: string): string[] 
     [`${dir}new.d.ts`, current],
     [`${dir}check.ts`, check],
   ]);
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, lib: ['lib.esnext.d.ts', 'lib.dom.d.ts'], types: ['node'], skipLibCheck: true, allowImportingTsExtensions: true };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ['lib.esnext.d.ts', 'lib.dom.d.ts'],
+    types: ['node'],
+    skipLibCheck: true,
+    allowImportingTsExtensions: true,
+  };
   const host = ts.createCompilerHost(options);
   const read = host.readFile.bind(host);
   const exists = host.fileExists.bind(host);

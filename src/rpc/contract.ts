@@ -44,8 +44,20 @@ export function contract(): Contract {
     contract: { checksum: { algorithm: 'sha256', value: checksum }, types: URLS.rpcTypes, rootType: 'Root' },
     client: { package: 'capnweb', versions: CAPNWEB_CLIENT_RANGE },
     transports: [
-      { name: 'http-batch', method: 'POST', path: URLS.rpc, client: 'newHttpBatchRpcSession', sessions: 'single-use: resume with pageAfter(endCursor) on a new session' },
-      { name: 'websocket', method: 'GET', path: URLS.rpc, client: 'newWebSocketRpcSession', sessions: 'long-lived: next(), feed.stream(); capabilities die with the socket' },
+      {
+        name: 'http-batch',
+        method: 'POST',
+        path: URLS.rpc,
+        client: 'newHttpBatchRpcSession',
+        sessions: 'single-use: resume with pageAfter(endCursor) on a new session',
+      },
+      {
+        name: 'websocket',
+        method: 'GET',
+        path: URLS.rpc,
+        client: 'newWebSocketRpcSession',
+        sessions: 'long-lived: next(), feed.stream(); capabilities die with the socket',
+      },
     ],
     errorCodes: RPC_ERROR_CODES,
     limits,

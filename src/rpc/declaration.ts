@@ -19,7 +19,11 @@ import { nativeFields } from './values.ts';
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const key = (name: string) => (IDENTIFIER.test(name) ? name : JSON.stringify(name));
 const literal = (value: unknown) => JSON.stringify(value);
-const indent = (text: string, by = '  ') => text.split('\n').map((line) => (line === '' ? line : by + line)).join('\n');
+const indent = (text: string, by = '  ') =>
+  text
+    .split('\n')
+    .map((line) => (line === '' ? line : by + line))
+    .join('\n');
 const doc = (text: unknown) => (typeof text === 'string' && text !== '' ? `/** ${text.replace(/\*\//g, '*\\/').replace(/\s+/g, ' ')} */\n` : '');
 
 /** A JSON Schema as a TypeScript type (the subset the published schemas use). */
@@ -247,6 +251,8 @@ export function rpcDeclaration(): string {
     parts.push(`export type ${stem}SortField = ${sortFields(c)};`);
     content.push(`${doc(c.title)}${key(c.name)}: Selection<${stem}Record, ${stem}Filters, ${stem}SortField>;`);
   }
-  parts.push(`/** One selection per REST collection, named as REST names it. */\nexport interface Content extends RpcTarget {\n${indent(content.join('\n'))}\n}`);
+  parts.push(
+    `/** One selection per REST collection, named as REST names it. */\nexport interface Content extends RpcTarget {\n${indent(content.join('\n'))}\n}`,
+  );
   return `${parts.join('\n\n')}\n`;
 }

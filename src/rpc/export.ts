@@ -75,11 +75,17 @@ export function exportSelection(context: RpcContext, query: Query, options: Expo
   const mediaType = EXPORT_FORMATS[format];
   const serializer = serializersFor(c).find((s) => s.mediaType === mediaType);
   if (format === 'ics' ? !CALENDAR_COLLECTIONS.has(c.name) : serializer === undefined) {
-    const offered = [...serializersFor(c).map((s) => Object.entries(EXPORT_FORMATS).find(([, m]) => m === s.mediaType)?.[0]), CALENDAR_COLLECTIONS.has(c.name) ? 'ics' : undefined].filter(Boolean);
+    const offered = [
+      ...serializersFor(c).map((s) => Object.entries(EXPORT_FORMATS).find(([, m]) => m === s.mediaType)?.[0]),
+      CALENDAR_COLLECTIONS.has(c.name) ? 'ics' : undefined,
+    ].filter(Boolean);
     throw new RpcError('UNSUPPORTED_FORMAT', `export(): ${c.name} is not available as ${format}; it is available as ${offered.join(', ')}.`);
   }
   if (GEOGRAPHIC.has(mediaType) && !context.core.image.provenanceComplete(c.name)) {
-    throw new RpcError('UNAVAILABLE', `export(): some ${c.name} records do not say where their coordinates came from, so map formats are off until the owner completes them; json and csv still work.`);
+    throw new RpcError(
+      'UNAVAILABLE',
+      `export(): some ${c.name} records do not say where their coordinates came from, so map formats are off until the owner completes them; json and csv still work.`,
+    );
   }
   // Charged before reading: the rows the export will read, so a refused export reads nothing.
   const total = context.core.run({ ...query, cursor: undefined, limit: 1 }).totalCount;
@@ -92,7 +98,9 @@ export function exportSelection(context: RpcContext, query: Query, options: Expo
   if (format === 'ics') {
     const spec = CALENDARS.find((cal) => cal.collections.length === 1 && cal.collections[0] === c.name)!;
     const siteUrl = context.core.image.siteUrl;
-    const events = texts.map((text) => calendarEvent({ collection: c.name as 'concerts' | 'sporting-events', fields: JSON.parse(text) as Record<string, unknown> }, siteUrl));
+    const events = texts.map((text) =>
+      calendarEvent({ collection: c.name as 'concerts' | 'sporting-events', fields: JSON.parse(text) as Record<string, unknown> }, siteUrl),
+    );
     body = calendarDocument({ name: spec.name, description: spec.description, siteUrl }, events);
     contentType = CALENDAR_MEDIA_TYPE;
   } else {
@@ -105,7 +113,8 @@ export function exportSelection(context: RpcContext, query: Query, options: Expo
   const bytes = Buffer.byteLength(body);
   context.session.spend('export', Math.ceil(bytes / 1024));
   if (bytes > bytesMax) {
-    const way = context.session.transport === 'batch' ? 'use a WebSocket session, or pass a smaller `limit`' : 'pass a smaller `limit`, or narrow the selection';
+    const way =
+      context.session.transport === 'batch' ? 'use a WebSocket session, or pass a smaller `limit`' : 'pass a smaller `limit`, or narrow the selection';
     throw new RpcError('RESOURCE_LIMIT', `export(): the ${format} body is ${bytes} bytes, over the ${bytesMax}-byte bound of this transport; ${way}.`);
   }
   return { mediaType: contentType, count: texts.length, body };

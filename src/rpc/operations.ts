@@ -30,7 +30,8 @@ export function countOperations(lines: readonly string[], max: number): Operatio
     if (!isArray(message) || typeof message[0] !== 'string') return { ok: false, reason: 'malformed' };
     // The expression a message carries: push, stream, abort → [1]; resolve, reject → [2].
     const kind = message[0];
-    const expressions: unknown[] = kind === 'push' || kind === 'stream' || kind === 'abort' ? [message[1]] : kind === 'resolve' || kind === 'reject' ? [message[2]] : [];
+    const expressions: unknown[] =
+      kind === 'push' || kind === 'stream' || kind === 'abort' ? [message[1]] : kind === 'resolve' || kind === 'reject' ? [message[2]] : [];
     while (expressions.length > 0) {
       const value = expressions.pop();
       if (isArray(value)) {

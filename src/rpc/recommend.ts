@@ -25,7 +25,12 @@ export interface Evidence {
 }
 
 /** This contract's code for each of the owner's marks; every match of the intent is `field-mentions-intent`. */
-const MARK_CODES: Readonly<Record<MarkCode, Evidence['code']>> = { recommended: 'owner-recommended', rated: 'owner-rating', 'stance-love': 'owner-rating', 'stance-like': 'owner-rating' };
+const MARK_CODES: Readonly<Record<MarkCode, Evidence['code']>> = {
+  recommended: 'owner-recommended',
+  rated: 'owner-rating',
+  'stance-love': 'owner-rating',
+  'stance-like': 'owner-rating',
+};
 const codeOf = (code: string): Evidence['code'] => MARK_CODES[code as MarkCode] ?? 'field-mentions-intent';
 
 interface Pick {
@@ -78,7 +83,8 @@ export function recommend(context: RpcContext, options: unknown, candidates: unk
     throw invalidArgument('recommend.intent', 'options is {intent: string, limit?: number}.');
   }
   const { intent, limit = LIMITS.recommendationsDefault } = options as { intent: string; limit?: unknown };
-  if ([...intent].length > LIMITS.recommendIntentCharsMax) throw invalidArgument('recommend.intent', `intent is at most ${LIMITS.recommendIntentCharsMax} characters.`);
+  if ([...intent].length > LIMITS.recommendIntentCharsMax)
+    throw invalidArgument('recommend.intent', `intent is at most ${LIMITS.recommendIntentCharsMax} characters.`);
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > LIMITS.recommendationsMax) {
     throw invalidArgument('recommend.limit', `limit is an integer from 1 to ${LIMITS.recommendationsMax}.`);
   }
@@ -93,7 +99,12 @@ export function recommend(context: RpcContext, options: unknown, candidates: unk
   const records = selection.records();
   const items = selection.items();
   const own = Selection.collectionOf(selection);
-  const ranked = rank(records.map((record, i) => ({ collection: items[i]!.collection, record: judged(context, own, record, items[i]!), picked: record, item: items[i]! })), signal);
-  const picks = ranked.slice(0, limit).map(({ candidate, evidence }) => ({ record: candidate.picked, item: candidate.item, evidence: evidence.map((e) => ({ ...e, code: codeOf(e.code) })) }));
+  const ranked = rank(
+    records.map((record, i) => ({ collection: items[i]!.collection, record: judged(context, own, record, items[i]!), picked: record, item: items[i]! })),
+    signal,
+  );
+  const picks = ranked
+    .slice(0, limit)
+    .map(({ candidate, evidence }) => ({ record: candidate.picked, item: candidate.item, evidence: evidence.map((e) => ({ ...e, code: codeOf(e.code) })) }));
   return new Recommendations(context, picks);
 }

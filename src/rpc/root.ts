@@ -23,10 +23,12 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 
 /** The collection's selection: every record, REST's default order and page size. */
-const selectionOf = (context: RpcContext, name: string) => new Selection(context, { kind: 'collection', collection: declarationOf(name)! }, new URLSearchParams());
+const selectionOf = (context: RpcContext, name: string) =>
+  new Selection(context, { kind: 'collection', collection: declarationOf(name)! }, new URLSearchParams());
 
 /** The newest as-of time of any list: the status document's `dataAsOf`. */
-const dataAsOf = (context: RpcContext) => new Date(restCollections.map((c) => context.core.image.asOf(c.name)).reduce((a, b) => (b > a ? b : a), '1970-01-01T00:00:00Z'));
+const dataAsOf = (context: RpcContext) =>
+  new Date(restCollections.map((c) => context.core.image.asOf(c.name)).reduce((a, b) => (b > a ? b : a), '1970-01-01T00:00:00Z'));
 
 export interface ServiceDescription {
   name: string;
@@ -37,7 +39,9 @@ export interface ServiceDescription {
 }
 
 /** The RPC limits a client can plan by (SPEC §8). */
-const RPC_LIMITS = Object.fromEntries(Object.entries(LIMITS).filter(([name]) => name.startsWith('rpc') || name === 'pageSizeMax' || name === 'pageSizeDefault'));
+const RPC_LIMITS = Object.fromEntries(
+  Object.entries(LIMITS).filter(([name]) => name.startsWith('rpc') || name === 'pageSizeMax' || name === 'pageSizeDefault'),
+);
 
 export class Service extends RpcTarget {
   readonly #context: RpcContext;
@@ -96,10 +100,15 @@ export class Discovery extends RpcTarget {
   /** `/api/search.json` as a selection: `{query, collections?}` are REST's `q` and `collection`. */
   search(options: unknown): Selection {
     this.#context.session.call('discovery.search');
-    if (!isPlainObject(options) || typeof options.query !== 'string') throw invalidArgument('search.query', 'options is {query: string, collections?: string[]}.');
+    if (!isPlainObject(options) || typeof options.query !== 'string')
+      throw invalidArgument('search.query', 'options is {query: string, collections?: string[]}.');
     const params = new URLSearchParams({ q: options.query });
     if (options.collections !== undefined) {
-      if (!Array.isArray(options.collections) || options.collections.length > contentCollections.length || !options.collections.every((c) => typeof c === 'string')) {
+      if (
+        !Array.isArray(options.collections) ||
+        options.collections.length > contentCollections.length ||
+        !options.collections.every((c) => typeof c === 'string')
+      ) {
         throw invalidArgument('search.collections', 'collections is an array of collection names.');
       }
       for (const name of options.collections as string[]) params.append('collection', name);
@@ -127,7 +136,11 @@ export class Feed extends RpcTarget {
     if (!isPlainObject(options)) throw invalidArgument('select(options)', 'options is {collections?: string[], since?: string | Date}.');
     const params = new URLSearchParams();
     if (options.collections !== undefined) {
-      if (!Array.isArray(options.collections) || options.collections.length > contentCollections.length || !options.collections.every((c) => typeof c === 'string')) {
+      if (
+        !Array.isArray(options.collections) ||
+        options.collections.length > contentCollections.length ||
+        !options.collections.every((c) => typeof c === 'string')
+      ) {
         throw invalidArgument('select.collections', 'collections is an array of collection names.');
       }
       for (const name of options.collections as string[]) params.append('collection', name);
@@ -140,7 +153,8 @@ export class Feed extends RpcTarget {
     try {
       return new Selection(this.#context, { kind: 'collection', collection: declarationOf('feed-items')! }, params);
     } catch (error) {
-      if (isRpcError(error)) throw new RpcError(error.code, error.message.replace(/^matching\.collection/, 'select.collections').replace(/^matching\.since/, 'select.since'));
+      if (isRpcError(error))
+        throw new RpcError(error.code, error.message.replace(/^matching\.collection/, 'select.collections').replace(/^matching\.since/, 'select.since'));
       throw error;
     }
   }

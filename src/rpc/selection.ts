@@ -32,7 +32,8 @@ function argumentOf(source: Source, parameter: string | undefined): string {
   if (parameter === 'cursor') return 'pageAfter(cursor)';
   if (parameter === 'limit') return 'first(n)';
   if (parameter === 'sort') return 'orderedBy(keys)';
-  if (source.kind === 'search') return parameter === 'q' ? 'search.query' : parameter === 'collection' ? 'search.collections' : `matching.${parameter ?? 'filters'}`;
+  if (source.kind === 'search')
+    return parameter === 'q' ? 'search.query' : parameter === 'collection' ? 'search.collections' : `matching.${parameter ?? 'filters'}`;
   return `matching.${parameter ?? 'filters'}`;
 }
 
@@ -113,15 +114,21 @@ export class Selection extends RpcTarget {
   /** Filters by the REST filter names (q included); merged over the filters already set; starts again from the first page. */
   matching(filters: unknown): Selection {
     this.#context.session.call('matching');
-    if (!isPlainObject(filters)) throw invalidArgument('matching(filters)', 'filters is an object of REST filter names to a string, a number or an array of strings.');
+    if (!isPlainObject(filters))
+      throw invalidArgument('matching(filters)', 'filters is an object of REST filter names to a string, a number or an array of strings.');
     const entries = Object.entries(filters);
     if (entries.length > LIMITS.rpcBatchOperationsMax) throw invalidArgument('matching(filters)', `at most ${LIMITS.rpcBatchOperationsMax} filters at once.`);
     return this.#with((params) => {
       params.delete('cursor');
       for (const [name, value] of entries) {
-        if (NOT_FILTERS.has(name)) throw invalidArgument(`matching.${name.slice(0, 40)}`, `${name} is not a filter; use first(n), pageAfter(cursor) or orderedBy(keys).`);
+        if (NOT_FILTERS.has(name))
+          throw invalidArgument(`matching.${name.slice(0, 40)}`, `${name} is not a filter; use first(n), pageAfter(cursor) or orderedBy(keys).`);
         const values = Array.isArray(value) ? value : [value];
-        if (values.length === 0 || values.length > LIMITS.rpcBatchOperationsMax || !values.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))) {
+        if (
+          values.length === 0 ||
+          values.length > LIMITS.rpcBatchOperationsMax ||
+          !values.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))
+        ) {
           throw invalidArgument(`matching.${name.slice(0, 40)}`, 'a filter value is a string, a finite number, or a non-empty array of strings.');
         }
         params.delete(name);
@@ -133,12 +140,18 @@ export class Selection extends RpcTarget {
   /** Orders by the REST sort fields; starts again from the first page. */
   orderedBy(keys: unknown): Selection {
     this.#context.session.call('orderedBy');
-    if (this.#source.kind === 'search') throw invalidArgument('orderedBy(keys)', 'search results are ranked (title hits first, then newest); they take no other order.');
+    if (this.#source.kind === 'search')
+      throw invalidArgument('orderedBy(keys)', 'search results are ranked (title hits first, then newest); they take no other order.');
     if (!Array.isArray(keys) || keys.length === 0 || keys.length > LIMITS.sortKeysMax) {
       throw invalidArgument('orderedBy(keys)', `keys is an array of 1 to ${LIMITS.sortKeysMax} {field, direction: 'asc' | 'desc'}.`);
     }
     const parts = keys.map((key: unknown) => {
-      if (!isPlainObject(key) || typeof key.field !== 'string' || (key.direction !== undefined && key.direction !== 'asc' && key.direction !== 'desc') || /[,:]/.test(key.field)) {
+      if (
+        !isPlainObject(key) ||
+        typeof key.field !== 'string' ||
+        (key.direction !== undefined && key.direction !== 'asc' && key.direction !== 'desc') ||
+        /[,:]/.test(key.field)
+      ) {
         throw invalidArgument('orderedBy(keys)', "each key is {field, direction: 'asc' | 'desc'}.");
       }
       return `${key.field}:${String(key.direction ?? 'asc')}`;
@@ -212,8 +225,10 @@ export class Selection extends RpcTarget {
   /** The whole selection (every page), or its first `limit` records, in one format. */
   export(options: unknown): ExportResult {
     this.#context.session.call('export');
-    if (!isPlainObject(options)) throw invalidArgument('export(options)', "options is {format: 'json' | 'csv' | 'geojson' | 'kml' | 'gpx' | 'ics', limit?: number}.");
-    if (this.#source.kind !== 'collection') throw new RpcError('UNSUPPORTED_FORMAT', 'export(): search results are not exported; export a collection selection.');
+    if (!isPlainObject(options))
+      throw invalidArgument('export(options)', "options is {format: 'json' | 'csv' | 'geojson' | 'kml' | 'gpx' | 'ics', limit?: number}.");
+    if (this.#source.kind !== 'collection')
+      throw new RpcError('UNSUPPORTED_FORMAT', 'export(): search results are not exported; export a collection selection.');
     return exportSelection(this.#context, this.#query as Query, options as unknown as ExportOptions);
   }
 

@@ -46,7 +46,10 @@ export class Session {
   /** Spends `units` of work for `member`; throws RESOURCE_LIMIT when they do not fit in what is left. */
   spend(member: string, units: number): void {
     if (this.work + units > this.budgets.work) {
-      throw new RpcError('RESOURCE_LIMIT', `${member}: this session spent its work budget (${this.budgets.work} units: a page costs its rows plus one); start a new session.`);
+      throw new RpcError(
+        'RESOURCE_LIMIT',
+        `${member}: this session spent its work budget (${this.budgets.work} units: a page costs its rows plus one); start a new session.`,
+      );
     }
     this.work += units;
   }
@@ -54,7 +57,10 @@ export class Session {
   /** Refuses members that need a WebSocket session when this one is an HTTP batch. */
   requireWebSocket(member: string): void {
     if (this.transport !== 'websocket') {
-      throw new RpcError('WEBSOCKET_REQUIRED', `${member} needs a WebSocket session; over HTTP batch, resume with pageAfter(info().endCursor) on a new session.`);
+      throw new RpcError(
+        'WEBSOCKET_REQUIRED',
+        `${member} needs a WebSocket session; over HTTP batch, resume with pageAfter(info().endCursor) on a new session.`,
+      );
     }
   }
 

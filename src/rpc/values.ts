@@ -86,8 +86,19 @@ export interface Item {
  */
 export function itemOf(collectionName: string, json: string, siteUrl: string): Item {
   const r = JSON.parse(json) as Record<string, unknown>;
-  if (typeof r.collection === 'string' && typeof r.title === 'string' && typeof r.url === 'string' && (collectionName === 'feed-items' || collectionName === 'search')) {
-    return { canonicalId: String(r.canonicalId), collection: r.collection, title: r.title, url: new URL(r.url), date: typeof r.date === 'string' ? toDate(r.date) : null };
+  if (
+    typeof r.collection === 'string' &&
+    typeof r.title === 'string' &&
+    typeof r.url === 'string' &&
+    (collectionName === 'feed-items' || collectionName === 'search')
+  ) {
+    return {
+      canonicalId: String(r.canonicalId),
+      collection: r.collection,
+      title: r.title,
+      url: new URL(r.url),
+      date: typeof r.date === 'string' ? toDate(r.date) : null,
+    };
   }
   const happened = HAPPENED[collectionName]?.(r);
   return {

@@ -109,7 +109,11 @@ class BoundedTransport implements RpcTransport {
     this.#touch();
     if (message === undefined) return this.#close(POLICY_VIOLATION, 'capnweb messages are text');
     const counted = countOperations([message], this.#options.operationsMax);
-    if (!counted.ok) return this.#close(counted.reason === 'malformed' ? POLICY_VIOLATION : TOO_BIG, counted.reason === 'malformed' ? 'not a capnweb message' : `more than ${this.#options.operationsMax} operations in one message`);
+    if (!counted.ok)
+      return this.#close(
+        counted.reason === 'malformed' ? POLICY_VIOLATION : TOO_BIG,
+        counted.reason === 'malformed' ? 'not a capnweb message' : `more than ${this.#options.operationsMax} operations in one message`,
+      );
     const parsed = JSON.parse(message) as unknown[];
     if (parsed[0] === 'pull' && typeof parsed[1] === 'number') {
       this.#pulled.add(parsed[1]);

@@ -50,8 +50,12 @@ function rebuildFor(generations: Generations, names: string[]): void {
   generations.rebuild(names).then(
     (result) => {
       if (!result.swapped) return log(`${names.join(', ')}: nothing changed`);
-      const steps = Object.entries(result.timings).map(([step, ms]) => `${step} ${ms}`).join(', ');
-      log(`generation ${result.generation} serving in ${Math.round(result.ms)} ms (${steps} ms; data as of ${result.asOf}); changed: ${result.changed.join(' ') || 'records only'}`);
+      const steps = Object.entries(result.timings)
+        .map(([step, ms]) => `${step} ${ms}`)
+        .join(', ');
+      log(
+        `generation ${result.generation} serving in ${Math.round(result.ms)} ms (${steps} ms; data as of ${result.asOf}); changed: ${result.changed.join(' ') || 'records only'}`,
+      );
       for (const warning of result.warnings) log(`warning: ${warning}`);
     },
     (error: unknown) => {
@@ -154,7 +158,11 @@ async function supervise(): Promise<void> {
         unseen = undefined;
         const names = [...new Set([...seen, ...content.pending()])].sort();
         // A server gone meanwhile loses nothing: the build that replaces it reads every file.
-        if (child.connected) child.send({ type: 'changed', names } satisfies Handoff, (error) => error && log(`could not hand ${names.length} changed names to the server: ${error.message}`));
+        if (child.connected)
+          child.send(
+            { type: 'changed', names } satisfies Handoff,
+            (error) => error && log(`could not hand ${names.length} changed names to the server: ${error.message}`),
+          );
       });
     });
     child.once('exit', (code) => server === child && log(`the server stopped (${code}); save a file to build and start it again`));
@@ -179,24 +187,43 @@ async function supervise(): Promise<void> {
     busy = false;
   };
   // Content is the server's to watch once it does; while no server runs (the build failed), a content change retries the build.
-  const content = watchFolder(paths.content, contentName, (names) => {
-    for (const name of names) unseen?.add(name);
-    if (!busy && (server === undefined || server.exitCode !== null)) void cycle(content);
-  }, 200);
+  const content = watchFolder(
+    paths.content,
+    contentName,
+    (names) => {
+      for (const name of names) unseen?.add(name);
+      if (!busy && (server === undefined || server.exitCode !== null)) void cycle(content);
+    },
+    200,
+  );
   const watchers: Watcher[] = [content];
   for (const p of CODE.filter((p) => existsSync(p))) {
-    watchers.push(watchFolder(p, () => true, (names) => {
-      log(`${p}: ${names.slice(0, 3).join(', ')}${names.length > 3 ? '…' : ''} changed: full rebuild and restart`);
-      void cycle(content);
-    }, 200));
+    watchers.push(
+      watchFolder(
+        p,
+        () => true,
+        (names) => {
+          log(`${p}: ${names.slice(0, 3).join(', ')}${names.length > 3 ? '…' : ''} changed: full rebuild and restart`);
+          void cycle(content);
+        },
+        200,
+      ),
+    );
   }
   // Image files are published by the full build (src/compile/content/media.ts): a change to one rebuilds and restarts.
   const media = join(paths.content, MEDIA_FOLDER);
   if (existsSync(media)) {
-    watchers.push(watchFolder(media, () => true, (names) => {
-      log(`${MEDIA_FOLDER}: ${names.slice(0, 3).join(', ')}${names.length > 3 ? '…' : ''} changed: full rebuild and restart`);
-      void cycle(content);
-    }, 200));
+    watchers.push(
+      watchFolder(
+        media,
+        () => true,
+        (names) => {
+          log(`${MEDIA_FOLDER}: ${names.slice(0, 3).join(', ')}${names.length > 3 ? '…' : ''} changed: full rebuild and restart`);
+          void cycle(content);
+        },
+        200,
+      ),
+    );
   }
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

@@ -202,8 +202,9 @@ export function createDispatcher(current: () => ServingRuntime, table: DispatchT
     const accept = req.headers.accept ?? null;
     // Where a refusal stands decides its form (functions/pages.ts): a target refused before routing is read as a page's.
     const site = () => ('route' in admitted ? problemSiteOf(runtime, path, admitted.route.name) : 'unrouted');
-    const shownPath = 'route' in admitted ? path : /^\/[^?#]{0,200}/.exec(req.url ?? '')?.[0] ?? '/';
-    const send = (answer: Answer) => write(res, withSecurity(answerFor(accept, humaneProblem(runtime, accept, site, shownPath, answer)), path, runtime.siteUrl), req.method === 'HEAD');
+    const shownPath = 'route' in admitted ? path : (/^\/[^?#]{0,200}/.exec(req.url ?? '')?.[0] ?? '/');
+    const send = (answer: Answer) =>
+      write(res, withSecurity(answerFor(accept, humaneProblem(runtime, accept, site, shownPath, answer)), path, runtime.siteUrl), req.method === 'HEAD');
     if (!('route' in admitted)) return send(admitted);
     const { url, route } = admitted;
     const method = req.method ?? '';
@@ -221,7 +222,8 @@ export function createDispatcher(current: () => ServingRuntime, table: DispatchT
           let web: Request | undefined;
           const exchange = { facts: request, body, request: () => (web ??= webRequest(req, res, url, body)) };
           const result = await route.fetch(runtime, exchange);
-          if (result instanceof Response) await writeResponse(res, result, securityHeaders(path, result.headers.get('Content-Type') ?? undefined, runtime.siteUrl), req.method === 'HEAD');
+          if (result instanceof Response)
+            await writeResponse(res, result, securityHeaders(path, result.headers.get('Content-Type') ?? undefined, runtime.siteUrl), req.method === 'HEAD');
           else send(result);
         };
         if (!metered) return void answer().catch(failed);
@@ -249,7 +251,13 @@ export function createDispatcher(current: () => ServingRuntime, table: DispatchT
     try {
       if (route.metered !== true) return route.upgrade!(runtime, req, socket, head);
       const refuse = (answer: Answer) => endWithAnswer(socket, answer);
-      underQuota(runtime, facts(req, url, 'GET'), () => route.upgrade!(runtime, req, socket, head), refuse, (error) => refuse(errorAnswer(error)));
+      underQuota(
+        runtime,
+        facts(req, url, 'GET'),
+        () => route.upgrade!(runtime, req, socket, head),
+        refuse,
+        (error) => refuse(errorAnswer(error)),
+      );
     } catch (error) {
       endWithAnswer(socket, errorAnswer(error));
     }

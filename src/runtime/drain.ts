@@ -42,7 +42,12 @@ export function drainingDispatcher(dispatcher: Dispatcher, lifecycle: Lifecycle)
  * Drains `server`: resolves `drained` once `idle()` does (no request or session left),
  * or `timed out` after `timeoutMs`, having then closed every session and connection.
  */
-export async function drain(server: Server, idle: () => Promise<void>, lifecycle: Lifecycle, timeoutMs: number = LIMITS.drainTimeoutMs): Promise<'drained' | 'timed out'> {
+export async function drain(
+  server: Server,
+  idle: () => Promise<void>,
+  lifecycle: Lifecycle,
+  timeoutMs: number = LIMITS.drainTimeoutMs,
+): Promise<'drained' | 'timed out'> {
   lifecycle.draining = true;
   server.close();
   server.closeIdleConnections();

@@ -248,11 +248,20 @@ export class Generations {
       throw error;
     }
     this.pending.clear();
-    if (result === undefined) return { swapped: false, generation: this.number, asOf: asOfOf(previous), changed: [], warnings: [], ms: performance.now() - started, timings: {} };
+    if (result === undefined)
+      return { swapped: false, generation: this.number, asOf: asOfOf(previous), changed: [], warnings: [], ms: performance.now() - started, timings: {} };
     const opening = performance.now();
     const next = await this.swap(result.build);
     const timings = { ...result.timings, open: Math.round(performance.now() - opening) };
-    return { swapped: true, generation: this.number, asOf: asOfOf(next), changed: result.changed, warnings: result.warnings, ms: performance.now() - started, timings };
+    return {
+      swapped: true,
+      generation: this.number,
+      asOf: asOfOf(next),
+      changed: result.changed,
+      warnings: result.warnings,
+      ms: performance.now() - started,
+      timings,
+    };
   }
 
   /** Opens a ServingRuntime on `build` and makes it current; the one it replaces closes after its last request. */

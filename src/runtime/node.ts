@@ -41,9 +41,13 @@ function clientProblem(code: string | undefined): { slug: ProblemSlug; detail: s
   // Node's parser raises the same error for a section over `maxHeaderSize` bytes and for one
   // with more fields than `maxHeadersCount` (checked on Node 24), so the detail names both bounds.
   if (code === 'HPE_HEADER_OVERFLOW') {
-    return { slug: 'headers-too-large', detail: `The header section is larger than ${LIMITS.headerBytesMax} bytes or has more than ${LIMITS.headersCountMax} fields.` };
+    return {
+      slug: 'headers-too-large',
+      detail: `The header section is larger than ${LIMITS.headerBytesMax} bytes or has more than ${LIMITS.headersCountMax} fields.`,
+    };
   }
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { slug: 'request-timeout', detail: `The request did not arrive within ${LIMITS.requestTimeoutMs / 1000} seconds.` };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { slug: 'request-timeout', detail: `The request did not arrive within ${LIMITS.requestTimeoutMs / 1000} seconds.` };
   return { slug: 'bad-request', detail: 'The request is not valid HTTP/1.1.' };
 }
 
@@ -111,6 +115,8 @@ export function createNodeServer(dispatcher: Dispatcher): Server {
     write(res, problemAnswer('expectation-failed', 'This server takes no expectation but `Expect: 100-continue`; send the request without `Expect`.'));
   });
   // Node hands CONNECT requests to this event, and without a listener drops the socket unanswered. No path is a tunnel.
-  server.on('connect', (_req: IncomingMessage, socket: Duplex) => endWithProblem(socket, 'method-not-allowed', 'This server is not a proxy: CONNECT is not taken on any path.', { Allow: 'GET, HEAD, POST, QUERY, OPTIONS' }));
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+    endWithProblem(socket, 'method-not-allowed', 'This server is not a proxy: CONNECT is not taken on any path.', { Allow: 'GET, HEAD, POST, QUERY, OPTIONS' }),
+  );
   return server;
 }

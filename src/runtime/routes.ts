@@ -11,7 +11,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { collectionPageAnswer, collectionPageOf, humaneProblem, isRecordPage, problemSiteOf, recordPageAnswer, searchPageAnswer } from '../../functions/pages.ts';
+import {
+  collectionPageAnswer,
+  collectionPageOf,
+  humaneProblem,
+  isRecordPage,
+  problemSiteOf,
+  recordPageAnswer,
+  searchPageAnswer,
+} from '../../functions/pages.ts';
 import { isCollectionPath } from '../../functions/rest.ts';
 import { restCollections } from '../collections/index.ts';
 import { LIMITS } from '../core/limits.ts';
@@ -29,7 +37,10 @@ import { upgradeFacts } from '../../functions/rpc.ts';
 
 /** Whether a GET of the GraphQL endpoint asks for the explorer page (a browser) or its Markdown twin (an agent) rather than GraphQL over HTTP. */
 const wantsExplorer = (request: RequestFacts) =>
-  request.method === 'GET' && ['text/html', 'text/markdown'].includes(negotiate(request.header('Accept'), ['application/graphql-response+json', 'application/json', 'text/html', 'text/markdown']) ?? '');
+  request.method === 'GET' &&
+  ['text/html', 'text/markdown'].includes(
+    negotiate(request.header('Accept'), ['application/graphql-response+json', 'application/json', 'text/html', 'text/markdown']) ?? '',
+  );
 
 /** A route at one fixed path: its pattern is the path, and it matches only that. */
 const exactly = (path: string) => ({ path, matches: (pathname: string) => pathname === path });
@@ -53,7 +64,9 @@ export const ROUTES: readonly Route[] = [
     kind: 'answer',
     bodyMax: LIMITS.graphqlDocumentBytesMax,
     answer: (rt, request, body) =>
-      rt.explorer && wantsExplorer(request) ? rt.files.answer(request, rt.files.resolve(`${URLS.graphql}/`, request.header('Accept')) ?? rt.explorer) : rt.graphql(request, body),
+      rt.explorer && wantsExplorer(request)
+        ? rt.files.answer(request, rt.files.resolve(`${URLS.graphql}/`, request.header('Accept')) ?? rt.explorer)
+        : rt.graphql(request, body),
   },
   {
     name: 'mcp',
@@ -117,7 +130,8 @@ export const ROUTES: readonly Route[] = [
     methods: ['POST', 'OPTIONS'],
     kind: 'answer',
     bodyMax: LIMITS.oauthRegistrationBytesMax,
-    answer: (rt, request, body) => (request.method === 'OPTIONS' ? rt.oauth!.preflight('POST, OPTIONS') : rt.oauth!.register(request, body, rt.clientOf(request))),
+    answer: (rt, request, body) =>
+      request.method === 'OPTIONS' ? rt.oauth!.preflight('POST, OPTIONS') : rt.oauth!.register(request, body, rt.clientOf(request)),
   },
   {
     // GET: the authorization request; POST: the owner's answer on the consent page.

@@ -83,7 +83,14 @@ export interface RuntimeCounters {
 /** Counters in Redis for every limiter when `REDIS_URL` is set (src/http/redis-counters.ts); undefined otherwise. */
 function sharedCounters(quotas: SharedQuotas | undefined): RuntimeCounters | undefined {
   if (!quotas) return undefined;
-  const [rest, sql, graphql, mcp, mcpWork, rpc] = ['rest', 'sql', 'graphql', 'mcp', 'mcp-work', 'rpc'].map((name) => quotas.store(name)) as [CounterStore, CounterStore, CounterStore, CounterStore, CounterStore, CounterStore];
+  const [rest, sql, graphql, mcp, mcpWork, rpc] = ['rest', 'sql', 'graphql', 'mcp', 'mcp-work', 'rpc'].map((name) => quotas.store(name)) as [
+    CounterStore,
+    CounterStore,
+    CounterStore,
+    CounterStore,
+    CounterStore,
+    CounterStore,
+  ];
   return { rest, sql, graphql, mcp, mcpWork, rpc, health: () => quotas.health() };
 }
 
@@ -143,7 +150,12 @@ export class Runtime {
     this.search = new SearchCore(this.image);
     this.tasteSources = new TasteSources(this.core);
     this.files = new StaticFiles(this.build.manifest, this.build.root);
-    this.quota = new RateLimiter({ store: options.counters?.rest, limit: options.restQuota ?? LIMITS.restRequestsPerWindow, windowSeconds: LIMITS.restWindowSeconds, policy: RATE_LIMIT_POLICY_NAME });
+    this.quota = new RateLimiter({
+      store: options.counters?.rest,
+      limit: options.restQuota ?? LIMITS.restRequestsPerWindow,
+      windowSeconds: LIMITS.restWindowSeconds,
+      policy: RATE_LIMIT_POLICY_NAME,
+    });
     this.pages = pages;
     this.pageCacheBytes = options.pageCacheBytes ?? LIMITS.pageCacheBytes;
     this.oauth = options.oauth;

@@ -23,7 +23,13 @@ export async function serve(settings: Config = config()): Promise<{ generations:
   // The writer is the replica whose owner lane is set up (OWNER_OIDC_* and OWNER_SUBJECT; STATE_DIR on its own disk).
   const role = await replicaRole(settings, options.oauth?.config.idp !== undefined);
   const release = role?.initial ? { build: role.initial.build, release: role.initial.manifest.id } : {};
-  const generations = await Generations.open({ ...options, ...release, afterRebuild: role?.afterRebuild, contentDir: settings.CONTENT_DIR, siteAuthor: settings.SITE_AUTHOR });
+  const generations = await Generations.open({
+    ...options,
+    ...release,
+    afterRebuild: role?.afterRebuild,
+    contentDir: settings.CONTENT_DIR,
+    siteAuthor: settings.SITE_AUTHOR,
+  });
   const dispatcher = drainingDispatcher(generations.dispatcher(), lifecycle);
   const server = createNodeServer(role ? role.dispatcher(dispatcher) : dispatcher);
   await new Promise<void>((resolve) => server.listen(port, host, resolve));

@@ -44,17 +44,40 @@ export class ServingRuntime extends Runtime {
   protected constructor(options: RuntimeOptions, pages: PageHandler) {
     super(options, pages);
     const clientOf = this.clientOf;
-    this.rest = createRestHandler(this.core, { search: this.search, cacheBytes: options.answerCacheBytes, quota: options.restQuota, limiter: this.quota, clientOf });
+    this.rest = createRestHandler(this.core, {
+      search: this.search,
+      cacheBytes: options.answerCacheBytes,
+      quota: options.restQuota,
+      limiter: this.quota,
+      clientOf,
+    });
     this.sql = createSqlHandler({ image: readFileSync(this.build.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
-    this.graphql = createGraphqlHandler(this.core, { counters: options.counters?.graphql, budget: options.graphqlBudget, cacheBytes: options.answerCacheBytes, clientOf });
+    this.graphql = createGraphqlHandler(this.core, {
+      counters: options.counters?.graphql,
+      budget: options.graphqlBudget,
+      cacheBytes: options.answerCacheBytes,
+      clientOf,
+    });
     this.status = createStatusHandler(this.image, options.processState, options.release, options.counters?.health);
     this.taste = createTasteSummaryHandler(this.core, this.tasteSources);
     this.withheld = createWithheldExportHandler(this.image);
     // What the MCP tools of this generation read, on either endpoint.
     const mcp: McpContext = { core: this.core, image: this.image, tasteSources: this.tasteSources, siteUrl: this.siteUrl };
-    this.mcp = createMcpHandler(mcp, { counters: { requests: options.counters?.mcp, work: options.counters?.mcpWork }, requestQuota: options.mcpQuota, workQuota: options.mcpWorkBudget, cacheBytes: options.answerCacheBytes, clientOf });
+    this.mcp = createMcpHandler(mcp, {
+      counters: { requests: options.counters?.mcp, work: options.counters?.mcpWork },
+      requestQuota: options.mcpQuota,
+      workQuota: options.mcpWorkBudget,
+      cacheBytes: options.answerCacheBytes,
+      clientOf,
+    });
     this.ownerMcp = createOwnerMcpHandler({ ...mcp, oauth: this.oauth, owner: this.owner });
-    this.rpc = createRpcHandler(this.core, { search: this.search, taste: this.tasteSources, counters: options.counters?.rpc, sessions: options.rpcSessions, cacheBytes: options.answerCacheBytes });
+    this.rpc = createRpcHandler(this.core, {
+      search: this.search,
+      taste: this.tasteSources,
+      counters: options.counters?.rpc,
+      sessions: options.rpcSessions,
+      cacheBytes: options.answerCacheBytes,
+    });
     this.explorer = this.files.resolve(`${URLS.graphql}/`, null);
   }
 

@@ -61,7 +61,8 @@ export function watchFolder(root: string, keep: (name: string) => boolean, onCha
     watcher.on('close', () => watchers.delete(dir));
     watchers.set(dir, watcher);
     try {
-      for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) if (entry.isDirectory()) watchTree(dir === '' ? entry.name : `${dir}/${entry.name}`);
+      for (const entry of readdirSync(join(root, dir), { withFileTypes: true }))
+        if (entry.isDirectory()) watchTree(dir === '' ? entry.name : `${dir}/${entry.name}`);
     } catch {
       // Gone already: its parent reported it.
     }

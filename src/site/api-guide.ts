@@ -10,7 +10,11 @@ export const apiGuide = (): GuideSection[] => [
   {
     title: 'REST',
     links: [
-      { label: 'API reference', href: PAGES.apiReference, about: 'the OpenAPI description for people: every operation, its parameters, responses and problem types, and the schemas' },
+      {
+        label: 'API reference',
+        href: PAGES.apiReference,
+        about: 'the OpenAPI description for people: every operation, its parameters, responses and problem types, and the schemas',
+      },
       { label: 'OpenAPI description (JSON)', href: LINKS.openapi, about: 'every list, its filters, sort fields, cursors and problems' },
       { label: 'OpenAPI description (YAML)', href: LINKS.openapiYaml, about: 'the same document as YAML' },
       { label: 'Search', href: `${LINKS.search}?q=jazz`, about: 'one query across every collection' },

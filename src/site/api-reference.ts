@@ -75,12 +75,18 @@ export function typeText(schema: JsonSchema | undefined): string {
   if (schema === undefined) return 'any';
   if (typeof schema.$ref === 'string') return refName(schema.$ref);
   if (schema.const !== undefined) return JSON.stringify(schema.const);
-  if (Array.isArray(schema.enum)) return schema.enum.length <= 6 ? schema.enum.map((v) => JSON.stringify(v)).join(' | ') : `one of ${schema.enum.length} values`;
-  for (const [key, joint] of [['oneOf', ' | '], ['anyOf', ' | '], ['allOf', ' & ']] as const) {
+  if (Array.isArray(schema.enum))
+    return schema.enum.length <= 6 ? schema.enum.map((v) => JSON.stringify(v)).join(' | ') : `one of ${schema.enum.length} values`;
+  for (const [key, joint] of [
+    ['oneOf', ' | '],
+    ['anyOf', ' | '],
+    ['allOf', ' & '],
+  ] as const) {
     if (Array.isArray(schema[key])) return (schema[key] as JsonSchema[]).map(typeText).join(joint);
   }
   const types = Array.isArray(schema.type) ? schema.type.map(String) : typeof schema.type === 'string' ? [schema.type] : [];
-  const text = types.map((t) => (t === 'array' ? `${typeText(schema.items as JsonSchema | undefined)}[]` : t)).join(' | ') || (schema.properties ? 'object' : 'any');
+  const text =
+    types.map((t) => (t === 'array' ? `${typeText(schema.items as JsonSchema | undefined)}[]` : t)).join(' | ') || (schema.properties ? 'object' : 'any');
   return typeof schema.format === 'string' ? `${text} (${schema.format})` : text;
 }
 
@@ -117,7 +123,16 @@ function operationView(doc: OpenApiDocument, path: string, method: (typeof METHO
     const problems = Number(status) >= 400 ? (Object.keys(PROBLEMS) as ProblemSlug[]).filter((slug) => PROBLEMS[slug].status === Number(status)) : [];
     return { status, description: response.description, mediaTypes: Object.keys(response.content ?? {}), problems };
   });
-  return { method: method === 'x-query' ? 'QUERY' : method.toUpperCase(), path, id: op.operationId, summary: op.summary, description: op.description ?? '', parameters, body, responses };
+  return {
+    method: method === 'x-query' ? 'QUERY' : method.toUpperCase(),
+    path,
+    id: op.operationId,
+    summary: op.summary,
+    description: op.description ?? '',
+    parameters,
+    body,
+    responses,
+  };
 }
 
 /** The reference as its pages show it: every operation of the document under its first tag, in the document's order. */
@@ -144,7 +159,10 @@ export function referenceView(doc: OpenApiDocument): ReferenceView {
       description: t.description,
       href: apiReferenceTagUrl(t.name),
       operations,
-      schemas: [...refs].filter((name) => schemas[name] !== undefined).sort().map((name) => schemaView(name, schemas[name]!)),
+      schemas: [...refs]
+        .filter((name) => schemas[name] !== undefined)
+        .sort()
+        .map((name) => schemaView(name, schemas[name]!)),
     };
   });
   return {

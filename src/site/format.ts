@@ -13,7 +13,10 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)
 
 /** `runtimeMinutes` → `Runtime minutes`. */
 export const humanize = (key: string) => {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[-_]/g, ' ').toLowerCase();
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[-_]/g, ' ')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
@@ -27,7 +30,8 @@ export function formatDate(value: string, zone?: string): string {
   return `${day}, ${m[4]}:${m[5]}${where ? ` (${where})` : ''}`;
 }
 
-export const formatMinutes = (minutes: number) => (minutes >= 60 ? `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min` : `${minutes} min`);
+export const formatMinutes = (minutes: number) =>
+  minutes >= 60 ? `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min` : `${minutes} min`;
 
 export function formatSeconds(seconds: number): string {
   const s = Math.round(seconds);
@@ -90,7 +94,9 @@ export function recordFields(c: CollectionDeclaration, r: Record<string, unknown
     if (Array.isArray(value) && value.length === 0) continue;
     const param = filters.get(key);
     const link = (text: string, raw: unknown): ValueView =>
-      param && (typeof raw === 'string' || typeof raw === 'number') ? { text, href: `${collectionPageUrl(c.name)}?${new URLSearchParams({ [param]: String(raw) })}` } : { text };
+      param && (typeof raw === 'string' || typeof raw === 'number')
+        ? { text, href: `${collectionPageUrl(c.name)}?${new URLSearchParams({ [param]: String(raw) })}` }
+        : { text };
     let values: ValueView[];
     if (key === 'coordinates' && typeof value === 'object') {
       const { latitude, longitude, altitude } = value as { latitude: number; longitude: number; altitude?: number };

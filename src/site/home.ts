@@ -47,7 +47,14 @@ export function homeView(core: QueryCore): HomeView {
     const r = JSON.parse(json) as { canonicalId: string; collection: string; title: string; date: string; url: string };
     const source = collection(r.collection);
     const href = r.collection === 'blog' || r.collection === 'writing' ? new URL(r.url).pathname : recordUrl(r.collection, r.canonicalId);
-    return { canonicalId: r.canonicalId, collection: source?.title ?? r.collection, title: r.title, href, date: { iso: r.date, text: formatDate(r.date) }, detail: source?.title ?? '' };
+    return {
+      canonicalId: r.canonicalId,
+      collection: source?.title ?? r.collection,
+      title: r.title,
+      href,
+      date: { iso: r.date, text: formatDate(r.date) },
+      detail: source?.title ?? '',
+    };
   });
   const links = [
     { label: 'Atom feed', href: LINKS.atomFeed, about: 'what happened, for feed readers' },
@@ -64,4 +71,3 @@ export function homeView(core: QueryCore): HomeView {
   ];
   return { owner: { name: DEFAULT_SITE_AUTHOR, url: core.image.siteUrl }, collections, latest, links };
 }
-

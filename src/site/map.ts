@@ -63,7 +63,16 @@ export function mapView(core: QueryCore, collections: readonly CollectionDeclara
       const [x, y] = projection([at.longitude, at.latitude]) ?? [0, 0];
       const canonicalId = String(r.canonicalId);
       drawn++;
-      points.push({ canonicalId, title: headline(c.name, r), collection: c.title, href: recordUrl(c.name, canonicalId), latitude: at.latitude, longitude: at.longitude, x: Math.round(x * 10) / 10, y: Math.round(y * 10) / 10 });
+      points.push({
+        canonicalId,
+        title: headline(c.name, r),
+        collection: c.title,
+        href: recordUrl(c.name, canonicalId),
+        latitude: at.latitude,
+        longitude: at.longitude,
+        x: Math.round(x * 10) / 10,
+        y: Math.round(y * 10) / 10,
+      });
     }
   }
   return { land: path(landShapes()) ?? '', points };
@@ -204,7 +213,10 @@ function buildLevel(spec: LevelSpec): Level {
     const wrapped = ((c % level.cols) + level.cols) % level.cols;
     const shift = (wrapped - c) * spec.tile;
     const xy = new Float64Array(ring.length);
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    let x0 = Infinity,
+      y0 = Infinity,
+      x1 = -Infinity,
+      y1 = -Infinity;
     for (let i = 0; i < n; i++) {
       const x = ring[i * 2]! + shift;
       const y = ring[i * 2 + 1]!;
@@ -225,9 +237,13 @@ function buildLevel(spec: LevelSpec): Level {
   // Cut a ring by halving, along a grid line, the block of tiles its bounding box meets, until one tile holds it.
   const cut = (ring: Float64Array): void => {
     if (ring.length < 6) return;
-    let xMin = Infinity, xMax = -Infinity, yMin = Infinity, yMax = -Infinity;
+    let xMin = Infinity,
+      xMax = -Infinity,
+      yMin = Infinity,
+      yMax = -Infinity;
     for (let i = 0; i < ring.length; i += 2) {
-      const x = ring[i]!, y = ring[i + 1]!;
+      const x = ring[i]!,
+        y = ring[i + 1]!;
       if (x < xMin) xMin = x;
       if (x > xMax) xMax = x;
       if (y < yMin) yMin = y;
@@ -304,7 +320,13 @@ function levelFor(width: number): Level {
 
 /** What it cost to cut each level built so far (milliseconds, vertices kept), for measurements. */
 export function basemapLevels(): { scale: string; tile: number; ms: number; vertices: number; pieces: number }[] {
-  return [...levels.values()].map((l) => ({ scale: l.scale, tile: l.tile, ms: Math.round(l.builtMs), vertices: l.vertices, pieces: [...l.tiles.values()].reduce((s, p) => s + p.length, 0) }));
+  return [...levels.values()].map((l) => ({
+    scale: l.scale,
+    tile: l.tile,
+    ms: Math.round(l.builtMs),
+    vertices: l.vertices,
+    pieces: [...l.tiles.values()].reduce((s, p) => s + p.length, 0),
+  }));
 }
 
 export interface Basemap {
@@ -343,7 +365,11 @@ export function basemap(points: readonly { latitude: number; longitude: number }
   const east = xs.length ? Math.max(...xs) : 0;
   const yMin = ys.length ? Math.min(...ys) : 0;
   const yMax = ys.length ? Math.max(...ys) : 0;
-  const k = Math.min((width - 2 * BASEMAP_MARGIN) / (east - west || 1e-9), (height - 2 * BASEMAP_MARGIN) / (yMax - yMin || 1e-9), (Math.min(width, height) - 2 * BASEMAP_MARGIN) / BASEMAP_MIN_SPAN);
+  const k = Math.min(
+    (width - 2 * BASEMAP_MARGIN) / (east - west || 1e-9),
+    (height - 2 * BASEMAP_MARGIN) / (yMax - yMin || 1e-9),
+    (Math.min(width, height) - 2 * BASEMAP_MARGIN) / BASEMAP_MIN_SPAN,
+  );
   const cx = (west + east) / 2;
   const cy = (yMin + yMax) / 2;
   const fx0 = cx - width / 2 / k;
@@ -356,7 +382,10 @@ export function basemap(points: readonly { latitude: number; longitude: number }
   const level = levelFor(fx1 - fx0);
   // Clip a hair outside the frame, so the frame's own edge is never drawn as a coast.
   const bleed = 1 / k;
-  const cx0 = fx0 - bleed, cx1 = fx1 + bleed, cy0 = fy0 - bleed, cy1 = fy1 + bleed;
+  const cx0 = fx0 - bleed,
+    cx1 = fx1 + bleed,
+    cy0 = fy0 - bleed,
+    cy1 = fy1 + bleed;
   const parts: string[] = [];
   const rows = level.rowY.length - 1;
   let r0 = 0;
@@ -372,7 +401,11 @@ export function basemap(points: readonly { latitude: number; longitude: number }
       if (!pieces) continue;
       const shift = (c - wrapped) * level.tile;
       // A tile's own edges: vertices on them are kept exactly, so neighbouring tiles meet.
-      const tx0 = -180 + wrapped * level.tile, ex0 = tx0 + shift, ex1 = tx0 + level.tile + shift, ty0 = level.rowY[r]!, ty1 = level.rowY[r + 1]!;
+      const tx0 = -180 + wrapped * level.tile,
+        ex0 = tx0 + shift,
+        ex1 = tx0 + level.tile + shift,
+        ty0 = level.rowY[r]!,
+        ty1 = level.rowY[r + 1]!;
       for (const piece of pieces) {
         if (piece.x1 + shift < cx0 || piece.x0 + shift > cx1 || piece.y1 < cy0 || piece.y0 > cy1) continue;
         let xy = piece.xy;
@@ -388,7 +421,8 @@ export function basemap(points: readonly { latitude: number; longitude: number }
         if (n < 3) continue;
         let d = '';
         let kept = 0;
-        let lx = NaN, ly = NaN;
+        let lx = NaN,
+          ly = NaN;
         for (let i = 0; i < n; i++) {
           const x = xy[i * 2]!;
           const y = xy[i * 2 + 1]!;
@@ -409,7 +443,12 @@ export function basemap(points: readonly { latitude: number; longitude: number }
   return {
     width,
     height,
-    bounds: { west: round5(fx0 - 360 * Math.floor((fx0 + 180) / 360)), south: round5(mercatorLat(fy0)), east: round5(fx1 - 360 * Math.floor((fx0 + 180) / 360)), north: round5(mercatorLat(fy1)) },
+    bounds: {
+      west: round5(fx0 - 360 * Math.floor((fx0 + 180) / 360)),
+      south: round5(mercatorLat(fy0)),
+      east: round5(fx1 - 360 * Math.floor((fx0 + 180) / 360)),
+      north: round5(mercatorLat(fy1)),
+    },
     land: parts.join(''),
     points: xs.map((x, i) => ({ x: px(x), y: py(ys[i]!) })),
   };

@@ -28,7 +28,8 @@ const dest = (href: string) => `<${href.replace(/[<>\s]/g, encodeURIComponent)}>
 
 const link = (text: string, href: string) => `[${escapeMarkdown(text)}](${dest(href)})`;
 
-const itemLine = (item: ItemView) => `- ${link(item.title, item.href)}${item.detail ? ` — ${escapeMarkdown(item.detail)}` : ''}${item.date ? ` (${escapeMarkdown(item.date.text)})` : ''}`;
+const itemLine = (item: ItemView) =>
+  `- ${link(item.title, item.href)}${item.detail ? ` — ${escapeMarkdown(item.detail)}` : ''}${item.date ? ` (${escapeMarkdown(item.date.text)})` : ''}`;
 
 const lines = (...parts: (string | false | undefined)[]) => `${parts.filter((p) => p !== false && p !== undefined).join('\n')}\n`;
 
@@ -59,11 +60,23 @@ export function collectionMarkdown(view: CollectionView): string {
     '## Per page',
     '',
     ...view.sizes.map((s) => `- ${s.active ? `**${s.label}**` : link(s.label, s.href)}`),
-    ...view.facets.flatMap((f) => ['', `## ${escapeMarkdown(f.label)}`, '', ...f.values.map((v) => `- ${link(v.label, v.href)} (${v.count})${v.active ? ' — selected' : ''}`)]),
+    ...view.facets.flatMap((f) => [
+      '',
+      `## ${escapeMarkdown(f.label)}`,
+      '',
+      ...f.values.map((v) => `- ${link(v.label, v.href)} (${v.count})${v.active ? ' — selected' : ''}`),
+    ]),
   );
 }
 
-export function recordMarkdown(c: CollectionDeclaration, title: string, fields: readonly FieldView[], body: string | undefined, canonicalId: string, picture?: PictureView): string {
+export function recordMarkdown(
+  c: CollectionDeclaration,
+  title: string,
+  fields: readonly FieldView[],
+  body: string | undefined,
+  canonicalId: string,
+  picture?: PictureView,
+): string {
   const value = (f: FieldView) => f.values.map((v) => (v.href ? link(v.text, v.href) : escapeMarkdown(v.text))).join(', ');
   return lines(
     `# ${escapeMarkdown(title)}`,
@@ -109,7 +122,9 @@ export function llmsTxt(view: HomeView, siteUrl: string): string {
     '',
     '## Collections',
     '',
-    ...view.collections.map((c) => `- ${link(c.title, abs(`${c.href}index.md`))}: ${escapeMarkdown(c.description)} (${c.count} records; JSON at ${abs(collectionUrl(c.name))})`),
+    ...view.collections.map(
+      (c) => `- ${link(c.title, abs(`${c.href}index.md`))}: ${escapeMarkdown(c.description)} (${c.count} records; JSON at ${abs(collectionUrl(c.name))})`,
+    ),
     '',
     '## APIs',
     '',
@@ -154,7 +169,9 @@ export function blogIndexMarkdown(posts: readonly Record<string, unknown>[]): st
     '',
     '## Posts',
     '',
-    ...posts.map((p) => `- ${link(String(p.title), blogPath(String(p.slug)))} (${escapeMarkdown(String(p.publishedAt))}): ${escapeMarkdown(String(p.summary))}`),
+    ...posts.map(
+      (p) => `- ${link(String(p.title), blogPath(String(p.slug)))} (${escapeMarkdown(String(p.publishedAt))}): ${escapeMarkdown(String(p.summary))}`,
+    ),
   );
 }
 
@@ -175,7 +192,11 @@ export function blogPostMarkdown(post: Record<string, unknown>): string {
 /** The search page's twin: the hits, or how to search when no query is given. */
 export function searchMarkdown(view: SearchView | undefined): string {
   if (!view) {
-    return lines('# Search', '', `Search every collection at once: ${link(`${PAGES.search}?q=jazz`, `${PAGES.search}?q=jazz`)} (this page), or ${link(`${LINKS.search}?q=jazz`, `${LINKS.search}?q=jazz`)} for JSON.`);
+    return lines(
+      '# Search',
+      '',
+      `Search every collection at once: ${link(`${PAGES.search}?q=jazz`, `${PAGES.search}?q=jazz`)} (this page), or ${link(`${LINKS.search}?q=jazz`, `${LINKS.search}?q=jazz`)} for JSON.`,
+    );
   }
   return lines(
     `# Search: ${escapeMarkdown(view.q)}`,
@@ -184,7 +205,9 @@ export function searchMarkdown(view: SearchView | undefined): string {
     '',
     '## Records',
     '',
-    ...(view.items.length > 0 ? view.items.map((i) => `- ${link(i.title, i.href)} — ${escapeMarkdown(i.collection)}${i.date ? ` (${escapeMarkdown(i.date.text)})` : ''}`) : ['Nothing matches.']),
+    ...(view.items.length > 0
+      ? view.items.map((i) => `- ${link(i.title, i.href)} — ${escapeMarkdown(i.collection)}${i.date ? ` (${escapeMarkdown(i.date.text)})` : ''}`)
+      : ['Nothing matches.']),
     ...(view.first !== undefined || view.next !== undefined ? ['', '## Pages', ''] : []),
     view.first !== undefined && `- ${link('First page', view.first)}`,
     view.next !== undefined && `- ${link('Next page', view.next)}`,
@@ -198,7 +221,12 @@ export function mapMarkdown(view: MapView): string {
     '# Map',
     '',
     `${view.points.length} places, concerts and photos with coordinates (latitude, longitude). Exports for map apps: ${EXPORTS.map((e) => link(e.path, e.path)).join(', ')}.`,
-    ...groups.flatMap(([name, points]) => ['', `## ${escapeMarkdown(name)}`, '', ...points!.map((p) => `- ${link(p.title, p.href)} (${p.latitude}, ${p.longitude})`)]),
+    ...groups.flatMap(([name, points]) => [
+      '',
+      `## ${escapeMarkdown(name)}`,
+      '',
+      ...points!.map((p) => `- ${link(p.title, p.href)} (${p.latitude}, ${p.longitude})`),
+    ]),
   );
 }
 
@@ -278,7 +306,14 @@ export function referenceMarkdown(view: ReferenceView): string {
     view.description.trim(),
     '',
     '## Operations by tag',
-    ...view.tags.flatMap((t) => ['', `### ${link(t.title, t.href)}`, '', escapeMarkdown(t.description), '', ...t.operations.map((op) => `- ${link(`${op.method} ${op.path}`, `${t.href}#${op.id}`)}: ${escapeMarkdown(op.summary)}`)]),
+    ...view.tags.flatMap((t) => [
+      '',
+      `### ${link(t.title, t.href)}`,
+      '',
+      escapeMarkdown(t.description),
+      '',
+      ...t.operations.map((op) => `- ${link(`${op.method} ${op.path}`, `${t.href}#${op.id}`)}: ${escapeMarkdown(op.summary)}`),
+    ]),
     '',
     '## Errors',
     '',
@@ -292,7 +327,14 @@ function schemaLines(schema: SchemaView): string[] {
   return [
     `### \`${schema.name}\``,
     ...(schema.description ? ['', oneLine(schema.description)] : []),
-    ...(schema.properties.length > 0 ? ['', ...schema.properties.map((p) => `- \`${p.name}\` (\`${p.type}\`${p.required ? ', required' : ''})${p.description ? `: ${oneLine(p.description)}` : ''}`)] : []),
+    ...(schema.properties.length > 0
+      ? [
+          '',
+          ...schema.properties.map(
+            (p) => `- \`${p.name}\` (\`${p.type}\`${p.required ? ', required' : ''})${p.description ? `: ${oneLine(p.description)}` : ''}`,
+          ),
+        ]
+      : []),
   ];
 }
 
@@ -302,7 +344,14 @@ function operationLines(op: OperationView): string[] {
     '',
     `**${escapeMarkdown(op.summary)}** (\`${op.id}\`)`,
     ...(op.description ? ['', op.description.trim()] : []),
-    ...(op.parameters.length > 0 ? ['', '### Parameters', '', ...op.parameters.map((p) => `- \`${p.name}\` (${p.in}, \`${p.type}\`${p.required ? ', required' : ''}): ${oneLine(p.description)}`)] : []),
+    ...(op.parameters.length > 0
+      ? [
+          '',
+          '### Parameters',
+          '',
+          ...op.parameters.map((p) => `- \`${p.name}\` (${p.in}, \`${p.type}\`${p.required ? ', required' : ''}): ${oneLine(p.description)}`),
+        ]
+      : []),
     ...(op.body.length > 0 ? ['', '### Request body', '', ...op.body.map((b) => `- \`${b.mediaType}\`: \`${b.type}\``)] : []),
     '',
     '### Responses',

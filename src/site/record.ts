@@ -28,7 +28,16 @@ export function recordPage(c: CollectionDeclaration, r: Record<string, unknown>,
   const body = typeof r[c.bodyField] === 'string' && c.bodyField !== 'title' ? String(r[c.bodyField]) : undefined;
   const path = recordUrl(c.name, canonicalId);
   const picture = pictureOf(c.name, r, (src) => image.media(src));
-  return { title: headline(c.name, r), path, canonicalId, fields: recordFields(c, r), body, picture, jsonLd: jsonLdText(recordJsonLd(c.name, r, new URL(path, siteUrl).href)) };
+  return {
+    title: headline(c.name, r),
+    path,
+    canonicalId,
+    fields: recordFields(c, r),
+    body,
+    picture,
+    jsonLd: jsonLdText(recordJsonLd(c.name, r, new URL(path, siteUrl).href)),
+  };
 }
 
-export const recordPageMarkdown = (c: CollectionDeclaration, view: RecordPageView) => recordMarkdown(c, view.title, view.fields, view.body, view.canonicalId, view.picture);
+export const recordPageMarkdown = (c: CollectionDeclaration, view: RecordPageView) =>
+  recordMarkdown(c, view.title, view.fields, view.body, view.canonicalId, view.picture);

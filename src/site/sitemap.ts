@@ -36,8 +36,20 @@ export function sitemapIndex(image: Image): string {
 }
 
 export function pagesSitemap(image: Image): string {
-  const slugs = (image.statement(`SELECT json ->> '$.slug' AS slug FROM ${recordsTable(collection('blog')!.name)} ORDER BY cid`).all() as { slug: string }[]).map((r) => blogPath(r.slug));
-  const paths = ['/', ...pageCollections.map((c) => collectionPageUrl(c.name)), URLS.blog, ...slugs, PAGES.map, PAGES.search, PAGES.api, PAGES.apiReference, URLS.subscribe];
+  const slugs = (
+    image.statement(`SELECT json ->> '$.slug' AS slug FROM ${recordsTable(collection('blog')!.name)} ORDER BY cid`).all() as { slug: string }[]
+  ).map((r) => blogPath(r.slug));
+  const paths = [
+    '/',
+    ...pageCollections.map((c) => collectionPageUrl(c.name)),
+    URLS.blog,
+    ...slugs,
+    PAGES.map,
+    PAGES.search,
+    PAGES.api,
+    PAGES.apiReference,
+    URLS.subscribe,
+  ];
   return urlset(paths.map((p) => new URL(p, image.siteUrl).href));
 }
 
@@ -52,7 +64,9 @@ export function recordSitemap(image: Image, n: number): string {
       skip -= count;
       continue;
     }
-    const rows = image.statement(`SELECT cid FROM ${recordsTable(c.name)} ORDER BY cid LIMIT ? OFFSET ?`).all(SITEMAP_URLS_MAX - urls.length, skip) as { cid: string }[];
+    const rows = image.statement(`SELECT cid FROM ${recordsTable(c.name)} ORDER BY cid LIMIT ? OFFSET ?`).all(SITEMAP_URLS_MAX - urls.length, skip) as {
+      cid: string;
+    }[];
     skip = 0;
     for (const r of rows) urls.push(new URL(recordUrl(c.name, r.cid), image.siteUrl).href);
   }

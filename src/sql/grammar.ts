@@ -86,7 +86,8 @@ function literal(node: Node): { value: Param; type: SqlType } | undefined {
   switch (node.type) {
     case 'number': {
       const value = Number(node.value);
-      if (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value))) throw unsupported('A numeric literal is out of range; numbers must be finite and integers within ±2^53.');
+      if (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value)))
+        throw unsupported('A numeric literal is out of range; numbers must be finite and integers within ±2^53.');
       return { value, type: Number.isInteger(value) && !String(node.value).includes('.') ? 'integer' : 'real' };
     }
     case 'single_quote_string':
@@ -96,10 +97,12 @@ function literal(node: Node): { value: Param; type: SqlType } | undefined {
     case 'null':
       return { value: null, type: 'null' };
     case 'date':
-      if (typeof node.value !== 'string' || !DATE.test(node.value) || !validDate(node.value)) throw syntax('A DATE literal must hold a real date written YYYY-MM-DD.');
+      if (typeof node.value !== 'string' || !DATE.test(node.value) || !validDate(node.value))
+        throw syntax('A DATE literal must hold a real date written YYYY-MM-DD.');
       return { value: node.value, type: 'date' };
     case 'timestamp':
-      if (typeof node.value !== 'string' || !TIMESTAMP.test(node.value) || !validDate(node.value)) throw syntax('A TIMESTAMP literal must hold a date-time written YYYY-MM-DD HH:MM[:SS].');
+      if (typeof node.value !== 'string' || !TIMESTAMP.test(node.value) || !validDate(node.value))
+        throw syntax('A TIMESTAMP literal must hold a date-time written YYYY-MM-DD HH:MM[:SS].');
       return { value: node.value, type: 'text' };
     default:
       return undefined;
@@ -139,7 +142,11 @@ class Walker {
     if (node.column === '*') return undefined;
     const name = this.identifier(node.column).toLowerCase();
     const column = this.relation.columns.find((c) => c.name === name);
-    if (!column) throw new PublicError('sql-unknown-name', 'The statement names a column the relation does not have; information_schema.columns and the SQL profile list them.');
+    if (!column)
+      throw new PublicError(
+        'sql-unknown-name',
+        'The statement names a column the relation does not have; information_schema.columns and the SQL profile list them.',
+      );
     return column;
   }
 
@@ -159,7 +166,8 @@ class Walker {
   }
 
   predicate(node: unknown, depth: number, parentOperator: string | null): string {
-    if (depth > LIMITS.sqlExpressionDepthMax) throw limit(`The WHERE clause nests boolean operators deeper than ${LIMITS.sqlExpressionDepthMax} levels; flatten it.`);
+    if (depth > LIMITS.sqlExpressionDepthMax)
+      throw limit(`The WHERE clause nests boolean operators deeper than ${LIMITS.sqlExpressionDepthMax} levels; flatten it.`);
     if (!isNode(node)) throw refuse(node);
     if (node.type === 'function' && this.isNot(node)) {
       const args = (node.args as Node).value as unknown[];
@@ -176,10 +184,12 @@ class Walker {
     const operator = String(node.operator).toUpperCase();
     if (operator === 'AND' || operator === 'OR') {
       const next = operator === parentOperator && node.parentheses !== true ? depth : depth + 1;
-      if (next > LIMITS.sqlExpressionDepthMax) throw limit(`The WHERE clause nests boolean operators deeper than ${LIMITS.sqlExpressionDepthMax} levels; flatten it.`);
+      if (next > LIMITS.sqlExpressionDepthMax)
+        throw limit(`The WHERE clause nests boolean operators deeper than ${LIMITS.sqlExpressionDepthMax} levels; flatten it.`);
       return `(${this.predicate(node.left, next, operator)} ${operator} ${this.predicate(node.right, next, operator)})`;
     }
-    if (++this.predicates > LIMITS.sqlPredicatesMax) throw limit(`The WHERE clause has more than ${LIMITS.sqlPredicatesMax} predicates; use IN lists or fewer conditions.`);
+    if (++this.predicates > LIMITS.sqlPredicatesMax)
+      throw limit(`The WHERE clause has more than ${LIMITS.sqlPredicatesMax} predicates; use IN lists or fewer conditions.`);
     if (COMPARISONS.has(operator)) return `${this.operand(node.left)} ${operator} ${this.operand(node.right)}`;
     if (operator === 'IS' || operator === 'IS NOT') {
       if (!isNode(node.right) || node.right.type !== 'null') throw unsupported('IS and IS NOT are accepted with NULL only; compare other values with = or <>.');
@@ -251,18 +261,24 @@ function checkSelect(statement: Node, relations: readonly SqlRelation[]): Checke
   if (statement.type !== 'select') throw unsupported('Only SELECT is accepted; writes, schema changes and other statements are refused.');
   if (!isEmpty(statement.with)) throw unsupported('Common table expressions (WITH) are not supported; send one SELECT over one relation.');
   if (!isEmpty(statement._next) || !isEmpty(statement.set_op)) throw unsupported('UNION, INTERSECT and EXCEPT are not supported; send one SELECT.');
-  if (!isEmpty(statement.groupby) || !isEmpty(statement.having)) throw unsupported('GROUP BY and HAVING are not supported; fetch the rows and group them yourself.');
+  if (!isEmpty(statement.groupby) || !isEmpty(statement.having))
+    throw unsupported('GROUP BY and HAVING are not supported; fetch the rows and group them yourself.');
   if (!isEmpty(statement.distinct)) throw unsupported('DISTINCT is not supported; select the rows and deduplicate them yourself.');
   onlyKeys(statement, ['type', 'columns', 'from', 'where', 'orderby', 'limit']);
 
   const from = statement.from;
-  if (!Array.isArray(from) || from.length === 0) throw unsupported('Name one relation in FROM: public.writing, information_schema.tables or information_schema.columns.');
+  if (!Array.isArray(from) || from.length === 0)
+    throw unsupported('Name one relation in FROM: public.writing, information_schema.tables or information_schema.columns.');
   if (from.length > 1 || from.some((f) => isNode(f) && !isEmpty(f.join))) throw unsupported('Joins are not supported; query one relation at a time.');
   const source = from[0] as Node;
   if ('expr' in source && !isEmpty(source.expr)) throw unsupported('Subqueries are not supported; send one SELECT over one relation.');
   onlyKeys(source, ['db', 'table', 'as']);
   const relation = typeof source.table === 'string' ? relationNamed(relations, typeof source.db === 'string' ? source.db : null, source.table) : undefined;
-  if (!relation) throw new PublicError('sql-unknown-name', 'The statement names a relation that is not published; the relations are public.writing, information_schema.tables and information_schema.columns.');
+  if (!relation)
+    throw new PublicError(
+      'sql-unknown-name',
+      'The statement names a relation that is not published; the relations are public.writing, information_schema.tables and information_schema.columns.',
+    );
   const walker = new Walker(relation, typeof source.as === 'string' ? source.as : null);
 
   // Projection: columns (`*` expanded) and literals, each with an optional alias.
@@ -285,7 +301,8 @@ function checkSelect(statement: Node, relations: readonly SqlRelation[]): Checke
       walker.params.push(value.value);
       selected.push({ sql: '?', name: alias ?? '?column?', type: value.type });
     }
-    if (selected.length > LIMITS.sqlColumnsMax) throw limit(`The statement returns more than ${LIMITS.sqlColumnsMax} columns (\`*\` counts each); select fewer.`);
+    if (selected.length > LIMITS.sqlColumnsMax)
+      throw limit(`The statement returns more than ${LIMITS.sqlColumnsMax} columns (\`*\` counts each); select fewer.`);
   }
 
   const where = isEmpty(statement.where) ? '' : ` WHERE ${walker.predicate(statement.where, 1, null)}`;
@@ -303,7 +320,8 @@ function checkSelect(statement: Node, relations: readonly SqlRelation[]): Checke
     const expr = key.expr;
     if (expr.type === 'number') {
       const position = Number(expr.value);
-      if (!Number.isInteger(position) || position < 1 || position > selected.length) throw unsupported('An ORDER BY number must name one of the selected columns, counting from 1.');
+      if (!Number.isInteger(position) || position < 1 || position > selected.length)
+        throw unsupported('An ORDER BY number must name one of the selected columns, counting from 1.');
       column = selected[position - 1]!.column;
       if (column === undefined) throw unsupported('ORDER BY must name a column, not a literal.');
     } else if (expr.type === 'column_ref') {

@@ -46,7 +46,8 @@ export function sqlImageBytes(writing: readonly Record<string, unknown>[]): Uint
       insert.free();
       // The date orders the usual question ("the latest ten"): an index turns its sort
       // over every row into a walk of the first rows.
-      for (const column of relation.columns.filter((c) => c.type === 'date')) db.run(`CREATE INDEX "${relation.physical}:${column.name}" ON "${relation.physical}" ("${column.name}")`);
+      for (const column of relation.columns.filter((c) => c.type === 'date'))
+        db.run(`CREATE INDEX "${relation.physical}:${column.name}" ON "${relation.physical}" ("${column.name}")`);
     }
     db.run('COMMIT');
     return db.export();

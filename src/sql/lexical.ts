@@ -88,7 +88,10 @@ function commentEnd(text: string, start: number, unclosed: Unclosed): number {
 function numberEnd(text: string, i: number): number {
   while (isDigit(text.charCodeAt(i))) i++;
   if (text[i] === '.' && isDigit(text.charCodeAt(i + 1))) for (i++; isDigit(text.charCodeAt(i)); i++);
-  if ((text[i] === 'e' || text[i] === 'E') && (isDigit(text.charCodeAt(i + 1)) || ((text[i + 1] === '+' || text[i + 1] === '-') && isDigit(text.charCodeAt(i + 2))))) {
+  if (
+    (text[i] === 'e' || text[i] === 'E') &&
+    (isDigit(text.charCodeAt(i + 1)) || ((text[i + 1] === '+' || text[i + 1] === '-') && isDigit(text.charCodeAt(i + 2))))
+  ) {
     for (i += 2; isDigit(text.charCodeAt(i)); i++);
   }
   return i;
@@ -120,7 +123,10 @@ export function checkLexicalBounds(text: string): void {
       }
     }
     if (++tokens > LIMITS.sqlTokensMax) {
-      throw new PublicError('sql-limit', `The statement has more than ${LIMITS.sqlTokensMax} tokens (the SQL profile's token budget); send a shorter one, with shorter IN lists or fewer predicates.`);
+      throw new PublicError(
+        'sql-limit',
+        `The statement has more than ${LIMITS.sqlTokensMax} tokens (the SQL profile's token budget); send a shorter one, with shorter IN lists or fewer predicates.`,
+      );
     }
     const character = text[i]!;
     if (character === "'" || character === '"' || character === '`') {
@@ -132,7 +138,10 @@ export function checkLexicalBounds(text: string): void {
     } else if (character === '(' || character === '[') {
       open.push(character);
       if (open.length > LIMITS.sqlParenDepthMax) {
-        throw new PublicError('sql-limit', `The statement nests parentheses deeper than ${LIMITS.sqlParenDepthMax} levels (the SQL profile's nesting budget); remove redundant ones or flatten the WHERE clause.`);
+        throw new PublicError(
+          'sql-limit',
+          `The statement nests parentheses deeper than ${LIMITS.sqlParenDepthMax} levels (the SQL profile's nesting budget); remove redundant ones or flatten the WHERE clause.`,
+        );
       }
       i++;
     } else if (character === ')' || character === ']') {
@@ -142,6 +151,9 @@ export function checkLexicalBounds(text: string): void {
     } else i += TWO_CHARACTER_OPERATORS.has(pair) ? 2 : 1;
   }
   if (!balanced || open.length > 0) {
-    throw new PublicError('sql-syntax', 'The parentheses of the statement do not balance; every ( needs its ), and the SQL profile lists the accepted grammar.');
+    throw new PublicError(
+      'sql-syntax',
+      'The parentheses of the statement do not balance; every ( needs its ), and the SQL profile lists the accepted grammar.',
+    );
   }
 }

@@ -47,10 +47,7 @@ export interface WorkerRequest {
 }
 /** `ready` once, then one reply per request: encoded rows, a public problem, or an internal failure (for the log only). */
 export type WorkerReply =
-  | { ready: true }
-  | { ok: true; body: Uint8Array; truncated: boolean }
-  | { ok: false; slug: ProblemSlug; detail: string }
-  | { ok: false; internal: string };
+  { ready: true } | { ok: true; body: Uint8Array; truncated: boolean } | { ok: false; slug: ProblemSlug; detail: string } | { ok: false; internal: string };
 
 export interface Encoded {
   body: Uint8Array;
@@ -164,14 +161,21 @@ export class SqlPool {
     const mine = this.perClient.get(client) ?? 0;
     if (mine >= LIMITS.sqlClientStatementsMax) {
       return Promise.reject(
-        new PublicError('sql-client-busy', `This client already has ${LIMITS.sqlClientStatementsMax} SQL statements running or waiting; wait for their answers, or retry after the time in Retry-After.`),
+        new PublicError(
+          'sql-client-busy',
+          `This client already has ${LIMITS.sqlClientStatementsMax} SQL statements running or waiting; wait for their answers, or retry after the time in Retry-After.`,
+        ),
       );
     }
     if (this.queue.length >= this.queueMax) {
       return Promise.reject(busy(`Every SQL worker is busy and ${this.queueMax} statements are already waiting; retry after the time in Retry-After.`));
     }
     if (this.expectedWaitMs() > this.queueWaitMs) {
-      return Promise.reject(busy(`Every SQL worker is busy, and the statements waiting would keep this one waiting longer than ${this.queueWaitMs} ms; retry after the time in Retry-After.`));
+      return Promise.reject(
+        busy(
+          `Every SQL worker is busy, and the statements waiting would keep this one waiting longer than ${this.queueWaitMs} ms; retry after the time in Retry-After.`,
+        ),
+      );
     }
     this.perClient.set(client, mine + 1);
     const done = () => {
@@ -181,7 +185,9 @@ export class SqlPool {
     };
     return new Promise((resolve, reject) => {
       this.queue.push({
-        text, format, client,
+        text,
+        format,
+        client,
         deadline: this.starting() ? Infinity : performance.now() + this.queueWaitMs,
         resolve: (encoded) => (done(), resolve(encoded)),
         reject: (error) => (done(), reject(error)),
@@ -286,14 +292,25 @@ export class SqlPool {
     const before = slot.worker.cpuUsage();
     const check = async () => {
       const elapsed = performance.now() - begun;
-      const used = await before.then((start) => slot.worker.cpuUsage(start)).then((u) => (u.user + u.system) / 1000, () => elapsed);
+      const used = await before
+        .then((start) => slot.worker.cpuUsage(start))
+        .then(
+          (u) => (u.user + u.system) / 1000,
+          () => elapsed,
+        );
       if (slot.job !== job) return;
       if (used < this.timeBudgetMs && elapsed < this.timeBudgetMs * WALL_CLOCK_FACTOR) {
         slot.timer = setTimeout(check, Math.max(this.timeBudgetMs - used, 1));
         return;
       }
       this.measure(slot);
-      void this.retire(slot, new PublicError('sql-limit', `The statement took longer than the ${this.timeBudgetMs} ms time budget of the SQL profile to parse, check and run; simplify it.`));
+      void this.retire(
+        slot,
+        new PublicError(
+          'sql-limit',
+          `The statement took longer than the ${this.timeBudgetMs} ms time budget of the SQL profile to parse, check and run; simplify it.`,
+        ),
+      );
       // The replacement starts now, so the next statement does not wait for it; until it is
       // ready it counts as the client's running statement, so that client cannot take
       // another worker meanwhile.

@@ -63,7 +63,10 @@ function writingColumns(): SqlColumn[] {
 export const RELATIONS: readonly SqlRelation[] = [
   { schema: 'public', name: 'writing', physical: 'writing', kind: 'BASE TABLE', columns: writingColumns() },
   {
-    schema: 'information_schema', name: 'tables', physical: 'information_schema_tables', kind: 'VIEW',
+    schema: 'information_schema',
+    name: 'tables',
+    physical: 'information_schema_tables',
+    kind: 'VIEW',
     columns: [
       { name: 'table_schema', type: 'text', nullable: false },
       { name: 'table_name', type: 'text', nullable: false },
@@ -71,7 +74,10 @@ export const RELATIONS: readonly SqlRelation[] = [
     ],
   },
   {
-    schema: 'information_schema', name: 'columns', physical: 'information_schema_columns', kind: 'VIEW',
+    schema: 'information_schema',
+    name: 'columns',
+    physical: 'information_schema_columns',
+    kind: 'VIEW',
     columns: [
       { name: 'table_schema', type: 'text', nullable: false },
       { name: 'table_name', type: 'text', nullable: false },

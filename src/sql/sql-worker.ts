@@ -12,7 +12,8 @@ import { answerStatement, openImage } from './execute.ts';
 import { StatementCache } from './grammar.ts';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './pool.ts';
 
-const WARM_UP = "SELECT table_name AS t, 'x' FROM information_schema.columns WHERE (column_name <> 'x' OR NOT ordinal_position IN (1, 2)) AND data_type LIKE 't%' ORDER BY 1 DESC LIMIT 2";
+const WARM_UP =
+  "SELECT table_name AS t, 'x' FROM information_schema.columns WHERE (column_name <> 'x' OR NOT ordinal_position IN (1, 2)) AND data_type LIKE 't%' ORDER BY 1 DESC LIMIT 2";
 
 const port = parentPort!;
 const { image, relations } = workerData as WorkerSetup;
@@ -28,7 +29,11 @@ port.on('message', ({ text, format }: WorkerRequest) => {
     const { body, truncated } = answerStatement(db, statements, text, format);
     reply({ ok: true, body, truncated });
   } catch (error) {
-    reply(isPublicError(error) ? { ok: false, slug: error.slug, detail: error.detail } : { ok: false, internal: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    reply(
+      isPublicError(error)
+        ? { ok: false, slug: error.slug, detail: error.detail }
+        : { ok: false, internal: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+    );
   }
 });
 reply({ ready: true });

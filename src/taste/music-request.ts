@@ -95,11 +95,20 @@ function describe(issue: z.core.$ZodIssue): { path: string; problem: string } {
       return { path, problem: 'is not a field of the contract (unknown fields are rejected)' };
     }
     case 'invalid_type':
-      return { path: formatPath(issue.path), problem: issue.input === undefined ? `is required (expected ${issue.expected})` : `has the wrong type (expected ${issue.expected})` };
+      return {
+        path: formatPath(issue.path),
+        problem: issue.input === undefined ? `is required (expected ${issue.expected})` : `has the wrong type (expected ${issue.expected})`,
+      };
     case 'too_big':
-      return { path: formatPath(issue.path), problem: `exceeds its bound (at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''})` };
+      return {
+        path: formatPath(issue.path),
+        problem: `exceeds its bound (at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''})`,
+      };
     case 'too_small':
-      return { path: formatPath(issue.path), problem: `is below its bound (at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''})` };
+      return {
+        path: formatPath(issue.path),
+        problem: `is below its bound (at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''})`,
+      };
     case 'invalid_value':
       return { path: formatPath(issue.path), problem: `is not one of the accepted values (${issue.values.map((v) => JSON.stringify(v)).join(', ')})` };
     case 'custom':

@@ -57,11 +57,15 @@ const textOrder = (a: string, b: string): number => cmp(folded(a), folded(b)) ||
 function cut(value: string, max: number): string {
   const text = value.replace(/\s+/g, ' ').trim();
   const points = Array.from(text);
-  return points.length <= max ? text : `${points.slice(0, max - 1).join('').trimEnd()}…`;
+  return points.length <= max
+    ? text
+    : `${points
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
-const name = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' ? cut(value, LIMITS.musicNameCharsMax) : undefined;
+const name = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? cut(value, LIMITS.musicNameCharsMax) : undefined);
 
 const stanceOf = (r: MusicRecord): Stance => (isStance(r.stance) ? r.stance : 'like');
 

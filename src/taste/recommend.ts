@@ -62,9 +62,11 @@ export const RECOMMENDABLE: readonly string[] = collections.filter((c) => c.reco
 
 /** Words that ask for a recommendation without saying anything about what. */
 const ASKING = new Set(
-  ('a an and any anything at be best can could do does for from give good great i im in is it just like me maybe mood my nice of on or please pick recommend recommendation ' +
+  (
+    'a an and any anything at be best can could do does for from give good great i im in is it just like me maybe mood my nice of on or please pick recommend recommendation ' +
     'recommendations should show so some something suggest suggestion surprise tell that the thing things to tonight today want what whatever which with would you your ' +
-    'watching see listening go going new fun cool random else other more').split(' '),
+    'watching see listening go going new fun cool random else other more'
+  ).split(' '),
 );
 
 /** Each word that chooses a collection, and whether it is set aside from the terms. */
@@ -76,10 +78,16 @@ for (const c of collections) {
 
 /** Per collection: the fields an intent word may match, and the field a decade matches. */
 const MATCHED = new Map<string, { fields: [field: string, label: string][]; decadeField?: string }>(
-  collections.map((c) => [c.name, { fields: c.recommend ? Object.entries(c.recommend.fields) : c.search.map((field) => [field, field]), decadeField: c.recommend?.decadeField }]),
+  collections.map((c) => [
+    c.name,
+    { fields: c.recommend ? Object.entries(c.recommend.fields) : c.search.map((field) => [field, field]), decadeField: c.recommend?.decadeField },
+  ]),
 );
 
-const words = (text: string): string[] => fold(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+const words = (text: string): string[] =>
+  fold(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
 const DECADE = /^(?:19|20)?(\d)0s$/;
 
 /** The intent's signal: its terms, the decades it names ("90s", "1990s") and the collections it chooses. */
@@ -89,7 +97,8 @@ export function signalOf(intent: string): Signal {
   const terms: string[] = [];
   for (const word of all) {
     const decade = DECADE.exec(word);
-    if (decade) decades.push(word.length === 5 ? Number(word.slice(0, 4)) : Number(decade[1]) >= 3 ? 1900 + Number(decade[1]) * 10 : 2000 + Number(decade[1]) * 10);
+    if (decade)
+      decades.push(word.length === 5 ? Number(word.slice(0, 4)) : Number(decade[1]) >= 3 ? 1900 + Number(decade[1]) * 10 : 2000 + Number(decade[1]) * 10);
     else if (!ASKING.has(word) && !CHOOSING.get(word)?.setAside && word.length > 1) terms.push(word);
   }
   const chosen = all.map((w) => CHOOSING.get(w)?.collection).filter((c): c is string => c !== undefined);
@@ -99,7 +108,8 @@ export function signalOf(intent: string): Signal {
 /** Whether the intent says anything a record could match. */
 export const hasSignal = (signal: Signal): boolean => signal.terms.length > 0 || signal.decades.length > 0;
 
-const valuesOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : []);
+const valuesOf = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : [];
 
 /** The candidate's score and evidence, or undefined when nothing of it matches the signal (or the owner dislikes it). */
 function judge(collection: string, record: Record<string, unknown>, signal: Signal): { score: number; evidence: Evidence[] } | undefined {
@@ -127,7 +137,8 @@ function judge(collection: string, record: Record<string, unknown>, signal: Sign
   };
   if (record.recommended === true) mark('recommended', 5, 'The owner explicitly marked it recommended.', 'recommended');
   if (typeof record.rating === 'number') mark('rated', record.rating, `Rated ${record.rating} out of 5 by the owner.`, 'rating');
-  if (record.stance === 'love' || record.stance === 'like') mark(`stance-${record.stance}`, record.stance === 'love' ? 5 : 2, `The owner's stance on it is ${record.stance}.`, 'stance');
+  if (record.stance === 'love' || record.stance === 'like')
+    mark(`stance-${record.stance}`, record.stance === 'love' ? 5 : 2, `The owner's stance on it is ${record.stance}.`, 'stance');
   return { score, evidence };
 }
 

@@ -14,14 +14,7 @@ import type { StationRequest } from './music-request.ts';
 export type { StationRequest } from './music-request.ts';
 
 export type StationReason =
-  | 'track-affinity'
-  | 'artist-affinity'
-  | 'genre-affinity'
-  | 'voted-up'
-  | 'similar-to-upvoted'
-  | 'intent-genre'
-  | 'owner-loves'
-  | 'seeded-pick';
+  'track-affinity' | 'artist-affinity' | 'genre-affinity' | 'voted-up' | 'similar-to-upvoted' | 'intent-genre' | 'owner-loves' | 'seeded-pick';
 
 export interface StationTrack {
   canonicalId: string;
@@ -108,7 +101,16 @@ interface Scored {
   tie: number;
 }
 
-const REASON_ORDER: readonly StationReason[] = ['track-affinity', 'voted-up', 'similar-to-upvoted', 'artist-affinity', 'genre-affinity', 'intent-genre', 'owner-loves', 'seeded-pick'];
+const REASON_ORDER: readonly StationReason[] = [
+  'track-affinity',
+  'voted-up',
+  'similar-to-upvoted',
+  'artist-affinity',
+  'genre-affinity',
+  'intent-genre',
+  'owner-loves',
+  'seeded-pick',
+];
 
 export function station(catalog: readonly Record<string, unknown>[], request: StationRequest, deps: StationDeps = {}): StationResult {
   const limit = Math.max(1, Math.min(LIMITS.musicStationTracksMax, Math.trunc(request.limit)));

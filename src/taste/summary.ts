@@ -65,7 +65,11 @@ export function parseSummaryParams(params: URLSearchParams): { exampleLimit: num
   const seen = new Set<string>();
   for (const name of params.keys()) {
     if (!(PARAMETERS as readonly string[]).includes(name)) {
-      throw new PublicError('unknown-parameter', `The taste summary does not take a parameter named \`${name}\`; it takes \`collection\` and \`exampleLimit\`.`, name);
+      throw new PublicError(
+        'unknown-parameter',
+        `The taste summary does not take a parameter named \`${name}\`; it takes \`collection\` and \`exampleLimit\`.`,
+        name,
+      );
     }
     if (seen.has(name)) throw new PublicError('invalid-query', `The parameter \`${name}\` is given more than once.`, name);
     seen.add(name);
@@ -208,7 +212,10 @@ export function tasteSummary(movies: readonly Record<string, unknown>[], params:
     return { dimension: def.dimension, eligibleCount: corpus.length, populatedCount, missingCount: corpus.length - populatedCount };
   });
   const genreDistribution = distributions.find((d) => d.dimension === 'genre')!;
-  const examples = [...corpus].sort(compareExamples).slice(0, exampleLimit).map((r) => exampleOf(r, genreDistribution));
+  const examples = [...corpus]
+    .sort(compareExamples)
+    .slice(0, exampleLimit)
+    .map((r) => exampleOf(r, genreDistribution));
 
   return {
     schemaVersion: 1,
@@ -224,8 +231,7 @@ export function tasteSummary(movies: readonly Record<string, unknown>[], params:
         'The record is explicitly marked recommended (`recommended: true`); rated or watched alone is not enough.',
         'Movies and TV series are both included; the `type` distribution tells them apart.',
       ],
-      exclusionMeaning:
-        'A title missing from this corpus establishes nothing: it may be private, saved, seen but not marked recommended, or unpublished.',
+      exclusionMeaning: 'A title missing from this corpus establishes nothing: it may be private, saved, seen but not marked recommended, or unpublished.',
       canonicalUrl: URLS.tasteSummary,
     },
     counts: { returnedCount: examples.length, collectionCount: corpus.length },

@@ -74,7 +74,9 @@ test('a browser visit to /graphql opens the explorer; the default query shows de
   // (`if (!queryEditor || !responseEditor) return;`), and the response editor mounts later.
   await page.locator('.graphiql-response .monaco-editor').waitFor();
 
-  const answered = page.waitForResponse((r) => r.url() === `${server.base}/graphql` && r.request().method() === 'POST' && (r.request().postData() ?? '').includes('FirstMovies'));
+  const answered = page.waitForResponse(
+    (r) => r.url() === `${server.base}/graphql` && r.request().method() === 'POST' && (r.request().postData() ?? '').includes('FirstMovies'),
+  );
   await page.locator('.graphiql-execute-button').click();
   const response = await answered;
 
@@ -82,12 +84,18 @@ test('a browser visit to /graphql opens the explorer; the default query shows de
   assert.match(sent['content-type'] ?? '', /^application\/json/);
   assert.match(sent['accept'] ?? '', /application\/graphql-response\+json/);
   assert.equal(response.status(), 200);
-  const body = (await response.json()) as { data?: { movies: { nodes: { title: string; year: number }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }; errors?: unknown[] };
+  const body = (await response.json()) as {
+    data?: { movies: { nodes: { title: string; year: number }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+    errors?: unknown[];
+  };
   assert.equal(body.errors, undefined, JSON.stringify(body.errors));
   const nodes = body.data!.movies.nodes;
   assert.equal(nodes.length, 5);
   // Same question, same answer as REST: the first five movies in the default order.
-  assert.deepEqual(nodes.map((n) => n.title), rest.data.map((m) => m.title));
+  assert.deepEqual(
+    nodes.map((n) => n.title),
+    rest.data.map((m) => m.title),
+  );
   assert.equal(body.data!.movies.pageInfo.hasNextPage, true);
 
   // The result pane shows the real data.

@@ -61,7 +61,13 @@ test('each way of breaking the contract is caught', async () => {
   await rejects('wrong API-Version', 'GET', '/api/books.json', response(200, { ...listHeaders, 'API-Version': '2.0.0' }, page), /header API-Version/);
   await rejects('non-integer X-Total-Count', 'GET', '/api/books.json', response(200, { ...listHeaders, 'X-Total-Count': 'many' }, page), /X-Total-Count/);
   const problem = { type: '/problems/not-acceptable', title: 'Bad Request', status: 400, detail: 'x' };
-  await rejects('slug of another status', 'GET', '/api/books.json', response(400, { ...COMMON_HEADERS, 'Cache-Control': 'no-store', 'Content-Type': 'application/problem+json' }, problem), /pattern/);
+  await rejects(
+    'slug of another status',
+    'GET',
+    '/api/books.json',
+    response(400, { ...COMMON_HEADERS, 'Cache-Control': 'no-store', 'Content-Type': 'application/problem+json' }, problem),
+    /pattern/,
+  );
   if (REQUIRED_HEADERS_ENFORCED) {
     const { 'Content-Usage': _, ...withoutUsage } = listHeaders;
     await rejects('missing required header', 'GET', '/api/books.json', response(200, withoutUsage, page), /Content-Usage is missing/);

@@ -57,7 +57,10 @@ test('HEAD, a matching precondition (304) and the CORS preflight', async () => {
   assert.ok(etag);
   assert.equal((await check('/api/books.json', { headers: { 'If-None-Match': etag } })).status, 304);
   assert.equal((await check('/api/books.json', { method: 'HEAD', headers: { 'If-None-Match': etag } })).status, 304);
-  assert.equal((await check('/api/books.json', { method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' } })).status, 204);
+  assert.equal(
+    (await check('/api/books.json', { method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' } })).status,
+    204,
+  );
 });
 
 test('the problems a collection answers with', async () => {

@@ -80,8 +80,19 @@ test('every collection: its operations, filters, sort fields, media types and pr
 });
 
 test('the filters SPEC calls strings list known values as examples, never as a closed enum; year, movies type and places category stay closed', () => {
-  const parameter = (name: string, param: string) => (doc.paths[`/api/${name}.json`]!.get as Operation).parameters!.find((p): p is Parameter => !isRef(p) && p.name === param)!.schema as Record<string, unknown>;
-  for (const [name, param] of [['activities', 'sportType'], ['sporting-events', 'experience'], ['sporting-events', 'experienceStatus'], ['music', 'type'], ['code', 'kind'], ['work', 'kind']]) {
+  const parameter = (name: string, param: string) =>
+    (doc.paths[`/api/${name}.json`]!.get as Operation).parameters!.find((p): p is Parameter => !isRef(p) && p.name === param)!.schema as Record<
+      string,
+      unknown
+    >;
+  for (const [name, param] of [
+    ['activities', 'sportType'],
+    ['sporting-events', 'experience'],
+    ['sporting-events', 'experienceStatus'],
+    ['music', 'type'],
+    ['code', 'kind'],
+    ['work', 'kind'],
+  ]) {
     const schema = parameter(name!, param!);
     assert.equal(schema.type, 'string', `${name} ${param}`);
     assert.equal(schema.enum, undefined, `${name} ${param} is not a closed enum`);

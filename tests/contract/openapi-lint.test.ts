@@ -31,8 +31,7 @@ function lint(file: string): LintReport {
   return JSON.parse(run.stdout) as LintReport;
 }
 
-const summary = (report: LintReport) =>
-  report.problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer ?? '?'}: ${p.message}`).join('\n');
+const summary = (report: LintReport) => report.problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer ?? '?'}: ${p.message}`).join('\n');
 
 test('redocly lint (recommended): no error and no warning, in JSON and in YAML', () => {
   const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));

@@ -42,35 +42,52 @@ const searchArbitrary = fc
 
 test('a search walk visits exactly the oracle’s hits in rank order, with either plan', () => {
   fc.assert(
-    fc.property(searchArbitrary, fc.subarray(names, { maxLength: 3 }), fc.option(fc.integer({ min: 2015, max: 2026 }), { nil: undefined }), fc.integer({ min: 1, max: 30 }), fc.boolean(), (q, chosen, year, limit, scan) => {
-      const core = scan ? scanning : indexed;
-      const params = new URLSearchParams({ q, limit: String(limit) });
-      for (const c of chosen) params.append('collection', c);
-      if (year !== undefined) params.set('year', String(year));
-      const query = parseSearch(names, params);
-      const expected = expectedHits(items, q, { collections: chosen, year });
-      const seen: string[] = [];
-      let page = core.run(query);
-      for (let pages = 1; ; pages++) {
-        assert.equal(page.totalCount, expected.length);
-        seen.push(...page.canonicalIds);
-        if (page.next === undefined) break;
-        assert.ok(pages <= expected.length, 'more pages than hits');
-        page = core.run({ ...query, cursor: page.next });
-      }
-      assert.deepEqual(seen, expected.map((e) => e.canonicalId));
-    }),
+    fc.property(
+      searchArbitrary,
+      fc.subarray(names, { maxLength: 3 }),
+      fc.option(fc.integer({ min: 2015, max: 2026 }), { nil: undefined }),
+      fc.integer({ min: 1, max: 30 }),
+      fc.boolean(),
+      (q, chosen, year, limit, scan) => {
+        const core = scan ? scanning : indexed;
+        const params = new URLSearchParams({ q, limit: String(limit) });
+        for (const c of chosen) params.append('collection', c);
+        if (year !== undefined) params.set('year', String(year));
+        const query = parseSearch(names, params);
+        const expected = expectedHits(items, q, { collections: chosen, year });
+        const seen: string[] = [];
+        let page = core.run(query);
+        for (let pages = 1; ; pages++) {
+          assert.equal(page.totalCount, expected.length);
+          seen.push(...page.canonicalIds);
+          if (page.next === undefined) break;
+          assert.ok(pages <= expected.length, 'more pages than hits');
+          page = core.run({ ...query, cursor: page.next });
+        }
+        assert.deepEqual(
+          seen,
+          expected.map((e) => e.canonicalId),
+        );
+      },
+    ),
     { numRuns: 150 },
   );
 });
 
 test('any q answers 200 or a 400/414 problem, never a server error', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 40 }), fc.constantFrom('"', '""', '*', 'NEAR(a b)', 'a OR b', '^x', '\u0000', '%')), async (q) => {
-      const response = await handler(new Request(`http://x/api/search.json?${new URLSearchParams({ q })}`));
-      assert.ok([200, 400, 414].includes(response.status), `${JSON.stringify(q)} → ${response.status}`);
-      if (response.status !== 200) assert.match(((await response.json()) as { type: string }).type, /^\/problems\/(invalid-query|query-too-long)$/);
-    }),
+    fc.asyncProperty(
+      fc.oneof(
+        fc.string({ maxLength: 300 }),
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        fc.constantFrom('"', '""', '*', 'NEAR(a b)', 'a OR b', '^x', '\u0000', '%'),
+      ),
+      async (q) => {
+        const response = await handler(new Request(`http://x/api/search.json?${new URLSearchParams({ q })}`));
+        assert.ok([200, 400, 414].includes(response.status), `${JSON.stringify(q)} → ${response.status}`);
+        if (response.status !== 200) assert.match(((await response.json()) as { type: string }).type, /^\/problems\/(invalid-query|query-too-long)$/);
+      },
+    ),
     { numRuns: 300 },
   );
 });
@@ -102,15 +119,22 @@ test('a mangled search or feed cursor is invalid-cursor, never another page', ()
 test('any since value is a valid bound or an invalid-query problem naming since', () => {
   const feed = collection('feed-items')!;
   fc.assert(
-    fc.property(fc.oneof(fc.string({ maxLength: 40 }), fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10))), (since) => {
-      try {
-        const query = parseQuery(feed, new URLSearchParams({ since }));
-        assert.ok(!Number.isNaN(Date.parse(since.trim())), since);
-        core(query);
-      } catch (error) {
-        assert.ok(isPublicError(error) && error.slug === 'invalid-query' && error.parameter === 'since', String(error));
-      }
-    }),
+    fc.property(
+      fc.oneof(
+        fc.string({ maxLength: 40 }),
+        fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+        fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+      ),
+      (since) => {
+        try {
+          const query = parseQuery(feed, new URLSearchParams({ since }));
+          assert.ok(!Number.isNaN(Date.parse(since.trim())), since);
+          core(query);
+        } catch (error) {
+          assert.ok(isPublicError(error) && error.slug === 'invalid-query' && error.parameter === 'since', String(error));
+        }
+      },
+    ),
     { numRuns: 300 },
   );
   function core(query: ReturnType<typeof parseQuery>): void {
@@ -130,8 +154,12 @@ test('a search cursor whose record is gone (a rebuild removed it) still resumes 
       const anchor = all[pick % all.length]!;
       const canonicalId = `itm_${id}`;
       const cursor = encodeCursor(image.cursorKey, searchBinding(query), { values: [anchor.tier, anchor.key], canonicalId });
-      const after = (h: (typeof all)[number]) => h.tier > anchor.tier || (h.tier === anchor.tier && (h.key < anchor.key || (h.key === anchor.key && h.canonicalId > canonicalId)));
-      const expected = all.filter(after).slice(0, 10).map((h) => h.canonicalId);
+      const after = (h: (typeof all)[number]) =>
+        h.tier > anchor.tier || (h.tier === anchor.tier && (h.key < anchor.key || (h.key === anchor.key && h.canonicalId > canonicalId)));
+      const expected = all
+        .filter(after)
+        .slice(0, 10)
+        .map((h) => h.canonicalId);
       assert.deepEqual((scan ? scanning : indexed).run({ ...query, cursor }).canonicalIds, expected);
     }),
     { numRuns: 200 },

@@ -45,9 +45,9 @@ async function list(name: string, search: Record<string, string>): Promise<{ sta
 
 /** A value in another casing, with combining accents on some letters. */
 const mangled = (value: string) =>
-  fc.array(fc.tuple(fc.boolean(), fc.constantFrom('', '\u0301', '\u0308', '\u0300')), { minLength: value.length, maxLength: value.length }).map((marks) =>
-    [...value].map((ch, i) => `${marks[i]![0] ? ch.toUpperCase() : ch.toLowerCase()}${/[a-z]/i.test(ch) ? marks[i]![1] : ''}`).join(''),
-  );
+  fc
+    .array(fc.tuple(fc.boolean(), fc.constantFrom('', '\u0301', '\u0308', '\u0300')), { minLength: value.length, maxLength: value.length })
+    .map((marks) => [...value].map((ch, i) => `${marks[i]![0] ? ch.toUpperCase() : ch.toLowerCase()}${/[a-z]/i.test(ch) ? marks[i]![1] : ''}`).join(''));
 
 test('each of these filters is a string filter in the declarations (every surface derives from them)', () => {
   for (const { collection, param } of cases) assert.equal(collection.filters[param]!.kind.type, 'string', `${collection.name} ${param}`);
@@ -57,11 +57,22 @@ test('any casing and accents of a value records hold match as the oracle, ignori
   const drawn = fc.constantFrom(...cases).chain(({ collection, param }) => {
     const field = collection.filters[param]!.field;
     const held = [...new Set(items.get(collection.name)!.map((item: Item) => String(item[field])))];
-    return fc.constantFrom(...held).chain((value) => fc.record({ name: fc.constant(collection.name), param: fc.constant(param), field: fc.constant(field), value: fc.constant(value), given: mangled(value) }));
+    return fc.constantFrom(...held).chain((value) =>
+      fc.record({
+        name: fc.constant(collection.name),
+        param: fc.constant(param),
+        field: fc.constant(field),
+        value: fc.constant(value),
+        given: mangled(value),
+      }),
+    );
   });
   await fc.assert(
     fc.asyncProperty(drawn, async ({ name, param, field, value, given }) => {
-      const expected = items.get(name)!.filter((item) => folded(String(item[field])) === folded(value)).map((item) => item.canonicalId);
+      const expected = items
+        .get(name)!
+        .filter((item) => folded(String(item[field])) === folded(value))
+        .map((item) => item.canonicalId);
       const answer = await list(name, { [param]: given });
       assert.equal(answer.status, 200, `${name}?${param}=${given}`);
       assert.equal(answer.total, expected.length);
@@ -88,7 +99,11 @@ test('a value no record holds is an empty page, not a 400', async () => {
 });
 
 test('the filters SPEC closes still refuse other values: year, movies type, places category', async () => {
-  for (const [name, param, value] of [['activities', 'year', 'abc'], ['movies', 'type', 'film'], ['places', 'category', 'museums']] as const) {
+  for (const [name, param, value] of [
+    ['activities', 'year', 'abc'],
+    ['movies', 'type', 'film'],
+    ['places', 'category', 'museums'],
+  ] as const) {
     const response = await handler(new Request(`http://x/api/${name}.json?${param}=${value}`));
     assert.equal(response.status, 400, `${name}?${param}=${value}`);
     assert.equal(((await response.json()) as { type: string }).type, '/problems/invalid-query');

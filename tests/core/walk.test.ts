@@ -27,37 +27,36 @@ const items = new Map(restCollections.map((c) => [c.name, allItems(paths.image, 
 const values = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)]);
 
 /** A query drawn from the records themselves, so most filters and searches find something. */
-const queryArbitrary = fc
-  .constantFrom(...restCollections)
-  .chain((collection) => {
-    const records = items.get(collection.name)!;
-    const params = Object.keys(collection.filters);
-    const record = fc.constantFrom<Item | undefined>(...records, undefined);
-    const filter = fc.tuple(fc.constantFrom(...params), record, fc.boolean(), record).map(([param, item, upper, other]) => {
-      const found = item ? values(item[collection.filters[param]!.field]) : [];
-      const kind = collection.filters[param]!.kind;
-      const fallback = kind.type === 'integer' ? String(kind.min) : kind.type === 'enum' ? kind.values[0]! : kind.type === 'since' ? '2100-01-01' : 'nothing-matches';
-      // A since bound is an RFC 3339 date: the record's date-time would need an offset.
-      const value = kind.type === 'since' && found[0] ? found[0].slice(0, 10) : (found[0] ?? fallback);
-      // A repeatable filter sometimes takes a second value (joined here by U+0001, split into two parameters).
-      const second = collection.filters[param]!.repeatable && other ? values(other[collection.filters[param]!.field])[0] : undefined;
-      const given = second === undefined ? value : `${value}\u0001${second}`;
-      return [param, upper && collection.filters[param]!.kind.type === 'string' ? given.toUpperCase() : given] as const;
-    });
-    const q = fc.tuple(record, fc.nat(), fc.integer({ min: 1, max: 6 })).map(([item, at, len]) => {
-      const text = item ? String(item[collection.search[0]!] ?? '') : 'zz';
-      const start = text.length ? at % text.length : 0;
-      return text.slice(start, start + len).trim();
-    });
-    const sortKey = fc.tuple(fc.constantFrom(...Object.keys(collection.sort)), fc.constantFrom('asc', 'desc'));
-    return fc.record({
-      name: fc.constant(collection.name),
-      filters: fc.uniqueArray(filter, { maxLength: 2, selector: ([p]) => p }),
-      q: fc.option(q, { nil: undefined }),
-      sort: fc.option(fc.uniqueArray(sortKey, { minLength: 1, maxLength: 2, selector: ([f]) => f }), { nil: undefined }),
-      limit: fc.integer({ min: 1, max: 12 }),
-    });
+const queryArbitrary = fc.constantFrom(...restCollections).chain((collection) => {
+  const records = items.get(collection.name)!;
+  const params = Object.keys(collection.filters);
+  const record = fc.constantFrom<Item | undefined>(...records, undefined);
+  const filter = fc.tuple(fc.constantFrom(...params), record, fc.boolean(), record).map(([param, item, upper, other]) => {
+    const found = item ? values(item[collection.filters[param]!.field]) : [];
+    const kind = collection.filters[param]!.kind;
+    const fallback =
+      kind.type === 'integer' ? String(kind.min) : kind.type === 'enum' ? kind.values[0]! : kind.type === 'since' ? '2100-01-01' : 'nothing-matches';
+    // A since bound is an RFC 3339 date: the record's date-time would need an offset.
+    const value = kind.type === 'since' && found[0] ? found[0].slice(0, 10) : (found[0] ?? fallback);
+    // A repeatable filter sometimes takes a second value (joined here by U+0001, split into two parameters).
+    const second = collection.filters[param]!.repeatable && other ? values(other[collection.filters[param]!.field])[0] : undefined;
+    const given = second === undefined ? value : `${value}\u0001${second}`;
+    return [param, upper && collection.filters[param]!.kind.type === 'string' ? given.toUpperCase() : given] as const;
   });
+  const q = fc.tuple(record, fc.nat(), fc.integer({ min: 1, max: 6 })).map(([item, at, len]) => {
+    const text = item ? String(item[collection.search[0]!] ?? '') : 'zz';
+    const start = text.length ? at % text.length : 0;
+    return text.slice(start, start + len).trim();
+  });
+  const sortKey = fc.tuple(fc.constantFrom(...Object.keys(collection.sort)), fc.constantFrom('asc', 'desc'));
+  return fc.record({
+    name: fc.constant(collection.name),
+    filters: fc.uniqueArray(filter, { maxLength: 2, selector: ([p]) => p }),
+    q: fc.option(q, { nil: undefined }),
+    sort: fc.option(fc.uniqueArray(sortKey, { minLength: 1, maxLength: 2, selector: ([f]) => f }), { nil: undefined }),
+    limit: fc.integer({ min: 1, max: 12 }),
+  });
+});
 
 test('walking next from page one visits every matching record exactly once, in order, whichever search plan runs, joined or not', () => {
   fc.assert(
@@ -97,10 +96,16 @@ test('a cursor from one query is refused by another', () => {
   const first = core.run(parseQuery(movies, new URLSearchParams('limit=2')));
   assert.ok(first.next);
   for (const other of ['limit=2&sort=title', 'limit=2&type=tv', 'limit=2&q=the']) {
-    assert.throws(() => core.run({ ...parseQuery(movies, new URLSearchParams(other)), cursor: first.next }), (e: unknown) => isPublicError(e) && e.slug === 'invalid-cursor');
+    assert.throws(
+      () => core.run({ ...parseQuery(movies, new URLSearchParams(other)), cursor: first.next }),
+      (e: unknown) => isPublicError(e) && e.slug === 'invalid-cursor',
+    );
   }
   const books = restCollections.find((c) => c.name === 'books')!;
-  assert.throws(() => core.run({ ...parseQuery(books, new URLSearchParams('limit=2')), cursor: first.next }), (e: unknown) => isPublicError(e) && e.slug === 'invalid-cursor');
+  assert.throws(
+    () => core.run({ ...parseQuery(books, new URLSearchParams('limit=2')), cursor: first.next }),
+    (e: unknown) => isPublicError(e) && e.slug === 'invalid-cursor',
+  );
   // The page size may change between pages: it is not part of the binding.
   assert.equal(core.run({ ...parseQuery(movies, new URLSearchParams('limit=5')), cursor: first.next }).canonicalIds.length, 5);
 });
@@ -123,26 +128,33 @@ test('facets count every filter dimension over the filtered set', () => {
 test('a cursor whose record is gone (a rebuild removed it) still resumes at its place in the order', () => {
   const hex = fc.stringMatching(/^[0-9a-f]{24}$/);
   fc.assert(
-    fc.property(fc.constantFrom(...restCollections.map((c) => c.name)), fc.nat(), hex, fc.constantFrom('asc', 'desc'), fc.boolean(), (name, pick, id, direction, scan) => {
-      const collection = restCollections.find((c) => c.name === name)!;
-      const records = items.get(name)!;
-      const field = Object.keys(collection.sort)[pick % Object.keys(collection.sort).length]!;
-      const query = parseQuery(collection, new URLSearchParams({ sort: `${field}:${direction}`, limit: '10' }));
-      const anchor = records[pick % records.length]!;
-      const canonicalId = `itm_${id}`;
-      const value = sortKey(collection.sort[field]!, anchor[field]);
-      const cursor = encodeCursor(image.cursorKey, queryBinding(query), { values: [value], canonicalId });
-      const all = expectedIds(collection, records, { filters: {}, sort: query.sort });
-      // Where the vanished record would sit: after every record that orders before (value, canonicalId).
-      const byId = new Map(records.map((r) => [r.canonicalId, r]));
-      const before = (id2: string) => {
-        const v = sortKey(collection.sort[field]!, byId.get(id2)![field]);
-        const c = v === value ? (id2 < canonicalId ? -1 : id2 > canonicalId ? 1 : 0) : v < value ? -1 : 1;
-        return direction === 'asc' ? c <= 0 : c >= 0;
-      };
-      const expected = all.filter((id2) => !before(id2)).slice(0, 10);
-      assert.deepEqual((scan ? scanning : indexed).run({ ...query, cursor }).canonicalIds, expected);
-    }),
+    fc.property(
+      fc.constantFrom(...restCollections.map((c) => c.name)),
+      fc.nat(),
+      hex,
+      fc.constantFrom('asc', 'desc'),
+      fc.boolean(),
+      (name, pick, id, direction, scan) => {
+        const collection = restCollections.find((c) => c.name === name)!;
+        const records = items.get(name)!;
+        const field = Object.keys(collection.sort)[pick % Object.keys(collection.sort).length]!;
+        const query = parseQuery(collection, new URLSearchParams({ sort: `${field}:${direction}`, limit: '10' }));
+        const anchor = records[pick % records.length]!;
+        const canonicalId = `itm_${id}`;
+        const value = sortKey(collection.sort[field]!, anchor[field]);
+        const cursor = encodeCursor(image.cursorKey, queryBinding(query), { values: [value], canonicalId });
+        const all = expectedIds(collection, records, { filters: {}, sort: query.sort });
+        // Where the vanished record would sit: after every record that orders before (value, canonicalId).
+        const byId = new Map(records.map((r) => [r.canonicalId, r]));
+        const before = (id2: string) => {
+          const v = sortKey(collection.sort[field]!, byId.get(id2)![field]);
+          const c = v === value ? (id2 < canonicalId ? -1 : id2 > canonicalId ? 1 : 0) : v < value ? -1 : 1;
+          return direction === 'asc' ? c <= 0 : c >= 0;
+        };
+        const expected = all.filter((id2) => !before(id2)).slice(0, 10);
+        assert.deepEqual((scan ? scanning : indexed).run({ ...query, cursor }).canonicalIds, expected);
+      },
+    ),
     { numRuns: 300 },
   );
 });

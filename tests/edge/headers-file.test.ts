@@ -33,7 +33,12 @@ function parseHeadersFile(text: string): ParsedRule[] {
 
 /** Pages' matcher: `*` (one) is any characters, `:name` one segment. */
 const matches = (pattern: string, path: string) =>
-  new RegExp(`^${pattern.split(/(\*|:\w+)/).map((p) => (p === '*' ? '.*' : p.startsWith(':') ? '[^/]+' : p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`).test(path);
+  new RegExp(
+    `^${pattern
+      .split(/(\*|:\w+)/)
+      .map((p) => (p === '*' ? '.*' : p.startsWith(':') ? '[^/]+' : p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+      .join('')}$`,
+  ).test(path);
 
 /** Every header of every matching rule; a header set twice is joined (Pages), and counted, since Netlify does not join. */
 function effective(rules: readonly ParsedRule[], path: string): { headers: Map<string, string>; setTwice: string[] } {
@@ -93,7 +98,9 @@ const siteArb = fc.dictionary(pathArb, fc.record({ 'X-A': valueArb, 'X-B': value
 test('property: for any site, each URL gets exactly its headers, each from one rule', () => {
   fc.assert(
     fc.property(siteArb, (site) => {
-      const urls = Object.fromEntries(Object.entries(site).map(([p, h]) => [p, Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as Record<string, string>]));
+      const urls = Object.fromEntries(
+        Object.entries(site).map(([p, h]) => [p, Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as Record<string, string>]),
+      );
       let rules: ParsedRule[];
       try {
         rules = parseHeadersFile(renderHeaderRules(compileHeaderRules(urls)));
@@ -105,7 +112,15 @@ test('property: for any site, each URL gets exactly its headers, each from one r
       for (const [path, expected] of Object.entries(urls)) {
         const { headers, setTwice } = effective(rules, path);
         assert.deepEqual(setTwice, [], path);
-        assert.deepEqual(Object.fromEntries([...headers].sort()), Object.fromEntries(Object.entries(expected).map(([k, v]) => [k.toLowerCase(), v]).sort()), path);
+        assert.deepEqual(
+          Object.fromEntries([...headers].sort()),
+          Object.fromEntries(
+            Object.entries(expected)
+              .map(([k, v]) => [k.toLowerCase(), v])
+              .sort(),
+          ),
+          path,
+        );
       }
     }),
     { numRuns: 300 },
@@ -134,9 +149,18 @@ test('at 100k-record scale (thousands of posts, sitemaps and image variants) the
 
 test('the build refuses, naming the limit, a site that would need more than 100 rules or a line over 2,000 characters', () => {
   const many = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`/list-${i}.json`, { 'X-Total-Count': String(i) }]));
-  assert.throws(() => compileHeaderRules(many), (e: Error) => e instanceof HeaderRulesError && /150 rules, more than the 100/.test(e.message));
-  assert.throws(() => compileHeaderRules({ '/a.json': { Link: 'x'.repeat(2100) } }), (e: Error) => e instanceof HeaderRulesError && /longer than the 2000/.test(e.message));
+  assert.throws(
+    () => compileHeaderRules(many),
+    (e: Error) => e instanceof HeaderRulesError && /150 rules, more than the 100/.test(e.message),
+  );
+  assert.throws(
+    () => compileHeaderRules({ '/a.json': { Link: 'x'.repeat(2100) } }),
+    (e: Error) => e instanceof HeaderRulesError && /longer than the 2000/.test(e.message),
+  );
   // A per-file value on a path a host would read as a pattern (`:id`) or decode differently.
   const odd = { '/a/:id.json': { 'X-Total-Count': '1' }, '/a/b.json': { 'X-Total-Count': '2' } };
-  assert.throws(() => compileHeaderRules(odd), (e: Error) => e instanceof HeaderRulesError && /rename the file/.test(e.message));
+  assert.throws(
+    () => compileHeaderRules(odd),
+    (e: Error) => e instanceof HeaderRulesError && /rename the file/.test(e.message),
+  );
 });

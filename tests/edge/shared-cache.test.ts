@@ -22,7 +22,11 @@ interface Stored {
 function storable(headers: Headers, fields: readonly string[]): boolean {
   const field = fields.find((f) => headers.has(f));
   if (!field) return false;
-  const directives = headers.get(field)!.toLowerCase().split(',').map((d) => d.trim());
+  const directives = headers
+    .get(field)!
+    .toLowerCase()
+    .split(',')
+    .map((d) => d.trim());
   if (directives.some((d) => d === 'no-store' || d === 'private' || d === 'no-cache')) return false;
   return directives.some((d) => /^(s-maxage|max-age)=[1-9]\d*$/.test(d));
 }
@@ -34,9 +38,17 @@ async function cachingProxy(origin: string, fields: readonly string[]): Promise<
     const key = req.url!;
     let answer = stored.get(key);
     if (!answer) {
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection').map(([k, v]) => [k, String(v)]));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers)
+          .filter(([k]) => k !== 'host' && k !== 'connection')
+          .map(([k, v]) => [k, String(v)]),
+      );
       const response = await fetch(`${origin}${key}`, { headers, redirect: 'manual' });
-      answer = { status: response.status, headers: [...response.headers].filter(([k]) => k !== 'content-encoding' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'keep-alive'), body: Buffer.from(await response.arrayBuffer()) };
+      answer = {
+        status: response.status,
+        headers: [...response.headers].filter(([k]) => k !== 'content-encoding' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'keep-alive'),
+        body: Buffer.from(await response.arrayBuffer()),
+      };
       if (response.status === 200 && storable(response.headers, fields)) stored.set(key, answer);
     }
     res.writeHead(answer.status, Object.fromEntries(answer.headers.filter(([k]) => k !== 'content-length')));
@@ -73,14 +85,21 @@ for (const [name, fields] of [
 ] as const) {
   test(`a URL-keyed cache that ignores Vary and reads ${name} never serves one client's representation to another, in either order`, async () => {
     for (const { path, a, b } of await cases()) {
-      for (const order of [[a, b, a, b], [b, a, b, a]]) {
+      for (const order of [
+        [a, b, a, b],
+        [b, a, b, a],
+      ]) {
         const proxy = await cachingProxy(origin.base, fields);
         try {
           for (const [accept, expected] of order) {
             const direct = await fetch(`${origin.base}${path}`, { headers: { Accept: accept! } });
             const viaCache = await fetch(`${proxy.base}${path}`, { headers: { Accept: accept! } });
             assert.equal(viaCache.status, 200, `${path} ${accept}`);
-            assert.equal(viaCache.headers.get('content-type')!.split(';')[0], expected, `${path}: asked ${accept}, order ${order.map((o) => o[0]).join(' → ')}`);
+            assert.equal(
+              viaCache.headers.get('content-type')!.split(';')[0],
+              expected,
+              `${path}: asked ${accept}, order ${order.map((o) => o[0]).join(' → ')}`,
+            );
             assert.deepEqual(Buffer.from(await viaCache.arrayBuffer()), Buffer.from(await direct.arrayBuffer()), `${path} ${accept}`);
           }
           assert.equal(proxy.stored.size, 0, `${path}: a negotiated answer was stored by a cache that ignores Vary`);

@@ -22,10 +22,33 @@ after(() => run.stop());
 
 /** Headers a client acts on; ETag and Content-Length are the host's own for static files (compared for dynamic answers below). */
 const RELIED_ON = [
-  'content-type', 'cache-control', 'cdn-cache-control', 'surrogate-control', 'vary', 'link', 'link-template', 'x-total-count', 'api-version',
-  'content-usage', 'content-signal', 'access-control-allow-origin', 'access-control-expose-headers', 'access-control-allow-methods', 'allow', 'location',
-  'content-security-policy', 'x-content-type-options', 'referrer-policy', 'permissions-policy', 'strict-transport-security', 'last-modified',
-  'ratelimit-policy', 'ratelimit-limit', 'retry-after', 'mcp-protocol-version', 'www-authenticate',
+  'content-type',
+  'cache-control',
+  'cdn-cache-control',
+  'surrogate-control',
+  'vary',
+  'link',
+  'link-template',
+  'x-total-count',
+  'api-version',
+  'content-usage',
+  'content-signal',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'access-control-allow-methods',
+  'allow',
+  'location',
+  'content-security-policy',
+  'x-content-type-options',
+  'referrer-policy',
+  'permissions-policy',
+  'strict-transport-security',
+  'last-modified',
+  'ratelimit-policy',
+  'ratelimit-limit',
+  'retry-after',
+  'mcp-protocol-version',
+  'www-authenticate',
 ];
 
 interface Probe {
@@ -71,7 +94,14 @@ test('the matrix: every route kind answers the same through the edge as from the
     { name: 'a filtered list', path: '/api/movies.json?type=movie&limit=3', dynamic: true },
     { name: 'a cursor page', path: await nextLink(), dynamic: true },
     { name: 'a list as CSV (Accept the static file does not cover)', path: '/api/movies.json', headers: { Accept: 'text/csv' }, dynamic: true },
-    { name: 'a list with an unsupported API-Version', path: '/api/movies.json', headers: { 'API-Version': '9' }, dynamic: true, status: 400, type: 'application/problem+json' },
+    {
+      name: 'a list with an unsupported API-Version',
+      path: '/api/movies.json',
+      headers: { 'API-Version': '9' },
+      dynamic: true,
+      status: 400,
+      type: 'application/problem+json',
+    },
     { name: 'a page as HTML', path: '/movies/', headers: { Accept: 'text/html' }, dynamic: false },
     { name: 'a twin by Accept', path: '/movies/', headers: { Accept: 'text/markdown' }, dynamic: false },
     { name: 'a twin by URL', path: '/movies/index.md', dynamic: false },
@@ -81,12 +111,51 @@ test('the matrix: every route kind answers the same through the edge as from the
     { name: 'a record twin', path: `/movies/${id}`, headers: { Accept: 'text/markdown' }, dynamic: true },
     { name: 'an export', path: '/places.geojson', dynamic: false },
     { name: 'a calendar', path: '/calendar.ics', dynamic: false },
-    { name: 'SQL', path: '/api/sql', method: 'QUERY', headers: { 'Content-Type': 'application/sql' }, body: 'SELECT title FROM public.writing ORDER BY title LIMIT 2', dynamic: true },
-    { name: 'GraphQL', path: '/graphql', method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' }, body: JSON.stringify({ query: '{ __typename }' }), dynamic: true },
-    { name: 'MCP initialize', path: '/mcp', method: 'POST', headers: mcpHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'edge-test', version: '1.0.0' } } }), dynamic: true },
-    { name: 'a CORS preflight', path: '/api/movies.json', method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' }, dynamic: true },
+    {
+      name: 'SQL',
+      path: '/api/sql',
+      method: 'QUERY',
+      headers: { 'Content-Type': 'application/sql' },
+      body: 'SELECT title FROM public.writing ORDER BY title LIMIT 2',
+      dynamic: true,
+    },
+    {
+      name: 'GraphQL',
+      path: '/graphql',
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+      dynamic: true,
+    },
+    {
+      name: 'MCP initialize',
+      path: '/mcp',
+      method: 'POST',
+      headers: mcpHeaders,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'edge-test', version: '1.0.0' } },
+      }),
+      dynamic: true,
+    },
+    {
+      name: 'a CORS preflight',
+      path: '/api/movies.json',
+      method: 'OPTIONS',
+      headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' },
+      dynamic: true,
+    },
     { name: 'the status document', path: '/api/status.json', dynamic: true },
-    { name: 'an OAuth path (no owner lane configured: the runtime says so)', path: '/oauth/register', method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}', dynamic: true },
+    {
+      name: 'an OAuth path (no owner lane configured: the runtime says so)',
+      path: '/oauth/register',
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+      dynamic: true,
+    },
     { name: 'the owner lane', path: '/owner/mcp', method: 'POST', headers: mcpHeaders, body: '{}', dynamic: true },
     { name: 'a 404 for a program', path: '/nothing-here.json', dynamic: true, status: 404, type: 'application/problem+json' },
     { name: 'a 404 for a browser', path: '/nothing-here/', headers: { Accept: 'text/html' }, dynamic: true, status: 404, type: 'text/html' },
@@ -97,13 +166,17 @@ test('the matrix: every route kind answers the same through the edge as from the
     // Dynamic answers come from the runtime untouched, ETag included.
     const seen = await assertSame(probe, { sameEtag: probe.dynamic && probe.name !== 'the status document' && probe.name !== 'MCP initialize' });
     assert.equal(seen.status, probe.status ?? seen.status, probe.name);
-    if (probe.status === undefined) assert.ok(seen.status === 200 || (seen.status === 204 && probe.method === 'OPTIONS') || probe.path.startsWith('/oauth') || probe.path.startsWith('/owner'), `${probe.name}: ${seen.status}`);
+    if (probe.status === undefined)
+      assert.ok(
+        seen.status === 200 || (seen.status === 204 && probe.method === 'OPTIONS') || probe.path.startsWith('/oauth') || probe.path.startsWith('/owner'),
+        `${probe.name}: ${seen.status}`,
+      );
     if (probe.type) assert.equal(seen.headers['content-type']?.split(';')[0], probe.type, probe.name);
     assert.equal(run.hits.length - before, probe.dynamic ? 1 : 0, `${probe.name}: ${probe.dynamic ? 'should reach' : 'must not reach'} the origin`);
   }
 });
 
-test('a 304 through the edge: for a static file with its edge ETag, for a dynamic list with the runtime\'s', async () => {
+test("a 304 through the edge: for a static file with its edge ETag, for a dynamic list with the runtime's", async () => {
   for (const path of ['/api/movies.json', '/movies/', '/api/movies.json?type=movie']) {
     const first = await fetch(`${run.edge}${path}`);
     await first.arrayBuffer();
@@ -156,18 +229,28 @@ test('every static URL answers the same at the edge as from the runtime, without
     await assertSame({ name: path, path, headers: { Accept: entry.headers['Content-Type']!.split(';')[0]! } });
   }
   // Pages redirects a `.html` URL to its extensionless name, so the worker lets the runtime answer those.
-  assert.deepEqual(run.hits.slice(before).map((h) => h.url), Object.keys(manifest).filter((p) => p.endsWith('.html')), 'static files reached the origin');
+  assert.deepEqual(
+    run.hits.slice(before).map((h) => h.url),
+    Object.keys(manifest).filter((p) => p.endsWith('.html')),
+    'static files reached the origin',
+  );
 });
 
 test('origin hits: page one and prerendered pages (and their twins) never reach the origin; a query string always does', async () => {
   const before = run.hits.length;
-  const lists = Object.keys(JSON.parse(readFileSync(paths.manifest, 'utf8')) as object).filter((p) => /^\/api\/[a-z-]+\.json$/.test(p) || /^\/[a-z-]+\/$/.test(p));
+  const lists = Object.keys(JSON.parse(readFileSync(paths.manifest, 'utf8')) as object).filter(
+    (p) => /^\/api\/[a-z-]+\.json$/.test(p) || /^\/[a-z-]+\/$/.test(p),
+  );
   for (const path of lists) {
-    for (const accept of ['application/json', 'text/html', 'text/markdown', '*/*']) await (await fetch(`${run.edge}${path}`, { headers: { Accept: accept } })).arrayBuffer();
+    for (const accept of ['application/json', 'text/html', 'text/markdown', '*/*'])
+      await (await fetch(`${run.edge}${path}`, { headers: { Accept: accept } })).arrayBuffer();
   }
   const reached = run.hits.slice(before).map((h) => `${h.method} ${h.url} ${h.headers.accept}`);
   // Only a list asked for in a media type its page-one file is not (HTML, Markdown of a JSON list) may go on.
-  assert.deepEqual(reached.filter((r) => !/^GET \/api\/[a-z-]+\.json (text\/html|text\/markdown)$/.test(r)), []);
+  assert.deepEqual(
+    reached.filter((r) => !/^GET \/api\/[a-z-]+\.json (text\/html|text\/markdown)$/.test(r)),
+    [],
+  );
   const dynamicBefore = run.hits.length;
   await (await fetch(`${run.edge}/api/movies.json?limit=1`)).arrayBuffer();
   await (await fetch(`${run.edge}/movies/?limit=1`)).arrayBuffer();

@@ -21,7 +21,11 @@ test('costs follow the directives: connection weight, nodes times first, objects
   assert.equal(measure('query($n: Int) { places(first: $n) { nodes { name coordinates { latitude } } } }', { n: 7 }).cost, COST.connection + 7 * 2);
   assert.equal(measure('{ movies(first: 1, includeFacets: true) { pageInfo { hasNextPage } } }').cost, COST.connection + COST.facets + 1);
   assert.equal(measure('{ __schema { types { name fields { name } } } }').cost, COST.introspection);
-  assert.equal(measure('{ movies(first: 100000) { nodes { title } } }').cost, COST.connection + LIMITS.pageSizeMax, 'out-of-range first costs as the largest page');
+  assert.equal(
+    measure('{ movies(first: 100000) { nodes { title } } }').cost,
+    COST.connection + LIMITS.pageSizeMax,
+    'out-of-range first costs as the largest page',
+  );
 });
 
 test('depth counts nested fields through fragments; aliases are counted per use', () => {
@@ -55,7 +59,15 @@ test('property: cost never decreases as first grows, and stays within bounds', (
 test('property: measuring any parseable document never throws', () => {
   const fields = fc.constantFrom('movies', 'places', 'contentLookup(canonicalId: "x")', '__typename', 'nope', 'nodes', 'title', '__schema');
   const selection: fc.Arbitrary<string> = fc.letrec((tie) => ({
-    set: fc.array(fc.oneof(fields, fc.tuple(fields, tie('set')).map(([f, s]) => `${f} { ${s} }`)), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(' ')),
+    set: fc
+      .array(
+        fc.oneof(
+          fields,
+          fc.tuple(fields, tie('set')).map(([f, s]) => `${f} { ${s} }`),
+        ),
+        { minLength: 1, maxLength: 4 },
+      )
+      .map((parts) => parts.join(' ')),
   })).set as fc.Arbitrary<string>;
   fc.assert(
     fc.property(selection, (set) => {

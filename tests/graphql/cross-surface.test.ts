@@ -45,7 +45,12 @@ function selectAll(type: GraphQLObjectType): string {
 /** REST omits absent optional fields; GraphQL answers them as null. */
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, withoutNulls(v)]),
+    );
   return value;
 }
 
@@ -85,7 +90,8 @@ for (const binding of bindings) {
     if (param && value !== undefined) {
       search.set(param, value);
       const kind = c.filters[param]!.kind;
-      filter[param] = kind.type === 'integer' ? Number(value) : kind.type === 'enum' ? [...binding.enumValues.get(param)!].find(([, raw]) => raw === value)![0] : value;
+      filter[param] =
+        kind.type === 'integer' ? Number(value) : kind.type === 'enum' ? [...binding.enumValues.get(param)!].find(([, raw]) => raw === value)![0] : value;
     }
     const orderBy = `orderBy: [${sort.map((f, i) => `{ field: ${[...binding.sortFields].find(([, field]) => field === f)![0]}, direction: ${directions[i]!.toUpperCase()} }`).join(', ')}]`;
 

@@ -14,7 +14,10 @@ const { schema } = graphqlSchema();
 
 async function run(resolver: () => unknown) {
   const result = await execute({ schema, document: parse('{ movies { totalCount } }'), rootValue: { movies: resolver } });
-  return JSON.parse(JSON.stringify({ ...result, errors: result.errors?.map(publicError) })) as { data: unknown; errors: { message: string; path: string[]; extensions?: Record<string, unknown> }[] };
+  return JSON.parse(JSON.stringify({ ...result, errors: result.errors?.map(publicError) })) as {
+    data: unknown;
+    errors: { message: string; path: string[]; extensions?: Record<string, unknown> }[];
+  };
 }
 
 test('an unexpected resolver failure is a generic error without internals', async () => {

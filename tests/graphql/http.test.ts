@@ -35,9 +35,18 @@ const post = (query: string, init: { headers?: Record<string, string>; variables
 test('every mandatory graphql-http audit of the GraphQL-over-HTTP spec passes', async () => {
   const results = await auditServer({ url: `${server.base}/graphql` });
   const failed = results.filter((r) => r.status !== 'ok' && r.name.startsWith('MUST'));
-  assert.deepEqual(failed.map((r) => `${r.name}: ${r.status === 'ok' ? '' : r.reason}`), []);
+  assert.deepEqual(
+    failed.map((r) => `${r.name}: ${r.status === 'ok' ? '' : r.reason}`),
+    [],
+  );
   const should = results.filter((r) => r.name.startsWith('SHOULD'));
-  assert.ok(should.length > 0 && should.every((r) => r.status === 'ok'), should.filter((r) => r.status !== 'ok').map((r) => r.name).join('\n'));
+  assert.ok(
+    should.length > 0 && should.every((r) => r.status === 'ok'),
+    should
+      .filter((r) => r.status !== 'ok')
+      .map((r) => r.name)
+      .join('\n'),
+  );
 });
 
 test('a GET query answers graphql-response+json with cost and budget headers; a GET mutation is 405', async () => {
@@ -52,7 +61,9 @@ test('a GET query answers graphql-response+json with cost and budget headers; a 
   const body = (await r.json()) as GraphQLBody;
   assert.equal((body.data!.movies as { nodes: unknown[] }).nodes.length, 2);
 
-  const mutation = await fetch(`${server.base}/graphql?query=${encodeURIComponent('mutation { x }')}`, { headers: { Accept: 'application/graphql-response+json' } });
+  const mutation = await fetch(`${server.base}/graphql?query=${encodeURIComponent('mutation { x }')}`, {
+    headers: { Accept: 'application/graphql-response+json' },
+  });
   assert.equal(mutation.status, 405);
   assert.equal(mutation.headers.get('allow'), 'POST');
   const posted = await post('mutation { x }');
@@ -82,7 +93,9 @@ test('bounds: a document over 64 KiB is 413, and token, alias and cost limits re
   assert.equal(aliases.status, 400);
   assert.equal(((await aliases.json()) as GraphQLBody).errors![0]!.extensions!.code, 'ALIAS_LIMIT');
 
-  const costly = await post(`{ ${['movies', 'places', 'books', 'music', 'concerts'].map((c) => `${c}(first: 100, includeFacets: true) { nodes { __typename } facets { name values { value } } }`).join(' ')} }`);
+  const costly = await post(
+    `{ ${['movies', 'places', 'books', 'music', 'concerts'].map((c) => `${c}(first: 100, includeFacets: true) { nodes { __typename } facets { name values { value } } }`).join(' ')} }`,
+  );
   assert.equal(costly.status, 400);
   assert.equal(costly.headers.get('graphql-cost') !== null, true, 'the rejected cost is reported');
   const error = ((await costly.json()) as GraphQLBody).errors![0]!;
@@ -109,9 +122,14 @@ test('a bad cursor is a typed error naming the argument; a REST cursor works as 
   assert.ok(!JSON.stringify(bad).includes('stack'));
   const rest = (await (await fetch(`${server.base}/api/movies.json?limit=3`)).json()) as { links: { next: string } };
   const cursor = new URL(rest.links.next, server.base).searchParams.get('cursor');
-  const page = (await (await post('query($c: String) { movies(first: 3, after: $c) { nodes { canonicalId } } }', { variables: { c: cursor } })).json()) as GraphQLBody;
+  const page = (await (
+    await post('query($c: String) { movies(first: 3, after: $c) { nodes { canonicalId } } }', { variables: { c: cursor } })
+  ).json()) as GraphQLBody;
   const restPage = (await (await fetch(new URL(rest.links.next, server.base))).json()) as { data: { canonicalId: string }[] };
-  assert.deepEqual((page.data!.movies as { nodes: { canonicalId: string }[] }).nodes.map((n) => n.canonicalId), restPage.data.map((d) => d.canonicalId));
+  assert.deepEqual(
+    (page.data!.movies as { nodes: { canonicalId: string }[] }).nodes.map((n) => n.canonicalId),
+    restPage.data.map((d) => d.canonicalId),
+  );
 });
 
 test('contentLookup answers the record, or a typed PublicGraphQLError for a malformed or unknown ID', async () => {
@@ -121,8 +139,19 @@ test('contentLookup answers the record, or a typed PublicGraphQLError for a malf
     ... on ContentLookupSuccess { collection canonicalId url item { ... on PlacesItem { name } } }
     ... on PublicGraphQLError { code message type } } }`;
   const lookup = async (id: string) => ((await (await post(query, { variables: { id } })).json()) as GraphQLBody).data!.contentLookup;
-  assert.deepEqual(await lookup(place.canonicalId), { __typename: 'ContentLookupSuccess', collection: 'places', canonicalId: place.canonicalId, url: `/places/${place.canonicalId}`, item: { name: place.name } });
-  assert.deepEqual(await lookup('itm_000000000000000000000000'), { __typename: 'PublicGraphQLError', code: 'NOT_FOUND', message: 'No public record has this canonical ID.', type: '/problems/not-found' });
+  assert.deepEqual(await lookup(place.canonicalId), {
+    __typename: 'ContentLookupSuccess',
+    collection: 'places',
+    canonicalId: place.canonicalId,
+    url: `/places/${place.canonicalId}`,
+    item: { name: place.name },
+  });
+  assert.deepEqual(await lookup('itm_000000000000000000000000'), {
+    __typename: 'PublicGraphQLError',
+    code: 'NOT_FOUND',
+    message: 'No public record has this canonical ID.',
+    type: '/problems/not-found',
+  });
   assert.equal(((await lookup('nope')) as { code: string }).code, 'INVALID_ID');
 });
 
@@ -169,7 +198,11 @@ test('a repeated query is answered the same, byte for byte and per media type, a
 
 test('variables nested deeper than the stack allows are refused with an error, not a 500 (found by the fuzz campaign)', async () => {
   const deep = `{"query":"query($v: Int) { movies(first: $v) { totalCount } }","variables":{"v":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`;
-  const r = await fetch(`${server.base}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' }, body: deep });
+  const r = await fetch(`${server.base}/graphql`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' },
+    body: deep,
+  });
   assert.ok(r.status < 500, String(r.status));
   assert.ok(((await r.json()) as GraphQLBody).errors?.length, 'the variable is refused with an error');
 });

@@ -17,7 +17,10 @@ const committed = readFileSync(SNAPSHOT_PATH, 'utf8');
 const current = graphqlSdl();
 
 test('no breaking change against the committed schema.graphql (v1 evolves additively)', () => {
-  assert.deepEqual(breakingChanges(committed, current).map((c) => `${c.type}: ${c.description}`), []);
+  assert.deepEqual(
+    breakingChanges(committed, current).map((c) => `${c.type}: ${c.description}`),
+    [],
+  );
 });
 
 test('the breaking-change check can fail: removing a field or narrowing an argument is caught', () => {
@@ -59,7 +62,10 @@ test('one connection per REST collection, each with the IBM cost and list-size d
     assert.ok(field, c.name);
     const directives = field.astNode!.directives!.map((d) => d.name.value);
     assert.deepEqual(directives, ['cost', 'listSize']);
-    assert.deepEqual(field.args.map((a) => a.name), ['first', 'after', 'filter', 'orderBy', 'includeFacets']);
+    assert.deepEqual(
+      field.args.map((a) => a.name),
+      ['first', 'after', 'filter', 'orderBy', 'includeFacets'],
+    );
   }
   assert.ok(query.astNode!.directives!.some((d) => d.name.value === 'rateLimit'));
 });

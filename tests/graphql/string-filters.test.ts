@@ -48,12 +48,16 @@ test('a string in any casing finds what REST finds for the filter', async () => 
     assert.deepEqual(ids(answer, 'activities'), expected, value);
   }
   assert.ok((await restIds('/api/sporting-events.json?experience=in-person&experienceStatus=attended')).length > 0);
-  const status = await run('{ sportingEvents(first: 100, filter: { experience: "In-Person", experienceStatus: "ATTENDED" }) { totalCount nodes { canonicalId } } }');
+  const status = await run(
+    '{ sportingEvents(first: 100, filter: { experience: "In-Person", experienceStatus: "ATTENDED" }) { totalCount nodes { canonicalId } } }',
+  );
   assert.deepEqual(ids(status, 'sportingEvents'), await restIds('/api/sporting-events.json?experience=in-person&experienceStatus=attended'));
 });
 
 test('a value no record holds is an empty connection, not an error', async () => {
-  const answer = await run('{ music(filter: { type: "podcast-episode" }) { totalCount nodes { canonicalId } } code(filter: { kind: "gist" }) { totalCount nodes { canonicalId } } }');
+  const answer = await run(
+    '{ music(filter: { type: "podcast-episode" }) { totalCount nodes { canonicalId } } code(filter: { kind: "gist" }) { totalCount nodes { canonicalId } } }',
+  );
   assert.equal(answer.errors, undefined);
   assert.deepEqual([answer.data!.music!.totalCount, answer.data!.code!.totalCount], [0, 0]);
 });
@@ -63,7 +67,9 @@ test('queries written against the v1 enum names still answer the same records', 
   assert.ok(expected.length > 0);
   const literal = await run('{ activities(first: 100, filter: { sportType: TRAIL_RUN }) { nodes { canonicalId } } }');
   assert.deepEqual(ids(literal, 'activities'), expected);
-  const variable = await run('query ($s: ActivitiesSportType) { activities(first: 100, filter: { sportType: $s }) { nodes { canonicalId } } }', { s: 'TRAIL_RUN' });
+  const variable = await run('query ($s: ActivitiesSportType) { activities(first: 100, filter: { sportType: $s }) { nodes { canonicalId } } }', {
+    s: 'TRAIL_RUN',
+  });
   assert.deepEqual(ids(variable, 'activities'), expected);
   const work = await run('{ work(first: 100, filter: { kind: SIDE_PROJECT }) { nodes { canonicalId } } }');
   assert.deepEqual(ids(work, 'work'), await restIds('/api/work.json?kind=side-project'));

@@ -22,12 +22,27 @@ import { chromium as playwright, type Browser } from 'playwright-core';
 import { config } from '../../src/config.ts';
 
 /** This machine has no network: no background requests, update checks, pings or reports. */
-const OFFLINE_ARGS = ['--disable-background-networking', '--disable-component-update', '--disable-domain-reliability', '--disable-client-side-phishing-detection', '--no-pings'];
+const OFFLINE_ARGS = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-domain-reliability',
+  '--disable-client-side-phishing-detection',
+  '--no-pings',
+];
 
-const LEFT_OUT = ['--single-process', '--disable-features=', '--enable-features=', '--disable-web-security', '--allow-running-insecure-content', '--disable-site-isolation-trials'];
+const LEFT_OUT = [
+  '--single-process',
+  '--disable-features=',
+  '--enable-features=',
+  '--disable-web-security',
+  '--allow-running-insecure-content',
+  '--disable-site-isolation-trials',
+];
 
 /** The Chromium major version the package ships (its own major version). */
-const PACKAGED_MAJOR = (JSON.parse(readFileSync(new URL('../package.json', import.meta.resolve('@sparticuz/chromium')), 'utf8')) as { version: string }).version.split('.')[0];
+const PACKAGED_MAJOR = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.resolve('@sparticuz/chromium')), 'utf8')) as { version: string }
+).version.split('.')[0];
 
 /** Starts a headless Chromium; close it with `browser.close()`. */
 export async function launchBrowser(): Promise<Browser> {

@@ -45,7 +45,10 @@ const pointer = (...keys: string[]) => `#/${keys.map(pointerSegment).join('/')}`
 /** Follows a local `#/components/...` reference; returns the target and its JSON pointer. */
 function resolve<T>(value: T | Reference, at: string): { value: T; at: string } {
   if (typeof value === 'object' && value !== null && '$ref' in value) {
-    const keys = value.$ref.replace(/^#\//, '').split('/').map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const keys = value.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
     let target: unknown = document;
     for (const key of keys) target = (target as Record<string, unknown>)[key];
     return { value: target as T, at: value.$ref };
@@ -58,7 +61,10 @@ function findPath(pathname: string): string | undefined {
   if (Object.hasOwn(document.paths, pathname)) return pathname;
   return Object.keys(document.paths).find((template) => {
     if (!template.includes('{')) return false;
-    const source = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+');
+    const source = template
+      .split(/\{[^}]+\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]+');
     return new RegExp(`^${source}$`).test(pathname);
   });
 }
@@ -68,7 +74,10 @@ const isJson = (mediaType: string) => mediaType === 'application/json' || mediaT
 
 function describe(errors: readonly OutputUnit[] | undefined): string {
   return (errors ?? [])
-    .map((e) => `    at ${e.instanceLocation}: ${e.keyword.replace(/^https:\/\/json-schema\.org\/(keyword|evaluation)\//, '')} (${e.absoluteKeywordLocation.replace(/^.*#/, '#')})`)
+    .map(
+      (e) =>
+        `    at ${e.instanceLocation}: ${e.keyword.replace(/^https:\/\/json-schema\.org\/(keyword|evaluation)\//, '')} (${e.absoluteKeywordLocation.replace(/^.*#/, '#')})`,
+    )
     .join('\n');
 }
 
@@ -105,7 +114,8 @@ export async function assertMatchesContract(method: string, pathWithQuery: strin
   const operation = document.paths[path]![verb] as Operation | undefined;
   if (operation === undefined || typeof operation !== 'object') throw new AssertionError({ message: `${where}: ${path} documents no ${method}` });
   const statusKey = [String(response.status), `${String(response.status)[0]}XX`, 'default'].find((k) => Object.hasOwn(operation.responses, k));
-  if (statusKey === undefined) throw new AssertionError({ message: `${where}: status not documented (documented: ${Object.keys(operation.responses).join(', ')})` });
+  if (statusKey === undefined)
+    throw new AssertionError({ message: `${where}: status not documented (documented: ${Object.keys(operation.responses).join(', ')})` });
   const { value: documented, at } = resolve<Response>(operation.responses[statusKey]!, pointer('paths', path, verb, 'responses', statusKey));
 
   const failures: string[] = [];
@@ -182,5 +192,8 @@ export async function contractFetch(url: string, init: RequestInit = {}): Promis
     else await check('#/components/schemas/Problem', JSON.parse(body) as JsonValue, 'the problem', failures);
     if (failures.length) throw new AssertionError({ message: `${method} ${pathname}: ${failures.join('; ')}` });
   }
-  return new globalThis.Response(method === 'HEAD' || response.status === 304 || response.status === 204 ? null : body, { status: response.status, headers: response.headers });
+  return new globalThis.Response(method === 'HEAD' || response.status === 304 || response.status === 204 ? null : body, {
+    status: response.status,
+    headers: response.headers,
+  });
 }

@@ -72,6 +72,9 @@ export async function startDevServer(contentDir: string, env: Record<string, str
 
 /** `npm run dev` (the supervisor), building into `distDir`; resolves at once, to follow its lines. */
 export function startDevLoop(contentDir: string, distDir: string, env: Record<string, string> = {}): DevProcess {
-  const child = spawn(process.execPath, ['src/runtime/dev.ts'], { env: devEnv(contentDir, { DIST_DIR: distDir, ...env }), stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['src/runtime/dev.ts'], {
+    env: devEnv(contentDir, { DIST_DIR: distDir, ...env }),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return follow(child);
 }

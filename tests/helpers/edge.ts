@@ -84,8 +84,26 @@ export async function startEdge(originEnv: (edge: string) => Record<string, stri
   const proxy = await countingProxy(new URL(runtime.base), hits);
   const state = mkdtempSync(join(tmpdir(), 'collections-edge-'));
   const wrangler = resolve('node_modules/wrangler/bin/wrangler.js');
-  const args = [wrangler, 'pages', 'dev', paths.client, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector),
-    '--compatibility-date', COMPATIBILITY_DATE, '--binding', `ORIGIN_URL=${proxy.url}`, '--persist-to', state, '--log-level', 'warn'];
+  const args = [
+    wrangler,
+    'pages',
+    'dev',
+    paths.client,
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(inspector),
+    '--compatibility-date',
+    COMPATIBILITY_DATE,
+    '--binding',
+    `ORIGIN_URL=${proxy.url}`,
+    '--persist-to',
+    state,
+    '--log-level',
+    'warn',
+  ];
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...WRANGLER_ENV, WRANGLER_LOG_PATH: state, XDG_CONFIG_HOME: state },
     cwd: state,

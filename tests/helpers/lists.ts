@@ -23,7 +23,11 @@ export function contentItems(): Map<string, Item[]> {
 export function dateKey(date: string | undefined): string {
   if (date === undefined) return '';
   if (date.length <= 10) return date;
-  if (/(Z|[+-]\d{2}:\d{2})$/.test(date)) return new Date(date).toISOString().replace(/\.000Z$/, '').replace(/Z$/, '');
+  if (/(Z|[+-]\d{2}:\d{2})$/.test(date))
+    return new Date(date)
+      .toISOString()
+      .replace(/\.000Z$/, '')
+      .replace(/Z$/, '');
   return date.length === 16 ? `${date}:00` : date;
 }
 
@@ -42,7 +46,15 @@ export function expectedHits(items: Map<string, Item[]>, q: string, filter: { co
   for (const c of contentCollections) {
     if (filter.collections?.length && !filter.collections.includes(c.name)) continue;
     for (const item of items.get(c.name)!) {
-      const texts = c.search.map((f) => [f, values(item[f]).map((v) => fold(String(v))).join('\n')] as const);
+      const texts = c.search.map(
+        (f) =>
+          [
+            f,
+            values(item[f])
+              .map((v) => fold(String(v)))
+              .join('\n'),
+          ] as const,
+      );
       const at = texts.findIndex(([, t]) => t.includes(key));
       if (at < 0) continue;
       const date = HAPPENED[c.name]!(item) ?? (typeof item[c.dateField] === 'string' ? String(item[c.dateField]) : undefined);

@@ -45,7 +45,10 @@ export function expectedIds(collection: CollectionDeclaration, items: readonly I
       if (!values(item[spec.field]).some((v) => wanted.includes(fold(String(v))))) return false;
     }
     if (query.q) {
-      const text = collection.search.flatMap((f) => values(item[f])).map((v) => fold(String(v))).join('\n');
+      const text = collection.search
+        .flatMap((f) => values(item[f]))
+        .map((v) => fold(String(v)))
+        .join('\n');
       if (!text.includes(fold(query.q.trim()))) return false;
     }
     return true;

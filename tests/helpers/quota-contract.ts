@@ -39,33 +39,39 @@ export function quotaContract(name: string, stores: ContractStore): void {
 
   test(`${name}: over any requests, never more than the quota in a window; quiet for a window, the whole quota; waiting t or Retry-After admits`, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 12 }), fc.constantFrom(60, 3600), fc.integer({ min: 0, max: 2 ** 40 }), fc.array(step(12), { minLength: 1, maxLength: 60 }), async (limit, windowSeconds, start, steps) => {
-        const windowMs = windowSeconds * 1000;
-        let now = start;
-        const limiter = new RateLimiter({ store: await stores.fresh(), limit, windowSeconds, policy: 'p', now: () => now });
-        const admitted: { at: number; amount: number }[] = [];
-        let previous: { allowed: boolean; reset: number; amount: number } | undefined;
-        for (const { gap, amount: drawn } of steps as Step[]) {
-          const amount = Math.min(drawn, limit);
-          const told = gap === 'as-told' && previous !== undefined;
-          now += gap === 'as-told' ? (previous ? previous.reset * 1000 : 0) : gap === 'retry-after' ? windowMs : gap;
-          // Waiting as told after a refusal retries the refused request; after an admission, one more unit.
-          const asked = told ? (previous!.allowed ? 1 : previous!.amount) : amount;
-          const quiet = admitted.every((a) => a.at <= now - windowMs);
-          const quota = await limiter.take('client', asked);
-          assert.ok(quota.reset >= 1 && quota.reset <= windowSeconds, `t=${quota.reset} lies within the window`);
-          if (told) assert.ok(quota.allowed, `waiting t=${previous!.reset} s admits ${asked}`);
-          if (gap === 'retry-after' || quiet) {
-            assert.ok(quota.allowed, 'Retry-After (the whole window) admits any request within the quota');
-            assert.equal(quota.remaining, limit - asked, 'quiet for a whole window, the whole quota is back');
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 12 }),
+        fc.constantFrom(60, 3600),
+        fc.integer({ min: 0, max: 2 ** 40 }),
+        fc.array(step(12), { minLength: 1, maxLength: 60 }),
+        async (limit, windowSeconds, start, steps) => {
+          const windowMs = windowSeconds * 1000;
+          let now = start;
+          const limiter = new RateLimiter({ store: await stores.fresh(), limit, windowSeconds, policy: 'p', now: () => now });
+          const admitted: { at: number; amount: number }[] = [];
+          let previous: { allowed: boolean; reset: number; amount: number } | undefined;
+          for (const { gap, amount: drawn } of steps as Step[]) {
+            const amount = Math.min(drawn, limit);
+            const told = gap === 'as-told' && previous !== undefined;
+            now += gap === 'as-told' ? (previous ? previous.reset * 1000 : 0) : gap === 'retry-after' ? windowMs : gap;
+            // Waiting as told after a refusal retries the refused request; after an admission, one more unit.
+            const asked = told ? (previous!.allowed ? 1 : previous!.amount) : amount;
+            const quiet = admitted.every((a) => a.at <= now - windowMs);
+            const quota = await limiter.take('client', asked);
+            assert.ok(quota.reset >= 1 && quota.reset <= windowSeconds, `t=${quota.reset} lies within the window`);
+            if (told) assert.ok(quota.allowed, `waiting t=${previous!.reset} s admits ${asked}`);
+            if (gap === 'retry-after' || quiet) {
+              assert.ok(quota.allowed, 'Retry-After (the whole window) admits any request within the quota');
+              assert.equal(quota.remaining, limit - asked, 'quiet for a whole window, the whole quota is back');
+            }
+            if (quota.allowed) admitted.push({ at: now, amount: asked });
+            const spent = admitted.filter((a) => a.at > now - windowMs).reduce((sum, a) => sum + a.amount, 0);
+            assert.ok(spent <= limit, `${spent} units in the window ending at ${now}, quota ${limit}`);
+            assert.ok(quota.remaining <= limit - spent, `r=${quota.remaining} never promises more than is free`);
+            previous = { allowed: quota.allowed, reset: quota.reset, amount: asked };
           }
-          if (quota.allowed) admitted.push({ at: now, amount: asked });
-          const spent = admitted.filter((a) => a.at > now - windowMs).reduce((sum, a) => sum + a.amount, 0);
-          assert.ok(spent <= limit, `${spent} units in the window ending at ${now}, quota ${limit}`);
-          assert.ok(quota.remaining <= limit - spent, `r=${quota.remaining} never promises more than is free`);
-          previous = { allowed: quota.allowed, reset: quota.reset, amount: asked };
-        }
-      }),
+        },
+      ),
       { numRuns },
     );
   });
@@ -75,8 +81,14 @@ export function quotaContract(name: string, stores: ContractStore): void {
     const limiter = new RateLimiter({ store: await stores.fresh(), limit: 3, windowSeconds: 60, policy: 'p', now: () => now });
     const burst = [];
     for (let i = 0; i < 4; i++) burst.push(await limiter.take('a'));
-    assert.deepEqual(burst.map((q) => q.allowed), [true, true, true, false]);
-    assert.deepEqual(burst.map((q) => q.remaining), [2, 1, 0, 0]);
+    assert.deepEqual(
+      burst.map((q) => q.allowed),
+      [true, true, true, false],
+    );
+    assert.deepEqual(
+      burst.map((q) => q.remaining),
+      [2, 1, 0, 0],
+    );
     assert.equal(burst[3]!.header, '"p";r=0;t=60');
     assert.ok((await limiter.take('b')).allowed, 'clients are counted apart');
     now += 59_999;

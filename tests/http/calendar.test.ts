@@ -34,7 +34,8 @@ test('each feed is text/calendar, cached like the API, with one event per record
     const r = await contractFetch(server.base + path);
     assert.equal(r.status, 200);
     assert.equal(r.headers.get('content-type'), 'text/calendar; charset=utf-8');
-    for (const name of ['etag', 'last-modified', 'cache-control', 'content-usage', 'content-signal', 'access-control-allow-origin']) assert.ok(r.headers.get(name), `${path} ${name}`);
+    for (const name of ['etag', 'last-modified', 'cache-control', 'content-usage', 'content-signal', 'access-control-allow-origin'])
+      assert.ok(r.headers.get(name), `${path} ${name}`);
     assert.equal((await contractFetch(server.base + path, { headers: { 'If-None-Match': r.headers.get('etag')! } })).status, 304);
     feeds[path] = events(await r.text());
   }

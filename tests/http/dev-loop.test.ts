@@ -53,7 +53,11 @@ async function get(path: string, init: RequestInit = {}): Promise<{ status: numb
 }
 
 async function graphql(query: string): Promise<Record<string, { nodes: { canonicalId: string; [k: string]: unknown }[] }>> {
-  const r = await get('/graphql', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' }, body: JSON.stringify({ query }) });
+  const r = await get('/graphql', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' },
+    body: JSON.stringify({ query }),
+  });
   assert.equal(r.status, 200, r.body);
   return (JSON.parse(r.body) as { data: Record<string, { nodes: { canonicalId: string }[] }> }).data;
 }
@@ -67,8 +71,17 @@ async function sql(statement: string): Promise<unknown[][]> {
 const items = (body: string) => (JSON.parse(body) as { data: { canonicalId: string; [k: string]: unknown }[] }).data;
 
 test('a concert edit is seen on REST (item and ETag), the record page, GraphQL, search and the calendars; other documents keep their ETags', async () => {
-  const before = { page: await get('/api/concerts.json'), books: await get('/api/books.json'), calendar: await get('/calendar.ics'), places: await get('/places.geojson') };
-  const changed = await edit('concerts/radiohead-uber-arena-2025.md', 'tour: 2025 European Tour\n', 'tour: 2025 European Tour\ntitle: Kid A Mnesia Revisited\n');
+  const before = {
+    page: await get('/api/concerts.json'),
+    books: await get('/api/books.json'),
+    calendar: await get('/calendar.ics'),
+    places: await get('/places.geojson'),
+  };
+  const changed = await edit(
+    'concerts/radiohead-uber-arena-2025.md',
+    'tour: 2025 European Tour\n',
+    'tour: 2025 European Tour\ntitle: Kid A Mnesia Revisited\n',
+  );
   for (const path of ['/api/concerts.json', '/calendar.ics', '/concerts.ics']) assert.ok(changed.split(' ').includes(path), `${path} in ${changed}`);
   const found = items((await get('/api/concerts.json?q=mnesia revisited')).body);
   assert.equal(found.length, 1);
@@ -77,7 +90,9 @@ test('a concert edit is seen on REST (item and ETag), the record page, GraphQL, 
   assert.notEqual(page.etag, before.page.etag);
   assert.ok(items(page.body).some((item) => item.title === 'Kid A Mnesia Revisited'));
   assert.match((await get(`/concerts/${found[0]!.canonicalId}`)).body, /Kid A Mnesia Revisited/);
-  assert.deepEqual((await graphql('{ concerts(first: 5, filter: { q: "mnesia revisited" }) { nodes { canonicalId } } }')).concerts!.nodes, [{ canonicalId: found[0]!.canonicalId }]);
+  assert.deepEqual((await graphql('{ concerts(first: 5, filter: { q: "mnesia revisited" }) { nodes { canonicalId } } }')).concerts!.nodes, [
+    { canonicalId: found[0]!.canonicalId },
+  ]);
   assert.ok(items((await get('/api/search.json?q=mnesia revisited')).body).some((hit) => hit.canonicalId === found[0]!.canonicalId));
   const calendar = await get('/calendar.ics');
   assert.notEqual(calendar.etag, before.calendar.etag);
@@ -163,7 +178,11 @@ test('a new post is seen on REST, GraphQL, SQL, the feeds, its page and the home
 test('an invalid edit leaves every answer unchanged and prints every problem; fixing it recovers', async () => {
   const paths = ['/api/concerts.json', '/api/places.json', '/calendar.ics', '/places.geojson', '/feed.json', '/', '/api/meta.json', '/api/status.json'];
   const snapshot = async () => Promise.all(paths.map((path) => get(path).then((r) => ({ path, status: r.status, etag: r.etag, body: r.body }))));
-  const state = async () => ({ answers: await snapshot(), graphql: await graphql('{ concerts(first: 3) { nodes { canonicalId date } } }'), sql: await sql('SELECT title FROM public.writing ORDER BY published_at DESC LIMIT 3') });
+  const state = async () => ({
+    answers: await snapshot(),
+    graphql: await graphql('{ concerts(first: 3) { nodes { canonicalId date } } }'),
+    sql: await sql('SELECT title FROM public.writing ORDER BY published_at DESC LIMIT 3'),
+  });
   const before = await state();
   const concert = readFileSync(join(content, 'concerts/radiohead-uber-arena-2025.md'), 'utf8');
   const places = readFileSync(join(content, 'places/tokyo.yaml'), 'utf8');
@@ -202,7 +221,12 @@ test('a loopback load across several swaps gets only 2xx answers', async () => {
       { method: 'GET', path: '/api/search.json?q=concert' },
       { method: 'GET', path: '/calendar.ics' },
       { method: 'GET', path: '/' },
-      { method: 'POST', path: '/graphql', headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' }, body: JSON.stringify({ query: '{ concerts(first: 10) { nodes { canonicalId title } } }' }) },
+      {
+        method: 'POST',
+        path: '/graphql',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' },
+        body: JSON.stringify({ query: '{ concerts(first: 10) { nodes { canonicalId title } } }' }),
+      },
       { method: 'QUERY' as 'GET', path: '/api/sql', headers: { 'Content-Type': 'application/sql' }, body: 'SELECT title FROM public.writing LIMIT 5' },
     ],
   });

@@ -33,15 +33,25 @@ test('every problem type resolves: JSON by default, HTML for browsers', async ()
     assert.match(await asHtml.text(), new RegExp(`<code>${slug}</code>`));
   }
   const index = (await (await get('/problems/')).json()) as { problems: { slug: string }[] };
-  assert.deepEqual(index.problems.map((p) => p.slug), Object.keys(PROBLEMS));
+  assert.deepEqual(
+    index.problems.map((p) => p.slug),
+    Object.keys(PROBLEMS),
+  );
   const html = await (await get('/problems/', { Accept: 'text/html' })).text();
   for (const slug of Object.keys(PROBLEMS)) assert.ok(html.includes(`href="/problems/${slug}"`), slug);
 });
 
 test('service metadata lists every collection and links to the other documents', async () => {
-  const meta = (await (await get('/api/meta.json')).json()) as { version: string; links: Record<string, string>; collections: { name: string; path: string; count: number }[] };
+  const meta = (await (await get('/api/meta.json')).json()) as {
+    version: string;
+    links: Record<string, string>;
+    collections: { name: string; path: string; count: number }[];
+  };
   assert.equal(meta.version, '1.0.0');
-  assert.deepEqual(meta.collections.map((c) => c.name), restCollections.map((c) => c.name));
+  assert.deepEqual(
+    meta.collections.map((c) => c.name),
+    restCollections.map((c) => c.name),
+  );
   for (const c of meta.collections) {
     const list = (await (await get(`${c.path}?limit=1`)).json()) as { meta: { totalCount: number } };
     assert.equal(list.meta.totalCount, c.count, c.name);
@@ -64,8 +74,17 @@ test('status reports the version and the data as-of time of this process', async
   const body = (await r.json()) as { status: string; version: string; dataAsOf: string; collections: Record<string, { count: number; asOf: string }> };
   assert.equal(body.status, 'ok');
   assert.equal(body.version, '1.0.0');
-  assert.deepEqual(Object.keys(body.collections), restCollections.map((c) => c.name));
-  assert.equal(body.dataAsOf, Object.values(body.collections).map((c) => c.asOf).sort().at(-1));
+  assert.deepEqual(
+    Object.keys(body.collections),
+    restCollections.map((c) => c.name),
+  );
+  assert.equal(
+    body.dataAsOf,
+    Object.values(body.collections)
+      .map((c) => c.asOf)
+      .sort()
+      .at(-1),
+  );
 });
 
 test('the API catalog is an RFC 9727 linkset pointing at the description, docs, metadata and status', async () => {
@@ -112,7 +131,10 @@ test('agent discovery over HTTP: the skills index and the resource catalog are l
 });
 
 test('the Agent Skills index: each SKILL.md is served as Markdown, its front matter matches, and its bytes have the digest the index gives', async () => {
-  const index = (await (await get('/.well-known/agent-skills/index.json')).json()) as { $schema: string; skills: { name: string; type: string; description: string; url: string; digest: string }[] };
+  const index = (await (await get('/.well-known/agent-skills/index.json')).json()) as {
+    $schema: string;
+    skills: { name: string; type: string; description: string; url: string; digest: string }[];
+  };
   assert.equal(index.$schema, 'https://schemas.agentskills.io/discovery/0.2.0/schema.json');
   assert.ok(index.skills.length > 0);
   for (const skill of index.skills) {
@@ -136,13 +158,29 @@ test('the Agent Skills index: each SKILL.md is served as Markdown, its front mat
 
 test('the resource catalog: every href answers in one of the media types it names, every collection and skill is in it', async () => {
   const catalog = (await (await get('/.well-known/resource-catalog.json')).json()) as {
-    resources: { id: string; kind: string; mediaTypes: string[]; href?: string; uri?: string; tool?: { name: string; arguments: Record<string, string> }; digest?: string }[];
+    resources: {
+      id: string;
+      kind: string;
+      mediaTypes: string[];
+      href?: string;
+      uri?: string;
+      tool?: { name: string; arguments: Record<string, string> };
+      digest?: string;
+    }[];
   };
   const ids = catalog.resources.map((r) => r.id);
   assert.equal(new Set(ids).size, ids.length, 'ids are unique');
-  for (const c of restCollections) assert.ok(catalog.resources.some((r) => r.kind === 'collection' && r.href === `/api/${c.name}.json` && r.tool), c.name);
+  for (const c of restCollections)
+    assert.ok(
+      catalog.resources.some((r) => r.kind === 'collection' && r.href === `/api/${c.name}.json` && r.tool),
+      c.name,
+    );
   const index = (await (await get('/.well-known/agent-skills/index.json')).json()) as { skills: { url: string; digest: string }[] };
-  for (const skill of index.skills) assert.ok(catalog.resources.some((r) => r.kind === 'skill' && r.href === skill.url && r.digest === skill.digest && r.uri?.startsWith('skill://')), skill.url);
+  for (const skill of index.skills)
+    assert.ok(
+      catalog.resources.some((r) => r.kind === 'skill' && r.href === skill.url && r.digest === skill.digest && r.uri?.startsWith('skill://')),
+      skill.url,
+    );
   for (const resource of catalog.resources) {
     assert.ok(resource.href ?? resource.uri, resource.id);
     if (resource.href === undefined) continue;
@@ -150,6 +188,9 @@ test('the resource catalog: every href answers in one of the media types it name
     await r.arrayBuffer();
     assert.equal(r.status, 200, resource.href);
     const type = r.headers.get('content-type')!;
-    assert.ok(resource.mediaTypes.some((m) => type === m || type.startsWith(`${m};`) || m.startsWith(`${type};`)), `${resource.href}: ${type} is one of ${resource.mediaTypes.join(', ')}`);
+    assert.ok(
+      resource.mediaTypes.some((m) => type === m || type.startsWith(`${m};`) || m.startsWith(`${type};`)),
+      `${resource.href}: ${type} is one of ${resource.mediaTypes.join(', ')}`,
+    );
   }
 });

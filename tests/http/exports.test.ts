@@ -77,13 +77,22 @@ test('the schema checks reject an export broken in one place, and a document of 
   const gpx = (await text('/places.gpx')).body;
   const noLat = gpx.replace(/<wpt lat="[^"]+"/, '<wpt');
   assert.notEqual(noLat, gpx);
-  await assert.rejects(assertValidXml(noLat, 'gpx', 'no-lat.gpx'), /Element '\{http:\/\/www\.topografix\.com\/GPX\/1\/1\}wpt': The attribute 'lat' is required but missing/);
+  await assert.rejects(
+    assertValidXml(noLat, 'gpx', 'no-lat.gpx'),
+    /Element '\{http:\/\/www\.topografix\.com\/GPX\/1\/1\}wpt': The attribute 'lat' is required but missing/,
+  );
   // atom:link is declared by the imported Atom schema: the imports are loaded, not skipped.
   const noHref = kml.replace(/<atom:link href="[^"]+"\/>/, '<atom:link/>');
   assert.notEqual(noHref, kml);
-  await assert.rejects(assertValidXml(noHref, 'kml', 'no-href.kml'), /Element '\{http:\/\/www\.w3\.org\/2005\/Atom\}link': The attribute 'href' is required but missing/);
+  await assert.rejects(
+    assertValidXml(noHref, 'kml', 'no-href.kml'),
+    /Element '\{http:\/\/www\.w3\.org\/2005\/Atom\}link': The attribute 'href' is required but missing/,
+  );
   const offTheGlobe = gpx.replace(/<wpt lat="[^"]+"/, '<wpt lat="91"');
-  await assert.rejects(assertValidXml(offTheGlobe, 'gpx', 'lat-91.gpx'), /lat-91\.gpx:\d+: Schemas validity error : Element '\{[^}]+\}wpt', attribute 'lat': \[facet 'maxInclusive'\]/);
+  await assert.rejects(
+    assertValidXml(offTheGlobe, 'gpx', 'lat-91.gpx'),
+    /lat-91\.gpx:\d+: Schemas validity error : Element '\{[^}]+\}wpt', attribute 'lat': \[facet 'maxInclusive'\]/,
+  );
   await assert.rejects(assertValidXml(gpx, 'kml', 'gpx-as.kml'), /No matching global declaration available for the validation root/);
   await assert.rejects(assertValidXml(kml.slice(0, -20), 'kml', 'truncated.kml'), /parser error/);
 });
@@ -137,7 +146,11 @@ test('altitude survives in every map format; an export with incomplete provenanc
   const kml = readFileSync(join(root, 'client2/places.kml'), 'utf8');
   assert.match(kml, /<coordinates>9\.3433,47\.2493,2502<\/coordinates>/);
   assert.match(readFileSync(join(root, 'client2/places.gpx'), 'utf8'), /<ele>2502<\/ele>/);
-  assert.deepEqual((JSON.parse(readFileSync(join(root, 'client2/places.geojson'), 'utf8')) as { features: { geometry: { coordinates: number[] } }[] }).features[0]!.geometry.coordinates, [9.3433, 47.2493, 2502]);
+  assert.deepEqual(
+    (JSON.parse(readFileSync(join(root, 'client2/places.geojson'), 'utf8')) as { features: { geometry: { coordinates: number[] } }[] }).features[0]!.geometry
+      .coordinates,
+    [9.3433, 47.2493, 2502],
+  );
   await assertValidXml(kml, 'kml', 'peak.kml');
 });
 

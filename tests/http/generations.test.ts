@@ -56,7 +56,9 @@ test('a request under way keeps its generation through a swap, and is answered b
   const closed = new Promise((done) => socket.on('close', done));
   // The dispatcher's listener runs first and binds the request to the generation of the moment.
   const underWay = new Promise((done) => server.once('request', done));
-  socket.write(`QUERY /api/sql HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/sql\r\nContent-Length: ${Buffer.byteLength(statement)}\r\n\r\n${statement.slice(0, 10)}`);
+  socket.write(
+    `QUERY /api/sql HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/sql\r\nContent-Length: ${Buffer.byteLength(statement)}\r\n\r\n${statement.slice(0, 10)}`,
+  );
   await underWay;
   const result = await generations.rebuild([touch('writing/2026-four-cities.md', 'title: "Four cities"', 'title: "Five cities"')]);
   assert.equal(result.swapped, true);

@@ -54,7 +54,10 @@ test('D1: a malformed target or Host is a 400 problem, and the server keeps serv
   isProblem(slashes.headers, slashes.body, 404);
   // An empty Host is valid (RFC 9110 §7.2) and an absolute-form target is answered by its path.
   assert.equal((await rawRequest(server.base, 'GET / HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n')).status, 200);
-  assert.equal((await rawRequest(server.base, 'GET http://elsewhere.test/api/status.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).status, 200);
+  assert.equal(
+    (await rawRequest(server.base, 'GET http://elsewhere.test/api/status.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).status,
+    200,
+  );
   await stillServing();
 });
 
@@ -158,8 +161,18 @@ test('D5: pages carry a same-origin CSP, frame-ancestors none, nosniff, a referr
 test("D5: the CDN's _headers file gives static pages the same security headers as the runtime", async () => {
   const cdn = readFileSync(join(paths.client, '_headers'), 'utf8');
   // Every rule whose pattern (`*` any characters) matches the path applies, as on Cloudflare Pages and Netlify.
-  const matches = (pattern: string, path: string) => new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(path);
-  const block = (path: string) => cdn.split(/\n(?=\/)/).filter((b) => matches(b.slice(0, b.indexOf('\n')), path)).join('\n');
+  const matches = (pattern: string, path: string) =>
+    new RegExp(
+      `^${pattern
+        .split('*')
+        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    ).test(path);
+  const block = (path: string) =>
+    cdn
+      .split(/\n(?=\/)/)
+      .filter((b) => matches(b.slice(0, b.indexOf('\n')), path))
+      .join('\n');
   const page = await fetch(`${server.base}/subscribe/`);
   for (const name of ['Content-Security-Policy', 'X-Content-Type-Options', 'Referrer-Policy', 'Permissions-Policy']) {
     assert.ok(block('/subscribe/').includes(`  ${name}: ${page.headers.get(name)}`), name);
@@ -205,7 +218,10 @@ test('a 417 to an Upgrade request closes the connection: a malformed request aft
   assert.match(head!, /^HTTP\/1\.1 417 /);
   assert.match(head!, /\r\nConnection: close(\r\n|$)/i);
   // Without an Upgrade the connection stays usable: the next request is answered on it.
-  const plain = await twoOnOneConnection('GET /api/status.json HTTP/1.1\r\nHost: localhost\r\nExpect: nothing\r\n\r\n', 'GET /api/status.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+  const plain = await twoOnOneConnection(
+    'GET /api/status.json HTTP/1.1\r\nHost: localhost\r\nExpect: nothing\r\n\r\n',
+    'GET /api/status.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+  );
   assert.match(plain, /^HTTP\/1\.1 417 /);
   // The 417 is a problem like every other refusal, and the next request is answered after it.
   assert.match(plain, /^HTTP\/1\.1 417 [^]*?\r\n\r\n\{"type":"\/problems\/expectation-failed"[^}]*\}HTTP\/1\.1 200 /);

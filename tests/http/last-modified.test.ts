@@ -39,7 +39,11 @@ function build(files: Record<string, string>) {
 }
 
 test('a scheduled concert does not date the data after the build: Last-Modified and meta.timestamp stop at the build’s present', async () => {
-  const site = build({ 'movies/heat.md': heat, 'concerts/ahead.md': concert('2027-02-18T19:30'), 'concerts/past.md': concert('2024-05-01T19:30').replace('Tonhalle', 'Volkshaus') });
+  const site = build({
+    'movies/heat.md': heat,
+    'concerts/ahead.md': concert('2027-02-18T19:30'),
+    'concerts/past.md': concert('2024-05-01T19:30').replace('Tonhalle', 'Volkshaus'),
+  });
   for (const path of ['/api/concerts.json', '/calendar.ics', '/concerts.ics']) {
     assert.equal(site.manifest[path]!.headers['Last-Modified'], NOW.toUTCString(), path);
   }

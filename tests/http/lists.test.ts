@@ -54,9 +54,15 @@ test('blog: every non-draft post, with its canonical URL; drafts never published
     assert.ok(!drafts.includes(String(post.slug)));
   }
   const tagged = await walk('/api/blog.json?tag=NODE.JS&limit=3');
-  assert.deepEqual(tagged.data.map((p) => p.canonicalId), data.filter((p) => (p.tags as string[]).includes('node.js')).map((p) => p.canonicalId));
+  assert.deepEqual(
+    tagged.data.map((p) => p.canonicalId),
+    data.filter((p) => (p.tags as string[]).includes('node.js')).map((p) => p.canonicalId),
+  );
   const year = await walk('/api/blog.json?year=2024');
-  assert.deepEqual(year.data.map((p) => p.canonicalId), data.filter((p) => String(p.publishedAt).startsWith('2024')).map((p) => p.canonicalId));
+  assert.deepEqual(
+    year.data.map((p) => p.canonicalId),
+    data.filter((p) => String(p.publishedAt).startsWith('2024')).map((p) => p.canonicalId),
+  );
   assert.ok((await page('/api/blog.json?q=uetliberg')).data.length >= 1);
   for (const draft of drafts) {
     assert.equal((await page(`/api/blog.json?q=${draft}`)).data.length, 0);
@@ -72,7 +78,10 @@ test('writing: the pieces published elsewhere plus every blog post, mapped to th
   for (const post of blog) {
     const piece = byId.get(post.canonicalId)!;
     assert.ok(piece, `${post.slug} is in writing`);
-    assert.deepEqual([piece.title, piece.url, piece.publishedAt, piece.kind, piece.publication], [post.title, post.url, post.publishedAt, 'post', 'localhost:4321']);
+    assert.deepEqual(
+      [piece.title, piece.url, piece.publishedAt, piece.kind, piece.publication],
+      [post.title, post.url, post.publishedAt, 'post', 'localhost:4321'],
+    );
   }
   const posts = await walk('/api/writing.json?kind=post&limit=100');
   assert.equal(posts.total, blog.length);
@@ -116,8 +125,16 @@ test('feed-items: one reverse-chronological stream; the walk equals the oracle, 
     const expected = expectedFeed(items, filter);
     assert.ok(expected.length > 0, query);
     assert.equal(total, expected.length, query);
-    assert.deepEqual(data.map((i) => i.canonicalId), expected.map((e) => e.canonicalId), query);
-    assert.deepEqual(data.map((i) => `${i.collection} ${i.date}`), expected.map((e) => `${e.collection} ${e.date}`), query);
+    assert.deepEqual(
+      data.map((i) => i.canonicalId),
+      expected.map((e) => e.canonicalId),
+      query,
+    );
+    assert.deepEqual(
+      data.map((i) => `${i.collection} ${i.date}`),
+      expected.map((e) => `${e.collection} ${e.date}`),
+      query,
+    );
     for (const item of data) assert.match(String(item.url), /^https?:\/\//);
   }
   // A film watched, a run, a concert, a post and a book finished are all in the stream.
@@ -129,7 +146,14 @@ test('feed-items: one reverse-chronological stream; the walk equals the oracle, 
   const b = await page('/api/feed-items.json?collection=blog&collection=books&limit=3');
   assert.deepEqual(a, b);
   const csv = await contractFetch(`${server.base}/api/feed-items.json?limit=4`, { headers: { Accept: 'text/csv' } });
-  assert.deepEqual(Object.keys((parseCsv(await csv.text(), { columns: true }) as Record<string, string>[])[0]!), ['canonicalId', 'collection', 'title', 'date', 'url', 'year']);
+  assert.deepEqual(Object.keys((parseCsv(await csv.text(), { columns: true }) as Record<string, string>[])[0]!), [
+    'canonicalId',
+    'collection',
+    'title',
+    'date',
+    'url',
+    'year',
+  ]);
 });
 
 test('feed-items: a stable cursor while content is unchanged; bad since and unknown collections are 400 problems', async () => {

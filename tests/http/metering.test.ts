@@ -28,7 +28,11 @@ async function spend(path: string, init: { method?: string; headers?: Record<str
   return response;
 }
 
-const station = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ schemaVersion: '1', stationSeed: 's', affinities: [], votes: [], hardExclusions: [], recentCanonicalIds: [], limit: 3 }) };
+const station = {
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ schemaVersion: '1', stationSeed: 's', affinities: [], votes: [], hardExclusions: [], recentCanonicalIds: [], limit: 3 }),
+};
 
 test('music POSTs, the taste summary, record pages and lists share one quota; the next one is a 429 problem', async () => {
   client(1);
@@ -48,7 +52,12 @@ test('music POSTs, the taste summary, record pages and lists share one quota; th
     if (/no-store|private/.test(response.headers.get('cache-control')!)) assert.match(response.headers.get('ratelimit')!, new RegExp(`r=${QUOTA - i - 1};`));
     else assert.equal(response.headers.get('ratelimit'), null);
   }
-  for (const [path, init] of [['/api/music/station.json', station], ['/api/taste/summary.json', {}], [page, {}], ['/api/movies.json', {}]] as const) {
+  for (const [path, init] of [
+    ['/api/music/station.json', station],
+    ['/api/taste/summary.json', {}],
+    [page, {}],
+    ['/api/movies.json', {}],
+  ] as const) {
     const refused = await fetch(`${server.base}${path}`, { ...init, headers: { ...('headers' in init ? init.headers : {}), 'X-Forwarded-For': address } });
     assert.equal(refused.status, 429, path);
     assert.equal(refused.headers.get('retry-after'), '60');
@@ -67,7 +76,8 @@ test('a conditional request answered 304 spends no quota', async () => {
     const again = await spend('/api/books.json?limit=3', { headers: { 'If-None-Match': etag } });
     assert.equal(again.status, 304, `conditional request ${i + 1}`);
     // A list is private (negotiated by Accept), so its 304 may carry the client's count; a storable one never does.
-    if (!/no-store|private/.test(again.headers.get('cache-control')!)) assert.equal(again.headers.get('ratelimit'), null, 'a 304 refreshes a stored answer: no per-client count');
+    if (!/no-store|private/.test(again.headers.get('cache-control')!))
+      assert.equal(again.headers.get('ratelimit'), null, 'a 304 refreshes a stored answer: no per-client count');
   }
   const summary = await spend('/api/taste/summary.json');
   const unchanged = await spend('/api/taste/summary.json', { headers: { 'If-None-Match': summary.headers.get('etag')! } });
@@ -78,7 +88,12 @@ test('a conditional request answered 304 spends no quota', async () => {
 
 test('GraphQL documents that fail to parse or validate cost a point each; the budget refuses them once spent', async () => {
   client(3);
-  const post = (query: string) => spend('/graphql', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' }, body: JSON.stringify({ query }) });
+  const post = (query: string) =>
+    spend('/graphql', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' },
+      body: JSON.stringify({ query }),
+    });
   const answers = [await post('{'), await post('{ nope }'), await post('{ movies(first: 1) { nodes { nope } } }')];
   for (const answer of answers) assert.equal(answer.status, 400);
   for (const [i, answer] of answers.entries()) assert.match(answer.headers.get('ratelimit')!, new RegExp(`^"graphql";r=${2 - i};t=\\d+$`));
@@ -89,7 +104,12 @@ test('GraphQL documents that fail to parse or validate cost a point each; the bu
 
 test('the owner lane spends the same quota: a bearer token does not make requests free', async () => {
   client(3);
-  const call = () => spend('/owner/mcp', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+  const call = () =>
+    spend('/owner/mcp', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
   for (let i = 0; i < QUOTA; i++) assert.equal((await call()).status, 401, `request ${i + 1} reaches the token check`);
   const refused = await call();
   assert.equal(refused.status, 429);

@@ -61,14 +61,19 @@ test('HEAD answers the GET status and headers without a body, also for 304 and 4
   const path = '/api/books.json?limit=3';
   const [getR, headR] = [await get(path), await get(path, {}, 'HEAD')];
   assert.equal(headR.status, 200);
-  for (const name of ['etag', 'content-length', 'content-type', 'x-total-count', 'link', 'last-modified']) assert.equal(headR.headers.get(name), getR.headers.get(name), name);
+  for (const name of ['etag', 'content-length', 'content-type', 'x-total-count', 'link', 'last-modified'])
+    assert.equal(headR.headers.get(name), getR.headers.get(name), name);
   assert.equal(await headR.text(), '');
   assert.equal((await get(path, { 'If-None-Match': getR.headers.get('etag')! }, 'HEAD')).status, 304);
   assert.equal((await get('/api/books.json?limit=x', {}, 'HEAD')).status, 400);
 });
 
 test('OPTIONS is the CORS preflight; other methods are 405 with Allow', async () => {
-  const pre = await get('/api/movies.json', { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'api-version' }, 'OPTIONS');
+  const pre = await get(
+    '/api/movies.json',
+    { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'api-version' },
+    'OPTIONS',
+  );
   assert.equal(pre.status, 204);
   assert.equal(pre.headers.get('access-control-allow-origin'), '*');
   assert.match(pre.headers.get('access-control-allow-methods')!, /GET/);
@@ -124,7 +129,11 @@ test('CSV is RFC 4180 with a header row and flattened arrays and objects (checke
     rows.forEach((row, i) => {
       assert.equal(row.canonicalId, items[i]!.canonicalId);
       for (const [field, value] of Object.entries(items[i]!)) {
-        const expected = Array.isArray(value) ? value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join('; ') : typeof value === 'object' ? JSON.stringify(value) : String(value);
+        const expected = Array.isArray(value)
+          ? value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join('; ')
+          : typeof value === 'object'
+            ? JSON.stringify(value)
+            : String(value);
         assert.equal(row[field], expected, `${c.name} ${field}`);
       }
     });
@@ -139,7 +148,9 @@ test('GeoJSON for places and photos is valid RFC 7946 (checked with @placemarkio
     const fc = checkGeoJson(text) as unknown as { type: string; features: { id: string; geometry: { coordinates: number[] } }[] };
     assert.equal(fc.type, 'FeatureCollection');
     assert.ok(fc.features.length > 0);
-    const items = ((await (await get(`/api/${name}.json?limit=100`)).json()) as { data: { canonicalId: string; coordinates?: { latitude: number; longitude: number } }[] }).data;
+    const items = (
+      (await (await get(`/api/${name}.json?limit=100`)).json()) as { data: { canonicalId: string; coordinates?: { latitude: number; longitude: number } }[] }
+    ).data;
     for (const feature of fc.features) {
       const item = items.find((i) => i.canonicalId === feature.id)!;
       assert.deepEqual(feature.geometry.coordinates.slice(0, 2), [item.coordinates!.longitude, item.coordinates!.latitude]);
@@ -164,8 +175,18 @@ test('the structured header fields parse as RFC 9651 structured fields (checked 
   assert.equal(String(parseDictionary(r.headers.get('content-signal')!).get('ai-train')![0]), 'no');
   const [policy] = parseList(r.headers.get('ratelimit-policy')!);
   assert.equal(policy![0], 'collections');
-  assert.deepEqual([...(policy![1] as Map<string, unknown>)], [['q', 1000], ['w', 60]]);
-  const sql = await fetch(`${server.base}/api/sql`, { method: 'QUERY', headers: { 'Content-Type': 'application/sql' }, body: 'SELECT title FROM public.writing LIMIT 1' });
+  assert.deepEqual(
+    [...(policy![1] as Map<string, unknown>)],
+    [
+      ['q', 1000],
+      ['w', 60],
+    ],
+  );
+  const sql = await fetch(`${server.base}/api/sql`, {
+    method: 'QUERY',
+    headers: { 'Content-Type': 'application/sql' },
+    body: 'SELECT title FROM public.writing LIMIT 1',
+  });
   const [limit] = parseList(sql.headers.get('ratelimit')!);
   assert.equal(limit![0], 'sql');
   const params = limit![1] as Map<string, number>;
@@ -184,10 +205,17 @@ test('the preflights of the music POSTs, SQL, GraphQL and RPC allow Idempotency-
   for (const [path, method] of surfaces) {
     const pre = await fetch(server.base + path, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'content-type,idempotency-key' },
+      headers: {
+        Origin: 'https://elsewhere.example',
+        'Access-Control-Request-Method': method,
+        'Access-Control-Request-Headers': 'content-type,idempotency-key',
+      },
     });
     assert.equal(pre.status, 204, path);
-    const allowed = pre.headers.get('access-control-allow-headers')!.split(',').map((h) => h.trim().toLowerCase());
+    const allowed = pre.headers
+      .get('access-control-allow-headers')!
+      .split(',')
+      .map((h) => h.trim().toLowerCase());
     assert.ok(allowed.includes('idempotency-key'), `${path}: ${allowed.join(', ')}`);
     assert.ok(allowed.includes('content-type'), path);
   }
@@ -199,7 +227,11 @@ test('GraphQL limit errors are 400 under application/graphql-response+json and 2
     ['application/graphql-response+json', 400, 'application/graphql-response+json'],
     ['application/json', 200, 'application/json'],
   ] as const) {
-    const r = await fetch(`${server.base}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: accept }, body: JSON.stringify({ query: `{ ${aliases} }` }) });
+    const r = await fetch(`${server.base}/graphql`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: accept },
+      body: JSON.stringify({ query: `{ ${aliases} }` }),
+    });
     assert.equal(r.status, status, accept);
     assert.match(r.headers.get('content-type')!, new RegExp(`^${type.replaceAll('+', '\\+')}`));
     const body = (await r.json()) as { data?: unknown; errors: { extensions?: { code?: string } }[] };

@@ -31,13 +31,20 @@ describe('shared quotas in Redis', { skip: missing }, () => {
   });
 
   // The same contract as the in-process store, on the limiter's fake clock (sent to the script).
-  quotaContract('Redis store', { fresh: () => new RedisCounterStore(redis, `${prefix}contract:${stores++}:`, { clock: 'caller', timeoutMs: () => 5000 }), numRuns: 25 });
+  quotaContract('Redis store', {
+    fresh: () => new RedisCounterStore(redis, `${prefix}contract:${stores++}:`, { clock: 'caller', timeoutMs: () => 5000 }),
+    numRuns: 25,
+  });
 
   test('on Redis’s own clock: one round trip counts, keys expire within a window of their last use, and no key grows with the client', async () => {
     const store = new RedisCounterStore(redis, `${prefix}clock:`, { timeoutMs: () => 5000 });
     const limiter = new RateLimiter({ store, limit: 3, windowSeconds: 60, policy: 'p', now: () => 0 });
     const taken = [await limiter.take('a'), await limiter.take('a'), await limiter.take('a'), await limiter.take('a')];
-    assert.deepEqual(taken.map((q) => q.allowed), [true, true, true, false], 'the limiter’s (wrong) clock moves nothing');
+    assert.deepEqual(
+      taken.map((q) => q.allowed),
+      [true, true, true, false],
+      'the limiter’s (wrong) clock moves nothing',
+    );
     assert.equal(taken[3]!.reset, 60);
     const ttl = await redis.pttl(`${prefix}clock:a`);
     assert.ok(ttl > 0 && ttl <= 60_000, `expires within the window (${ttl} ms)`);
@@ -78,10 +85,17 @@ describe('shared quotas in Redis', { skip: missing }, () => {
       proxy.cut(how);
       // Under load: 40 clients at once, then one client past its divided quota.
       const load = await Promise.all(Array.from({ length: 40 }, (_, i) => limiter.take(`192.0.2.${i}`)));
-      assert.ok(load.every((q) => q.allowed), 'no one is refused because Redis is away');
+      assert.ok(
+        load.every((q) => q.allowed),
+        'no one is refused because Redis is away',
+      );
       const alone = [];
       for (let i = 0; i < 7; i++) alone.push(await limiter.take('198.51.100.3'));
-      assert.deepEqual(alone.map((q) => q.allowed), [true, true, true, true, true, false, false], 'each replica allows 10 / 2');
+      assert.deepEqual(
+        alone.map((q) => q.allowed),
+        [true, true, true, true, true, false, false],
+        'each replica allows 10 / 2',
+      );
       const health = quotas.health();
       assert.equal(health.state, 'degraded');
       assert.match(health.reason!, /Redis/);
@@ -119,7 +133,13 @@ describe('shared quotas in Redis', { skip: missing }, () => {
 
   test('a served replica whose Redis is away answers, fails open, and says degraded', async () => {
     const proxy = await RedisProxy.start();
-    const server = await startServer({ REDIS_URL: proxy.url, REDIS_KEY_PREFIX: `${prefix}away:`, REPLICAS: '2', RATE_LIMIT_REQUESTS: '6', TRUSTED_PROXIES: '127.0.0.1' });
+    const server = await startServer({
+      REDIS_URL: proxy.url,
+      REDIS_KEY_PREFIX: `${prefix}away:`,
+      REPLICAS: '2',
+      RATE_LIMIT_REQUESTS: '6',
+      TRUSTED_PROXIES: '127.0.0.1',
+    });
     try {
       assert.equal((await fetch(`${server.base}/api/movies.json?limit=1`)).status, 200);
       proxy.cut('refuse');

@@ -80,7 +80,11 @@ test('every filter of every collection finds records, and only matching ones', a
       const given = spec.kind.type === 'string' ? top.value.toUpperCase() : top.value;
       const body = await list(`/api/${c.name}.json?${param}=${encodeURIComponent(given)}&limit=100`);
       assert.equal(body.meta.totalCount, top.count, `${c.name} ${param}=${given}`);
-      for (const item of body.data) assert.ok(values(item[spec.field]).some((v) => fold(v) === fold(top.value)), `${c.name} ${param}`);
+      for (const item of body.data)
+        assert.ok(
+          values(item[spec.field]).some((v) => fold(v) === fold(top.value)),
+          `${c.name} ${param}`,
+        );
     }
   }
 });
@@ -107,13 +111,22 @@ test('q is a case- and accent-insensitive substring search over the declared fie
     const text = String(values(item[c.search[0]!])[0]);
     const needle = text.slice(1, 6).trim().toUpperCase();
     const found = await list(`/api/${c.name}.json?q=${encodeURIComponent(needle)}&limit=100`);
-    assert.ok(found.data.some((i) => i.canonicalId === item.canonicalId), `${c.name} q=${needle}`);
+    assert.ok(
+      found.data.some((i) => i.canonicalId === item.canonicalId),
+      `${c.name} q=${needle}`,
+    );
     for (const i of found.data) {
-      assert.ok(c.search.flatMap((f) => values(i[f])).some((v) => fold(v).includes(fold(needle))), `${c.name} q=${needle} matched ${i.canonicalId}`);
+      assert.ok(
+        c.search.flatMap((f) => values(i[f])).some((v) => fold(v).includes(fold(needle))),
+        `${c.name} q=${needle} matched ${i.canonicalId}`,
+      );
     }
   }
   const places = await list('/api/places.json?q=zurich&limit=100');
-  assert.ok(places.data.some((p) => String(p.city).includes('Zürich')), 'zurich finds Zürich');
+  assert.ok(
+    places.data.some((p) => String(p.city).includes('Zürich')),
+    'zurich finds Zürich',
+  );
 });
 
 test('following links.next visits every record exactly once', async () => {

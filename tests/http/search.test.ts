@@ -66,8 +66,16 @@ test('walking next visits exactly the oracle’s hits, in rank order, each sayin
     const expected = expectedHits(items, q, filter);
     assert.ok(expected.length > 0, `${q}: the oracle finds something`);
     assert.equal(total, expected.length, q);
-    assert.deepEqual(hits.map((h) => h.canonicalId), expected.map((e) => e.canonicalId), q);
-    assert.deepEqual(hits.map((h) => `${h.collection}.${h.field}`), expected.map((e) => `${e.collection}.${e.field}`), q);
+    assert.deepEqual(
+      hits.map((h) => h.canonicalId),
+      expected.map((e) => e.canonicalId),
+      q,
+    );
+    assert.deepEqual(
+      hits.map((h) => `${h.collection}.${h.field}`),
+      expected.map((e) => `${e.collection}.${e.field}`),
+      q,
+    );
     for (const h of hits) {
       assert.match(h.url, /^https?:\/\//);
       if (h.date !== undefined) assert.equal(h.year, Number(h.date.slice(0, 4)));
@@ -78,13 +86,19 @@ test('walking next visits exactly the oracle’s hits, in rank order, each sayin
 test('title hits rank before hits in other fields; blog posts and writing are searched', async () => {
   const { data } = await page('/api/search.json?q=uetliberg&limit=100');
   const tiers = data.map((h) => (h.field === 'title' || h.field === 'name' || h.field === 'artist' || h.field === 'text' || h.field === 'company' ? 0 : 1));
-  assert.deepEqual(tiers, [...tiers].sort((a, b) => a - b));
+  assert.deepEqual(
+    tiers,
+    [...tiers].sort((a, b) => a - b),
+  );
   assert.ok(data.some((h) => h.collection === 'blog' && h.url.includes('/blog/the-uetliberg-in-every-season/')));
   const writing = await page('/api/search.json?q=backpressure&collection=writing');
   assert.ok(writing.data.length > 0 && writing.data.every((h) => h.collection === 'writing' && h.url.startsWith('https://example.com/')));
   // A blog post composed into writing is found once, as a blog post.
   const post = await page('/api/search.json?q=keyset%20pagination,%20explained');
-  assert.deepEqual(post.data.map((h) => h.collection), ['blog']);
+  assert.deepEqual(
+    post.data.map((h) => h.collection),
+    ['blog'],
+  );
 });
 
 test('CSV, the list headers, HEAD and a matching If-None-Match (304)', async () => {
@@ -98,7 +112,10 @@ test('CSV, the list headers, HEAD and a matching If-None-Match (304)', async () 
   const csv = await contractFetch(server.base + path, { headers: { Accept: 'text/csv' } });
   assert.equal(csv.headers.get('content-type'), 'text/csv; charset=utf-8; header=present');
   const rows = parseCsv(await csv.text(), { columns: true }) as Record<string, string>[];
-  assert.deepEqual(rows.map((r) => r.canonicalId), body.data.map((h) => h.canonicalId));
+  assert.deepEqual(
+    rows.map((r) => r.canonicalId),
+    body.data.map((h) => h.canonicalId),
+  );
   assert.deepEqual(Object.keys(rows[0]!), ['canonicalId', 'collection', 'title', 'field', 'url', 'date', 'year']);
   const etag = json.headers.get('etag')!;
   const again = await contractFetch(server.base + path, { headers: { 'If-None-Match': etag } });

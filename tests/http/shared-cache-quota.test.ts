@@ -36,7 +36,11 @@ async function ask(client: string, { path, init = {} }: Asked): Promise<{ respon
   return { response, storable: policy.storable() };
 }
 
-const station = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ schemaVersion: '1', stationSeed: 's', affinities: [], votes: [], hardExclusions: [], recentCanonicalIds: [], limit: 3 }) };
+const station = {
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ schemaVersion: '1', stationSeed: 's', affinities: [], votes: [], hardExclusions: [], recentCanonicalIds: [], limit: 3 }),
+};
 
 test('a storable success answer carries the quota policy but no per-client count; a no-store one carries the count', async () => {
   const record = describeRoutes().find((r) => r.name === 'record-page')!.examples[0]!;
@@ -65,7 +69,10 @@ test('a storable success answer carries the quota policy but no per-client count
   // ignores Vary must not mix representations); the taste summary has one representation.
   assert.ok(storable >= 1, 'the taste summary is public');
   const first = await ask('198.51.100.11', { path: '/api/taste/summary.json' });
-  const revalidated = await ask('198.51.100.11', { path: '/api/taste/summary.json', init: { headers: { 'If-None-Match': first.response.headers.get('etag')! } } });
+  const revalidated = await ask('198.51.100.11', {
+    path: '/api/taste/summary.json',
+    init: { headers: { 'If-None-Match': first.response.headers.get('etag')! } },
+  });
   assert.equal(revalidated.response.status, 304);
   // RFC 9111 §4.3.4: a cache copies a 304's fields into the answer it stored.
   assert.equal(revalidated.response.headers.get('ratelimit'), null, 'a 304 of a storable answer carries no per-client count');
@@ -73,11 +80,21 @@ test('a storable success answer carries the quota policy but no per-client count
 
 test('no-store surfaces carry the count: SQL, GraphQL, MCP', async () => {
   const answers = [
-    await ask('198.51.100.12', { path: '/api/sql', init: { method: 'QUERY', headers: { 'Content-Type': 'application/sql' }, body: 'SELECT title FROM public.writing LIMIT 1' } }),
-    await ask('198.51.100.12', { path: '/graphql', init: { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: '{ movies(first: 1) { nodes { title } } }' }) } }),
+    await ask('198.51.100.12', {
+      path: '/api/sql',
+      init: { method: 'QUERY', headers: { 'Content-Type': 'application/sql' }, body: 'SELECT title FROM public.writing LIMIT 1' },
+    }),
+    await ask('198.51.100.12', {
+      path: '/graphql',
+      init: { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: '{ movies(first: 1) { nodes { title } } }' }) },
+    }),
     await ask('198.51.100.12', {
       path: '/mcp',
-      init: { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) },
+      init: {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      },
     }),
   ];
   for (const { response, storable } of answers) {

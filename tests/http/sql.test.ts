@@ -21,14 +21,21 @@ after(() => server.stop());
 let clients = 0;
 /** Each call is another client unless `X-Forwarded-For` is given. */
 const query = (body: string, headers: Record<string, string> = {}) =>
-  fetch(`${server.base}/api/sql`, { method: 'QUERY', headers: { 'Content-Type': 'application/sql', 'X-Forwarded-For': `198.51.100.${++clients % 250}`, ...headers }, body });
+  fetch(`${server.base}/api/sql`, {
+    method: 'QUERY',
+    headers: { 'Content-Type': 'application/sql', 'X-Forwarded-For': `198.51.100.${++clients % 250}`, ...headers },
+    body,
+  });
 
 test('QUERY /api/sql answers the demo writing, as JSON and CSV, never cached', async () => {
   const r = await query('SELECT title, published_at FROM public.writing ORDER BY published_at DESC LIMIT 3');
   assert.equal(r.status, 200);
   assert.equal(r.headers.get('cache-control'), 'no-store');
   const body = (await r.json()) as { columns: { name: string }[]; rows: unknown[][]; truncated: boolean };
-  assert.deepEqual(body.columns.map((c) => c.name), ['title', 'published_at']);
+  assert.deepEqual(
+    body.columns.map((c) => c.name),
+    ['title', 'published_at'],
+  );
   assert.equal(body.rows.length, 3);
   const list = (await (await fetch(`${server.base}/api/meta.json`)).json()) as { links: Record<string, string> };
   assert.equal(list.links.sqlProfile, '/api/sql/profile.json');
@@ -81,7 +88,10 @@ test("while one client's slow statement runs, other clients' SQL and REST reques
     fetch(`${server.base}/api/writing.json?limit=3`),
   ]);
   assert.deepEqual(((await sql.json()) as { rows: string[][] }).rows, expected.rows);
-  assert.deepEqual(((await rest.json()) as { data: { canonicalId: string }[] }).data.map((i) => i.canonicalId), page.data.map((i) => i.canonicalId));
+  assert.deepEqual(
+    ((await rest.json()) as { data: { canonicalId: string }[] }).data.map((i) => i.canonicalId),
+    page.data.map((i) => i.canonicalId),
+  );
   assert.equal(slowSettled, false, 'both were answered while the slow statement was still running');
   const refused = await pending;
   assert.equal(refused.status, 400);

@@ -31,7 +31,11 @@ const post = (path: string, body: unknown) =>
 test('the taste summary counts what the public movie list shows', async () => {
   const r = await contractFetch(`${server.base}/api/taste/summary.json`);
   assert.equal(r.status, 200);
-  const summary = (await r.json()) as { counts: { collectionCount: number; returnedCount: number }; distributions: { dimension: string; values: { value: string; count: number; shareOfEligible: number }[] }[]; selection: { supportsPopulationClaims: boolean } };
+  const summary = (await r.json()) as {
+    counts: { collectionCount: number; returnedCount: number };
+    distributions: { dimension: string; values: { value: string; count: number; shareOfEligible: number }[] }[];
+    selection: { supportsPopulationClaims: boolean };
+  };
   const recommended = (await all('movies')).filter((m) => m.recommended === true);
   assert.equal(summary.counts.collectionCount, recommended.length);
   assert.equal(summary.counts.returnedCount, 5);
@@ -56,13 +60,25 @@ test('the site profile, posted back, matches every track it loves or likes', asy
   assert.equal(result.abstained, false);
   const wanted = profile.music.recordings.filter((t) => t.stance === 'love' || t.stance === 'like');
   assert.ok(wanted.length > 0);
-  for (const track of wanted) assert.ok(result.matches.some((m) => m.title === track.title && m.artist === track.artist), `${track.artist} — ${track.title}`);
+  for (const track of wanted)
+    assert.ok(
+      result.matches.some((m) => m.title === track.title && m.artist === track.artist),
+      `${track.artist} — ${track.title}`,
+    );
   const unknownField = await post('/api/music/intersections.json', { profile, extra: true });
   assert.equal(unknownField.status, 422);
 });
 
 test('a station is short, repeatable and keeps its exclusions', async () => {
-  const request = { schemaVersion: '1', stationSeed: 'sunday', affinities: [{ kind: 'genre', value: 'Fado', weight: 1 }], votes: [], hardExclusions: [{ kind: 'artist', value: 'Mariza' }], recentCanonicalIds: [], limit: 6 };
+  const request = {
+    schemaVersion: '1',
+    stationSeed: 'sunday',
+    affinities: [{ kind: 'genre', value: 'Fado', weight: 1 }],
+    votes: [],
+    hardExclusions: [{ kind: 'artist', value: 'Mariza' }],
+    recentCanonicalIds: [],
+    limit: 6,
+  };
   const [a, b] = [await post('/api/music/station.json', request), await post('/api/music/station.json', request)];
   const first = (await a.json()) as { tracks: { artist: string }[] };
   assert.deepEqual(first, await b.json());

@@ -42,7 +42,10 @@ test('--dry-run prints what would be new and writes nothing', () => {
 test('a newer export adds only what is new; the result is the full import, byte for byte', () => {
   const content = tempDir('newer');
   const older = editedExport((f) => {
-    for (const name of Object.keys(f)) f[name] = f[name]!.split('\r\n').filter((line) => !line.includes('Past Lives') && !line.startsWith('The last shot')).join('\r\n');
+    for (const name of Object.keys(f))
+      f[name] = f[name]!.split('\r\n')
+        .filter((line) => !line.includes('Past Lives') && !line.startsWith('The last shot'))
+        .join('\r\n');
   });
   assert.equal(runImport(['letterboxd', older], content).status, 0);
   const run = runImport(['letterboxd', exportDir], content);
@@ -55,7 +58,10 @@ test('--update changes what the importer wrote, and leaves the owner’s edits a
   const content = tempDir('update');
   assert.equal(runImport(['letterboxd', exportDir], content).status, 0);
   const newer = editedExport((f) => {
-    f['ratings.csv'] = f['ratings.csv']!.replace('Aftersun,2022,https://boxd.it/2Z6e,4.5', 'Aftersun,2022,https://boxd.it/2Z6e,5').replace('Perfect Days,2023,https://boxd.it/3Bq8,4.5', 'Perfect Days,2023,https://boxd.it/3Bq8,4');
+    f['ratings.csv'] = f['ratings.csv']!.replace('Aftersun,2022,https://boxd.it/2Z6e,4.5', 'Aftersun,2022,https://boxd.it/2Z6e,5').replace(
+      'Perfect Days,2023,https://boxd.it/3Bq8,4.5',
+      'Perfect Days,2023,https://boxd.it/3Bq8,4',
+    );
   });
   // The owner edits Perfect Days by hand.
   const file2024 = join(content, 'movies/letterboxd-2024.yaml');
@@ -120,7 +126,10 @@ test('an entry over the compression ratio limit (a ZIP bomb) is refused before i
 });
 
 test('a CSV that is not the Letterboxd export is refused, naming the columns it lacks', () => {
-  refused(zipFile(zip([{ name: 'watched.csv', data: 'Title,Watched\r\nHeat,2020-01-01\r\n' }])), /watched\.csv is not a Letterboxd watched\.csv: it has no column Date, Name, Year, Letterboxd URI/);
+  refused(
+    zipFile(zip([{ name: 'watched.csv', data: 'Title,Watched\r\nHeat,2020-01-01\r\n' }])),
+    /watched\.csv is not a Letterboxd watched\.csv: it has no column Date, Name, Year, Letterboxd URI/,
+  );
   refused(zipFile(zip([{ name: 'films.csv', data: 'Date,Name,Year,Letterboxd URI\r\n' }])), /is not a Letterboxd export/);
 });
 

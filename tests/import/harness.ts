@@ -76,5 +76,8 @@ export function goldenImport(source: string, path: string, extra: readonly strin
 
 /** Every content file written under `dir` (the ledger aside), concatenated. */
 export function writtenText(dir: string): string {
-  return [...snapshot(dir).entries()].filter(([f]) => !f.startsWith('.import/')).map(([, b]) => b.toString('utf8')).join('');
+  return [...snapshot(dir).entries()]
+    .filter(([f]) => !f.startsWith('.import/'))
+    .map(([, b]) => b.toString('utf8'))
+    .join('');
 }

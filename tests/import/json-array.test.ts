@@ -42,7 +42,10 @@ const whitespace = fc.stringMatching(/^[ \t\n\r]{0,3}$/);
 /** JSON text of `v` with generated JSON whitespace between its tokens. */
 function spaced(v: unknown, ws: () => string): string {
   if (Array.isArray(v)) return `[${ws()}${v.map((x) => `${spaced(x, ws)}${ws()}`).join(`,${ws()}`)}]`;
-  if (v !== null && typeof v === 'object') return `{${ws()}${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}${ws()}:${ws()}${spaced(x, ws)}${ws()}`).join(`,${ws()}`)}}`;
+  if (v !== null && typeof v === 'object')
+    return `{${ws()}${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}${ws()}:${ws()}${spaced(x, ws)}${ws()}`)
+      .join(`,${ws()}`)}}`;
   return JSON.stringify(v);
 }
 
@@ -57,7 +60,9 @@ const arrayText = fc.array(value, { maxLength: 8 }).chain((items) => withWhitesp
 const memberKey = fc.oneof(fc.constantFrom('a', 'b', '__proto__', '0', '10', '😀'), fc.string({ unit: keyUnit, maxLength: 4 }));
 const objectText = fc
   .array(fc.tuple(memberKey, value), { maxLength: 8 })
-  .chain((members) => withWhitespace((ws) => `{${ws()}${members.map(([k, v]) => `${JSON.stringify(k)}${ws()}:${ws()}${spaced(v, ws)}${ws()}`).join(`,${ws()}`)}}`));
+  .chain((members) =>
+    withWhitespace((ws) => `{${ws()}${members.map(([k, v]) => `${JSON.stringify(k)}${ws()}:${ws()}${spaced(v, ws)}${ws()}`).join(`,${ws()}`)}}`),
+  );
 
 /** The bytes of `text`, cut at the given fractions (any byte: also inside a character). */
 function chunks(text: string, cuts: readonly number[]): Buffer[] {
@@ -106,7 +111,10 @@ function whole(text: string, container: Container): Read {
 
 const cuts = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 });
 
-const texts: [Container, fc.Arbitrary<string>][] = [['array', arrayText], ['object', objectText]];
+const texts: [Container, fc.Arbitrary<string>][] = [
+  ['array', arrayText],
+  ['object', objectText],
+];
 
 for (const [container, text] of texts) {
   test(`json-array: the ${container === 'array' ? 'elements of any array' : 'members of any object'} are JSON.parse’s, whatever the chunks`, async () => {
@@ -136,10 +144,13 @@ for (const [container, text] of texts) {
         const marks = [...t.matchAll(/[[\]{},:]/g)].map((m) => m.index + (e.char.charCodeAt(0) % 2));
         const i = e.kind === 'beside' ? (marks[Math.floor(e.at * marks.length)] ?? 0) : Math.floor(e.at * t.length);
         const damaged =
-          e.kind === 'delete' ? t.slice(0, i) + t.slice(i + 1)
-          : e.kind === 'insert' || e.kind === 'beside' ? t.slice(0, i) + e.char + t.slice(i)
-          : e.kind === 'replace' ? t.slice(0, i) + e.char + t.slice(i + 1)
-          : t.slice(0, i);
+          e.kind === 'delete'
+            ? t.slice(0, i) + t.slice(i + 1)
+            : e.kind === 'insert' || e.kind === 'beside'
+              ? t.slice(0, i) + e.char + t.slice(i)
+              : e.kind === 'replace'
+                ? t.slice(0, i) + e.char + t.slice(i + 1)
+                : t.slice(0, i);
         // The reference reads the bytes whole, as the importer once did (a lone surrogate the edit left becomes U+FFFD in UTF-8).
         const expected = whole(Buffer.from(damaged).toString('utf8'), container);
         const got = await streamed(chunks(damaged, at), container);
@@ -177,5 +188,8 @@ test('json-array: a member’s key with escapes is read as written', async () =>
   const text = `{${keys.map((k, i) => `${JSON.stringify(k)}: ${i}`).join(', ')}}`;
   const members: [string, unknown][] = [];
   for await (const member of jsonObjectMembers([Buffer.from(text)] as unknown as AsyncIterable<Buffer>)) members.push(member);
-  assert.deepEqual(members, keys.map((k, i) => [k, i]));
+  assert.deepEqual(
+    members,
+    keys.map((k, i) => [k, i]),
+  );
 });

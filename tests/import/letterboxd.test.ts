@@ -34,7 +34,10 @@ test('letterboxd: the unpacked folder imports exactly as the ZIP', () => {
 test('letterboxd: a rewatch is one record with the latest watch, and nothing is invented', () => {
   const content = tempDir('letterboxd-facts');
   assert.equal(runImport(['letterboxd', exportZip('letterboxd')], content).status, 0);
-  const files = [...snapshot(content).entries()].filter(([f]) => f.startsWith('movies/')).map(([, b]) => b.toString('utf8')).join('');
+  const files = [...snapshot(content).entries()]
+    .filter(([f]) => f.startsWith('movies/'))
+    .map(([, b]) => b.toString('utf8'))
+    .join('');
   assert.equal(files.match(/title: Crouching Tiger, Hidden Dragon/g)?.length, 1);
   assert.match(files, /title: Crouching Tiger, Hidden Dragon\n(?:  .*\n)*  watchedAt: 2025-11-19\n/);
   for (const invented of ['director', 'genres', 'imdbId', 'tmdbId', 'cast']) assert.doesNotMatch(files, new RegExp(`^  ${invented}:`, 'm'));

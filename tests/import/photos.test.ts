@@ -28,10 +28,17 @@ test('photos: EXIF folder gives the golden records and images; no alt text is in
 
 test('photos schema: a public photo without alt is still refused; a private one waits', () => {
   const base = { title: 'x', src: '/photos/x.jpg', takenAt: '2024-01-01T10:00:00Z', width: 10, height: 10 };
-  const { problems, records } = buildRecords(photos, [
-    { origin: 'public', data: base },
-    { origin: 'private', data: { ...base, src: '/photos/y.jpg', visibility: 'private' } },
-  ], { siteUrl: 'http://localhost', now: 0 });
-  assert.deepEqual(problems.map((p) => `${p.origin} ${p.field}`), ['public alt']);
+  const { problems, records } = buildRecords(
+    photos,
+    [
+      { origin: 'public', data: base },
+      { origin: 'private', data: { ...base, src: '/photos/y.jpg', visibility: 'private' } },
+    ],
+    { siteUrl: 'http://localhost', now: 0 },
+  );
+  assert.deepEqual(
+    problems.map((p) => `${p.origin} ${p.field}`),
+    ['public alt'],
+  );
   assert.equal(records.length, 0, 'the private one is never published');
 });

@@ -26,10 +26,13 @@ test('twitter: a two-part archive gives the golden files; DMs and retweets never
 
 test('twitter: a tweets.js that is code rather than the archive’s assignment is refused, never run', () => {
   const path = join(tempDir('tw-bad'), 'twitter.zip');
-  writeFileSync(path, zip([
-    { name: 'data/account.js', data: 'window.YTD.account.part0 = [{"account":{"username":"x"}}]' },
-    { name: 'data/tweets.js', data: 'process.exit(3); window.YTD.tweets.part0 = []' },
-  ]));
+  writeFileSync(
+    path,
+    zip([
+      { name: 'data/account.js', data: 'window.YTD.account.part0 = [{"account":{"username":"x"}}]' },
+      { name: 'data/tweets.js', data: 'process.exit(3); window.YTD.tweets.part0 = []' },
+    ]),
+  );
   const content = tempDir('tw-bad-content');
   const run = runImport(['twitter', path], content);
   assert.equal(run.status, 1);
@@ -68,6 +71,8 @@ test('mastodon: the archive gives the golden files; only public posts are kept',
 
 test('tweets schema: accepts @user@host handles from Mastodon, still refuses malformed ones', () => {
   const base = { tweetId: '1', authorName: 'A', text: 't', createdAt: '2023-01-01T00:00:00Z', url: 'https://mastodon.social/@a/1' };
-  for (const good of ['@jack', 'jack', '@inescarv@mastodon.social', 'a.b_c@social.example.org']) assert.equal(tweets.schema.safeParse({ ...base, author: good }).success, true, good);
-  for (const bad of ['@', '@a@b', '@user@host', '@user@@mastodon.social', '@sixteen_chars_xx', '@us er@mastodon.social']) assert.equal(tweets.schema.safeParse({ ...base, author: bad }).success, false, bad);
+  for (const good of ['@jack', 'jack', '@inescarv@mastodon.social', 'a.b_c@social.example.org'])
+    assert.equal(tweets.schema.safeParse({ ...base, author: good }).success, true, good);
+  for (const bad of ['@', '@a@b', '@user@host', '@user@@mastodon.social', '@sixteen_chars_xx', '@us er@mastodon.social'])
+    assert.equal(tweets.schema.safeParse({ ...base, author: bad }).success, false, bad);
 });

@@ -19,13 +19,20 @@ import fc from '../helpers/fc.ts';
 test('store: candidates come back as they went in, a record read twice at its first place with its later fields', () => {
   const store = new ImportStore();
   try {
-    const odd = { origin: 'a.csv row 2', fields: { nan: NaN, negativeZero: -0, far: -Infinity, list: [1, 'x'], when: new Date(5), nested: { n: Infinity } }, attachments: [{ path: 'media/x.jpg', bytes: Buffer.from([0, 1, 255]) }] };
+    const odd = {
+      origin: 'a.csv row 2',
+      fields: { nan: NaN, negativeZero: -0, far: -Infinity, list: [1, 'x'], when: new Date(5), nested: { n: Infinity } },
+      attachments: [{ path: 'media/x.jpg', bytes: Buffer.from([0, 1, 255]) }],
+    };
     assert.equal(store.addCandidate('1', { origin: 'a.csv row 1', fields: { title: 'first' } }), true);
     assert.equal(store.addCandidate(undefined, odd), true);
     assert.equal(store.addCandidate('2', { origin: 'a.csv row 3', fields: { title: 'second' } }), true);
     assert.equal(store.addCandidate('1', { origin: 'a.csv row 4', fields: { title: 'first, again' } }), false);
     const back = [...store.candidates()];
-    assert.deepEqual(back.map((c) => c.origin), ['a.csv row 4', 'a.csv row 3', 'a.csv row 2']);
+    assert.deepEqual(
+      back.map((c) => c.origin),
+      ['a.csv row 4', 'a.csv row 3', 'a.csv row 2'],
+    );
     assert.deepStrictEqual(back[2], odd);
     assert.ok(Object.is(back[2]!.fields.negativeZero, -0));
   } finally {
@@ -38,7 +45,14 @@ const key = fc.oneof(
   fc.constantFrom('0', '00', '01', '4294967294', '4294967295', '-1', '1e3', '7000000001', '1040650001122334455', '__proto__', 'constructor'),
   fc.string({ unit: fc.constantFrom('a', 'Z', '0', '/', ':', 'é', '\uffff', '\ue000', '😀', '𝄞'), maxLength: 6 }),
 );
-const value = fc.record({ file: fc.constantFrom('tweets/twitter-2018.yaml', 'activities/strava-2024.yaml'), revision: fc.string({ maxLength: 22 }), privacyRadiusMeters: fc.option(fc.nat(), { nil: undefined }) }, { requiredKeys: ['file', 'revision'] });
+const value = fc.record(
+  {
+    file: fc.constantFrom('tweets/twitter-2018.yaml', 'activities/strava-2024.yaml'),
+    revision: fc.string({ maxLength: 22 }),
+    privacyRadiusMeters: fc.option(fc.nat(), { nil: undefined }),
+  },
+  { requiredKeys: ['file', 'revision'] },
+);
 
 test('store: the ledger is written as JSON.stringify writes the object of its sorted keys', () => {
   fc.assert(
@@ -51,7 +65,8 @@ test('store: the ledger is written as JSON.stringify writes the object of its so
           store.ledgerSet(k, v);
         }
         const sorted: Record<string, unknown> = {};
-        for (const k of Object.keys(object).sort()) Object.defineProperty(sorted, k, { value: object[k], enumerable: true, writable: true, configurable: true });
+        for (const k of Object.keys(object).sort())
+          Object.defineProperty(sorted, k, { value: object[k], enumerable: true, writable: true, configurable: true });
         const expected = `${JSON.stringify({ source: 'twitter', records: sorted }, null, 2)}\n`;
         assert.equal([...ledgerText('twitter', store.ledgerEntries())].join(''), expected);
       } finally {

@@ -121,7 +121,12 @@ test('strava: records imported with another privacy radius say so in the ledger,
   assert.equal(wide.status, 0, wide.stderr);
   assert.match(wide.stdout, / 0 new, 1 same, 3 changed/);
   const ledger = JSON.parse(readFileSync(join(content, '.import', 'strava.json'), 'utf8')) as { records: Record<string, { privacyRadiusMeters?: number }> };
-  assert.deepEqual(Object.entries(ledger.records).filter(([, r]) => r.privacyRadiusMeters === 700).map(([id]) => id), ['7000000001', '7000000002', '7000000003']);
+  assert.deepEqual(
+    Object.entries(ledger.records)
+      .filter(([, r]) => r.privacyRadiusMeters === 700)
+      .map(([id]) => id),
+    ['7000000001', '7000000002', '7000000003'],
+  );
   const back = runImport(['strava', exportZip('strava'), '--update'], content);
   assert.equal(back.status, 0, back.stderr);
   assert.match(back.stdout, / 0 new, 1 same, 3 changed/);

@@ -32,7 +32,10 @@ before(async () => {
   cpSync(join(FIXTURES, 'letterboxd', 'export'), exportDir, { recursive: true });
   for (const name of ['watched.csv', 'diary.csv']) {
     const path = join(exportDir, name);
-    writeFileSync(path, readFileSync(path, 'utf8').replace('2024-05-10,"Crouching Tiger', '2026-11-20,"Crouching Tiger').replace('4.5,Yes,,2025-11-19', '4.5,Yes,,2026-11-21'));
+    writeFileSync(
+      path,
+      readFileSync(path, 'utf8').replace('2024-05-10,"Crouching Tiger', '2026-11-20,"Crouching Tiger').replace('4.5,Yes,,2025-11-19', '4.5,Yes,,2026-11-21'),
+    );
   }
   server = await startDevServer(content, { RATE_LIMIT_REQUESTS: '100000000', GRAPHQL_COST_BUDGET: '100000000000' });
   const from = server.lines.length;
@@ -84,7 +87,10 @@ test('MCP taste.find finds it (the SDK client)', async () => {
   const client = new Client({ name: 'import-tests', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', server.base)));
   try {
-    const result = (await client.callTool({ name: 'taste.find', arguments: { collection: 'movies', q: 'crouching' } })) as { structuredContent?: { canonicalIds: string[]; items: Record<string, unknown>[] }; isError?: boolean };
+    const result = (await client.callTool({ name: 'taste.find', arguments: { collection: 'movies', q: 'crouching' } })) as {
+      structuredContent?: { canonicalIds: string[]; items: Record<string, unknown>[] };
+      isError?: boolean;
+    };
     assert.notEqual(result.isError, true);
     assert.deepEqual(result.structuredContent!.canonicalIds, [canonicalId]);
     assert.equal(result.structuredContent!.items[0]!.letterboxdUri, URI);
@@ -99,7 +105,12 @@ test('the record’s site page and the feeds show it', async () => {
   assert.match(page.body, /Crouching Tiger, Hidden Dragon/);
   const json = await get('/feed.json');
   assert.equal(json.status, 200);
-  assert.ok((JSON.parse(json.body) as { items: { id: string; title?: string; url?: string }[] }).items.some((i) => `${i.id} ${i.url} ${i.title}`.includes(canonicalId) || /Crouching Tiger/.test(String(i.title))), 'in the JSON feed');
+  assert.ok(
+    (JSON.parse(json.body) as { items: { id: string; title?: string; url?: string }[] }).items.some(
+      (i) => `${i.id} ${i.url} ${i.title}`.includes(canonicalId) || /Crouching Tiger/.test(String(i.title)),
+    ),
+    'in the JSON feed',
+  );
   const atom = await get('/feed.xml');
   assert.match(atom.body, /Crouching Tiger, Hidden Dragon/);
 });

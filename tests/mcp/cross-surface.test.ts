@@ -85,7 +85,9 @@ for (const c of restCollections) {
       search.set(param, value);
       filters[param] = c.filters[param]!.kind.type === 'integer' ? Number(value) : value;
     }
-    await walk(c.name, `/api/${c.name}.json?${search}`, (cursor) => tool('taste.find', { collection: c.name, filters, sort, limit: PAGE, ...(cursor ? { cursor } : {}) }));
+    await walk(c.name, `/api/${c.name}.json?${search}`, (cursor) =>
+      tool('taste.find', { collection: c.name, filters, sort, limit: PAGE, ...(cursor ? { cursor } : {}) }),
+    );
   });
 }
 
@@ -93,5 +95,7 @@ test('sporting events: sports.list walks as REST with experienceStatus as status
   const facets = (await rest('/api/sporting-events.json?facets=1&limit=1')).meta.facets!;
   const status = facets.experienceStatus![0]!.value;
   const search = new URLSearchParams({ limit: String(PAGE), experienceStatus: status, sort: 'title:asc' });
-  await walk('sports.list', `/api/sporting-events.json?${search}`, (cursor) => tool('sports.list', { status, sort: 'title:asc', limit: PAGE, ...(cursor ? { cursor } : {}) }));
+  await walk('sports.list', `/api/sporting-events.json?${search}`, (cursor) =>
+    tool('sports.list', { status, sort: 'title:asc', limit: PAGE, ...(cursor ? { cursor } : {}) }),
+  );
 });

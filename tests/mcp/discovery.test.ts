@@ -21,10 +21,22 @@ after(() => served.close());
 const get = (path: string, headers: Record<string, string> = {}) => contractFetch(served.base + path, { headers });
 
 test('the server card and mcp.json describe the server tools/list shows', async () => {
-  const card = (await (await get('/.well-known/mcp/server-card.json')).json()) as { name: string; version: string; url: string; protocolVersion: string; transport: { type: string }; authentication: { required: boolean }; tools: { name: string; title: string }[]; ownerLane: { protectedResourceMetadata: string } };
+  const card = (await (await get('/.well-known/mcp/server-card.json')).json()) as {
+    name: string;
+    version: string;
+    url: string;
+    protocolVersion: string;
+    transport: { type: string };
+    authentication: { required: boolean };
+    tools: { name: string; title: string }[];
+    ownerLane: { protectedResourceMetadata: string };
+  };
   const client = await connect(served.base);
   const { tools } = await client.listTools();
-  assert.deepEqual(card.tools.map((t) => [t.name, t.title]), tools.map((t) => [t.name, t.title]));
+  assert.deepEqual(
+    card.tools.map((t) => [t.name, t.title]),
+    tools.map((t) => [t.name, t.title]),
+  );
   assert.equal(card.name, client.getServerVersion()?.name);
   assert.equal(card.version, client.getServerVersion()?.version);
   await client.close();
@@ -38,7 +50,9 @@ test('the server card and mcp.json describe the server tools/list shows', async 
 });
 
 test('the API catalog and the service metadata link the MCP documents', async () => {
-  const { linkset } = (await (await get('/.well-known/api-catalog')).json()) as { linkset: { anchor: string; 'service-desc': { href: string }[]; 'service-meta': { href: string }[]; 'service-doc': { href: string }[] }[] };
+  const { linkset } = (await (await get('/.well-known/api-catalog')).json()) as {
+    linkset: { anchor: string; 'service-desc': { href: string }[]; 'service-meta': { href: string }[]; 'service-doc': { href: string }[] }[];
+  };
   const mcp = linkset.find((l) => l.anchor === '/mcp')!;
   assert.equal(mcp['service-desc'][0]!.href, '/.well-known/mcp/server-card.json');
   assert.equal(mcp['service-meta'][0]!.href, '/.well-known/mcp.json');
@@ -66,9 +80,13 @@ test('the setup page and its Markdown twin show configuration to copy', async ()
 
 test('over HTTP, the skills and resources are the ones MCP serves: same skills, same SKILL.md bytes and digests, same resource URIs', async () => {
   const client = await connect(served.base);
-  const Skills = z.object({ skills: z.array(z.object({ uri: z.string(), name: z.string(), description: z.string(), resources: z.array(z.object({ digest: z.string() })) })) });
+  const Skills = z.object({
+    skills: z.array(z.object({ uri: z.string(), name: z.string(), description: z.string(), resources: z.array(z.object({ digest: z.string() })) })),
+  });
   const { skills } = await client.request({ method: 'skills/list', params: {} }, Skills);
-  const index = (await (await get('/.well-known/agent-skills/index.json')).json()) as { skills: { name: string; description: string; url: string; digest: string }[] };
+  const index = (await (await get('/.well-known/agent-skills/index.json')).json()) as {
+    skills: { name: string; description: string; url: string; digest: string }[];
+  };
   assert.deepEqual(
     index.skills.map((s) => [s.name, s.description, s.digest]),
     skills.map((s) => [s.name, s.description, s.resources[0]!.digest]),

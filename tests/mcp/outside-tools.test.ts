@@ -47,7 +47,8 @@ export const NOT_APPLICABLE: Record<string, string> = {
   'prompts-get-with-args': 'No prompts.',
   'prompts-get-embedded-resource': 'No prompts.',
   'prompts-get-with-image': 'No prompts.',
-  'json-schema-2020-12': 'Looks for the fixture tool json_schema_2020_12_tool; the schemas here are checked with a 2020-12 validator in tests/mcp/tools.test.ts.',
+  'json-schema-2020-12':
+    'Looks for the fixture tool json_schema_2020_12_tool; the schemas here are checked with a 2020-12 validator in tests/mcp/tools.test.ts.',
   'server-sse-polling': 'Each request is answered with one JSON body: no SSE stream to poll or resume (stateless, no event store).',
   'server-sse-multiple-streams': 'No SSE streams (as above): the scenario runs no check against a JSON-answering server.',
 };
@@ -63,7 +64,25 @@ test('the MCP Inspector CLI lists the tools and calls one', async () => {
   const list = await run(process.execPath, [INSPECTOR, '--cli', url, '--transport', 'http', '--method', 'tools/list'], { maxBuffer: 16 * 1024 * 1024 });
   const { tools } = JSON.parse(list.stdout) as { tools: { name: string }[] };
   assert.ok(tools.some((t) => t.name === 'taste.find') && tools.some((t) => t.name === 'places.render_map'));
-  const call = await run(process.execPath, [INSPECTOR, '--cli', url, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'taste.find', '--tool-arg', 'collection=books', '--tool-arg', 'limit=2'], { maxBuffer: 16 * 1024 * 1024 });
+  const call = await run(
+    process.execPath,
+    [
+      INSPECTOR,
+      '--cli',
+      url,
+      '--transport',
+      'http',
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'taste.find',
+      '--tool-arg',
+      'collection=books',
+      '--tool-arg',
+      'limit=2',
+    ],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
   const result = JSON.parse(call.stdout) as { structuredContent: { canonicalIds: string[]; counts: { returnedCount: number } } };
   assert.equal(result.structuredContent.counts.returnedCount, 2);
   assert.equal(result.structuredContent.canonicalIds.length, 2);
@@ -77,9 +96,13 @@ test('the conformance suite: every scenario that applies passes; the others are 
   const out = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
   try {
     for (const scenario of APPLICABLE) {
-      await run(process.execPath, [CONFORMANCE, 'server', '--url', `${served.base}/mcp`, '--scenario', scenario, '-o', out], { maxBuffer: 4 * 1024 * 1024 }).catch((error: { stdout?: string }) => assert.fail(`${scenario}: ${error.stdout ?? ''}`));
+      await run(process.execPath, [CONFORMANCE, 'server', '--url', `${served.base}/mcp`, '--scenario', scenario, '-o', out], {
+        maxBuffer: 4 * 1024 * 1024,
+      }).catch((error: { stdout?: string }) => assert.fail(`${scenario}: ${error.stdout ?? ''}`));
     }
-    const checks = readdirSync(out).flatMap((dir) => JSON.parse(readFileSync(join(out, dir, 'checks.json'), 'utf8')) as { id: string; status: string; errorMessage?: string }[]);
+    const checks = readdirSync(out).flatMap(
+      (dir) => JSON.parse(readFileSync(join(out, dir, 'checks.json'), 'utf8')) as { id: string; status: string; errorMessage?: string }[],
+    );
     for (const check of checks) assert.notEqual(check.status, 'FAILURE', `${check.id}: ${check.errorMessage ?? ''}`);
     assert.ok(checks.filter((c) => c.status === 'SUCCESS').length >= 5);
   } finally {

@@ -20,12 +20,17 @@ after(async () => {
 });
 
 async function call(name: string, args: Record<string, unknown>) {
-  const result = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+  const result = (await client.callTool({ name, arguments: args })) as {
+    content: { text: string }[];
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+  };
   if (!result.isError) assert.equal(await schemaErrors(tools.get(name)!.outputSchema!, result.structuredContent), undefined, name);
   return result;
 }
 
-const rest = async (path: string) => (await fetch(new URL(path, served.base))).json() as Promise<{ data: Record<string, unknown>[]; meta: { facets?: Record<string, { value: string }[]> } }>;
+const rest = async (path: string) =>
+  (await fetch(new URL(path, served.base))).json() as Promise<{ data: Record<string, unknown>[]; meta: { facets?: Record<string, { value: string }[]> } }>;
 
 test('taste.recommend abstains before retrieval on signal-free requests, saying what would help', async () => {
   // Runs first, so no collection has been read for recommendations yet: a retrieval would call core.records.
@@ -38,7 +43,13 @@ test('taste.recommend abstains before retrieval on signal-free requests, saying 
   };
   for (const intent of ['', 'anything', 'recommend something', 'What should I watch tonight?', 'surprise me please']) {
     const result = await call('taste.recommend', { intent: intent || ' ' });
-    const out = result.structuredContent as { abstained: boolean; abstainReason: string; needs: string; recommendations: unknown[]; selection: { method: string } };
+    const out = result.structuredContent as {
+      abstained: boolean;
+      abstainReason: string;
+      needs: string;
+      recommendations: unknown[];
+      selection: { method: string };
+    };
     assert.equal(out.abstained, true, intent);
     assert.equal(out.abstainReason, 'no-signal');
     assert.match(out.needs, /genre/);
@@ -54,7 +65,13 @@ test('taste.recommend grounds each pick in the named fields it matched', async (
   const movies = (await rest('/api/movies.json?facets=1&limit=1')).meta.facets!;
   const genre = movies.genre![0]!.value;
   const result = await call('taste.recommend', { intent: `a ${genre} film for tonight`, limit: 5 });
-  const out = result.structuredContent as { abstained: boolean; collections: string[]; recommendations: { canonicalId: string; collection: string; evidenceDetails: { code: string; fields: string[] }[] }[]; total: number; evidence: string };
+  const out = result.structuredContent as {
+    abstained: boolean;
+    collections: string[];
+    recommendations: { canonicalId: string; collection: string; evidenceDetails: { code: string; fields: string[] }[] }[];
+    total: number;
+    evidence: string;
+  };
   assert.equal(out.abstained, false);
   assert.deepEqual(out.collections, ['movies'], '"film" chooses the collection');
   assert.ok(out.recommendations.length > 0 && out.recommendations.length <= 5);
@@ -69,14 +86,21 @@ test('taste.recommend grounds each pick in the named fields it matched', async (
 
 const haversine = (a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }) => {
   const toRad = (d: number) => (d * Math.PI) / 180;
-  const s = Math.sin(toRad(b.latitude - a.latitude) / 2) ** 2 + Math.cos(toRad(a.latitude)) * Math.cos(toRad(b.latitude)) * Math.sin(toRad(b.longitude - a.longitude) / 2) ** 2;
+  const s =
+    Math.sin(toRad(b.latitude - a.latitude) / 2) ** 2 +
+    Math.cos(toRad(a.latitude)) * Math.cos(toRad(b.latitude)) * Math.sin(toRad(b.longitude - a.longitude) / 2) ** 2;
   return 2 * 6371.0088 * Math.asin(Math.sqrt(s));
 };
 
 test('places.plan orders a city’s places nearest-next with approximate straight-line distances', async () => {
   const city = (await rest('/api/places.json?facets=1&limit=1')).meta.facets!.city![0]!.value;
   const result = await call('places.plan', { city, limit: 4 });
-  const out = result.structuredContent as { stops: { canonicalId: string; place: { city: string; coordinates: { latitude: number; longitude: number } }; distanceFromPreviousKm?: number }[]; approximate: boolean; note: string; totalDistanceKm: number };
+  const out = result.structuredContent as {
+    stops: { canonicalId: string; place: { city: string; coordinates: { latitude: number; longitude: number } }; distanceFromPreviousKm?: number }[];
+    approximate: boolean;
+    note: string;
+    totalDistanceKm: number;
+  };
   assert.equal(out.approximate, true);
   assert.match(out.note, /approximate straight-line/);
   assert.match(result.content[0]!.text, /approximate straight-line/);
@@ -95,7 +119,10 @@ test('places.plan orders a city’s places nearest-next with approximate straigh
   const fromIds = await call('places.plan', { placeIds: [...ids, 'itm_ffffffffffffffffffffffff'], startId: ids.at(-1) });
   const planned = fromIds.structuredContent as { stops: { canonicalId: string }[]; skipped: { canonicalId: string }[] };
   assert.equal(planned.stops[0]!.canonicalId, ids.at(-1));
-  assert.deepEqual(planned.skipped.map((s) => s.canonicalId), ['itm_ffffffffffffffffffffffff']);
+  assert.deepEqual(
+    planned.skipped.map((s) => s.canonicalId),
+    ['itm_ffffffffffffffffffffffff'],
+  );
   const nothing = await call('places.plan', {});
   assert.equal(nothing.isError, true);
   assert.match(nothing.content[0]!.text, /device location/);

@@ -28,7 +28,14 @@ test('initialize answers server info, instructions, tools, resources and the sha
   assert.equal(response.status, 200);
   assert.equal(response.headers.get('mcp-session-id'), null, 'stateless: no session');
   assert.equal(response.headers.get('cache-control'), 'no-store');
-  const { result } = (await response.json()) as { result: { protocolVersion: string; serverInfo: { name: string; version: string }; instructions: string; capabilities: Record<string, unknown> & { extensions: Record<string, unknown> } } };
+  const { result } = (await response.json()) as {
+    result: {
+      protocolVersion: string;
+      serverInfo: { name: string; version: string };
+      instructions: string;
+      capabilities: Record<string, unknown> & { extensions: Record<string, unknown> };
+    };
+  };
   assert.equal(result.protocolVersion, '2025-11-25');
   assert.equal(result.serverInfo.name, 'collections');
   assert.match(result.serverInfo.version, /^\d+\.\d+\.\d+$/);
@@ -37,7 +44,9 @@ test('initialize answers server info, instructions, tools, resources and the sha
   assert.deepEqual(Object.keys(result.capabilities.extensions), ['io.modelcontextprotocol/skills'], 'no UI extension for a client without it');
 
   const ui = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
-  const withUi = (await (await post(served.base, initialize(ui))).json()) as { result: { capabilities: { extensions: Record<string, { mimeTypes: string[] }> } } };
+  const withUi = (await (await post(served.base, initialize(ui))).json()) as {
+    result: { capabilities: { extensions: Record<string, { mimeTypes: string[] }> } };
+  };
   assert.deepEqual(withUi.result.capabilities.extensions['io.modelcontextprotocol/ui'], { mimeTypes: ['text/html;profile=mcp-app'] });
 
   const older = (await (await post(served.base, initialize({}, '2025-03-26'))).json()) as { result: { protocolVersion: string } };
@@ -49,7 +58,11 @@ test('the SDK client connects, and an Authorization header is ignored', async ()
   assert.equal(client.getServerVersion()?.name, 'collections');
   assert.ok((await client.listTools()).tools.length >= 6);
   await client.close();
-  const response = await post(served.base, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { Authorization: 'Bearer not-a-token', 'MCP-Protocol-Version': '2025-11-25' });
+  const response = await post(
+    served.base,
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    { Authorization: 'Bearer not-a-token', 'MCP-Protocol-Version': '2025-11-25' },
+  );
   assert.equal(response.status, 200);
   assert.equal(response.headers.get('www-authenticate'), null);
 });
@@ -64,10 +77,19 @@ test('a foreign Origin or Host is refused with 403 before any work', async () =>
   const { request } = await import('node:http');
   const status = await new Promise<number>((resolve, reject) => {
     const url = new URL('/mcp', served.base);
-    const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { Host: 'rebound.example', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { Host: 'rebound.example', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(initialize()));
   });
@@ -108,7 +130,10 @@ test('a browser GET is sent to the setup page; other GETs and DELETE answer as a
   const del = await fetch(new URL('/mcp', served.base), { method: 'DELETE' });
   assert.equal(del.status, 200);
   assert.equal((await fetch(new URL('/mcp', served.base), { method: 'PUT' })).status, 405);
-  const preflight = await fetch(new URL('/mcp', served.base), { method: 'OPTIONS', headers: { Origin: 'http://localhost:6274', 'Access-Control-Request-Method': 'POST' } });
+  const preflight = await fetch(new URL('/mcp', served.base), {
+    method: 'OPTIONS',
+    headers: { Origin: 'http://localhost:6274', 'Access-Control-Request-Method': 'POST' },
+  });
   assert.equal(preflight.status, 204);
   assert.equal(preflight.headers.get('access-control-allow-origin'), 'http://localhost:6274');
 });
@@ -116,7 +141,12 @@ test('a browser GET is sent to the setup page; other GETs and DELETE answer as a
 test('quotas: requests and tool work per client, 429 with Retry-After and a JSON-RPC error', async () => {
   const tight = await serve({ mcpQuota: 3, mcpWorkBudget: 6 });
   try {
-    const call = (name: string, id: number) => post(tight.base, { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: name === 'taste.find' ? { collection: 'books', limit: 1 } : {} } }, { 'MCP-Protocol-Version': '2025-11-25' });
+    const call = (name: string, id: number) =>
+      post(
+        tight.base,
+        { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: name === 'taste.find' ? { collection: 'books', limit: 1 } : {} } },
+        { 'MCP-Protocol-Version': '2025-11-25' },
+      );
     assert.equal((await call('taste.find', 1)).status, 200);
     assert.equal((await call('taste.summarize', 2)).status, 200);
     const requests = await call('taste.find', 3);
@@ -133,10 +163,19 @@ test('quotas: requests and tool work per client, 429 with Retry-After and a JSON
   const work = await serve({ mcpQuota: 100, mcpWorkBudget: 6 });
   try {
     const profile = { schemaVersion: '1', music: { artists: [], recordings: [], albums: [], genres: [], notes: [] } };
-    const intersect = (id: number) => post(work.base, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'music.intersect', arguments: { profile } } }, { 'MCP-Protocol-Version': '2025-11-25' });
+    const intersect = (id: number) =>
+      post(
+        work.base,
+        { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'music.intersect', arguments: { profile } } },
+        { 'MCP-Protocol-Version': '2025-11-25' },
+      );
     assert.equal((await intersect(1)).status, 200, 'costs 5 of 6');
     assert.equal((await intersect(2)).status, 429, 'another 5 does not fit');
-    assert.equal((await post(work.base, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'MCP-Protocol-Version': '2025-11-25' })).status, 200, 'listing is no tool work');
+    assert.equal(
+      (await post(work.base, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'MCP-Protocol-Version': '2025-11-25' })).status,
+      200,
+      'listing is no tool work',
+    );
   } finally {
     await work.close();
   }

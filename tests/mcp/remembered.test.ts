@@ -46,7 +46,10 @@ test('a repeated tools/call is answered with the computed bytes and its own id; 
   assert.equal(bodies[3], computed.replace(/"id":3}$/, '"id":-4}'));
   // Each call spent a request of the quota, replays included.
   const left = answers.map(remaining);
-  assert.deepEqual(left, left.map((_, i) => left[0]! - i));
+  assert.deepEqual(
+    left,
+    left.map((_, i) => left[0]! - i),
+  );
   // …and a unit of tool work: 6 units, 4 spent, 2 more calls pass, the next is refused before any replay.
   assert.equal((await post(warm.base, call(5), VERSION)).status, 200);
   assert.equal((await post(warm.base, call(6), VERSION)).status, 200);

@@ -28,7 +28,10 @@ after(async () => {
   await served.close();
 });
 
-const ids = async (collection: string, n: number) => ((await (await fetch(new URL(`/api/${collection}.json?limit=${n}`, served.base))).json()) as { data: { canonicalId: string }[] }).data.map((d) => d.canonicalId);
+const ids = async (collection: string, n: number) =>
+  ((await (await fetch(new URL(`/api/${collection}.json?limit=${n}`, served.base))).json()) as { data: { canonicalId: string }[] }).data.map(
+    (d) => d.canonicalId,
+  );
 
 test('render tools rehydrate bounded IDs, drop unknown ones and link their ui:// view', async () => {
   const cases: [string, string, string][] = [
@@ -42,13 +45,25 @@ test('render tools rehydrate bounded IDs, drop unknown ones and link their ui://
     assert.match(uri, /^ui:\/\//);
     const good = await ids(collection, 3);
     const others = wrong ? await ids(wrong, 1) : [];
-    const result = (await client.callTool({ name, arguments: { ids: [...good, ...others, 'itm_ffffffffffffffffffffffff'] } })) as unknown as { content: { text: string }[]; structuredContent: { records: { canonicalId: string; title: string }[]; dropped: { canonicalId: string }[] }; _meta: { ui: { resourceUri: string } } };
+    const result = (await client.callTool({ name, arguments: { ids: [...good, ...others, 'itm_ffffffffffffffffffffffff'] } })) as unknown as {
+      content: { text: string }[];
+      structuredContent: { records: { canonicalId: string; title: string }[]; dropped: { canonicalId: string }[] };
+      _meta: { ui: { resourceUri: string } };
+    };
     assert.equal(await schemaErrors(tool.outputSchema!, result.structuredContent), undefined, name);
     assert.equal(result._meta.ui.resourceUri, uri);
-    assert.deepEqual(result.structuredContent.records.map((r) => r.canonicalId), good);
-    assert.deepEqual(result.structuredContent.dropped.map((d) => d.canonicalId), [...others, 'itm_ffffffffffffffffffffffff']);
+    assert.deepEqual(
+      result.structuredContent.records.map((r) => r.canonicalId),
+      good,
+    );
+    assert.deepEqual(
+      result.structuredContent.dropped.map((d) => d.canonicalId),
+      [...others, 'itm_ffffffffffffffffffffffff'],
+    );
     for (const record of result.structuredContent.records) assert.ok(result.content[0]!.text.includes(record.title), 'the text says the same');
-    const { basemap } = result.structuredContent as unknown as { basemap?: { width: number; height: number; land: string; points: { x: number; y: number }[] } };
+    const { basemap } = result.structuredContent as unknown as {
+      basemap?: { width: number; height: number; land: string; points: { x: number; y: number }[] };
+    };
     if (name === 'places.render_map') {
       // The map's base map is computed on the server: land as one path, a point per record, inside the frame.
       assert.ok((tool.outputSchema!.properties as Record<string, unknown>).basemap, 'the output schema publishes the base map');
@@ -58,7 +73,10 @@ test('render tools rehydrate bounded IDs, drop unknown ones and link their ui://
       for (const p of basemap.points) assert.ok(p.x >= 0 && p.x <= basemap.width && p.y >= 0 && p.y <= basemap.height, 'each place is inside the frame');
       assert.ok(!result.content[0]!.text.includes(basemap.land.slice(0, 20)), 'the text fallback is the list, not the path');
     } else assert.equal(basemap, undefined, `${name} has no base map`);
-    const tooMany = await client.callTool({ name, arguments: { ids: Array.from({ length: LIMITS.mcpRenderIdsMax + 1 }, (_, i) => `itm_${String(i).padStart(24, '0')}`) } });
+    const tooMany = await client.callTool({
+      name,
+      arguments: { ids: Array.from({ length: LIMITS.mcpRenderIdsMax + 1 }, (_, i) => `itm_${String(i).padStart(24, '0')}`) },
+    });
     assert.equal(tooMany.isError, true);
     // Record data sent by the client is not an argument: it is refused, never shown.
     const forged = await client.callTool({ name, arguments: { ids: good, records: [{ title: '<script>alert(1)</script>' }] } });
@@ -73,7 +91,11 @@ test('the ui:// views are self-contained HTML under a policy that allows nothing
   for (const view of views) {
     assert.equal(view.mimeType, 'text/html;profile=mcp-app');
     const read = await client.readResource({ uri: view.uri });
-    const content = read.contents[0] as unknown as { text: string; mimeType: string; _meta: { ui: { csp: { connectDomains: string[]; resourceDomains: string[] } } } };
+    const content = read.contents[0] as unknown as {
+      text: string;
+      mimeType: string;
+      _meta: { ui: { csp: { connectDomains: string[]; resourceDomains: string[] } } };
+    };
     assert.equal(content.mimeType, 'text/html;profile=mcp-app');
     assert.deepEqual(content._meta.ui.csp, { connectDomains: [], resourceDomains: [] });
     const html = content.text;
@@ -89,7 +111,17 @@ test('the ui:// views are self-contained HTML under a policy that allows nothing
 });
 
 test('skills/list lists skills whose SKILL.md resources match their digests', async () => {
-  const Skills = z.object({ skills: z.array(z.object({ uri: z.string(), name: z.string(), description: z.string(), tools: z.array(z.string()), resources: z.array(z.object({ uri: z.string(), digest: z.string(), size: z.number() })) })) });
+  const Skills = z.object({
+    skills: z.array(
+      z.object({
+        uri: z.string(),
+        name: z.string(),
+        description: z.string(),
+        tools: z.array(z.string()),
+        resources: z.array(z.object({ uri: z.string(), digest: z.string(), size: z.number() })),
+      }),
+    ),
+  });
   const { skills } = await client.request({ method: 'skills/list', params: {} }, Skills);
   assert.ok(skills.length >= 3);
   const toolNames = new Set(tools.keys());

@@ -56,7 +56,20 @@ test('tools/list: titles, descriptions, input and output schemas, read-only anno
     assert.equal(tool.annotations?.readOnlyHint, true);
     assert.equal(tool.annotations?.openWorldHint, false);
     // The input schemas are schemas: the outside validator accepts a schema-valid empty or minimal call's shape.
-    assert.equal(await schemaErrors(tool.inputSchema, name === 'taste.find' ? { collection: 'books' } : name === 'taste.get' ? { ids: ['itm_000000000000000000000000'] } : name === 'music.intersect' ? { profile: { schemaVersion: '1', music: { artists: [], recordings: [], albums: [], genres: [], notes: [] } } } : {}), undefined, name);
+    assert.equal(
+      await schemaErrors(
+        tool.inputSchema,
+        name === 'taste.find'
+          ? { collection: 'books' }
+          : name === 'taste.get'
+            ? { ids: ['itm_000000000000000000000000'] }
+            : name === 'music.intersect'
+              ? { profile: { schemaVersion: '1', music: { artists: [], recordings: [], albums: [], genres: [], notes: [] } } }
+              : {},
+      ),
+      undefined,
+      name,
+    );
   }
   const filters = (tools.get('taste.find')!.inputSchema.properties as Record<string, { properties: Record<string, unknown> }>).filters.properties;
   for (const param of ['year', 'genre', 'city', 'category', 'experienceStatus', 'domain']) assert.ok(filters[param], `derived filter ${param}`);
@@ -64,9 +77,21 @@ test('tools/list: titles, descriptions, input and output schemas, read-only anno
 
 test('taste.find pages with counts, the compatibility aliases and a cursor', async () => {
   const first = await call('taste.find', { collection: 'movies', sort: 'title:asc', limit: 3 });
-  const page = first.structuredContent as { items: { canonicalId: string }[]; canonicalIds: string[]; nextCursor?: string; counts: { returnedCount: number; totalCount: number }; total: number; resultVersion: number; evidence: string; generatedAt: string };
+  const page = first.structuredContent as {
+    items: { canonicalId: string }[];
+    canonicalIds: string[];
+    nextCursor?: string;
+    counts: { returnedCount: number; totalCount: number };
+    total: number;
+    resultVersion: number;
+    evidence: string;
+    generatedAt: string;
+  };
   assert.equal(page.items.length, 3);
-  assert.deepEqual(page.items.map((i) => i.canonicalId), page.canonicalIds);
+  assert.deepEqual(
+    page.items.map((i) => i.canonicalId),
+    page.canonicalIds,
+  );
   assert.equal(page.total, page.counts.totalCount);
   assert.equal(page.counts.returnedCount, 3);
   assert.equal(typeof page.evidence, 'string');
@@ -74,7 +99,10 @@ test('taste.find pages with counts, the compatibility aliases and a cursor', asy
   const second = await call('taste.find', { collection: 'movies', sort: 'title:asc', limit: 3, cursor: page.nextCursor });
   assert.notDeepEqual((second.structuredContent as { canonicalIds: string[] }).canonicalIds, page.canonicalIds);
   const restPage = (await rest('/api/movies.json?sort=title:asc&limit=6')) as { data: { canonicalId: string }[] };
-  assert.deepEqual([...page.canonicalIds, ...(second.structuredContent as { canonicalIds: string[] }).canonicalIds], restPage.data.map((d) => d.canonicalId));
+  assert.deepEqual(
+    [...page.canonicalIds, ...(second.structuredContent as { canonicalIds: string[] }).canonicalIds],
+    restPage.data.map((d) => d.canonicalId),
+  );
 });
 
 test('taste.find refusals are isError results naming the argument, never internals', async () => {
@@ -106,7 +134,10 @@ test('taste.get returns the REST item per ID, reports unknown IDs, and names its
   const result = await call('taste.get', { ids });
   const got = result.structuredContent as { records: { canonicalId: string; collection: string; item: unknown }[]; notFound: string[] };
   assert.deepEqual(got.notFound, ['itm_ffffffffffffffffffffffff']);
-  assert.deepEqual(got.records.map((r) => r.collection), ['places', 'books']);
+  assert.deepEqual(
+    got.records.map((r) => r.collection),
+    ['places', 'books'],
+  );
   assert.deepEqual(got.records[0]!.item, list.data[0]);
   assert.deepEqual(got.records[1]!.item, books.data[0]);
   const tooMany = await call('taste.get', { ids: Array.from({ length: LIMITS.mcpGetIdsMax + 1 }, (_, i) => `itm_${String(i).padStart(24, '0')}`) });
@@ -119,8 +150,14 @@ test('sports.list takes the SPEC filters, status included, as REST does', async 
   const status = all.meta.facets.experienceStatus![0]!.value;
   const sport = all.meta.facets.sport![0]!.value;
   const result = await call('sports.list', { status, sport, limit: 50 });
-  const restList = (await rest(`/api/sporting-events.json?experienceStatus=${encodeURIComponent(status)}&sport=${encodeURIComponent(sport)}&limit=50`)) as { data: { canonicalId: string }[]; meta: { totalCount: number } };
-  assert.deepEqual((result.structuredContent as { canonicalIds: string[] }).canonicalIds, restList.data.map((d) => d.canonicalId));
+  const restList = (await rest(`/api/sporting-events.json?experienceStatus=${encodeURIComponent(status)}&sport=${encodeURIComponent(sport)}&limit=50`)) as {
+    data: { canonicalId: string }[];
+    meta: { totalCount: number };
+  };
+  assert.deepEqual(
+    (result.structuredContent as { canonicalIds: string[] }).canonicalIds,
+    restList.data.map((d) => d.canonicalId),
+  );
   assert.equal((result.structuredContent as { total: number }).total, restList.meta.totalCount);
   const bad = await call('sports.list', { year: 12 });
   assert.equal(bad.isError, true);
@@ -136,7 +173,10 @@ test('sports.list matches experience and status as strings: any casing, and an u
   const restList = (await rest('/api/sporting-events.json?experience=in-person&experienceStatus=attended&limit=50')) as { data: { canonicalId: string }[] };
   assert.ok(restList.data.length > 0);
   const result = await call('sports.list', { experience: 'IN-PERSON', status: 'Attended', limit: 50 });
-  assert.deepEqual((result.structuredContent as { canonicalIds: string[] }).canonicalIds, restList.data.map((d) => d.canonicalId));
+  assert.deepEqual(
+    (result.structuredContent as { canonicalIds: string[] }).canonicalIds,
+    restList.data.map((d) => d.canonicalId),
+  );
   const none = await call('sports.list', { status: 'maybe' });
   assert.equal(none.isError, undefined);
   assert.deepEqual([(none.structuredContent as { total: number }).total, (none.structuredContent as { canonicalIds: string[] }).canonicalIds], [0, []]);
@@ -161,7 +201,11 @@ test('taste.profile is /.well-known/taste-profile.json, and music.intersect answ
   const profile = document(result0);
   assert.deepEqual(profile, await rest('/.well-known/taste-profile.json'));
   const result = await call('music.intersect', { profile });
-  const answer = await fetch(new URL('/api/music/intersections.json', served.base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ profile }) });
+  const answer = await fetch(new URL('/api/music/intersections.json', served.base), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ profile }),
+  });
   assert.deepEqual(document(result.structuredContent!), await answer.json());
   assert.equal((result.structuredContent as { abstained: boolean }).abstained, false);
   // The whole taste.profile result is a profile music.intersect takes: its envelope fields are ignored.
@@ -172,7 +216,8 @@ test('taste.profile is /.well-known/taste-profile.json, and music.intersect answ
 });
 
 test('every public tool result carries counts, generatedAt, selection, evidenceDetails and the aliases total, resultVersion, evidence; the output schemas require them', async () => {
-  const ids = async (collection: string, n: number) => ((await call('taste.find', { collection, limit: n })).structuredContent as { canonicalIds: string[] }).canonicalIds;
+  const ids = async (collection: string, n: number) =>
+    ((await call('taste.find', { collection, limit: n })).structuredContent as { canonicalIds: string[] }).canonicalIds;
   const city = ((await rest('/api/places.json?facets=1&limit=1')) as { meta: { facets: Record<string, { value: string }[]> } }).meta.facets.city![0]!.value;
   const profile = (await call('taste.profile', {})).structuredContent!;
   const calls: [string, Record<string, unknown>][] = [

@@ -27,11 +27,21 @@ after(async () => {
   await served?.close();
 });
 
-const ids = async (collection: string, n: number) => ((await (await fetch(new URL(`/api/${collection}.json?limit=${n}`, served.base))).json()) as { data: { canonicalId: string }[] }).data.map((d) => d.canonicalId);
+const ids = async (collection: string, n: number) =>
+  ((await (await fetch(new URL(`/api/${collection}.json?limit=${n}`, served.base))).json()) as { data: { canonicalId: string }[] }).data.map(
+    (d) => d.canonicalId,
+  );
 
-for (const [tool, collection] of [['places.render_map', 'places'], ['sports.render_events', 'sporting-events'], ['taste.render_recommendations', 'movies']] as const) {
+for (const [tool, collection] of [
+  ['places.render_map', 'places'],
+  ['sports.render_events', 'sporting-events'],
+  ['taste.render_recommendations', 'movies'],
+] as const) {
   test(`${tool}: its view renders the records in Chromium with no request leaving the page`, async () => {
-    const result = (await client.callTool({ name: tool, arguments: { ids: await ids(collection, 4) } })) as unknown as { structuredContent: { records: { title: string }[] }; _meta: { ui: { resourceUri: string } } };
+    const result = (await client.callTool({ name: tool, arguments: { ids: await ids(collection, 4) } })) as unknown as {
+      structuredContent: { records: { title: string }[] };
+      _meta: { ui: { resourceUri: string } };
+    };
     const html = ((await client.readResource({ uri: result._meta.ui.resourceUri })).contents[0] as { text: string }).text;
     const context = await browser.newContext();
     const requests: string[] = [];
@@ -54,7 +64,11 @@ for (const [tool, collection] of [['places.render_map', 'places'], ['sports.rend
           const message = event.data as { id?: number; method?: string; params?: unknown };
           log.push(message.method);
           const reply = (m: object) => frame.contentWindow!.postMessage({ jsonrpc: '2.0', ...m }, '*');
-          if (message.method === 'ui/initialize') reply({ id: message.id, result: { protocolVersion: '2026-01-26', hostInfo: { name: 'test-host', version: '1' }, hostCapabilities: {}, hostContext: {} } });
+          if (message.method === 'ui/initialize')
+            reply({
+              id: message.id,
+              result: { protocolVersion: '2026-01-26', hostInfo: { name: 'test-host', version: '1' }, hostCapabilities: {}, hostContext: {} },
+            });
           if (message.method === 'ui/notifications/initialized') reply({ method: 'ui/notifications/tool-result', params: result });
         });
         frame.srcdoc = html;
@@ -73,12 +87,18 @@ for (const [tool, collection] of [['places.render_map', 'places'], ['sports.rend
       const land = await frame.locator('svg path.land').getAttribute('d');
       assert.ok(land && land.length > 0, 'path.land has a non-empty d');
       assert.equal(land, basemap.land);
-      const pins = await frame.locator('svg circle.pin').evaluateAll((circles) => circles.map((c) => ({ x: Number(c.getAttribute('cx')), y: Number(c.getAttribute('cy')) })));
+      const pins = await frame
+        .locator('svg circle.pin')
+        .evaluateAll((circles) => circles.map((c) => ({ x: Number(c.getAttribute('cx')), y: Number(c.getAttribute('cy')) })));
       assert.deepEqual(pins, basemap.points);
       assert.ok(await frame.locator('svg path.land + *').count(), 'the land is drawn first, under the route and pins');
     }
     assert.deepEqual(errors, []);
-    assert.deepEqual(requests.filter((url) => !url.startsWith('about:') && !url.startsWith('data:')), [], 'no request left the page');
+    assert.deepEqual(
+      requests.filter((url) => !url.startsWith('about:') && !url.startsWith('data:')),
+      [],
+      'no request left the page',
+    );
     await context.close();
   });
 }

@@ -45,7 +45,13 @@ export class Agent {
   }
 
   async register(name = 'Test agent', redirectUris = [REDIRECT]): Promise<oauth.Client> {
-    const metadata = { client_name: name, redirect_uris: redirectUris, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
+    const metadata = {
+      client_name: name,
+      redirect_uris: redirectUris,
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    };
     return (await oauth.processDynamicClientRegistrationResponse(await oauth.dynamicClientRegistrationRequest(this.as, metadata, insecure))) as oauth.Client;
   }
 
@@ -85,7 +91,10 @@ export class Agent {
   }
 
   async exchange(client: oauth.Client, params: URLSearchParams, verifier: string, resource: string = this.site.resource) {
-    const response = await oauth.authorizationCodeGrantRequest(this.as, client, oauth.None(), params, REDIRECT, verifier, { ...insecure, additionalParameters: { resource } });
+    const response = await oauth.authorizationCodeGrantRequest(this.as, client, oauth.None(), params, REDIRECT, verifier, {
+      ...insecure,
+      additionalParameters: { resource },
+    });
     return oauth.processAuthorizationCodeResponse(this.as, client, response);
   }
 

@@ -82,7 +82,11 @@ test('a second account at the identity provider gets access_denied, and no code:
     console.warn = original;
   }
   const ours = warned.filter((message) => message.startsWith('owner lane:'));
-  assert.deepEqual(ours, Array(2).fill('owner lane: a sign-in by subject "someone-else", which is not OWNER_SUBJECT, was refused'), 'the operator learns the subject it refused');
+  assert.deepEqual(
+    ours,
+    Array(2).fill('owner lane: a sign-in by subject "someone-else", which is not OWNER_SUBJECT, was refused'),
+    'the operator learns the subject it refused',
+  );
   assert.ok(page instanceof Response);
   assert.equal(page.status, 403);
   assert.match(await page.text(), /access_denied/);
@@ -156,7 +160,11 @@ test('a callback replayed, or opened in another browser, does nothing', async ()
     const { action } = formOf(html, site.idp!.issuer);
     const prompt = /name="prompt" value="(\w+)"/.exec(html)![1]!;
     const fields: Record<string, string> = prompt === 'login' ? { prompt, login: OWNER, password: 'x' } : { prompt };
-    step = await browser.follow(action, callback, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    step = await browser.follow(action, callback, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
   }
   const elsewhere = await new Browser().request(step.href);
   assert.equal(elsewhere.status, 400, 'another browser');

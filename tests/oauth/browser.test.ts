@@ -37,7 +37,10 @@ async function signInAtProvider(page: import('playwright-core').Page, account: s
   if (await page.$('input[name="prompt"][value="consent"]')) await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
 }
 
-for (const [decision, expected] of [['Approve', 'code'], ['Deny', 'error']] as const) {
+for (const [decision, expected] of [
+  ['Approve', 'code'],
+  ['Deny', 'error'],
+] as const) {
   test(`the owner signs in and presses ${decision} in a real browser; the browser reaches the client with a ${expected}`, async () => {
     const client = await agent.register('Browser agent');
     const attempt = await agent.authorizationUrl(client);

@@ -21,7 +21,13 @@ let fetches = 0;
 /** Answers of `/held-*` documents, kept open until a test lets them go. */
 const held: import('node:http').ServerResponse[] = [];
 
-const goodDocument = (path: string) => ({ client_id: `${origin}${path}`, client_name: 'Document client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] });
+const goodDocument = (path: string) => ({
+  client_id: `${origin}${path}`,
+  client_name: 'Document client',
+  redirect_uris: [REDIRECT],
+  token_endpoint_auth_method: 'none',
+  grant_types: ['authorization_code', 'refresh_token'],
+});
 
 before(async () => {
   documents = createServer((req, res) => {
@@ -31,11 +37,21 @@ before(async () => {
     if (path.startsWith('/held-')) return void held.push(res);
     if (path === '/status-404.json') return res.writeHead(404, { 'Content-Type': 'text/plain' }).end('no such page');
     if (path === '/redirect.json') return res.writeHead(302, { Location: `${origin}/good.json` }).end();
-    if (path === '/large.json') return res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ...goodDocument(path), padding: 'x'.repeat(LIMITS.oauthCimdBytesMax) }));
+    if (path === '/large.json')
+      return res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ ...goodDocument(path), padding: 'x'.repeat(LIMITS.oauthCimdBytesMax) }));
     if (path === '/html.json') return res.writeHead(200, { 'Content-Type': 'text/html' }).end('<p>hi</p>');
-    if (path === '/other.json') return res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ...goodDocument(path), client_id: `${origin}/good.json` }));
-    if (path === '/secret.json') return res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ...goodDocument(path), token_endpoint_auth_method: 'private_key_jwt' }));
-    if (path === '/http-redirect.json') return res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ...goodDocument(path), redirect_uris: ['http://evil.example/cb'] }));
+    if (path === '/other.json')
+      return res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ...goodDocument(path), client_id: `${origin}/good.json` }));
+    if (path === '/secret.json')
+      return res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ ...goodDocument(path), token_endpoint_auth_method: 'private_key_jwt' }));
+    if (path === '/http-redirect.json')
+      return res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ ...goodDocument(path), redirect_uris: ['http://evil.example/cb'] }));
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(goodDocument(path)));
   });
   documents.listen(0, '127.0.0.1');
@@ -48,7 +64,21 @@ after(() => {
 });
 
 test('only public addresses are fetched from', () => {
-  for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '224.0.0.1']) {
+  for (const address of [
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.20.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    '::',
+    'fd00::1',
+    'fe80::1',
+    '::ffff:127.0.0.1',
+    '224.0.0.1',
+  ]) {
     assert.equal(isPublicAddress(address), false, address);
   }
   for (const address of ['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111']) assert.equal(isPublicAddress(address), true, address);
@@ -56,7 +86,15 @@ test('only public addresses are fetched from', () => {
 
 test('without the loopback allowance: http, private address literals and names resolving to loopback are refused', async () => {
   const resolve = metadataDocuments({ allowLoopback: false, now: () => 0 });
-  for (const clientId of [`${origin}/good.json`, 'https://127.0.0.1/client.json', 'https://[::1]/client.json', 'https://10.0.0.1/client.json', 'https://localhost/client.json', 'https://app.example/', 'https://user:pw@app.example/c.json']) {
+  for (const clientId of [
+    `${origin}/good.json`,
+    'https://127.0.0.1/client.json',
+    'https://[::1]/client.json',
+    'https://10.0.0.1/client.json',
+    'https://localhost/client.json',
+    'https://app.example/',
+    'https://user:pw@app.example/c.json',
+  ]) {
     const lookup = await resolve(clientId);
     assert.ok('error' in lookup, clientId);
   }
@@ -108,7 +146,13 @@ test('no fetch for strangers: with the owner lane not set up, the token and revo
   try {
     const before = fetches;
     const clientId = `${origin}/stranger-unset.json`;
-    const token = await post(bare.base, '/oauth/token', { grant_type: 'authorization_code', client_id: clientId, code: 'x', redirect_uri: REDIRECT, code_verifier: 'v'.repeat(43) });
+    const token = await post(bare.base, '/oauth/token', {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code: 'x',
+      redirect_uri: REDIRECT,
+      code_verifier: 'v'.repeat(43),
+    });
     assert.equal(token.status, 401);
     assert.equal(((await token.json()) as { error: string }).error, 'invalid_client');
     const revoked = await post(bare.base, '/oauth/revoke', { client_id: clientId, token: 'x' });
@@ -174,11 +218,14 @@ test('a failed fetch is remembered for 30 to 60 seconds, not an hour; the cache 
   assert.equal(fetches - before, 3, 'two spellings of one URL: one fetch');
 });
 
-test('a metadata document on an attacker\'s own host cannot make /oauth/authorize redirect its errors', async () => {
+test("a metadata document on an attacker's own host cannot make /oauth/authorize redirect its errors", async () => {
   const documentSite = await startSite({ idp: startIdp, cimdAllowLoopback: true });
   try {
     const clientId = `${origin}/phisher.json`;
-    const response = await fetch(`${documentSite.base}/oauth/authorize?client_id=${encodeURIComponent(clientId)}&response_type=x&redirect_uri=${encodeURIComponent(REDIRECT)}`, { redirect: 'manual' });
+    const response = await fetch(
+      `${documentSite.base}/oauth/authorize?client_id=${encodeURIComponent(clientId)}&response_type=x&redirect_uri=${encodeURIComponent(REDIRECT)}`,
+      { redirect: 'manual' },
+    );
     assert.equal(response.headers.get('location'), null);
     assert.equal(response.status, 400);
     assert.match(await response.text(), /Document client/);

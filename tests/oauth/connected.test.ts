@@ -41,7 +41,11 @@ test('the owner sees each connected client with its scopes, when granted and las
   assert.match(page.headers.get('content-security-policy')!, /frame-ancestors 'none'/);
 
   // The form of this client's grant.
-  const forms = [...html.matchAll(/<h2>[^<]*<\/h2>\s*<p>Client <code>([^<]+)<\/code>[\s\S]*?<form method="post" action="([^"]+)">\s*<input type="hidden" name="csrf" value="([^"]+)">\s*<input type="hidden" name="grant" value="([^"]+)">/g)];
+  const forms = [
+    ...html.matchAll(
+      /<h2>[^<]*<\/h2>\s*<p>Client <code>([^<]+)<\/code>[\s\S]*?<form method="post" action="([^"]+)">\s*<input type="hidden" name="csrf" value="([^"]+)">\s*<input type="hidden" name="grant" value="([^"]+)">/g,
+    ),
+  ];
   const mine = forms.find((m) => m[1] === client.client_id)!;
   const response = await browser.request(`${site.base}${mine[2]}`, {
     method: 'POST',
@@ -64,12 +68,20 @@ test('the session cookie: HttpOnly, SameSite=Lax, Path=/, short-lived', async ()
     const { action } = formOf(html, site.idp!.issuer);
     const prompt = /name="prompt" value="(\w+)"/.exec(html)![1]!;
     const fields: Record<string, string> = prompt === 'login' ? { prompt, login: OWNER, password: 'x' } : { prompt };
-    step = await browser.follow(action, `${site.base}${OAUTH_URLS.callback}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    step = await browser.follow(action, `${site.base}${OAUTH_URLS.callback}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
   }
   const response = await browser.request(step.href);
   assert.equal(response.status, 303);
   const cookie = response.headers.get('set-cookie')!;
-  assert.match(cookie, /^oauth-session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=900; HttpOnly; SameSite=Lax$/, 'on http: no Secure and no __Host- prefix (browsers refuse them there)');
+  assert.match(
+    cookie,
+    /^oauth-session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=900; HttpOnly; SameSite=Lax$/,
+    'on http: no Secure and no __Host- prefix (browsers refuse them there)',
+  );
 });
 
 test('a second account is refused; no session or a forged form cannot revoke', async () => {
@@ -79,7 +91,11 @@ test('a second account is refused; no session or a forged form cannot revoke', a
   const grant = site.oauth.verifyAccessToken(tokens.access_token);
   assert.ok(grant.ok);
   const post = (browser: Browser, fields: Record<string, string>) =>
-    browser.request(`${site.base}${OAUTH_URLS.clients}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: site.base }, body: new URLSearchParams(fields).toString() });
+    browser.request(`${site.base}${OAUTH_URLS.clients}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: site.base },
+      body: new URLSearchParams(fields).toString(),
+    });
   assert.equal((await post(new Browser(), { csrf: 'x', grant: grant.grantId })).status, 403, 'no session');
   const { browser } = await openPage(OWNER);
   assert.equal((await post(browser, { csrf: 'forged', grant: grant.grantId })).status, 403, 'forged CSRF token');

@@ -18,7 +18,11 @@ before(async () => {
 });
 after(() => site.stop());
 
-const form = (fields: Record<string, string>): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+const form = (fields: Record<string, string>): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
+});
 const jsonBody = (value: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(value) });
 
 test('metadata, registration, token errors, revocation and the authorization page answer as described', async () => {
@@ -28,7 +32,11 @@ test('metadata, registration, token errors, revocation and the authorization pag
   assert.equal(registered.status, 201);
   const clientId = (JSON.parse(registered.body) as { client_id: string }).client_id;
   assert.equal((await fetchAndCheck(site.base, OAUTH_URLS.register, jsonBody({ redirect_uris: ['http://evil.example/cb'] }))).status, 400);
-  const grant = await fetchAndCheck(site.base, OAUTH_URLS.token, form({ grant_type: 'authorization_code', client_id: clientId, code: 'nope', redirect_uri: 'http://127.0.0.1:9/cb', code_verifier: 'a'.repeat(43) }));
+  const grant = await fetchAndCheck(
+    site.base,
+    OAUTH_URLS.token,
+    form({ grant_type: 'authorization_code', client_id: clientId, code: 'nope', redirect_uri: 'http://127.0.0.1:9/cb', code_verifier: 'a'.repeat(43) }),
+  );
   assert.equal(grant.status, 400);
   assert.equal((JSON.parse(grant.body) as { error: string }).error, 'invalid_grant');
   assert.equal((await fetchAndCheck(site.base, OAUTH_URLS.token, form({ grant_type: 'refresh_token', client_id: 'unknown', refresh_token: 'x' }))).status, 401);
@@ -42,7 +50,15 @@ test('a whole exchange and /owner/mcp with and without the token answer as descr
   const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' };
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
   assert.equal((await fetchAndCheck(site.base, OAUTH_URLS.ownerMcp, { method: 'POST', headers, body })).status, 401);
-  assert.equal((await fetchAndCheck(site.base, OAUTH_URLS.ownerMcp, { method: 'POST', headers: { ...headers, Authorization: `Bearer ${tokens.access_token}` }, body })).status, 200);
-  const refreshed = await fetchAndCheck(site.base, OAUTH_URLS.token, form({ grant_type: 'refresh_token', client_id: client.client_id, refresh_token: tokens.refresh_token!, resource: site.resource }));
+  assert.equal(
+    (await fetchAndCheck(site.base, OAUTH_URLS.ownerMcp, { method: 'POST', headers: { ...headers, Authorization: `Bearer ${tokens.access_token}` }, body }))
+      .status,
+    200,
+  );
+  const refreshed = await fetchAndCheck(
+    site.base,
+    OAUTH_URLS.token,
+    form({ grant_type: 'refresh_token', client_id: client.client_id, refresh_token: tokens.refresh_token!, resource: site.resource }),
+  );
   assert.equal(refreshed.status, 200);
 });

@@ -10,7 +10,10 @@ import { test } from 'node:test';
 const script = new URL('../../src/oauth/dev-idp.ts', import.meta.url).pathname;
 
 test('the development identity provider prints the site variables and answers discovery', async () => {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, IDP_PORT: '0', SITE_URL: 'http://localhost:4555', NODE_ENV: 'development' }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, IDP_PORT: '0', SITE_URL: 'http://localhost:4555', NODE_ENV: 'development' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   try {
     let output = '';
     await new Promise<void>((resolve, reject) => {
@@ -25,7 +28,10 @@ test('the development identity provider prints the site variables and answers di
     assert.match(output, /OWNER_OIDC_CLIENT_ID=collections-dev/);
     assert.match(output, /OWNER_OIDC_CLIENT_SECRET=[A-Za-z0-9_-]{32}/);
     assert.match(output, /OWNER_SUBJECT=owner/);
-    const discovery = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; code_challenge_methods_supported: string[] };
+    const discovery = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as {
+      issuer: string;
+      code_challenge_methods_supported: string[];
+    };
     assert.equal(discovery.issuer, issuer);
     assert.deepEqual(discovery.code_challenge_methods_supported, ['S256']);
   } finally {

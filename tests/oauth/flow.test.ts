@@ -77,19 +77,34 @@ test('the whole flow: register, sign in as the owner, approve, exchange, use, re
 
 test('the endpoints a client calls itself answer CORS preflights and any origin; the browser pages do not', async () => {
   for (const path of [OAUTH_URLS.protectedResource, OAUTH_URLS.authorizationServer, OAUTH_URLS.register, OAUTH_URLS.token, OAUTH_URLS.revoke]) {
-    const response = await fetch(`${site.base}${path}`, { method: 'OPTIONS', headers: { Origin: 'https://inspector.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type, mcp-protocol-version' } });
+    const response = await fetch(`${site.base}${path}`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'https://inspector.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type, mcp-protocol-version',
+      },
+    });
     assert.equal(response.status, 204, path);
     assert.equal(response.headers.get('access-control-allow-origin'), '*');
     assert.match(response.headers.get('access-control-allow-headers')!, /MCP-Protocol-Version/);
   }
-  const token = await fetch(`${site.base}${OAUTH_URLS.token}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=x' });
+  const token = await fetch(`${site.base}${OAUTH_URLS.token}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=x',
+  });
   assert.equal(token.headers.get('access-control-allow-origin'), '*');
   assert.equal((await fetch(`${site.base}${OAUTH_URLS.authorize}`, { method: 'OPTIONS' })).status, 405);
   assert.equal((await fetch(`${site.base}${OAUTH_URLS.authorize}`)).headers.get('access-control-allow-origin'), null);
 });
 
 test('token responses are never cached', async () => {
-  const response = await fetch(`${site.base}${OAUTH_URLS.token}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=refresh_token&client_id=nobody&refresh_token=x' });
+  const response = await fetch(`${site.base}${OAUTH_URLS.token}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=refresh_token&client_id=nobody&refresh_token=x',
+  });
   assert.equal(response.status, 401);
   assert.equal(response.headers.get('cache-control'), 'no-store');
   assert.deepEqual(Object.keys((await response.json()) as object), ['error', 'error_description']);

@@ -208,7 +208,13 @@ export async function signIn(browser: Browser, authorizeUrl: string, account: st
 }
 
 /** Answers the site's consent page with `decision`; returns where the browser is sent. */
-export async function answerConsent(browser: Browser, page: Response | string, site: string, decision: 'approve' | 'deny', redirectUri: string): Promise<URL | Response> {
+export async function answerConsent(
+  browser: Browser,
+  page: Response | string,
+  site: string,
+  decision: 'approve' | 'deny',
+  redirectUri: string,
+): Promise<URL | Response> {
   const html = typeof page === 'string' ? page : await page.text();
   const { action, fields } = formOf(html, site);
   return browser.follow(action, redirectUri, post({ ...fields, decision }, new URL(site).origin));

@@ -28,11 +28,15 @@ async function registerRaw(redirectUris: string[], name = 'Phisher') {
   });
 }
 
-test('a freshly registered client with an attacker\'s redirect URI: its bad request is a page naming the client and host, no redirect', async () => {
+test("a freshly registered client with an attacker's redirect URI: its bad request is a page naming the client and host, no redirect", async () => {
   const registered = await registerRaw(['https://evil.example/phish'], 'Totally Claude');
   assert.equal(registered.status, 201);
   const { client_id } = (await registered.json()) as { client_id: string };
-  for (const query of [`client_id=${client_id}&response_type=x`, `client_id=${client_id}&response_type=code`, `client_id=${client_id}&response_type=code&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256&scope=taste:admin`]) {
+  for (const query of [
+    `client_id=${client_id}&response_type=x`,
+    `client_id=${client_id}&response_type=code`,
+    `client_id=${client_id}&response_type=code&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256&scope=taste:admin`,
+  ]) {
     const response = await ask(`${site.base}/oauth/authorize?${query}`);
     assert.equal(response.headers.get('location'), null, query);
     assert.equal(response.status, 400, query);
@@ -54,7 +58,18 @@ test('a client that already holds a grant hears its errors at its redirect URI',
 });
 
 test('registration refuses userinfo, private-use schemes without a dot, and operating-system handler schemes', async () => {
-  for (const uri of ['https://claude.ai@evil.example/cb', 'https://user:pass@app.example/cb', 'myapp:/callback', 'ms-settings:privacy', 'search-ms:query=x', 'intent://scan/#Intent;end', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,hi', 'ms-app.example:/cb']) {
+  for (const uri of [
+    'https://claude.ai@evil.example/cb',
+    'https://user:pass@app.example/cb',
+    'myapp:/callback',
+    'ms-settings:privacy',
+    'search-ms:query=x',
+    'intent://scan/#Intent;end',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'data:text/html,hi',
+    'ms-app.example:/cb',
+  ]) {
     const response = await registerRaw([uri]);
     assert.equal(response.status, 400, uri);
     assert.equal(((await response.json()) as { error: string }).error, 'invalid_client_metadata', uri);

@@ -24,7 +24,11 @@ before(async () => {
 after(() => site.stop());
 
 const register = (body: unknown, contentType = 'application/json') =>
-  fetch(`${site.base}${OAUTH_URLS.register}`, { method: 'POST', headers: { 'Content-Type': contentType }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(`${site.base}${OAUTH_URLS.register}`, {
+    method: 'POST',
+    headers: { 'Content-Type': contentType },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 test('a public client registers: 201 with a client_id, no secret, and when the registration expires', async () => {
   const response = await register({ client_name: 'Agent', redirect_uris: ['http://127.0.0.1:33418/cb'], extra_member: 'ignored' });
@@ -40,12 +44,27 @@ test('a public client registers: 201 with a client_id, no secret, and when the r
 });
 
 test('redirect URIs: https, http on loopback, private-use schemes; never http elsewhere, fragments or script schemes', () => {
-  for (const ok of ['https://app.example/cb', 'http://127.0.0.1:8080/cb', 'http://localhost/cb', 'http://[::1]:9/cb', 'com.example.app:/oauth', 'com.example.app://oauth/callback']) {
+  for (const ok of [
+    'https://app.example/cb',
+    'http://127.0.0.1:8080/cb',
+    'http://localhost/cb',
+    'http://[::1]:9/cb',
+    'com.example.app:/oauth',
+    'com.example.app://oauth/callback',
+  ]) {
     assert.equal(redirectUriProblem(ok), undefined, ok);
   }
-  for (const bad of ['http://app.example/cb', 'https://app.example/cb#frag', 'javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', 'not a uri', '/relative',
+  for (const bad of [
+    'http://app.example/cb',
+    'https://app.example/cb#frag',
+    'javascript:alert(1)',
+    'data:text/html,x',
+    'file:///etc/passwd',
+    'not a uri',
+    '/relative',
     // RFC 8252 §7.1: a private-use scheme is a reverse-DNS name; a bare word is refused (issue 32), Cursor's `cursor:` included.
-    'cursor://anysphere.cursor-retrieval/oauth/callback']) {
+    'cursor://anysphere.cursor-retrieval/oauth/callback',
+  ]) {
     assert.notEqual(redirectUriProblem(bad), undefined, bad);
   }
 });
@@ -95,7 +114,11 @@ test('body bounds at their edges: registration 16 KiB, token and revocation form
   assert.equal((await register(json(LIMITS.oauthRegistrationBytesMax + 1))).status, 413);
   const form = (path: string, size: number) => {
     const text = 'grant_type=refresh_token&client_id=client_nobody&refresh_token=';
-    return fetch(`${site.base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: text + 'x'.repeat(size - text.length) });
+    return fetch(`${site.base}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: text + 'x'.repeat(size - text.length),
+    });
   };
   for (const path of [OAUTH_URLS.token, OAUTH_URLS.revoke]) {
     assert.equal((await form(path, LIMITS.oauthFormBytesMax)).status, path === OAUTH_URLS.token ? 401 : 400, `${path} at the bound is read`);
@@ -104,8 +127,16 @@ test('body bounds at their edges: registration 16 KiB, token and revocation form
 });
 
 test('registration is rate-limited per source address', async () => {
-  const server = new OAuthServer({ config: oauthConfig({ siteUrl: 'https://site.example', stateDir: ':memory:' }), store: new SqliteOAuthStore(':memory:'), registrationQuota: 3 });
-  const facts = { method: 'POST', url: new URL('https://site.example/oauth/register'), header: (name: string) => (name === 'Content-Type' ? 'application/json' : null) };
+  const server = new OAuthServer({
+    config: oauthConfig({ siteUrl: 'https://site.example', stateDir: ':memory:' }),
+    store: new SqliteOAuthStore(':memory:'),
+    registrationQuota: 3,
+  });
+  const facts = {
+    method: 'POST',
+    url: new URL('https://site.example/oauth/register'),
+    header: (name: string) => (name === 'Content-Type' ? 'application/json' : null),
+  };
   const body = Buffer.from(JSON.stringify({ redirect_uris: ['https://app.example/cb'] }));
   for (let i = 0; i < 3; i++) assert.equal((await server.register(facts, body, '198.51.100.7')).status, 201);
   const refused = await server.register(facts, body, '198.51.100.7');
@@ -131,7 +162,10 @@ test('configuration from the environment: all-or-nothing identity provider, STAT
   assert.equal(none.siteUrl, 'https://me.example');
   assert.equal(none.resource, 'https://me.example/owner/mcp');
   assert.equal(none.idp, undefined);
-  const full = oauthConfigFromEnv({ ...base, OWNER_OIDC_ISSUER: 'https://id.example', OWNER_OIDC_CLIENT_ID: 'c', OWNER_SUBJECT: 's', OWNER_OIDC_CLIENT_SECRET: '' }, '/srv/site/dist');
+  const full = oauthConfigFromEnv(
+    { ...base, OWNER_OIDC_ISSUER: 'https://id.example', OWNER_OIDC_CLIENT_ID: 'c', OWNER_SUBJECT: 's', OWNER_OIDC_CLIENT_SECRET: '' },
+    '/srv/site/dist',
+  );
   assert.equal(full.idp?.issuer.href, 'https://id.example/');
   assert.equal(full.idp?.clientSecret, undefined, 'an empty secret is no secret: a public client');
   assert.throws(() => oauthConfigFromEnv({ ...base, OWNER_OIDC_ISSUER: 'https://id.example' }, '/srv/site/dist'), /together/);

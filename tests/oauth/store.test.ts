@@ -10,8 +10,27 @@ import { sha256, SqliteOAuthStore, type CodeRecord, type GrantRecord, type OAuth
 
 const stores: [string, () => OAuthStore][] = [['SqliteOAuthStore', () => new SqliteOAuthStore(':memory:')]];
 
-const code: CodeRecord = { clientId: 'c', clientName: 'C', subject: 'owner', redirectUri: 'https://app.example/cb', codeChallenge: 'x'.repeat(43), scopes: ['taste:read'], resource: 'https://me.example/owner/mcp', expiresAt: 1000 };
-const grant: GrantRecord = { id: 'g1', clientId: 'c', clientName: 'C', subject: 'owner', scopes: ['taste:read'], resource: 'https://me.example/owner/mcp', createdAt: 0, lastUsedAt: null, revokedAt: null };
+const code: CodeRecord = {
+  clientId: 'c',
+  clientName: 'C',
+  subject: 'owner',
+  redirectUri: 'https://app.example/cb',
+  codeChallenge: 'x'.repeat(43),
+  scopes: ['taste:read'],
+  resource: 'https://me.example/owner/mcp',
+  expiresAt: 1000,
+};
+const grant: GrantRecord = {
+  id: 'g1',
+  clientId: 'c',
+  clientName: 'C',
+  subject: 'owner',
+  scopes: ['taste:read'],
+  resource: 'https://me.example/owner/mcp',
+  createdAt: 0,
+  lastUsedAt: null,
+  revokedAt: null,
+};
 
 for (const [name, open] of stores) {
   test(`${name}: a code is spent once; its second use names the grant its first use created`, () => {
@@ -62,7 +81,12 @@ for (const [name, open] of stores) {
     store.putCode('old-code', { ...code, expiresAt: 1000 });
     store.putToken('t', { grantId: 'g', kind: 'access', clientId: 'c', scopes: [], resource: 'r', expiresAt: 1000, usedAt: null });
     store.putTransaction('x', 'session', {}, 1000);
-    store.putClient({ clientId: 'c', metadata: { redirect_uris: ['https://a.example/cb'], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' }, createdAt: 0, expiresAt: 1000 });
+    store.putClient({
+      clientId: 'c',
+      metadata: { redirect_uris: ['https://a.example/cb'], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+      createdAt: 0,
+      expiresAt: 1000,
+    });
     store.purge(2000);
     assert.equal(store.getToken('t'), undefined);
     assert.equal(store.getTransaction('x', 'session', 0), undefined);

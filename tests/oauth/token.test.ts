@@ -21,7 +21,11 @@ before(async () => ({ site, agent } = await startAgentSite()));
 after(() => site.stop());
 
 const form = (values: Record<string, string>) =>
-  fetch(`${site.base}${OAUTH_URLS.token}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(values).toString() });
+  fetch(`${site.base}${OAUTH_URLS.token}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(values).toString(),
+  });
 
 /** An approved authorization, not yet exchanged. */
 async function approval(scope = 'taste:read taste:write') {
@@ -46,7 +50,13 @@ test('a missing or malformed code_verifier, another redirect URI, another client
     assert.equal(((await response.json()) as { error: string }).error, 'invalid_grant');
   }
   const other = await approval();
-  const mismatched = await form({ ...base, code: other.params.get('code')!, redirect_uri: 'http://127.0.0.1:9/elsewhere', code_verifier: other.attempt.verifier, client_id: other.client.client_id });
+  const mismatched = await form({
+    ...base,
+    code: other.params.get('code')!,
+    redirect_uri: 'http://127.0.0.1:9/elsewhere',
+    code_verifier: other.attempt.verifier,
+    client_id: other.client.client_id,
+  });
   assert.equal(((await mismatched.json()) as { error: string }).error, 'invalid_grant');
   const third = await approval();
   const stolen = await form({ ...base, code: third.params.get('code')!, code_verifier: third.attempt.verifier, client_id: client.client_id });
@@ -92,10 +102,20 @@ test('a resource other than the owner MCP URL is invalid_target at exchange and 
 
 test('a refresh may narrow the scopes, never widen them', async () => {
   const { client, tokens } = await agent.connect('taste:read');
-  const response = await oauth.refreshTokenGrantRequest(agent.as, client, oauth.None(), tokens.refresh_token!, { ...insecure, additionalParameters: { scope: 'taste:read taste:write' } });
+  const response = await oauth.refreshTokenGrantRequest(agent.as, client, oauth.None(), tokens.refresh_token!, {
+    ...insecure,
+    additionalParameters: { scope: 'taste:read taste:write' },
+  });
   assert.equal(await oauthErrorOf(oauth.processRefreshTokenResponse(agent.as, client, response)), 'invalid_scope');
   const wide = await agent.connect();
-  const narrowed = await oauth.processRefreshTokenResponse(agent.as, wide.client, await oauth.refreshTokenGrantRequest(agent.as, wide.client, oauth.None(), wide.tokens.refresh_token!, { ...insecure, additionalParameters: { scope: 'taste:read' } }));
+  const narrowed = await oauth.processRefreshTokenResponse(
+    agent.as,
+    wide.client,
+    await oauth.refreshTokenGrantRequest(agent.as, wide.client, oauth.None(), wide.tokens.refresh_token!, {
+      ...insecure,
+      additionalParameters: { scope: 'taste:read' },
+    }),
+  );
   assert.equal(narrowed.scope, 'taste:read');
   const verified = site.oauth.verifyAccessToken(narrowed.access_token);
   assert.ok(verified.ok);
@@ -103,7 +123,11 @@ test('a refresh may narrow the scopes, never widen them', async () => {
 });
 
 test('a client that did not register the refresh_token grant gets no refresh token, and cannot refresh', async () => {
-  const registered = await fetch(`${site.base}${OAUTH_URLS.register}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], grant_types: ['authorization_code'] }) });
+  const registered = await fetch(`${site.base}${OAUTH_URLS.register}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ redirect_uris: [REDIRECT], grant_types: ['authorization_code'] }),
+  });
   const client = { client_id: ((await registered.json()) as { client_id: string }).client_id, token_endpoint_auth_method: 'none' as const };
   const attempt = await agent.authorizationUrl(client);
   const tokens = await agent.exchange(client, await agent.approved(client, attempt), attempt.verifier);
@@ -140,19 +164,30 @@ test('revocation: an unknown token is fine (RFC 7009 §2.2); another client cann
   await agent.revoke(other, tokens.access_token);
   assert.ok(site.oauth.verifyAccessToken(tokens.access_token).ok);
   await agent.revoke(client, 'no-such-token');
-  const unknownClient = await fetch(`${site.base}${OAUTH_URLS.revoke}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'client_id=client_nobody&token=x' });
+  const unknownClient = await fetch(`${site.base}${OAUTH_URLS.revoke}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'client_id=client_nobody&token=x',
+  });
   assert.equal(unknownClient.status, 401);
   assert.equal(((await unknownClient.json()) as { error: string }).error, 'invalid_client');
 });
 
 test('the token endpoint refuses what is not a well-formed form: repeated parameters, JSON, no grant_type, another grant type', async () => {
   const client = await agent.register();
-  const repeated = await fetch(`${site.base}${OAUTH_URLS.token}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `grant_type=refresh_token&grant_type=authorization_code&client_id=${client.client_id}` });
+  const repeated = await fetch(`${site.base}${OAUTH_URLS.token}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: `grant_type=refresh_token&grant_type=authorization_code&client_id=${client.client_id}`,
+  });
   assert.equal(((await repeated.json()) as { error: string }).error, 'invalid_request');
   const json = await fetch(`${site.base}${OAUTH_URLS.token}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
   assert.equal(((await json.json()) as { error: string }).error, 'invalid_request');
   assert.equal(((await (await form({ client_id: client.client_id })).json()) as { error: string }).error, 'invalid_request');
-  assert.equal(((await (await form({ client_id: client.client_id, grant_type: 'client_credentials' })).json()) as { error: string }).error, 'unsupported_grant_type');
+  assert.equal(
+    ((await (await form({ client_id: client.client_id, grant_type: 'client_credentials' })).json()) as { error: string }).error,
+    'unsupported_grant_type',
+  );
   const large = await form({ client_id: client.client_id, grant_type: 'refresh_token', refresh_token: 'x'.repeat(LIMITS.oauthFormBytesMax) });
   assert.equal(large.status, 413);
 });

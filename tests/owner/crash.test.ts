@@ -38,9 +38,27 @@ function mintToken(): string {
   const store = new SqliteOAuthStore(stateDir);
   const now = Date.now();
   const resource = `${SITE_URL}${OAUTH_URLS.ownerMcp}`;
-  store.createGrant({ id: 'grant-crash', clientId: 'client-crash', clientName: 'Crash agent', subject: 'owner', scopes: ['taste:read', 'taste:write'], resource, createdAt: now, lastUsedAt: null, revokedAt: null });
+  store.createGrant({
+    id: 'grant-crash',
+    clientId: 'client-crash',
+    clientName: 'Crash agent',
+    subject: 'owner',
+    scopes: ['taste:read', 'taste:write'],
+    resource,
+    createdAt: now,
+    lastUsedAt: null,
+    revokedAt: null,
+  });
   const token = randomBytes(32).toString('base64url');
-  store.putToken(token, { grantId: 'grant-crash', kind: 'access', clientId: 'client-crash', scopes: ['taste:read', 'taste:write'], resource, expiresAt: now + 3_600_000, usedAt: null });
+  store.putToken(token, {
+    grantId: 'grant-crash',
+    kind: 'access',
+    clientId: 'client-crash',
+    scopes: ['taste:read', 'taste:write'],
+    resource,
+    expiresAt: now + 3_600_000,
+    usedAt: null,
+  });
   store.close();
   return token;
 }
@@ -49,7 +67,10 @@ function mintToken(): string {
 const OWNER_LANE = { OWNER_OIDC_ISSUER: 'http://127.0.0.1:9', OWNER_OIDC_CLIENT_ID: 'owner-tests', OWNER_SUBJECT: 'owner' };
 
 async function startServer(): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ['server.ts'], { env: { ...process.env, CONTENT_DIR: content, STATE_DIR: stateDir, SITE_URL, PORT: '0', HOST: '127.0.0.1', ...OWNER_LANE }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['server.ts'], {
+    env: { ...process.env, CONTENT_DIR: content, STATE_DIR: stateDir, SITE_URL, PORT: '0', HOST: '127.0.0.1', ...OWNER_LANE },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -64,14 +85,24 @@ async function startServer(): Promise<{ child: ChildProcess; base: string }> {
 const setStance = (base: string, token: string, canonicalId: string, stance: string, requestId: string) =>
   fetch(`${base}${OAUTH_URLS.ownerMcp}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', Authorization: `Bearer ${token}` },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-11-25',
+      Authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'music.set_stance', arguments: { canonicalId, stance, requestId } } }),
-  }).then(async (response) => (await response.json()) as { result: { isError?: boolean; content: { text: string }[]; structuredContent?: { replayed?: boolean } } });
+  }).then(
+    async (response) => (await response.json()) as { result: { isError?: boolean; content: { text: string }[]; structuredContent?: { replayed?: boolean } } },
+  );
 
 test('SIGKILL during a stream of writes loses no acknowledged write and leaves the content valid; the journal survives the restart', async () => {
   const token = mintToken();
   const image = new DatabaseSync(buildLayout(paths.dist).image, { readOnly: true });
-  const rows = image.prepare(`SELECT entry, cid FROM ${SOURCES_TABLE} WHERE file = 'music/albums.yaml' ORDER BY entry`).all() as { entry: number; cid: string }[];
+  const rows = image.prepare(`SELECT entry, cid FROM ${SOURCES_TABLE} WHERE file = 'music/albums.yaml' ORDER BY entry`).all() as {
+    entry: number;
+    cid: string;
+  }[];
   image.close();
   const file = join(content, 'music/albums.yaml');
   const original = yaml.load(readFileSync(file, 'utf8'), { schema: yaml.CORE_SCHEMA }) as { stance?: string }[];
@@ -112,7 +143,10 @@ test('SIGKILL during a stream of writes loses no acknowledged write and leaves t
   // The same call again (a reused requestId with other arguments would be a conflict, tests/owner/retries.test.ts).
   const replay = await setStance(again.base, token, acknowledged[0]!.cid, acknowledged[0]!.stance, acknowledged[0]!.requestId);
   assert.equal(replay.result.structuredContent?.replayed, true);
-  assert.equal((yaml.load(readFileSync(file, 'utf8'), { schema: yaml.CORE_SCHEMA }) as { stance: string }[])[acknowledged[0]!.entry]!.stance, acknowledged[0]!.stance);
+  assert.equal(
+    (yaml.load(readFileSync(file, 'utf8'), { schema: yaml.CORE_SCHEMA }) as { stance: string }[])[acknowledged[0]!.entry]!.stance,
+    acknowledged[0]!.stance,
+  );
   const last = writes.at(-1)!;
   // The restarted server rebuilt the journaled file first: it serves the acknowledged stances, so a write without a revision applies.
   const served = (await (await fetch(`${again.base}/api/music.json?limit=100`)).json()) as { data: { canonicalId: string; stance: string }[] };

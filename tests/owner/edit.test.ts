@@ -41,7 +41,10 @@ test('revisions change with the record’s own lines only', () => {
 
 test('Markdown: front matter only, CRLF kept, the body untouched; a single-record YAML file', () => {
   const md = '---\r\ntitle: Heat\r\nrating: 4\r\n---\r\nBody: rating: 1\r\n';
-  assert.equal(setFields(md, true, null, { rating: 5, recommended: true }).text, '---\r\ntitle: Heat\r\nrating: 5\r\nrecommended: true\r\n---\r\nBody: rating: 1\r\n');
+  assert.equal(
+    setFields(md, true, null, { rating: 5, recommended: true }).text,
+    '---\r\ntitle: Heat\r\nrating: 5\r\nrecommended: true\r\n---\r\nBody: rating: 1\r\n',
+  );
   assert.equal(setFields('title: X\nstance: like', false, null, { stance: 'love' }).text, 'title: X\nstance: love');
   assert.equal(setFields('title: X', false, null, { stance: 'love' }).text, 'title: X\nstance: love');
 });

@@ -52,9 +52,17 @@ test('a taste:read grant: reads pass, a write call is 403 insufficient_scope; a 
       body: JSON.stringify(message),
     });
   assert.equal((await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).status, 200);
-  const refused = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'taste.rate', arguments: { collection: 'movies', canonicalId: 'x', rating: 4 } } });
+  const refused = await post({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'taste.rate', arguments: { collection: 'movies', canonicalId: 'x', rating: 4 } },
+  });
   assert.equal(refused.status, 403);
-  assert.match(refused.headers.get('www-authenticate')!, /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/owner\/mcp", scope="taste:write", error="insufficient_scope"/);
+  assert.match(
+    refused.headers.get('www-authenticate')!,
+    /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/owner\/mcp", scope="taste:write", error="insufficient_scope"/,
+  );
   await agent.revoke(client, tokens.refresh_token!);
   const revoked = await post({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
   assert.equal(revoked.status, 401);

@@ -31,7 +31,11 @@ async function start(): Promise<{ owner: OwnerWrites; generations: Generations }
   return { owner, generations };
 }
 
-const journal = () => readFileSync(journalPath, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as JournalEntry);
+const journal = () =>
+  readFileSync(journalPath, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as JournalEntry);
 
 /** Cuts the journal back to just after the intent of `requestId`: what a kill before its next line leaves. */
 function cutAfterIntent(requestId: string): JournalEntry {
@@ -48,7 +52,10 @@ const record = (title: string) => ({ title, type: 'album', artist: 'Journal Test
 
 test('killed after the intent, before the file: the retry applies the write, once', async () => {
   const first = await start();
-  const written = await first.owner.log({ client: 'client-a', grant: 'grant-a' }, { collection: 'music', fields: record('Before The Rename'), requestId: 'gap-1' });
+  const written = await first.owner.log(
+    { client: 'client-a', grant: 'grant-a' },
+    { collection: 'music', fields: record('Before The Rename'), requestId: 'gap-1' },
+  );
   await first.generations.shutdown();
   assert.equal(written.file, 'music/before-the-rename.yaml');
   const intent = cutAfterIntent('gap-1');
@@ -56,12 +63,20 @@ test('killed after the intent, before the file: the retry applies the write, onc
 
   const second = await start();
   try {
-    const retried = await second.owner.log({ client: 'client-a', grant: 'grant-a' }, { collection: 'music', fields: record('Before The Rename'), requestId: 'gap-1' });
+    const retried = await second.owner.log(
+      { client: 'client-a', grant: 'grant-a' },
+      { collection: 'music', fields: record('Before The Rename'), requestId: 'gap-1' },
+    );
     assert.equal(retried.replayed, undefined, 'the first attempt never reached the file: this one applies');
     assert.equal(retried.file, 'music/before-the-rename.yaml');
     assert.equal(retried.swapped, true);
     assert.equal(existsSync(join(content, 'music/before-the-rename-2.yaml')), false);
-    assert.deepEqual(journal().filter((e) => e.requestId === 'gap-1').map((e) => e.pending ?? false), [true, true, false]);
+    assert.deepEqual(
+      journal()
+        .filter((e) => e.requestId === 'gap-1')
+        .map((e) => e.pending ?? false),
+      [true, true, false],
+    );
   } finally {
     await second.generations.shutdown();
   }
@@ -69,7 +84,10 @@ test('killed after the intent, before the file: the retry applies the write, onc
 
 test('killed after the file, before the journal said so: the restart recognizes the file, and the retry is answered, not applied again', async () => {
   const first = await start();
-  const written = await first.owner.log({ client: 'client-a', grant: 'grant-a' }, { collection: 'music', fields: record('After The Rename'), requestId: 'gap-2' });
+  const written = await first.owner.log(
+    { client: 'client-a', grant: 'grant-a' },
+    { collection: 'music', fields: record('After The Rename'), requestId: 'gap-2' },
+  );
   await first.generations.shutdown();
   const bytes = readFileSync(join(content, written.file), 'utf8');
   cutAfterIntent('gap-2');
@@ -77,8 +95,16 @@ test('killed after the file, before the journal said so: the restart recognizes 
   const second = await start();
   try {
     // The restart journaled the write as applied and rebuilt its file.
-    assert.deepEqual(journal().filter((e) => e.requestId === 'gap-2').map((e) => e.pending ?? false), [true, false]);
-    const retried = await second.owner.log({ client: 'client-a', grant: 'grant-a' }, { collection: 'music', fields: record('After The Rename'), requestId: 'gap-2' });
+    assert.deepEqual(
+      journal()
+        .filter((e) => e.requestId === 'gap-2')
+        .map((e) => e.pending ?? false),
+      [true, false],
+    );
+    const retried = await second.owner.log(
+      { client: 'client-a', grant: 'grant-a' },
+      { collection: 'music', fields: record('After The Rename'), requestId: 'gap-2' },
+    );
     assert.equal(retried.replayed, true);
     assert.equal(retried.file, written.file);
     assert.equal(retried.canonicalId, written.canonicalId);
@@ -91,14 +117,20 @@ test('killed after the file, before the journal said so: the restart recognizes 
 
 test('an intent whose file holds other bytes (the write never landed, the owner edited since) is not taken as applied', async () => {
   const first = await start();
-  const target = (await first.owner.log({ client: 'client-b', grant: 'grant-b' }, { collection: 'music', fields: record('Hand Edited'), requestId: 'gap-3' })).file;
+  const target = (await first.owner.log({ client: 'client-b', grant: 'grant-b' }, { collection: 'music', fields: record('Hand Edited'), requestId: 'gap-3' }))
+    .file;
   await first.generations.shutdown();
   cutAfterIntent('gap-3');
   writeFileSync(join(content, target), 'title: Hand Edited\ntype: album\nartist: Journal Test\nyear: 2019\naddedAt: 2026-11-03\n');
 
   const second = await start();
   try {
-    assert.deepEqual(journal().filter((e) => e.requestId === 'gap-3').map((e) => e.pending ?? false), [true]);
+    assert.deepEqual(
+      journal()
+        .filter((e) => e.requestId === 'gap-3')
+        .map((e) => e.pending ?? false),
+      [true],
+    );
   } finally {
     await second.generations.shutdown();
   }
@@ -108,21 +140,40 @@ test('killed while putting back a change the build refused: the restart finishes
   const first = await start();
   const kept = await first.owner.log({ client: 'client-c', grant: 'grant-c' }, { collection: 'music', fields: record('Refused Twice'), requestId: 'gap-4a' });
   // The same record again: the build refuses the duplicate, and the new file is taken back.
-  await assert.rejects(first.owner.log({ client: 'client-c', grant: 'grant-c' }, { collection: 'music', fields: record('Refused Twice'), requestId: 'gap-4' }), /build refused/);
+  await assert.rejects(
+    first.owner.log({ client: 'client-c', grant: 'grant-c' }, { collection: 'music', fields: record('Refused Twice'), requestId: 'gap-4' }),
+    /build refused/,
+  );
   await first.generations.shutdown();
   const refused = 'music/refused-twice-2.yaml';
   assert.equal(existsSync(join(content, refused)), false);
-  assert.deepEqual(journal().filter((e) => e.requestId === 'gap-4').map((e) => [e.pending ?? false, e.reverted ?? false]), [[true, false], [false, false], [true, true], [false, true]]);
+  assert.deepEqual(
+    journal()
+      .filter((e) => e.requestId === 'gap-4')
+      .map((e) => [e.pending ?? false, e.reverted ?? false]),
+    [
+      [true, false],
+      [false, false],
+      [true, true],
+      [false, true],
+    ],
+  );
   // The state a kill right after the put-back's intent leaves: the refused file still there (its bytes are the first record's).
   const lines = readFileSync(journalPath, 'utf8').trim().split('\n');
-  const putBack = lines.findIndex((line) => { const e = JSON.parse(line) as JournalEntry; return e.requestId === 'gap-4' && e.pending === true && e.reverted === true; });
+  const putBack = lines.findIndex((line) => {
+    const e = JSON.parse(line) as JournalEntry;
+    return e.requestId === 'gap-4' && e.pending === true && e.reverted === true;
+  });
   writeFileSync(journalPath, `${lines.slice(0, putBack + 1).join('\n')}\n`);
   writeFileSync(join(content, refused), readFileSync(join(content, kept.file)));
 
   const second = await start();
   try {
     assert.equal(existsSync(join(content, refused)), false, 'the restart finished the put-back');
-    await assert.rejects(second.owner.log({ client: 'client-c', grant: 'grant-c' }, { collection: 'music', fields: record('Refused Twice'), requestId: 'gap-4' }), /build refused/);
+    await assert.rejects(
+      second.owner.log({ client: 'client-c', grant: 'grant-c' }, { collection: 'music', fields: record('Refused Twice'), requestId: 'gap-4' }),
+      /build refused/,
+    );
     assert.equal(existsSync(join(content, refused)), false);
   } finally {
     await second.generations.shutdown();

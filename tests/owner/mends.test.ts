@@ -34,17 +34,26 @@ interface Result {
 async function getForEdit(token: string, collection: string, canonicalId: string): Promise<Result> {
   const response = await fetch(`${site.base}${OAUTH_URLS.ownerMcp}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', Authorization: `Bearer ${token}` },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-11-25',
+      Authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'taste.get_for_edit', arguments: { collection, canonicalId } } }),
   });
   assert.equal(response.status, 200);
   return ((await response.json()) as { result: Result }).result;
 }
 
-const cidOf = (file: string) => (site.generations.current().image.db.prepare(`SELECT cid FROM ${SOURCES_TABLE} WHERE file = ?`).get(file) as { cid: string }).cid;
+const cidOf = (file: string) =>
+  (site.generations.current().image.db.prepare(`SELECT cid FROM ${SOURCES_TABLE} WHERE file = ?`).get(file) as { cid: string }).cid;
 
 test('taste.get_for_edit: a record its file now marks private or draft is refused without taste:write', async () => {
-  for (const [file, mark] of [['movies/arrival.md', 'visibility: private'], ['blog/2021-hello-again.md', 'draft: true']] as const) {
+  for (const [file, mark] of [
+    ['movies/arrival.md', 'visibility: private'],
+    ['blog/2021-hello-again.md', 'draft: true'],
+  ] as const) {
     const path = join(site.content, file);
     const cid = cidOf(file);
     assert.equal((await getForEdit(tokens.read, file.split('/')[0]!, cid)).isError, undefined, 'published: readable with taste:read');
@@ -69,7 +78,21 @@ test('a journal line naming a file outside the content folder is never restored,
     writeFileSync(outside, 'not the content folder\n');
     const digest = createHash('sha256').update(readFileSync(outside)).digest('hex');
     // A put-back cut short, as a tampered journal would state it: "the file holds the change; put back nothing (remove it)".
-    const line = { at: '2026-01-01T00:00:00.000Z', client: 'c', grant: 'g', tool: 'taste.log', collection: 'music', canonicalId: '', file: '../outside.txt', change: {}, revision: 'r', digest, reverted: true, pending: true, before: null };
+    const line = {
+      at: '2026-01-01T00:00:00.000Z',
+      client: 'c',
+      grant: 'g',
+      tool: 'taste.log',
+      collection: 'music',
+      canonicalId: '',
+      file: '../outside.txt',
+      change: {},
+      revision: 'r',
+      digest,
+      reverted: true,
+      pending: true,
+      before: null,
+    };
     writeFileSync(join(stateDir, JOURNAL_FILE), `${JSON.stringify(line)}\n`);
     new OwnerWrites({ contentDir: content, stateDir });
     assert.equal(readFileSync(outside, 'utf8'), 'not the content folder\n', 'the file outside is untouched');
@@ -81,8 +104,21 @@ test('a journal line naming a file outside the content folder is never restored,
 test('the write journal is created readable by its user only (0600)', async () => {
   const response = await fetch(`${site.base}${OAUTH_URLS.ownerMcp}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', Authorization: `Bearer ${tokens.write}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'taste.log', arguments: { collection: 'music', fields: { title: 'Mode Check', type: 'album', artist: 'Mends', year: 2020, addedAt: '2026-11-05' } } } }),
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-11-25',
+      Authorization: `Bearer ${tokens.write}`,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'taste.log',
+        arguments: { collection: 'music', fields: { title: 'Mode Check', type: 'album', artist: 'Mends', year: 2020, addedAt: '2026-11-05' } },
+      },
+    }),
   });
   assert.equal(response.status, 200);
   assert.equal(statSync(join(site.stateDir, JOURNAL_FILE)).mode & 0o777, 0o600);

@@ -40,7 +40,12 @@ const METADATA = () => `${base}${OAUTH_URLS.protectedResource}`;
 async function rpc(path: string, message: unknown, token?: string): Promise<Response> {
   return fetch(`${base}${path}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-11-25',
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify(message),
   });
 }
@@ -90,7 +95,16 @@ test('a read token lists the public tools and the write tools and reads the publ
   const found = await call('taste.find', { collection: 'books', limit: 2 }, tokens.read);
   assert.equal(found.isError, undefined);
   const before = readFileSync(join(content, 'music/albums.yaml'), 'utf8');
-  const refused = await rpc(OAUTH_URLS.ownerMcp, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'music.set_stance', arguments: { canonicalId: sourceOf('music/albums.yaml', 1), stance: 'dislike' } } }, tokens.read);
+  const refused = await rpc(
+    OAUTH_URLS.ownerMcp,
+    {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'music.set_stance', arguments: { canonicalId: sourceOf('music/albums.yaml', 1), stance: 'dislike' } },
+    },
+    tokens.read,
+  );
   assert.equal(refused.status, 403);
   const challenge = refused.headers.get('www-authenticate')!;
   assert.ok(challenge.startsWith(`Bearer resource_metadata="${METADATA()}", scope="taste:write", error="insufficient_scope"`), challenge);
@@ -105,7 +119,11 @@ test('the public /mcp ignores a token: the same answer with or without it, and n
   const a = await anonymous.text();
   assert.equal(await withToken.text(), a);
   assert.ok(!a.includes('taste.log') && !a.includes('music.set_stance'));
-  const write = await rpc('/mcp', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'music.set_stance', arguments: { canonicalId: 'x', stance: 'love' } } }, tokens.write);
+  const write = await rpc(
+    '/mcp',
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'music.set_stance', arguments: { canonicalId: 'x', stance: 'love' } } },
+    tokens.write,
+  );
   assert.match(await write.text(), /Unknown tool/);
 });
 
@@ -114,7 +132,12 @@ test('a batch is refused under a protocol version without batches exactly as /mc
   const batch = (path: string, version: string | undefined, token?: string) =>
     fetch(`${base}${path}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(version ? { 'MCP-Protocol-Version': version } : {}), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        ...(version ? { 'MCP-Protocol-Version': version } : {}),
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      },
       body: JSON.stringify([list, { ...list, id: 2 }]),
     });
   for (const version of ['2025-11-25', '1999-01-01']) {
@@ -152,9 +175,15 @@ test('music.set_stance edits only the stance line of the record in a list file; 
   assert.equal(again.structuredContent!.replayed, true);
   assert.equal(again.structuredContent!.revision, result.structuredContent!.revision);
   assert.equal(readFileSync(file, 'utf8'), after);
-  const journal = readFileSync(join(stateDir, JOURNAL_FILE), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { requestId?: string; client: string; change: unknown; canonicalId: string; at: string; pending?: boolean });
+  const journal = readFileSync(join(stateDir, JOURNAL_FILE), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { requestId?: string; client: string; change: unknown; canonicalId: string; at: string; pending?: boolean });
   // The intent, journaled before the file changed, then the same entry once the file held it.
-  assert.deepEqual(journal.filter((e) => e.requestId === 'stance-1').map((e) => e.pending ?? false), [true, false]);
+  assert.deepEqual(
+    journal.filter((e) => e.requestId === 'stance-1').map((e) => e.pending ?? false),
+    [true, false],
+  );
   const entries = journal.filter((e) => e.requestId === 'stance-1' && !e.pending);
   assert.equal(entries.length, 1);
   assert.deepEqual(entries[0]!.change, { stance: 'dislike' });
@@ -183,23 +212,45 @@ test('taste.log adds a record as a new content file, validated by the schema; RE
   const invalid = await call('taste.log', { collection: 'music', fields: { title: 'Untitled', type: 'symphony', artist: 'Nobody', addedAt: '2026-11-01' } });
   assert.equal(invalid.isError, true);
   assert.match(invalid.content[0]!.text, /type/);
-  const result = await call('taste.log', { collection: 'music', fields: { title: 'Promises', type: 'album', artist: 'Floating Points', year: 2021, stance: 'love', addedAt: '2026-11-01' }, requestId: 'log-1' });
+  const result = await call('taste.log', {
+    collection: 'music',
+    fields: { title: 'Promises', type: 'album', artist: 'Floating Points', year: 2021, stance: 'love', addedAt: '2026-11-01' },
+    requestId: 'log-1',
+  });
   assert.equal(result.isError, undefined, result.content[0]?.text);
   const { file, canonicalId } = result.structuredContent!;
   assert.equal(file, 'music/promises.yaml');
   assert.ok(canonicalId);
-  assert.deepEqual(yaml.load(readFileSync(join(content, file), 'utf8'), { schema: yaml.CORE_SCHEMA }), { title: 'Promises', type: 'album', artist: 'Floating Points', year: 2021, stance: 'love', addedAt: '2026-11-01' });
+  assert.deepEqual(yaml.load(readFileSync(join(content, file), 'utf8'), { schema: yaml.CORE_SCHEMA }), {
+    title: 'Promises',
+    type: 'album',
+    artist: 'Floating Points',
+    year: 2021,
+    stance: 'love',
+    addedAt: '2026-11-01',
+  });
   assert.equal((await restItem('music', 'Promises', canonicalId))?.artist, 'Floating Points');
-  const again = await call('taste.log', { collection: 'music', fields: { title: 'Promises', type: 'album', artist: 'Floating Points', year: 2021, stance: 'love', addedAt: '2026-11-01' }, requestId: 'log-1' });
+  const again = await call('taste.log', {
+    collection: 'music',
+    fields: { title: 'Promises', type: 'album', artist: 'Floating Points', year: 2021, stance: 'love', addedAt: '2026-11-01' },
+    requestId: 'log-1',
+  });
   assert.equal(again.structuredContent!.replayed, true);
   assert.equal(again.structuredContent!.canonicalId, canonicalId);
 
   // The same record again (a new requestId): the build refuses the duplicate, and the new file is taken back.
-  const duplicate = await call('taste.log', { collection: 'music', fields: { title: 'Promises', type: 'album', artist: 'Floating Points', addedAt: '2026-11-02' }, requestId: 'log-2' });
+  const duplicate = await call('taste.log', {
+    collection: 'music',
+    fields: { title: 'Promises', type: 'album', artist: 'Floating Points', addedAt: '2026-11-02' },
+    requestId: 'log-2',
+  });
   assert.equal(duplicate.isError, true);
   assert.match(duplicate.content[0]!.text, /build refused/);
   assert.equal(existsSync(join(content, 'music/promises-2.yaml')), false);
-  const withId = await call('taste.log', { collection: 'music', fields: { id: 'promises-live', title: 'Promises', type: 'album', artist: 'Floating Points', addedAt: '2026-11-02' } });
+  const withId = await call('taste.log', {
+    collection: 'music',
+    fields: { id: 'promises-live', title: 'Promises', type: 'album', artist: 'Floating Points', addedAt: '2026-11-02' },
+  });
   assert.equal(withId.isError, undefined, withId.content[0]?.text);
   assert.equal(withId.structuredContent!.file, 'music/promises-2.yaml');
 });
@@ -234,15 +285,28 @@ test('Host and Origin (DNS-rebinding protection): another host or another siteâ€
     new Promise<{ status: number; headers: import('node:http').IncomingHttpHeaders; body: string }>((done, fail) => {
       // node:http, since fetch will not send a Host of the caller's choosing.
       const url = new URL(`${base}${OAUTH_URLS.ownerMcp}`);
-      const req = request(url, { method, headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${tokens.write}`, ...headers } }, (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        res.on('end', () => done({ status: res.statusCode!, headers: res.headers, body }));
-      });
+      const req = request(
+        url,
+        {
+          method,
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${tokens.write}`, ...headers },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => done({ status: res.statusCode!, headers: res.headers, body }));
+        },
+      );
       req.on('error', fail);
       req.end(method === 'POST' ? list : undefined);
     });
-  const hostile: Record<string, string>[] = [{ Origin: 'https://evil.example' }, { Origin: 'http://localhost:6274' }, { Origin: 'null' }, { Host: 'evil.example' }, { Host: 'evil.example', Origin: base }];
+  const hostile: Record<string, string>[] = [
+    { Origin: 'https://evil.example' },
+    { Origin: 'http://localhost:6274' },
+    { Origin: 'null' },
+    { Host: 'evil.example' },
+    { Host: 'evil.example', Origin: base },
+  ];
   for (const headers of hostile) {
     const refused = await send(headers);
     assert.equal(refused.status, 403, JSON.stringify(headers));
@@ -267,7 +331,10 @@ test('taste.get_for_edit (taste:read) reads a record from its file with the revi
   assert.equal(read.isError, undefined, read.content[0]?.text);
   const got = read.structuredContent as unknown as { revision: string; file: string; fields: { title: string; stance?: string } };
   assert.equal(got.file, 'music/albums.yaml');
-  assert.equal(got.fields.title, (yaml.load(readFileSync(join(content, 'music/albums.yaml'), 'utf8'), { schema: yaml.CORE_SCHEMA }) as { title: string }[])[4]!.title);
+  assert.equal(
+    got.fields.title,
+    (yaml.load(readFileSync(join(content, 'music/albums.yaml'), 'utf8'), { schema: yaml.CORE_SCHEMA }) as { title: string }[])[4]!.title,
+  );
   const stance = got.fields.stance === 'dislike' ? 'love' : 'dislike';
   const written = await call('music.set_stance', { canonicalId: cid, stance, revision: got.revision });
   assert.equal(written.isError, undefined, written.content[0]?.text);

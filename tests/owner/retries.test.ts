@@ -34,7 +34,12 @@ let ids = 0;
 async function call(token: string, name: string, args: Record<string, unknown>): Promise<Result> {
   const response = await fetch(`${site.base}${OAUTH_URLS.ownerMcp}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', Authorization: `Bearer ${token}` },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-11-25',
+      Authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: ++ids, method: 'tools/call', params: { name, arguments: args } }),
   });
   assert.equal(response.status, 200);
@@ -52,11 +57,20 @@ test('two installs of one app (one client_id) reusing a requestId each write the
   assert.notEqual(second.structuredContent!.file, first.structuredContent!.file);
   assert.match(readFileSync(join(site.content, second.structuredContent!.file), 'utf8'), /Install B/);
 
-  const journal = readFileSync(join(site.stateDir, JOURNAL_FILE), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { requestId?: string; client: string; grant?: string; pending?: boolean });
+  const journal = readFileSync(join(site.stateDir, JOURNAL_FILE), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { requestId?: string; client: string; grant?: string; pending?: boolean });
   const applied = journal.filter((e) => e.requestId === 'shared-1' && !e.pending);
   assert.equal(applied.length, 2);
-  assert.deepEqual(applied.map((e) => e.client), [APP, APP]);
-  assert.ok(applied.every((e) => typeof e.grant === 'string' && e.grant.startsWith('grant-')), 'the journal records the grant');
+  assert.deepEqual(
+    applied.map((e) => e.client),
+    [APP, APP],
+  );
+  assert.ok(
+    applied.every((e) => typeof e.grant === 'string' && e.grant.startsWith('grant-')),
+    'the journal records the grant',
+  );
   assert.notEqual(applied[0]!.grant, applied[1]!.grant);
 });
 

@@ -126,8 +126,17 @@ test('step-up: a write with the read grant is 403 naming taste:write; authorizin
   const first = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
   await assert.rejects(new Client({ name: 'sdk-auth-test', version: '1.0.0' }).connect(first), UnauthorizedError);
   await first.finishAuth(await approveInBrowser(provider));
-  const write = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'taste.rate', arguments: { collection: 'movies', canonicalId: 'itm_000000000000000000000000', rating: 4 } } };
-  const refused = await fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${provider.saved!.access_token}` }, body: JSON.stringify(write) });
+  const write = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'taste.rate', arguments: { collection: 'movies', canonicalId: 'itm_000000000000000000000000', rating: 4 } },
+  };
+  const refused = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${provider.saved!.access_token}` },
+    body: JSON.stringify(write),
+  });
   assert.equal(refused.status, 403);
   const scope = /scope="([^"]+)"/.exec(refused.headers.get('www-authenticate')!)![1]!;
   assert.equal(scope, 'taste:write');

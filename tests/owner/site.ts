@@ -38,7 +38,11 @@ export async function startOwnerSite(prefix: string): Promise<OwnerSite> {
   const stateDir = join(root, 'state');
   cpSync('content', content, { recursive: true });
   let dispatcher: Dispatcher | undefined;
-  const server = createNodeServer({ request: (req, res) => dispatcher!.request(req, res), upgrades: (req) => dispatcher!.upgrades(req), upgrade: (req, socket, head) => dispatcher!.upgrade(req, socket, head) });
+  const server = createNodeServer({
+    request: (req, res) => dispatcher!.request(req, res),
+    upgrades: (req) => dispatcher!.upgrades(req),
+    upgrade: (req, socket, head) => dispatcher!.upgrade(req, socket, head),
+  });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const store = new SqliteOAuthStore(stateDir);
@@ -50,8 +54,29 @@ export async function startOwnerSite(prefix: string): Promise<OwnerSite> {
   const mint = (scopes: string[], resource = `${base}${OAUTH_URLS.ownerMcp}`, clientId = `client-${randomBytes(4).toString('hex')}`) => {
     const now = Date.now();
     const grantId = `grant-${randomBytes(4).toString('hex')}`;
-    store.putClient({ clientId, metadata: { client_name: 'Test agent', redirect_uris: ['http://127.0.0.1:9/callback'], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }, createdAt: now, expiresAt: now + 90 * 86_400_000 });
-    store.createGrant({ id: grantId, clientId, clientName: 'Test agent', subject: 'owner', scopes, resource, createdAt: now, lastUsedAt: null, revokedAt: null });
+    store.putClient({
+      clientId,
+      metadata: {
+        client_name: 'Test agent',
+        redirect_uris: ['http://127.0.0.1:9/callback'],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
+      createdAt: now,
+      expiresAt: now + 90 * 86_400_000,
+    });
+    store.createGrant({
+      id: grantId,
+      clientId,
+      clientName: 'Test agent',
+      subject: 'owner',
+      scopes,
+      resource,
+      createdAt: now,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     const token = randomBytes(32).toString('base64url');
     store.putToken(token, { grantId, kind: 'access', clientId, scopes, resource, expiresAt: now + 3_600_000, usedAt: null });
     return token;

@@ -35,7 +35,12 @@ interface Written {
 async function call(name: string, args: Record<string, unknown>): Promise<Written> {
   const response = await fetch(`${base}${OAUTH_URLS.ownerMcp}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', Authorization: `Bearer ${token}` },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-11-25',
+      Authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });
   assert.equal(response.status, 200);
@@ -52,23 +57,53 @@ async function text(path: string, init?: RequestInit): Promise<string> {
   return body;
 }
 
-const graphql = (query: string) => text(LINKS.graphql, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' }, body: JSON.stringify({ query }) });
+const graphql = (query: string) =>
+  text(LINKS.graphql, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' },
+    body: JSON.stringify({ query }),
+  });
 
 test('taste.log of a blog post: REST, GraphQL, QUERY /api/sql (public.writing, which composes the blog), /feed.json and /feed.xml show it', async () => {
   const title = 'Notes from the owner lane';
   const { canonicalId } = await call('taste.log', {
     collection: 'blog',
-    fields: { title, slug: 'notes-from-the-owner-lane', publishedAt: '2026-11-22', summary: 'Written through /owner/mcp.', tags: ['life'], body: 'An agent wrote this post through the owner lane.' },
+    fields: {
+      title,
+      slug: 'notes-from-the-owner-lane',
+      publishedAt: '2026-11-22',
+      summary: 'Written through /owner/mcp.',
+      tags: ['life'],
+      body: 'An agent wrote this post through the owner lane.',
+    },
     requestId: 'surfaces-blog',
   });
-  assert.ok((JSON.parse(await text(`${collectionUrl('blog')}?q=${encodeURIComponent(title)}`)) as { data: { canonicalId: string }[] }).data.some((d) => d.canonicalId === canonicalId), 'REST');
-  const nodes = (JSON.parse(await graphql(`{ writing(filter: { q: ${JSON.stringify(title)} }) { nodes { title } } blog(filter: { q: ${JSON.stringify(title)} }) { nodes { canonicalId } } }`)) as { data: { writing: { nodes: { title: string }[] }; blog: { nodes: { canonicalId: string }[] } } }).data;
+  assert.ok(
+    (JSON.parse(await text(`${collectionUrl('blog')}?q=${encodeURIComponent(title)}`)) as { data: { canonicalId: string }[] }).data.some(
+      (d) => d.canonicalId === canonicalId,
+    ),
+    'REST',
+  );
+  const nodes = (
+    JSON.parse(
+      await graphql(
+        `{ writing(filter: { q: ${JSON.stringify(title)} }) { nodes { title } } blog(filter: { q: ${JSON.stringify(title)} }) { nodes { canonicalId } } }`,
+      ),
+    ) as { data: { writing: { nodes: { title: string }[] }; blog: { nodes: { canonicalId: string }[] } } }
+  ).data;
   assert.deepEqual(nodes.blog.nodes, [{ canonicalId }], 'GraphQL blog');
   assert.deepEqual(nodes.writing.nodes, [{ title }], 'GraphQL writing');
-  const sql = await text(LINKS.sql, { method: 'QUERY', headers: { 'Content-Type': 'application/sql', Accept: 'application/json' }, body: `SELECT canonical_id, title FROM public.writing WHERE title = '${title}'` });
+  const sql = await text(LINKS.sql, {
+    method: 'QUERY',
+    headers: { 'Content-Type': 'application/sql', Accept: 'application/json' },
+    body: `SELECT canonical_id, title FROM public.writing WHERE title = '${title}'`,
+  });
   assert.ok(sql.includes(title), `SQL: ${sql.slice(0, 300)}`);
   const jsonFeed = JSON.parse(await text(LINKS.jsonFeed)) as { items: { id: string; title?: string }[] };
-  assert.ok(jsonFeed.items.some((item) => item.title?.includes(title)), 'JSON Feed');
+  assert.ok(
+    jsonFeed.items.some((item) => item.title?.includes(title)),
+    'JSON Feed',
+  );
   assert.ok((await text(LINKS.atomFeed)).includes(title), 'Atom');
 });
 
@@ -76,10 +111,23 @@ test('taste.log of a concert: REST and the calendars (/concerts.ics, /calendar.i
   const artist = 'The Owner Lane Quartet';
   const { canonicalId } = await call('taste.log', {
     collection: 'concerts',
-    fields: { artist, title: 'Live at the Rebuild', date: '2026-12-05T20:00', timezone: 'Europe/Berlin', venue: 'Festsaal Kreuzberg', city: 'Berlin', country: 'Germany' },
+    fields: {
+      artist,
+      title: 'Live at the Rebuild',
+      date: '2026-12-05T20:00',
+      timezone: 'Europe/Berlin',
+      venue: 'Festsaal Kreuzberg',
+      city: 'Berlin',
+      country: 'Germany',
+    },
     requestId: 'surfaces-concert',
   });
-  assert.ok((JSON.parse(await text(`${collectionUrl('concerts')}?q=${encodeURIComponent(artist)}`)) as { data: { canonicalId: string }[] }).data.some((d) => d.canonicalId === canonicalId), 'REST');
+  assert.ok(
+    (JSON.parse(await text(`${collectionUrl('concerts')}?q=${encodeURIComponent(artist)}`)) as { data: { canonicalId: string }[] }).data.some(
+      (d) => d.canonicalId === canonicalId,
+    ),
+    'REST',
+  );
   for (const calendar of CALENDARS.filter((c) => c.collections.includes('concerts'))) {
     // Lines are folded at 75 octets (RFC 5545 §3.1): unfold before looking.
     const ics = (await text(calendar.path)).replace(/\r\n[ \t]/g, '');
@@ -92,6 +140,10 @@ test('taste.rate of a film: REST and GraphQL serve the new rating', async () => 
   await call('taste.rate', { collection: 'movies', canonicalId: row.cid, rating: 2.5, requestId: 'surfaces-rate' });
   const rest = JSON.parse(await text(`${collectionUrl('movies')}?q=Arrival`)) as { data: { canonicalId: string; rating: number }[] };
   assert.equal(rest.data.find((d) => d.canonicalId === row.cid)?.rating, 2.5, 'REST');
-  const nodes = (JSON.parse(await graphql('{ movies(filter: { q: "Arrival" }) { nodes { canonicalId rating } } }')) as { data: { movies: { nodes: { canonicalId: string; rating: number }[] } } }).data.movies.nodes;
+  const nodes = (
+    JSON.parse(await graphql('{ movies(filter: { q: "Arrival" }) { nodes { canonicalId rating } } }')) as {
+      data: { movies: { nodes: { canonicalId: string; rating: number }[] } };
+    }
+  ).data.movies.nodes;
   assert.equal(nodes.find((n) => n.canonicalId === row.cid)?.rating, 2.5, 'GraphQL');
 });

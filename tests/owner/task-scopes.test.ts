@@ -29,16 +29,25 @@ let ids = 0;
 const rpc = (token: string, method: string, params?: unknown) =>
   fetch(`${site.base}${OAUTH_URLS.ownerMcp}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', Authorization: `Bearer ${token}` },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-11-25',
+      Authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: ++ids, method, ...(params ? { params } : {}) }),
   });
 
-const cidOf = (file: string, entry: number | null) => (site.generations.current().image.db.prepare(`SELECT cid FROM ${SOURCES_TABLE} WHERE file = ? AND entry IS ?`).get(file, entry) as { cid: string }).cid;
+const cidOf = (file: string, entry: number | null) =>
+  (site.generations.current().image.db.prepare(`SELECT cid FROM ${SOURCES_TABLE} WHERE file = ? AND entry IS ?`).get(file, entry) as { cid: string }).cid;
 
 test('the protected resource advertises the task scopes beside taste:read, and taste:write', async () => {
   const metadata = (await (await fetch(`${site.base}${OAUTH_URLS.protectedResource}`)).json()) as { scopes_supported: string[] };
   for (const scope of ['taste:read', 'taste:log', 'taste:rate', 'taste:stance', 'taste:write']) assert.ok(metadata.scopes_supported.includes(scope), scope);
-  const server = (await (await fetch(`${site.base}${OAUTH_URLS.authorizationServer}`)).json()) as { scopes_supported: string[]; agent_auth: Record<string, string> };
+  const server = (await (await fetch(`${site.base}${OAUTH_URLS.authorizationServer}`)).json()) as {
+    scopes_supported: string[];
+    agent_auth: Record<string, string>;
+  };
   assert.deepEqual([...server.scopes_supported].sort(), [...metadata.scopes_supported].sort());
   assert.equal(server.agent_auth.identity_type, 'service_auth');
   assert.equal(server.agent_auth.credential_type, 'access_token');
@@ -46,7 +55,10 @@ test('the protected resource advertises the task scopes beside taste:read, and t
 
 test('a token granted one task scope works for that tool only; the others are 403 insufficient_scope naming taste:write', async () => {
   const calls = {
-    log: { name: 'taste.log', arguments: { collection: 'music', fields: { title: 'Task Scoped', type: 'album', artist: 'Scopes', year: 2022, addedAt: '2026-11-06' } } },
+    log: {
+      name: 'taste.log',
+      arguments: { collection: 'music', fields: { title: 'Task Scoped', type: 'album', artist: 'Scopes', year: 2022, addedAt: '2026-11-06' } },
+    },
     rate: { name: 'taste.rate', arguments: { collection: 'movies', canonicalId: cidOf('movies/arrival.md', null), rating: 4 } },
     stance: { name: 'music.set_stance', arguments: { canonicalId: cidOf('music/albums.yaml', 1), stance: 'like' } },
   } as const;
@@ -71,7 +83,9 @@ test('a token granted one task scope works for that tool only; the others are 40
 });
 
 test('each owner tool declares the scope it needs; taste.get_for_edit its owner-only taste:read', async () => {
-  const listed = (await (await rpc(tokens.log, 'tools/list')).json()) as { result: { tools: { name: string; securitySchemes?: { type: string; scopes: string[] }[]; _meta?: { securitySchemes?: unknown } }[] } };
+  const listed = (await (await rpc(tokens.log, 'tools/list')).json()) as {
+    result: { tools: { name: string; securitySchemes?: { type: string; scopes: string[] }[]; _meta?: { securitySchemes?: unknown } }[] };
+  };
   const byName = new Map(listed.result.tools.map((tool) => [tool.name, tool]));
   const expected: Record<string, string[][]> = {
     'taste.get_for_edit': [['taste:read']],
@@ -81,7 +95,11 @@ test('each owner tool declares the scope it needs; taste.get_for_edit its owner-
   };
   for (const [name, scopes] of Object.entries(expected)) {
     const tool = byName.get(name)!;
-    assert.deepEqual(tool.securitySchemes?.map((s) => s.scopes), scopes, name);
+    assert.deepEqual(
+      tool.securitySchemes?.map((s) => s.scopes),
+      scopes,
+      name,
+    );
     assert.ok(tool.securitySchemes!.every((s) => s.type === 'oauth2'));
     assert.deepEqual(tool._meta?.securitySchemes, tool.securitySchemes, `${name}: mirrored in _meta`);
   }

@@ -38,7 +38,14 @@ export async function startBalancer(upstreams: string[]): Promise<Balancer> {
   const pick = (first: number, tries: number) => state.upstreams[(first + tries) % state.upstreams.length]!;
   const retry = (code: string) => (retries[code] = (retries[code] ?? 0) + 1);
 
-  const forward = (req: IncomingMessage, body: Buffer, first: number, tries: number, reply: (upstream: IncomingMessage) => void, fail: (error: Error) => void) => {
+  const forward = (
+    req: IncomingMessage,
+    body: Buffer,
+    first: number,
+    tries: number,
+    reply: (upstream: IncomingMessage) => void,
+    fail: (error: Error) => void,
+  ) => {
     const { host, port } = split(pick(first, tries));
     let answered = false;
     const out = httpRequest({ host, port, method: req.method, path: req.url, headers: req.headers, agent }, (upstream) => {
@@ -60,19 +67,28 @@ export async function startBalancer(upstreams: string[]): Promise<Balancer> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () =>
-      forward(req, Buffer.concat(chunks), next++, 0, (upstream) => {
-        res.writeHead(upstream.statusCode ?? 502, upstream.headers);
-        upstream.once('aborted', () => res.destroy());
-        upstream.pipe(res);
-      }, (error: NodeJS.ErrnoException) => {
-        res.writeHead(502, { 'Content-Type': 'text/plain' });
-        res.end(`bad gateway: ${error.code ?? error.message}`);
-      }),
+      forward(
+        req,
+        Buffer.concat(chunks),
+        next++,
+        0,
+        (upstream) => {
+          res.writeHead(upstream.statusCode ?? 502, upstream.headers);
+          upstream.once('aborted', () => res.destroy());
+          upstream.pipe(res);
+        },
+        (error: NodeJS.ErrnoException) => {
+          res.writeHead(502, { 'Content-Type': 'text/plain' });
+          res.end(`bad gateway: ${error.code ?? error.message}`);
+        },
+      ),
     );
   });
 
   server.on('upgrade', (req: IncomingMessage, client: Duplex, head: Buffer) => {
-    const handshake = `${req.method} ${req.url} HTTP/1.1\r\n${Object.entries(req.headers).map(([name, value]) => `${name}: ${String(value)}`).join('\r\n')}\r\n\r\n`;
+    const handshake = `${req.method} ${req.url} HTTP/1.1\r\n${Object.entries(req.headers)
+      .map(([name, value]) => `${name}: ${String(value)}`)
+      .join('\r\n')}\r\n\r\n`;
     const first = next++;
     const attempt = (tries: number) => {
       const { host, port } = split(pick(first, tries));

@@ -43,7 +43,11 @@ test('nginx -t accepts the reference nginx configuration', (t) => {
 test('nginx sends every path of the owner lane and OAuth to the writer, and nothing else', () => {
   const conf = readFileSync(NGINX_CONF, 'utf8');
   const writerLocations = [...conf.matchAll(/location (?:\^~ )?(\S+) \{\s*proxy_pass http:\/\/writer;/g)].map((m) => m[1]!);
-  for (const path of Object.values(OAUTH_URLS)) assert.ok(writerLocations.some((prefix) => path.startsWith(prefix)), `${path} goes to the writer`);
+  for (const path of Object.values(OAUTH_URLS))
+    assert.ok(
+      writerLocations.some((prefix) => path.startsWith(prefix)),
+      `${path} goes to the writer`,
+    );
   for (const path of Object.values(OAUTH_URLS)) assert.ok(isWriterPath(path), `${path} answers 421 on a replica`);
   for (const path of ['/api/movies.json', '/api/rpc', '/mcp', '/.well-known/mcp.json']) {
     assert.ok(!writerLocations.some((prefix) => path.startsWith(prefix)), `${path} goes to the replicas`);
@@ -54,7 +58,9 @@ test('nginx sends every path of the owner lane and OAuth to the writer, and noth
 });
 
 test('the compose file runs Redis, two replicas, the writer and nginx, and lets a replica drain', () => {
-  const compose = yaml.load(readFileSync(COMPOSE, 'utf8')) as { services: Record<string, { environment?: Record<string, string>; stop_grace_period?: string }> };
+  const compose = yaml.load(readFileSync(COMPOSE, 'utf8')) as {
+    services: Record<string, { environment?: Record<string, string>; stop_grace_period?: string }>;
+  };
   for (const name of ['redis', 'replica1', 'replica2', 'writer', 'nginx']) assert.ok(compose.services[name], name);
   for (const name of ['replica1', 'replica2', 'writer']) {
     const service = compose.services[name]!;

@@ -31,7 +31,14 @@ test('replicas of one release answer byte for byte alike, ETags and cursors incl
   const replicas = [await startReplica({ RELEASES_DIR: dir }), await startReplica({ RELEASES_DIR: dir })];
   try {
     for (const replica of replicas) assert.equal((await statusOf(replica.base)).release, id);
-    for (const target of ['/api/movies.json?limit=3&sort=title', '/api/places.json?limit=5', '/movies/', '/llms.txt', '/api/books.json?q=the', '/places.geojson']) {
+    for (const target of [
+      '/api/movies.json?limit=3&sort=title',
+      '/api/places.json?limit=5',
+      '/movies/',
+      '/llms.txt',
+      '/api/books.json?q=the',
+      '/places.geojson',
+    ]) {
       const [a, b] = await Promise.all(replicas.map((r) => fetch(r.base + target)));
       assert.equal(a!.status, 200, target);
       assert.equal(a!.headers.get('ETag'), b!.headers.get('ETag'), `${target}: ETag`);
@@ -55,7 +62,13 @@ test('a replica that is not the writer answers the owner lane and OAuth with 421
   await release({ RELEASES_DIR: dir });
   const replica = await startReplica({ RELEASES_DIR: dir });
   try {
-    for (const target of ['/owner/mcp', '/oauth/register', '/oauth/token', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource/owner/mcp']) {
+    for (const target of [
+      '/owner/mcp',
+      '/oauth/register',
+      '/oauth/token',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-protected-resource/owner/mcp',
+    ]) {
       const response = await fetch(replica.base + target, { method: target.startsWith('/.well-known') ? 'GET' : 'POST' });
       assert.equal(response.status, 421, target);
       assert.equal(response.headers.get('Content-Type'), 'application/problem+json');
@@ -91,7 +104,12 @@ test('a half-written release is never served, and a damaged one is refused while
   assert.deepEqual(adopted, [good]);
   // Published again whole (a fresh follower has not refused it), it is served.
   writeFileSync(llms, original);
-  const fresh = new ReleaseFollower({ releasesDir: dir, current: listReleases(dir).find((r) => r.id === good), adopt: async (r) => void adopted.push(r.manifest.id), log: () => undefined });
+  const fresh = new ReleaseFollower({
+    releasesDir: dir,
+    current: listReleases(dir).find((r) => r.id === good),
+    adopt: async (r) => void adopted.push(r.manifest.id),
+    log: () => undefined,
+  });
   assert.equal(await fresh.check(), newer);
 });
 
@@ -127,14 +145,21 @@ test('a release published under load is served by every replica, without a faile
     const started = performance.now();
     const id = await release({ ...env, DIST_DIR: dist });
     const published = performance.now();
-    const servedMs = await untilServed(replicas.map((r) => r.base), published, async (base) => (await statusOf(base)).release === id, 20);
+    const servedMs = await untilServed(
+      replicas.map((r) => r.base),
+      published,
+      async (base) => (await statusOf(base)).release === id,
+      20,
+    );
     const sentAfter = sent;
     while (sent < sentAfter + 200) await new Promise((resolve) => setImmediate(resolve));
     running = false;
     await load;
     for (const replica of replicas) assert.match(await (await fetch(`${replica.base}/llms.txt`)).text(), /under-load\n$/);
     assert.deepEqual(failures, [], `no failed request of ${sent}; ${replicas.map((r) => r.output()).join('\n')}`);
-    console.log(`# ${sent} requests, 0 failed; \`npm run release\` took ${Math.round(published - started)} ms; both replicas served the release ${Math.round(servedMs)} ms after it returned`);
+    console.log(
+      `# ${sent} requests, 0 failed; \`npm run release\` took ${Math.round(published - started)} ms; both replicas served the release ${Math.round(servedMs)} ms after it returned`,
+    );
   } finally {
     running = false;
     await balancer.close();

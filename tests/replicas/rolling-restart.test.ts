@@ -107,7 +107,11 @@ test('a rolling restart of two replicas under load fails no request and ends eve
       while (sent < sentBefore + 200) await new Promise((resolve) => setImmediate(resolve));
       const old = replicas[index]!;
       // Its SQL worker threads are running when it stops (exiting while they stopped once aborted Node).
-      const sql = await fetch(`${old.base}/api/sql`, { method: 'QUERY', headers: { 'Content-Type': 'application/sql' }, body: 'SELECT title FROM public.writing LIMIT 1' });
+      const sql = await fetch(`${old.base}/api/sql`, {
+        method: 'QUERY',
+        headers: { 'Content-Type': 'application/sql' },
+        body: 'SELECT title FROM public.writing LIMIT 1',
+      });
       assert.equal(sql.status, 200);
       const stopping = old.stop();
       // Sessions opened while a replica drains land on the other one.
@@ -129,8 +133,13 @@ test('a rolling restart of two replicas under load fails no request and ends eve
     const first = await Promise.all(sessions.slice(0, 4).map((s) => s.closed));
     assert.deepEqual(first, [1001, 1001, 1001, 1001]);
     const ended = sessions.filter((s) => s.code !== undefined).map((s) => s.code);
-    assert.ok(ended.every((code) => code === 1001), `every session a replica ended closed with 1001: ${ended.join(', ')}`);
-    console.log(`# ${sent} requests, ${failures.length} failed; ${ended.length} of ${sessions.length} sessions ended by a restart, all 1001; balancer retries: ${JSON.stringify(balancer.retries)}`);
+    assert.ok(
+      ended.every((code) => code === 1001),
+      `every session a replica ended closed with 1001: ${ended.join(', ')}`,
+    );
+    console.log(
+      `# ${sent} requests, ${failures.length} failed; ${ended.length} of ${sessions.length} sessions ended by a restart, all 1001; balancer retries: ${JSON.stringify(balancer.retries)}`,
+    );
   } finally {
     running = false;
     for (const session of sessions) session.dispose();

@@ -42,7 +42,12 @@ test('an owner write at the writer is served by every replica within seconds', a
     const answer = await setStance(writer.base, token, row.cid, stance, 'writer-1');
     assert.equal(answer.isError, undefined, answer.content[0]?.text);
     const acknowledged = performance.now();
-    const servedMs = await untilServed(followers.map((f) => f.base), acknowledged, async (base) => (await stanceAt(base, row.cid)) === stance, 20);
+    const servedMs = await untilServed(
+      followers.map((f) => f.base),
+      acknowledged,
+      async (base) => (await stanceAt(base, row.cid)) === stance,
+      20,
+    );
     assert.equal(await stanceAt(writer.base, row.cid), stance);
     // The followers serve one release, and answer alike.
     const [a, b] = await Promise.all(followers.map((f) => fetch(`${f.base}/api/music.json?limit=100`)));

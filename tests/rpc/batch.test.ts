@@ -41,7 +41,8 @@ function nativeOf(collection: string, item: Record<string, unknown>): Record<str
   for (const [name, kind] of nativeFields(c)) {
     if (typeof out[name] !== 'string') continue;
     const text = out[name] as string;
-    out[name] = kind === 'url' ? new URL(text) : new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : /(Z|[+-]\d{2}:\d{2})$/.test(text) ? text : `${text}Z`);
+    out[name] =
+      kind === 'url' ? new URL(text) : new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : /(Z|[+-]\d{2}:\d{2})$/.test(text) ? text : `${text}Z`);
   }
   return out;
 }
@@ -78,7 +79,10 @@ test('a pipelined batch — a filtered, sized selection, its info and its record
   assert.equal(health.status, 'ok');
   const restPage = await rest('/api/movies.json?type=movie&limit=5');
   assert.equal(info.totalCount, restPage.meta.totalCount);
-  assert.deepEqual(records, restPage.data.map((item) => nativeOf('movies', item)));
+  assert.deepEqual(
+    records,
+    restPage.data.map((item) => nativeOf('movies', item)),
+  );
 });
 
 test('every collection walked with pageAfter over fresh batch sessions is the REST walk, page for page', async () => {
@@ -94,7 +98,11 @@ test('every collection walked with pageAfter over fresh batch sessions is the RE
       const [info, records] = selection;
       pages += 1;
       assert.equal(info.totalCount, restPage.meta.totalCount, `${c.name} totalCount`);
-      assert.deepEqual(records, restPage.data.map((item) => nativeOf(c.name, item)), `${c.name} page ${pages}`);
+      assert.deepEqual(
+        records,
+        restPage.data.map((item) => nativeOf(c.name, item)),
+        `${c.name} page ${pages}`,
+      );
       assert.equal(info.endCursor, cursorOf(restPage.links.next), `${c.name} cursor of page ${pages}`);
       assert.equal(info.hasNextPage, restPage.links.next !== undefined);
       if (info.endCursor === null) break;
@@ -110,18 +118,38 @@ test('every collection walked with pageAfter over fresh batch sessions is the RE
 test('cursors are interchangeable: a REST cursor resumes over RPC, an endCursor resumes over REST', async () => {
   const page1 = await rest('/api/feed-items.json?limit=10&collection=movies&collection=places');
   const restCursor = cursorOf(page1.links.next)!;
-  const rpcPage2 = await batch().feed.select({ collections: ['movies', 'places'] }).pageAfter(restCursor, 10).records();
+  const rpcPage2 = await batch()
+    .feed.select({ collections: ['movies', 'places'] })
+    .pageAfter(restCursor, 10)
+    .records();
   const page2 = await rest(page1.links.next!);
-  assert.deepEqual(rpcPage2.map((r) => r.canonicalId), page2.data.map((r) => r.canonicalId));
-  const info = await batch().content.places.orderedBy([{ field: 'name', direction: 'desc' }]).first(3).info();
+  assert.deepEqual(
+    rpcPage2.map((r) => r.canonicalId),
+    page2.data.map((r) => r.canonicalId),
+  );
+  const info = await batch()
+    .content.places.orderedBy([{ field: 'name', direction: 'desc' }])
+    .first(3)
+    .info();
   const viaRest = await rest(`/api/places.json?sort=name:desc&limit=3&cursor=${encodeURIComponent(info.endCursor!)}`);
-  const viaRpc = await batch().content.places.orderedBy([{ field: 'name', direction: 'desc' }]).pageAfter(info.endCursor!, 3).records();
-  assert.deepEqual(viaRpc.map((r) => r.canonicalId), viaRest.data.map((r) => r.canonicalId));
+  const viaRpc = await batch()
+    .content.places.orderedBy([{ field: 'name', direction: 'desc' }])
+    .pageAfter(info.endCursor!, 3)
+    .records();
+  assert.deepEqual(
+    viaRpc.map((r) => r.canonicalId),
+    viaRest.data.map((r) => r.canonicalId),
+  );
 });
 
 test('dates and URLs arrive as native Date and URL values', async () => {
   const api = batch();
-  const [records, items, info, feed] = await Promise.all([api.content.movies.first(3).records(), api.content.places.first(3).items(), api.content.movies.first(1).info(), api.feed.select().first(3).records()]);
+  const [records, items, info, feed] = await Promise.all([
+    api.content.movies.first(3).records(),
+    api.content.places.first(3).items(),
+    api.content.movies.first(1).info(),
+    api.feed.select().first(3).records(),
+  ]);
   assert.ok(records[0]!.addedAt instanceof Date);
   assert.ok(info.dataAsOf instanceof Date);
   assert.ok(items[0]!.url instanceof URL);
@@ -131,12 +159,25 @@ test('dates and URLs arrive as native Date and URL values', async () => {
 
 test('search and the feed are REST’s search and feed items', async () => {
   const api = batch();
-  const [hits, info, feed] = await Promise.all([api.discovery.search({ query: 'the' }).first(20).records(), api.discovery.search({ query: 'the' }).info(), api.feed.select({ collections: ['movies'] }).first(20).records()]);
+  const [hits, info, feed] = await Promise.all([
+    api.discovery.search({ query: 'the' }).first(20).records(),
+    api.discovery.search({ query: 'the' }).info(),
+    api.feed
+      .select({ collections: ['movies'] })
+      .first(20)
+      .records(),
+  ]);
   const restHits = await rest('/api/search.json?q=the&limit=20');
-  assert.deepEqual(hits.map((h) => h.canonicalId), restHits.data.map((h) => h.canonicalId));
+  assert.deepEqual(
+    hits.map((h) => h.canonicalId),
+    restHits.data.map((h) => h.canonicalId),
+  );
   assert.equal(info.totalCount, restHits.meta.totalCount);
   const restFeed = await rest('/api/feed-items.json?collection=movies&limit=20');
-  assert.deepEqual(feed.map((h) => h.canonicalId), restFeed.data.map((h) => h.canonicalId));
+  assert.deepEqual(
+    feed.map((h) => h.canonicalId),
+    restFeed.data.map((h) => h.canonicalId),
+  );
 });
 
 /** The error a call fails with. */
@@ -151,9 +192,21 @@ async function failure(call: () => Promise<unknown>): Promise<Error & { code?: s
 
 test('a bad filter, sort field, page size or cursor fails with INVALID_ARGUMENT naming the argument, as REST’s 400 names the parameter', async () => {
   const cases: [() => Promise<unknown>, RegExp][] = [
-    [() => batch().content.movies.matching({ gnere: 'Drama' } as never).info(), /^matching\.gnere: /],
+    [
+      () =>
+        batch()
+          .content.movies.matching({ gnere: 'Drama' } as never)
+          .info(),
+      /^matching\.gnere: /,
+    ],
     [() => batch().content.movies.matching({ year: 'soon' }).records(), /^matching\.year: /],
-    [() => batch().content.movies.orderedBy([{ field: 'colour' as never, direction: 'asc' }]).info(), /^orderedBy\(keys\): /],
+    [
+      () =>
+        batch()
+          .content.movies.orderedBy([{ field: 'colour' as never, direction: 'asc' }])
+          .info(),
+      /^orderedBy\(keys\): /,
+    ],
     [() => batch().content.movies.first(101).info(), /^first\(n\): /],
     [() => batch().content.movies.pageAfter('not-a-cursor').info(), /^pageAfter\(cursor\): /],
     [() => batch().discovery.search({ query: '' }).info(), /^search\.query: /],
@@ -169,12 +222,26 @@ test('a bad filter, sort field, page size or cursor fails with INVALID_ARGUMENT 
 });
 
 test('errors carry their code and message only: no stack on the wire, no other own property; members that do not exist are NOT_FOUND', async () => {
-  const { value: error, bodies } = await roundTrips(() => failure(() => batch().content.movies.matching({ nope: 1 } as never).info()));
+  const { value: error, bodies } = await roundTrips(() =>
+    failure(() =>
+      batch()
+        .content.movies.matching({ nope: 1 } as never)
+        .info(),
+    ),
+  );
   assert.deepEqual(Object.keys(error), ['code']);
   assert.doesNotMatch(bodies.join('\n'), /\n\s*at |\.ts:\d|\/work\/|node_modules/);
-  const rejected = bodies.join('\n').split('\n').map((line) => JSON.parse(line) as unknown[]).find((message) => message[0] === 'reject')!;
+  const rejected = bodies
+    .join('\n')
+    .split('\n')
+    .map((line) => JSON.parse(line) as unknown[])
+    .find((message) => message[0] === 'reject')!;
   const [tag, name, message, stack, properties, ...rest] = rejected[2] as unknown[];
-  assert.deepEqual([tag, name, stack, properties, rest], ['error', 'Error', null, { code: 'INVALID_ARGUMENT' }, []], 'name, message, no stack, the code and nothing else');
+  assert.deepEqual(
+    [tag, name, stack, properties, rest],
+    ['error', 'Error', null, { code: 'INVALID_ARGUMENT' }, []],
+    'name, message, no stack, the code and nothing else',
+  );
   assert.match(String(message), /^matching\.nope: /);
   for (const member of ['open', 'query', 'getMeta', 'getStatus']) {
     const missing = await failure(() => (batch() as unknown as Record<string, () => Promise<unknown>>)[member]!());

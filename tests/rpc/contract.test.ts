@@ -57,18 +57,31 @@ test('the build serves the declaration and the metadata, linked from meta.json, 
   const text = await types.text();
   assert.equal(text, committed);
   const checksum = createHash('sha256').update(text).digest('hex');
-  const metadata = (await (await fetch(`${server.base}${LINKS.rpcContract}`)).json()) as { contract: { checksum: { value: string } }; client: { versions: string }; limits: Record<string, { value: number }>; transports: unknown[] };
+  const metadata = (await (await fetch(`${server.base}${LINKS.rpcContract}`)).json()) as {
+    contract: { checksum: { value: string } };
+    client: { versions: string };
+    limits: Record<string, { value: number }>;
+    transports: unknown[];
+  };
   assert.equal(metadata.contract.checksum.value, checksum);
   assert.equal(metadata.client.versions, CAPNWEB_CLIENT_RANGE);
   assert.equal(metadata.limits.rpcBatchOperationsMax!.value, 32);
   assert.equal(metadata.transports.length, 2);
   const described = await newHttpBatchRpcSession<Root>(server.rpcUrl).service.describe();
-  assert.deepEqual(described.contract, { checksum, clientPackage: `capnweb@${CAPNWEB_CLIENT_RANGE}`, typesUrl: LINKS.rpcTypes, metadataUrl: LINKS.rpcContract });
+  assert.deepEqual(described.contract, {
+    checksum,
+    clientPackage: `capnweb@${CAPNWEB_CLIENT_RANGE}`,
+    typesUrl: LINKS.rpcTypes,
+    metadataUrl: LINKS.rpcContract,
+  });
   const meta = (await (await fetch(`${server.base}${LINKS.meta}`)).json()) as { links: Record<string, string> };
   assert.equal(meta.links.rpc, LINKS.rpc);
   assert.equal(meta.links.rpcTypes, LINKS.rpcTypes);
   assert.equal(meta.links.rpcContract, LINKS.rpcContract);
   const catalog = (await (await fetch(`${server.base}${LINKS.apiCatalog}`)).json()) as { linkset: { anchor: string; 'service-desc': { href: string }[] }[] };
   const rpc = catalog.linkset.find((entry) => entry.anchor === LINKS.rpc)!;
-  assert.deepEqual(rpc['service-desc'].map((link) => link.href), [LINKS.rpcTypes, LINKS.rpcContract]);
+  assert.deepEqual(
+    rpc['service-desc'].map((link) => link.href),
+    [LINKS.rpcTypes, LINKS.rpcContract],
+  );
 });

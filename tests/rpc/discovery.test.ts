@@ -19,7 +19,10 @@ after(() => server.close());
 
 const batch = () => newHttpBatchRpcSession<Root>(server.rpcUrl);
 const getJson = async (path: string) => (await (await fetch(`${server.base}${path}`)).json()) as unknown;
-const postJson = async (path: string, body: unknown) => (await (await fetch(`${server.base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()) as unknown;
+const postJson = async (path: string, body: unknown) =>
+  (await (
+    await fetch(`${server.base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  ).json()) as unknown;
 
 test('recommend picks only from the candidate selection passed by capability, grounded in named fields', async () => {
   const api = batch();
@@ -29,7 +32,10 @@ test('recommend picks only from the candidate selection passed by capability, gr
   assert.ok(picks.length > 0 && picks.length <= 3);
   const poolIds = new Set(pool.map((r) => r.canonicalId));
   for (const pick of picks) assert.ok(poolIds.has(pick.canonicalId), 'every pick is a candidate');
-  assert.deepEqual(items.map((i) => i.canonicalId), picks.map((p) => p.canonicalId));
+  assert.deepEqual(
+    items.map((i) => i.canonicalId),
+    picks.map((p) => p.canonicalId),
+  );
   const explained = newHttpBatchRpcSession<Root>(server.rpcUrl);
   const again = explained.discovery.recommend({ intent: 'Tokyo drama', limit: 3 }, explained.content.movies.matching({ type: 'movie' }).first(100));
   const explanation = await again.explain({ canonicalId: picks[0]!.canonicalId });
@@ -39,7 +45,10 @@ test('recommend picks only from the candidate selection passed by capability, gr
     for (const field of evidence.fields) {
       const value = record[field];
       const text = fold(Array.isArray(value) ? value.join(' ') : String(value));
-      assert.ok(['tokyo', 'drama'].some((word) => text.includes(word)), `${field} holds an intent word`);
+      assert.ok(
+        ['tokyo', 'drama'].some((word) => text.includes(word)),
+        `${field} holds an intent word`,
+      );
     }
   }
   // Candidates of another collection: picks come from there only.

@@ -26,7 +26,10 @@ test('an unexpected failure leaves as UNAVAILABLE with nothing of its cause; kno
     console.error = original;
   }
   const known = sendable(new RpcError('RESOURCE_LIMIT', 'export(): too big.'));
-  assert.deepEqual([known.message, (known as Error & { code: string }).code, Object.keys(known), known.stack], ['export(): too big.', 'RESOURCE_LIMIT', ['code'], '']);
+  assert.deepEqual(
+    [known.message, (known as Error & { code: string }).code, Object.keys(known), known.stack],
+    ['export(): too big.', 'RESOURCE_LIMIT', ['code'], ''],
+  );
   const core = sendable(new PublicError('invalid-cursor', 'The cursor must be a valid opaque value.', 'cursor'));
   assert.equal((core as Error & { code: string }).code, 'INVALID_ARGUMENT');
   assert.match(core.message, /^cursor: /);
@@ -39,7 +42,10 @@ test('operations are counted wherever they sit: pushed, in arguments, in map ins
   assert.deepEqual(countOperations([spaced(32)], 32), { ok: true, operations: 32 });
   assert.deepEqual(countOperations([spaced(33)], 32), { ok: false, reason: 'too-many' });
   const remap = `["push",["remap",1,[],[],[${Array.from({ length: 31 }, () => '["pipeline",-1,["info"],[]]').join(',')}]]]`;
-  assert.deepEqual(countOperations([`["push",["remap",1,[],[],[${Array.from({ length: 32 }, () => '["pipeline",-1,["info"],[]]').join(',')}]]]`], 32), { ok: false, reason: 'too-many' });
+  assert.deepEqual(countOperations([`["push",["remap",1,[],[],[${Array.from({ length: 32 }, () => '["pipeline",-1,["info"],[]]').join(',')}]]]`], 32), {
+    ok: false,
+    reason: 'too-many',
+  });
   assert.deepEqual(countOperations([remap], 32), { ok: true, operations: 32 });
   assert.deepEqual(countOperations(['["pull",1]', '["release",1,1]'], 32), { ok: true, operations: 0 });
   assert.deepEqual(countOperations(['not json'], 32), { ok: false, reason: 'malformed' });

@@ -66,7 +66,10 @@ test('JSON and CSV exports are REST’s bytes for the same records', async () =>
   assert.equal(json.body, await restBody('/api/movies.json?type=movie&limit=100', 'application/json'));
   assert.equal(csv.body, await restBody('/api/movies.json?limit=100', 'text/csv'));
   assert.equal(limited.count, 3);
-  assert.deepEqual((JSON.parse(limited.body) as { data: unknown[] }).data, ((await (await fetch(`${server.base}/api/books.json?limit=3`)).json()) as { data: unknown[] }).data);
+  assert.deepEqual(
+    (JSON.parse(limited.body) as { data: unknown[] }).data,
+    ((await (await fetch(`${server.base}/api/books.json?limit=3`)).json()) as { data: unknown[] }).data,
+  );
 });
 
 test('a complete export holds every page; over HTTP batch a body past the bound is RESOURCE_LIMIT naming WebSocket and limit, over WebSocket it succeeds', async () => {
@@ -79,7 +82,10 @@ test('a complete export holds every page; over HTTP batch a body past the bound 
   assert.equal(new Set(ids).size, info.totalCount, 'every item, each once');
   // The demo's largest export is under 131,072 bytes: the bound is moved to its size to probe the edge.
   const bytes = Buffer.byteLength(whole.body);
-  for (const [bound, fits] of [[bytes, true], [bytes - 1, false]] as const) {
+  for (const [bound, fits] of [
+    [bytes, true],
+    [bytes - 1, false],
+  ] as const) {
     const bounded = await startRpcServer({ runtime: server.runtime, rpc: { sessions: 1000, exportBytes: { batch: bound } } });
     try {
       const api = newHttpBatchRpcSession<Root>(bounded.rpcUrl);

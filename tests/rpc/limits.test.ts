@@ -81,7 +81,18 @@ async function handshake(base: string): Promise<string> {
   const url = new URL(base);
   const socket = connect({ host: url.hostname, port: Number(url.port) });
   await once(socket, 'connect');
-  socket.write(['GET /api/rpc HTTP/1.1', `Host: ${url.host}`, 'Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', '', ''].join('\r\n'));
+  socket.write(
+    [
+      'GET /api/rpc HTTP/1.1',
+      `Host: ${url.host}`,
+      'Upgrade: websocket',
+      'Connection: Upgrade',
+      'Sec-WebSocket-Version: 13',
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+      '',
+      '',
+    ].join('\r\n'),
+  );
   const [chunk] = (await once(socket, 'data')) as [Buffer];
   socket.destroy();
   return chunk.toString();
@@ -120,14 +131,25 @@ test('the call budget: exactly its calls run, the next is RESOURCE_LIMIT; .map()
   try {
     const api = () => newHttpBatchRpcSession<Root>(budgeted.rpcUrl);
     const five = api();
-    assert.equal((await Promise.all([five.service.health(), five.service.health(), five.service.health(), five.service.health(), five.service.health()])).length, 5);
+    assert.equal(
+      (await Promise.all([five.service.health(), five.service.health(), five.service.health(), five.service.health(), five.service.health()])).length,
+      5,
+    );
     const six = api();
     const results = await Promise.allSettled(Array.from({ length: 6 }, () => six.service.health()));
     assert.equal(results.filter((r) => r.status === 'fulfilled').length, 5);
     assert.equal((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason.code, 'RESOURCE_LIMIT');
     // content.movies (1), first (2), records (3), then one health() per record: the fourth replay is over.
     const mapped = api();
-    assert.equal(await codeOf(() => mapped.content.movies.first(10).records().map(() => mapped.service.health())), 'RESOURCE_LIMIT');
+    assert.equal(
+      await codeOf(() =>
+        mapped.content.movies
+          .first(10)
+          .records()
+          .map(() => mapped.service.health()),
+      ),
+      'RESOURCE_LIMIT',
+    );
   } finally {
     await budgeted.close();
   }
@@ -144,7 +166,10 @@ test('the work budget: a records() of n weighs n + 1, an info() 1; exactly the b
     const over = newHttpBatchRpcSession<Root>(budgeted.rpcUrl);
     const again = over.feed.select().first(100);
     const settled = await Promise.allSettled([again.records(), again.info(), again.info()]);
-    assert.deepEqual(settled.map((s) => s.status), ['fulfilled', 'fulfilled', 'rejected']);
+    assert.deepEqual(
+      settled.map((s) => s.status),
+      ['fulfilled', 'fulfilled', 'rejected'],
+    );
     assert.equal((settled[2] as PromiseRejectedResult).reason.code, 'RESOURCE_LIMIT');
   } finally {
     await budgeted.close();

@@ -32,7 +32,17 @@ test('the README example type-checks against the published declaration', () => {
   assert.ok(example, 'the README has an rpc-example block');
   const file = join(dir, 'check.ts');
   writeFileSync(file, example);
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2024, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, allowImportingTsExtensions: true, types: ['node'], lib: ['lib.esnext.d.ts', 'lib.dom.d.ts', 'lib.dom.asynciterable.d.ts'], skipLibCheck: true };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2024,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    allowImportingTsExtensions: true,
+    types: ['node'],
+    lib: ['lib.esnext.d.ts', 'lib.dom.d.ts', 'lib.dom.asynciterable.d.ts'],
+    skipLibCheck: true,
+  };
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
   const diagnostics = ts.getPreEmitDiagnostics(ts.createProgram([file], options)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '));
   assert.deepEqual(diagnostics, []);

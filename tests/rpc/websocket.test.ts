@@ -56,7 +56,10 @@ test('next() walks a selection page after page, as REST’s next links do', asyn
     page = page.next();
   }
   assert.deepEqual(ids, await restWalk('/api/sporting-events.json?sort=date:asc&limit=7'));
-  await assert.rejects(() => Promise.resolve(page.next().info()), (error: { code?: string }) => error.code === 'NOT_FOUND');
+  await assert.rejects(
+    () => Promise.resolve(page.next().info()),
+    (error: { code?: string }) => error.code === 'NOT_FOUND',
+  );
 });
 
 test('feed.stream() delivers every feed item of its selection exactly once, newest first, then ends', async () => {
@@ -153,5 +156,8 @@ test('when the socket drops, every capability derived in the session rejects; a 
   await assert.rejects(() => Promise.resolve(api.service.health()));
   const again = open();
   const rebuilt = await again.content.movies.matching({ type: 'movie' }).first(3).records();
-  assert.deepEqual(rebuilt.map((r) => r.canonicalId), before.map((r) => r.canonicalId));
+  assert.deepEqual(
+    rebuilt.map((r) => r.canonicalId),
+    before.map((r) => r.canonicalId),
+  );
 });

@@ -60,7 +60,10 @@ test('a person walks home → collection → filter → page size → next page 
   await shot(page, 'collection');
   assert.equal(await page.locator('h1').innerText(), 'Movies & TV');
 
-  await page.locator('.filters a.chip', { hasText: /^movie\b/ }).first().click();
+  await page
+    .locator('.filters a.chip', { hasText: /^movie\b/ })
+    .first()
+    .click();
   await page.waitForURL(/\/movies\/\?type=movie$/);
   assert.equal(await page.locator('.applied a').count(), 1);
   const total = Number((await page.locator('.filters a[aria-current="true"] .count-badge').first().innerText()).trim());
@@ -76,7 +79,10 @@ test('a person walks home → collection → filter → page size → next page 
   assert.ok(second.length > 0 && second.every((id) => !first.includes(id)), 'the next page shows other records');
   // The same page as the REST list's, through the same cursor.
   const rest = (await (await fetch(`${server.base}/api/movies.json${new URL(page.url()).search}`)).json()) as { data: { canonicalId: string }[] };
-  assert.deepEqual(second, rest.data.map((d) => d.canonicalId));
+  assert.deepEqual(
+    second,
+    rest.data.map((d) => d.canonicalId),
+  );
 
   await page.locator('li.h-entry a.title').first().click();
   await page.waitForURL(/\/movies\/itm_[0-9a-f]{24}$/);
@@ -111,7 +117,24 @@ test('axe-core finds no violations and html-validate no errors on every page typ
   const movie = ((await (await fetch(`${server.base}/api/movies.json?limit=1`)).json()) as { data: { canonicalId: string }[] }).data[0]!.canonicalId;
   const place = ((await (await fetch(`${server.base}/api/places.json?limit=1`)).json()) as { data: { canonicalId: string }[] }).data[0]!.canonicalId;
   const post = ((await (await fetch(`${server.base}/api/blog.json?limit=1`)).json()) as { data: { slug: string }[] }).data[0]!.slug;
-  const pages = ['/', '/movies/', '/movies/?type=movie&limit=10', '/map/', '/search/', '/search/?q=jazz', `/movies/${movie}`, `/places/${place}`, '/blog/', `/blog/${post}/`, '/api/', '/subscribe/', '/api/reference/', '/api/reference/music/', '/problems/', '/problems/invalid-cursor'];
+  const pages = [
+    '/',
+    '/movies/',
+    '/movies/?type=movie&limit=10',
+    '/map/',
+    '/search/',
+    '/search/?q=jazz',
+    `/movies/${movie}`,
+    `/places/${place}`,
+    '/blog/',
+    `/blog/${post}/`,
+    '/api/',
+    '/subscribe/',
+    '/api/reference/',
+    '/api/reference/music/',
+    '/problems/',
+    '/problems/invalid-cursor',
+  ];
   const validator = new HtmlValidate({ extends: ['html-validate:recommended'], rules: { 'no-inline-style': 'error', 'long-title': 'off' } });
   for (const scheme of ['light', 'dark'] as const) {
     const { context, page } = await guarded();
@@ -119,7 +142,11 @@ test('axe-core finds no violations and html-validate no errors on every page typ
     for (const path of pages) {
       await page.goto(`${server.base}${path}`);
       const results = await new AxeBuilder({ page }).analyze();
-      assert.deepEqual(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [], `${path} (${scheme})`);
+      assert.deepEqual(
+        results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        [],
+        `${path} (${scheme})`,
+      );
     }
     await context.close();
   }
@@ -131,41 +158,52 @@ test('axe-core finds no violations and html-validate no errors on every page typ
   }
 });
 
-test('Chromium following a bad link to a page gets an HTML page of the same status that axe-core finds no violation in, and can go back', { timeout: 60_000 }, async () => {
-  const { context, page } = await guarded();
-  const response = await page.goto(`${server.base}/movies/?year=abc`);
-  assert.equal(response?.status(), 400);
-  assert.match((await response!.headerValue('content-type')) ?? '', /^text\/html/);
-  assert.match((await page.locator('main').textContent()) ?? '', /year must be an integer/);
-  const results = await new AxeBuilder({ page }).analyze();
-  assert.deepEqual(results.violations.map((v) => v.id), []);
-  await page.locator('main a', { hasText: 'All of Movies' }).click();
-  await page.waitForURL(`${server.base}/movies/`);
-  await context.close();
-});
+test(
+  'Chromium following a bad link to a page gets an HTML page of the same status that axe-core finds no violation in, and can go back',
+  { timeout: 60_000 },
+  async () => {
+    const { context, page } = await guarded();
+    const response = await page.goto(`${server.base}/movies/?year=abc`);
+    assert.equal(response?.status(), 400);
+    assert.match((await response!.headerValue('content-type')) ?? '', /^text\/html/);
+    assert.match((await page.locator('main').textContent()) ?? '', /year must be an integer/);
+    const results = await new AxeBuilder({ page }).analyze();
+    assert.deepEqual(
+      results.violations.map((v) => v.id),
+      [],
+    );
+    await page.locator('main a', { hasText: 'All of Movies' }).click();
+    await page.waitForURL(`${server.base}/movies/`);
+    await context.close();
+  },
+);
 
-test('the API page leads to the reference, whose tag pages show each operation; a photo page draws its image; nothing leaves the site', { timeout: 60_000 }, async () => {
-  const { context, page, external, errors } = await guarded();
-  await page.goto(`${server.base}/api/`);
-  await page.locator('main a', { hasText: 'API reference' }).click();
-  await page.waitForURL(`${server.base}/api/reference/`);
-  await page.locator('.card h3 a', { hasText: 'Movies & TV' }).click();
-  await page.waitForURL(`${server.base}/api/reference/movies/`);
-  await page.locator('nav[aria-label="Operations"] a').first().click();
-  await page.waitForURL(/#listMovies$/);
-  await shot(page, 'reference');
-  assert.ok(await page.locator('#listMovies table.reference').count() >= 2, 'parameters and responses');
-  const photo = ((await (await fetch(`${server.base}/api/photos.json?q=lighthouse`)).json()) as { data: { canonicalId: string }[] }).data[0]!.canonicalId;
-  await page.goto(`${server.base}/photos/${photo}`);
-  const img = page.locator('figure.picture img');
-  await img.scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => (document.querySelector('figure.picture img') as HTMLImageElement | null)?.complete === true);
-  assert.ok(await img.evaluate((i: HTMLImageElement) => i.naturalWidth > 0 && i.currentSrc.endsWith('.webp')), 'the photo is drawn from a WebP variant');
-  await shot(page, 'photo');
-  assert.deepEqual(external, []);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+test(
+  'the API page leads to the reference, whose tag pages show each operation; a photo page draws its image; nothing leaves the site',
+  { timeout: 60_000 },
+  async () => {
+    const { context, page, external, errors } = await guarded();
+    await page.goto(`${server.base}/api/`);
+    await page.locator('main a', { hasText: 'API reference' }).click();
+    await page.waitForURL(`${server.base}/api/reference/`);
+    await page.locator('.card h3 a', { hasText: 'Movies & TV' }).click();
+    await page.waitForURL(`${server.base}/api/reference/movies/`);
+    await page.locator('nav[aria-label="Operations"] a').first().click();
+    await page.waitForURL(/#listMovies$/);
+    await shot(page, 'reference');
+    assert.ok((await page.locator('#listMovies table.reference').count()) >= 2, 'parameters and responses');
+    const photo = ((await (await fetch(`${server.base}/api/photos.json?q=lighthouse`)).json()) as { data: { canonicalId: string }[] }).data[0]!.canonicalId;
+    await page.goto(`${server.base}/photos/${photo}`);
+    const img = page.locator('figure.picture img');
+    await img.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => (document.querySelector('figure.picture img') as HTMLImageElement | null)?.complete === true);
+    assert.ok(await img.evaluate((i: HTMLImageElement) => i.naturalWidth > 0 && i.currentSrc.endsWith('.webp')), 'the photo is drawn from a WebP variant');
+    await shot(page, 'photo');
+    assert.deepEqual(external, []);
+    assert.deepEqual(errors, []);
+    await context.close();
+  },
+);
 
 test('the map draws the land and links every located record; the search form finds records; nothing leaves the site', { timeout: 60_000 }, async () => {
   const { context, page, external, errors } = await guarded();

@@ -48,13 +48,16 @@ test('the consent page’s twin names the client, every scope and both answers; 
   const tree = fromMarkdown(text(twin.body));
   const said = toString(tree);
   assert.equal(tree.children[0]?.type, 'heading');
-  for (const words of ['Authorize an application', 'Notes <app>', 'client-1', 'app.example', 'taste:read', 'Log, rate and take stances', 'Approve', 'Deny']) assert.ok(said.includes(words), words);
+  for (const words of ['Authorize an application', 'Notes <app>', 'client-1', 'app.example', 'taste:read', 'Log, rate and take stances', 'Approve', 'Deny'])
+    assert.ok(said.includes(words), words);
   for (const accept of [BROWSER_ACCEPT, 'text/html', '*/*', null]) {
     const html = answerFor(accept, page);
     assert.equal(html.headers['Content-Type'], 'text/html; charset=utf-8', String(accept));
     assert.match(text(html.body), /<form method="post"/);
   }
-  const report = await new HtmlValidate({ extends: ['html-validate:recommended'], rules: { 'doctype-style': 'off' } }).validateString(text(answerFor(BROWSER_ACCEPT, page).body));
+  const report = await new HtmlValidate({ extends: ['html-validate:recommended'], rules: { 'doctype-style': 'off' } }).validateString(
+    text(answerFor(BROWSER_ACCEPT, page).body),
+  );
   assert.ok(report.valid, JSON.stringify(report.results.flatMap((r) => r.messages.map((m) => m.message))));
 });
 

@@ -26,7 +26,8 @@ after(async () => {
 });
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
-const get = (path: string, accept = BROWSER_ACCEPT, headers: Record<string, string> = {}) => fetch(`${server.base}${path}`, { headers: { Accept: accept, ...headers } });
+const get = (path: string, accept = BROWSER_ACCEPT, headers: Record<string, string> = {}) =>
+  fetch(`${server.base}${path}`, { headers: { Accept: accept, ...headers } });
 
 /** The canonical IDs a collection page lists, in order. */
 const htmlIds = (html: string) => [...html.matchAll(/data-canonical-id="(itm_[0-9a-f]{24})"/g)].map((m) => m[1]!);
@@ -56,7 +57,10 @@ function twinRecordLinks(markdown: string): string[] {
 }
 
 /** The record links of an HTML collection page, in order. */
-const htmlRecordLinks = (html: string) => [...html.matchAll(/<li class="h-entry" data-canonical-id="[^"]+"[^>]*>\s*<a class="title u-url p-name" href="([^"]+)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+const htmlRecordLinks = (html: string) =>
+  [...html.matchAll(/<li class="h-entry" data-canonical-id="[^"]+"[^>]*>\s*<a class="title u-url p-name" href="([^"]+)"/g)].map((m) =>
+    m[1]!.replaceAll('&amp;', '&'),
+  );
 
 test('every collection has a page whose items are the REST list’s page one, and a Markdown twin listing the same records', async () => {
   for (const c of pageCollections) {
@@ -82,9 +86,13 @@ test('every collection has a page whose items are the REST list’s page one, an
 test('a filtered page and a later page list the REST list’s canonical IDs in the same order', async () => {
   const filtered = await get('/movies/?facets=1');
   assert.equal(filtered.status, 200);
-  const facet = await (await fetch(`${server.base}/api/movies.json?facets=1`)).json() as { meta: { facets: Record<string, { value: string }[]> } };
+  const facet = (await (await fetch(`${server.base}/api/movies.json?facets=1`)).json()) as { meta: { facets: Record<string, { value: string }[]> } };
   const genre = facet.meta.facets.genre![0]!.value;
-  for (const search of [`?genre=${encodeURIComponent(genre)}&limit=3`, `?genre=${encodeURIComponent(genre)}&sort=year:desc&limit=2`, '?sort=title:asc&limit=3']) {
+  for (const search of [
+    `?genre=${encodeURIComponent(genre)}&limit=3`,
+    `?genre=${encodeURIComponent(genre)}&sort=year:desc&limit=2`,
+    '?sort=title:asc&limit=3',
+  ]) {
     const rest = await restPage('movies', search);
     const html = await (await get(`/movies/${search}`)).text();
     assert.deepEqual(htmlIds(html), rest.ids, search);
@@ -187,7 +195,11 @@ test('the search page lists the search list’s hits in its order, validates as 
     const page = await get(`/search/${search}`);
     assert.equal(page.status, 200, search);
     const html = await page.text();
-    assert.deepEqual(htmlIds(html), api.data.map((d) => d.canonicalId), search);
+    assert.deepEqual(
+      htmlIds(html),
+      api.data.map((d) => d.canonicalId),
+      search,
+    );
     const twin = await get(`/search/${search}`, 'text/markdown');
     assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
     assert.equal(twinRecordLinks(await twin.text()).length, api.data.length);
@@ -216,9 +228,21 @@ test('a browser asking for a missing page gets a humane 404 page; programs still
 });
 
 const EXPECTED_TYPES: Record<string, RegExp> = {
-  movies: /^(Movie|TVSeries)$/, books: /^Book$/, places: /^Place$/, concerts: /^MusicEvent$/, 'sporting-events': /^SportsEvent$/, events: /^Event$/,
-  music: /^(MusicGroup|MusicAlbum|MusicRecording)$/, videos: /^VideoObject$/, podcasts: /^PodcastEpisode$/, tweets: /^SocialMediaPosting$/,
-  code: /^SoftwareSourceCode$/, photos: /^Photograph$/, work: /^OrganizationRole$/, reading: /^Article$/, activities: /^ExerciseAction$/,
+  movies: /^(Movie|TVSeries)$/,
+  books: /^Book$/,
+  places: /^Place$/,
+  concerts: /^MusicEvent$/,
+  'sporting-events': /^SportsEvent$/,
+  events: /^Event$/,
+  music: /^(MusicGroup|MusicAlbum|MusicRecording)$/,
+  videos: /^VideoObject$/,
+  podcasts: /^PodcastEpisode$/,
+  tweets: /^SocialMediaPosting$/,
+  code: /^SoftwareSourceCode$/,
+  photos: /^Photograph$/,
+  work: /^OrganizationRole$/,
+  reading: /^Article$/,
+  activities: /^ExerciseAction$/,
 };
 
 test('record pages carry schema.org JSON-LD of their type and an h-entry; lists are h-feeds; the home page has an h-card (microformats-parser)', async () => {
@@ -250,7 +274,10 @@ test('every prerendered page has its Markdown twin beside it, links it, and answ
   const manifest = JSON.parse(readFileSync(new URL('../../dist/headers.json', import.meta.url), 'utf8')) as Record<string, { headers: Record<string, string> }>;
   const pages = Object.keys(manifest).filter((p) => p.endsWith('/') && manifest[p]!.headers['Content-Type']!.startsWith('text/html'));
   assert.ok(pages.includes('/problems/') && pages.includes('/graphql/') && pages.some((p) => /^\/problems\/[a-z-]+\/$/.test(p)));
-  assert.deepEqual(pages.filter((p) => !Object.hasOwn(manifest, `${p}index.md`)), []);
+  assert.deepEqual(
+    pages.filter((p) => !Object.hasOwn(manifest, `${p}index.md`)),
+    [],
+  );
   for (const page of pages) {
     const html = await (await get(page)).text();
     assert.ok(html.includes(`<link rel="alternate" type="text/markdown" href="${page}index.md"`), `${page} links its twin`);
@@ -262,7 +289,12 @@ test('every prerendered page has its Markdown twin beside it, links it, and answ
 
 test('the problem registry and each problem type: JSON by default, HTML for browsers, Markdown for agents; the GraphQL endpoint gives agents the explorer’s twin', async () => {
   for (const path of ['/problems/', '/problems/invalid-cursor']) {
-    for (const [accept, type] of [['*/*', /^application\/json/], ['', /^application\/json/], [BROWSER_ACCEPT, /^text\/html/], ['text/markdown', /^text\/markdown/]] as const) {
+    for (const [accept, type] of [
+      ['*/*', /^application\/json/],
+      ['', /^application\/json/],
+      [BROWSER_ACCEPT, /^text\/html/],
+      ['text/markdown', /^text\/markdown/],
+    ] as const) {
       const res = await get(path, accept);
       assert.equal(res.status, 200, `${path} ${accept}`);
       assert.match(res.headers.get('content-type')!, type, `${path} ${accept}`);
@@ -284,7 +316,11 @@ test('the problem registry and each problem type: JSON by default, HTML for brow
 
 test('query values shown on a page are escaped, never reflected as markup', async () => {
   const markup = '<script>alert(1)</script><b onmouseover=x>';
-  for (const path of [`/search/?q=${encodeURIComponent(markup)}`, `/movies/?genre=${encodeURIComponent(markup)}`, `/movies/?director=${encodeURIComponent('"><img src=x onerror=alert(1)>')}`]) {
+  for (const path of [
+    `/search/?q=${encodeURIComponent(markup)}`,
+    `/movies/?genre=${encodeURIComponent(markup)}`,
+    `/movies/?director=${encodeURIComponent('"><img src=x onerror=alert(1)>')}`,
+  ]) {
     const res = await get(path);
     assert.equal(res.status, 200, path);
     // Inside a quoted attribute value only a quote would matter: with every value taken out, no markup of the payload may be left.
@@ -295,7 +331,8 @@ test('query values shown on a page are escaped, never reflected as markup', asyn
 });
 
 test('photos and flyers with a published file are drawn from sized WebP variants with the record’s alt; one without a file draws nothing; the twin shows the image', async () => {
-  const photos = ((await (await fetch(`${server.base}/api/photos.json?limit=100`)).json()) as { data: { canonicalId: string; src: string; alt: string }[] }).data;
+  const photos = ((await (await fetch(`${server.base}/api/photos.json?limit=100`)).json()) as { data: { canonicalId: string; src: string; alt: string }[] })
+    .data;
   const drawn = photos.filter((p) => existsSync(new URL(`../../content/media${p.src}`, import.meta.url)));
   const missing = photos.filter((p) => !drawn.includes(p));
   assert.ok(drawn.length > 0 && missing.length > 0, 'the demo has photos with and without a file');
@@ -306,7 +343,10 @@ test('photos and flyers with a published file are drawn from sized WebP variants
     assert.ok(img, `${photo.src}: drawn`);
     assert.ok(img.includes(`alt="${escape(photo.alt)}"`), 'the record’s alt');
     for (const attribute of [/ width="\d+"/, / height="\d+"/, / loading="lazy"/, / decoding="async"/, / sizes="[^"]+"/]) assert.match(img, attribute);
-    const srcset = /srcset="([^"]+)"/.exec(img)![1]!.split(', ').map((c) => c.split(' ')[0]!);
+    const srcset = /srcset="([^"]+)"/
+      .exec(img)![1]!
+      .split(', ')
+      .map((c) => c.split(' ')[0]!);
     for (const variant of srcset) {
       const res = await get(variant, 'image/webp,*/*');
       assert.equal(res.status, 200, variant);
@@ -315,15 +355,23 @@ test('photos and flyers with a published file are drawn from sized WebP variants
     }
     assert.equal((await get(photo.src, '*/*')).status, 200, 'the src the API answers resolves');
     const twin = await (await get(`/photos/${photo.canonicalId}`, 'text/markdown')).text();
-    const image = fromMarkdown(twin).children.flatMap((n) => (n.type === 'paragraph' ? n.children : [])).find((c) => c.type === 'image');
+    const image = fromMarkdown(twin)
+      .children.flatMap((n) => (n.type === 'paragraph' ? n.children : []))
+      .find((c) => c.type === 'image');
     assert.equal(image?.alt, photo.alt, 'the twin shows the image with its alt');
     assert.ok(srcset.includes(image.url));
   }
   const html = await (await get(`/photos/${missing[0]!.canonicalId}`)).text();
   assert.doesNotMatch(html, /<img /, 'a photo whose file is missing draws nothing');
   const list = await (await get('/photos/')).text();
-  assert.equal([...list.matchAll(/<img class="u-photo" [^>]*loading="lazy" decoding="async"/g)].length, drawn.length, 'the collection page shows each drawn photo, lazily');
-  const concerts = ((await (await fetch(`${server.base}/api/concerts.json?limit=100`)).json()) as { data: { canonicalId: string; flyer?: string; artist: string }[] }).data;
+  assert.equal(
+    [...list.matchAll(/<img class="u-photo" [^>]*loading="lazy" decoding="async"/g)].length,
+    drawn.length,
+    'the collection page shows each drawn photo, lazily',
+  );
+  const concerts = (
+    (await (await fetch(`${server.base}/api/concerts.json?limit=100`)).json()) as { data: { canonicalId: string; flyer?: string; artist: string }[] }
+  ).data;
   const flyer = concerts.find((c) => c.flyer && existsSync(new URL(`../../content/media${c.flyer}`, import.meta.url)))!;
   assert.match(await (await get(`/concerts/${flyer.canonicalId}`)).text(), new RegExp(`<img class="u-photo" [^>]*alt="Flyer for ${flyer.artist}`));
 });
@@ -338,7 +386,9 @@ test(`every collection page weighs at most ${LIMITS.collectionPageBytesMax} byte
 });
 
 test('the API reference shows every operation of the OpenAPI document on its tag’s page, with its responses and problem types, without a script; each page has its twin', async () => {
-  const doc = (await (await get('/openapi.json', 'application/json')).json()) as { paths: Record<string, Record<string, { operationId?: string; tags?: string[]; responses?: Record<string, unknown> }>> };
+  const doc = (await (await get('/openapi.json', 'application/json')).json()) as {
+    paths: Record<string, Record<string, { operationId?: string; tags?: string[]; responses?: Record<string, unknown> }>>;
+  };
   const api = await (await get('/api/')).text();
   assert.match(api, /<a href="\/api\/reference\/">API reference<\/a>/, 'the API page links the reference');
   const index = await (await get('/api/reference/')).text();
@@ -357,7 +407,8 @@ test('the API reference shows every operation of the OpenAPI document on its tag
       assert.ok(section, `${method} ${path}: ${op.operationId} is on /api/reference/${tag}/`);
       assert.ok(section.includes(path.replaceAll('&', '&amp;')), `${op.operationId}: its path`);
       for (const status of Object.keys(op.responses ?? {})) assert.match(section, new RegExp(`<td>${status}</td>`), `${op.operationId}: response ${status}`);
-      if (Object.keys(op.responses ?? {}).includes('400')) assert.match(section, /<a href="\/problems\/invalid-query">invalid-query<\/a>/, `${op.operationId}: the problem types of 400`);
+      if (Object.keys(op.responses ?? {}).includes('400'))
+        assert.match(section, /<a href="\/problems\/invalid-query">invalid-query<\/a>/, `${op.operationId}: the problem types of 400`);
       assert.ok(index.includes(`href="/api/reference/${tag}/#${op.operationId}"`), `${op.operationId} is listed on the front page`);
     }
   }
@@ -398,7 +449,12 @@ test('every page route answers a client error as a page to people (HTML, valid m
     { path: '/movies/', method: 'POST', status: 405, says: /GET, HEAD/, back: '/movies/' },
     { path: '/subscribe/', method: 'DELETE', status: 405, says: /GET, HEAD/, back: '/' },
     { path: `/places/?q=${long}`, status: 414, says: new RegExp(`longer than ${LIMITS.queryStringBytesMax} bytes`), back: '/places/' },
-    { path: `/places/?q=${'a'.repeat(LIMITS.requestTargetBytesMax)}`, status: 414, says: new RegExp(`longer than ${LIMITS.requestTargetBytesMax} bytes`), back: '/' },
+    {
+      path: `/places/?q=${'a'.repeat(LIMITS.requestTargetBytesMax)}`,
+      status: 414,
+      says: new RegExp(`longer than ${LIMITS.requestTargetBytesMax} bytes`),
+      back: '/',
+    },
   ];
   for (const { path, method = 'GET', status, says, back } of cases) {
     const name = `${method} ${path.slice(0, 40)}`;
@@ -449,7 +505,11 @@ test('a page refused for quota is a page with the same 429, Retry-After and Rate
     const first = await fetch(`${limited.base}/movies/?type=movie`, { headers: { Accept: BROWSER_ACCEPT } });
     assert.equal(first.status, 200);
     await first.body?.cancel();
-    for (const [accept, type] of [[BROWSER_ACCEPT, 'text/html; charset=utf-8'], ['text/markdown', 'text/markdown; charset=utf-8'], ['application/json', 'application/problem+json']] as const) {
+    for (const [accept, type] of [
+      [BROWSER_ACCEPT, 'text/html; charset=utf-8'],
+      ['text/markdown', 'text/markdown; charset=utf-8'],
+      ['application/json', 'application/problem+json'],
+    ] as const) {
       const refused = await fetch(`${limited.base}/movies/?type=tv`, { headers: { Accept: accept } });
       assert.equal(refused.status, 429, accept);
       assert.equal(refused.headers.get('content-type'), type, accept);

@@ -14,7 +14,12 @@ import { sqlImageBytes } from '../../src/sql/image.ts';
 import { checkLexicalBounds } from '../../src/sql/lexical.ts';
 
 const records = Array.from({ length: 60 }, (_, i) => ({
-  canonicalId: `w-${String(i).padStart(2, '0')}`, title: `Title ${i}`, url: `https://example.com/${i}`, publishedAt: '2020-01-01', tags: [], wordCount: i,
+  canonicalId: `w-${String(i).padStart(2, '0')}`,
+  title: `Title ${i}`,
+  url: `https://example.com/${i}`,
+  publishedAt: '2020-01-01',
+  tags: [],
+  wordCount: i,
 }));
 let client = 0;
 const answer = createSqlHandler({ image: sqlImageBytes(records), clientOf: () => `c${client++}` });

@@ -14,7 +14,13 @@ type Rec = Record<string, unknown>;
 const pad = (i: number) => String(i).padStart(3, '0');
 const day = (i: number) => new Date(Date.UTC(2015, 0, 1) + i * 20 * 86_400_000).toISOString().slice(0, 10);
 export const records: Rec[] = Array.from({ length: 120 }, (_, i) => {
-  const r: Rec = { canonicalId: `w-${pad(i)}`, title: `Title ${pad(i)}`, url: `https://example.com/w/${pad(i)}`, publishedAt: day(i), tags: i % 3 === 0 ? ['node.js', 'streams'] : i % 3 === 1 ? ['travel'] : [] };
+  const r: Rec = {
+    canonicalId: `w-${pad(i)}`,
+    title: `Title ${pad(i)}`,
+    url: `https://example.com/w/${pad(i)}`,
+    publishedAt: day(i),
+    tags: i % 3 === 0 ? ['node.js', 'streams'] : i % 3 === 1 ? ['travel'] : [],
+  };
   if (i % 2 === 0) r.summary = `Summary, "quoted" ${i}`;
   if (i % 5 !== 0) r.wordCount = i * 10;
   if (i < 5) r.body = `Body ${i}\nsecond line`;
@@ -43,19 +49,25 @@ function rows(columns: string[], where: (r: Rec) => boolean = () => true, order?
 }
 const cmp = (op: string, a: unknown, b: unknown): boolean => {
   if (a === null || b === null) return false;
-  const x = a as number, y = b as number;
+  const x = a as number,
+    y = b as number;
   return op === '=' ? x === y : op === '<>' || op === '!=' ? x !== y : op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : x >= y;
 };
-const by = (c: string, dir = 1) => (a: Rec, b: Rec) => {
-  const x = value(a, c) as string | number | null, y = value(b, c) as string | number | null;
-  if (x === y) return 0;
-  if (x === null) return -dir;
-  if (y === null) return dir;
-  return (x < y ? -1 : 1) * dir;
-};
+const by =
+  (c: string, dir = 1) =>
+  (a: Rec, b: Rec) => {
+    const x = value(a, c) as string | number | null,
+      y = value(b, c) as string | number | null;
+    if (x === y) return 0;
+    if (x === null) return -dir;
+    if (y === null) return dir;
+    return (x < y ? -1 : 1) * dir;
+  };
 
 async function query(sql: string, headers: Record<string, string> = {}): Promise<Response> {
-  return handler(new Request('http://x/api/sql', { method: 'QUERY', headers: { 'Content-Type': 'application/sql', Accept: 'application/json', ...headers }, body: sql }));
+  return handler(
+    new Request('http://x/api/sql', { method: 'QUERY', headers: { 'Content-Type': 'application/sql', Accept: 'application/json', ...headers }, body: sql }),
+  );
 }
 
 const accepted: [string, unknown[][]][] = [];
@@ -67,7 +79,10 @@ for (const c of cols) {
 }
 for (const op of ['=', '<>', '!=', '<', '<=', '>', '>=']) {
   accepted.push([`SELECT canonical_id FROM public.writing WHERE word_count ${op} 500`, rows(['canonical_id'], (r) => cmp(op, value(r, 'word_count'), 500))]);
-  accepted.push([`SELECT title FROM public.writing WHERE published_at ${op} DATE '2017-01-01'`, rows(['title'], (r) => cmp(op, value(r, 'published_at'), '2017-01-01'))]);
+  accepted.push([
+    `SELECT title FROM public.writing WHERE published_at ${op} DATE '2017-01-01'`,
+    rows(['title'], (r) => cmp(op, value(r, 'published_at'), '2017-01-01')),
+  ]);
   accepted.push([`SELECT url FROM public.writing WHERE 'Title 050' ${op} title`, rows(['url'], (r) => cmp(op, 'Title 050', value(r, 'title')))]);
 }
 for (const c of ['summary', 'word_count', 'body', 'updated', 'revision']) {
@@ -78,28 +93,61 @@ const inList = (r: Rec) => [10, 20, 30].includes(value(r, 'word_count') as numbe
 accepted.push(
   ['SELECT title FROM public.writing WHERE word_count IN (10, 20, 30)', rows(['title'], inList)],
   ['SELECT title FROM public.writing WHERE word_count NOT IN (10, 20, 30)', rows(['title'], (r) => value(r, 'word_count') !== null && !inList(r))],
-  ["SELECT title FROM public.writing WHERE title IN ('Title 001', 'Title 002', 'nope')", rows(['title'], (r) => ['Title 001', 'Title 002'].includes(r.title as string))],
+  [
+    "SELECT title FROM public.writing WHERE title IN ('Title 001', 'Title 002', 'nope')",
+    rows(['title'], (r) => ['Title 001', 'Title 002'].includes(r.title as string)),
+  ],
   ["SELECT title FROM public.writing WHERE title LIKE 'Title 01%'", rows(['title'], (r) => (r.title as string).startsWith('Title 01'))],
   ["SELECT title FROM public.writing WHERE title NOT LIKE 'Title 0%'", rows(['title'], (r) => !(r.title as string).startsWith('Title 0'))],
   ["SELECT title FROM public.writing WHERE title LIKE 'title%'", []],
   ["SELECT title FROM public.writing WHERE title LIKE 'Title _1_'", rows(['title'], (r) => (r.title as string)[7] === '1')],
-  [`SELECT canonical_id, tags FROM public.writing WHERE tags LIKE '%"streams"%'`, rows(['canonical_id', 'tags'], (r) => (r.tags as string[]).includes('streams'))],
+  [
+    `SELECT canonical_id, tags FROM public.writing WHERE tags LIKE '%"streams"%'`,
+    rows(['canonical_id', 'tags'], (r) => (r.tags as string[]).includes('streams')),
+  ],
   ["SELECT canonical_id FROM public.writing WHERE tags = '[]'", rows(['canonical_id'], (r) => (r.tags as string[]).length === 0)],
-  ['SELECT title FROM public.writing WHERE word_count BETWEEN 100 AND 200', rows(['title'], (r) => cmp('>=', value(r, 'word_count'), 100) && cmp('<=', value(r, 'word_count'), 200))],
-  ["SELECT title FROM public.writing WHERE published_at NOT BETWEEN DATE '2016-01-01' AND DATE '2020-12-31'", rows(['title'], (r) => !((r.publishedAt as string) >= '2016-01-01' && (r.publishedAt as string) <= '2020-12-31'))],
-  ['SELECT title FROM public.writing WHERE word_count > 100 AND word_count < 300 OR revision = 4', rows(['title'], (r) => (cmp('>', value(r, 'word_count'), 100) && cmp('<', value(r, 'word_count'), 300)) || value(r, 'revision') === 4)],
-  ['SELECT title FROM public.writing WHERE word_count > 100 AND (word_count < 300 OR revision = 4)', rows(['title'], (r) => cmp('>', value(r, 'word_count'), 100) && (cmp('<', value(r, 'word_count'), 300) || value(r, 'revision') === 4))],
-  ['SELECT title FROM public.writing WHERE NOT (word_count > 100)', rows(['title'], (r) => value(r, 'word_count') !== null && !cmp('>', value(r, 'word_count'), 100))],
+  [
+    'SELECT title FROM public.writing WHERE word_count BETWEEN 100 AND 200',
+    rows(['title'], (r) => cmp('>=', value(r, 'word_count'), 100) && cmp('<=', value(r, 'word_count'), 200)),
+  ],
+  [
+    "SELECT title FROM public.writing WHERE published_at NOT BETWEEN DATE '2016-01-01' AND DATE '2020-12-31'",
+    rows(['title'], (r) => !((r.publishedAt as string) >= '2016-01-01' && (r.publishedAt as string) <= '2020-12-31')),
+  ],
+  [
+    'SELECT title FROM public.writing WHERE word_count > 100 AND word_count < 300 OR revision = 4',
+    rows(['title'], (r) => (cmp('>', value(r, 'word_count'), 100) && cmp('<', value(r, 'word_count'), 300)) || value(r, 'revision') === 4),
+  ],
+  [
+    'SELECT title FROM public.writing WHERE word_count > 100 AND (word_count < 300 OR revision = 4)',
+    rows(['title'], (r) => cmp('>', value(r, 'word_count'), 100) && (cmp('<', value(r, 'word_count'), 300) || value(r, 'revision') === 4)),
+  ],
+  [
+    'SELECT title FROM public.writing WHERE NOT (word_count > 100)',
+    rows(['title'], (r) => value(r, 'word_count') !== null && !cmp('>', value(r, 'word_count'), 100)),
+  ],
   ['SELECT title FROM public.writing WHERE NOT (NOT (word_count = 40))', rows(['title'], (r) => value(r, 'word_count') === 40)],
   ['SELECT title FROM public.writing WHERE ((((word_count = 40))))', rows(['title'], (r) => value(r, 'word_count') === 40)],
   ['SELECT title FROM public.writing WHERE TRUE', rows(['title'])],
   ['SELECT title FROM public.writing WHERE FALSE', []],
-  ['SELECT title FROM public.writing WHERE summary IS NULL AND word_count IS NOT NULL AND revision IS NULL', rows(['title'], (r) => value(r, 'summary') === null && value(r, 'word_count') !== null && value(r, 'revision') === null)],
-  ['SELECT title, published_at FROM public.writing ORDER BY published_at DESC LIMIT 10', rows(['title', 'published_at'], undefined, by('published_at', -1), 10)],
+  [
+    'SELECT title FROM public.writing WHERE summary IS NULL AND word_count IS NOT NULL AND revision IS NULL',
+    rows(['title'], (r) => value(r, 'summary') === null && value(r, 'word_count') !== null && value(r, 'revision') === null),
+  ],
+  [
+    'SELECT title, published_at FROM public.writing ORDER BY published_at DESC LIMIT 10',
+    rows(['title', 'published_at'], undefined, by('published_at', -1), 10),
+  ],
   ['SELECT title AS t FROM public.writing ORDER BY t DESC LIMIT 5', rows(['title'], undefined, by('title', -1), 5)],
   ['SELECT url, title FROM public.writing ORDER BY 2 DESC LIMIT 5', rows(['url', 'title'], undefined, by('title', -1), 5)],
-  ['SELECT canonical_id FROM public.writing ORDER BY revision DESC, canonical_id ASC LIMIT 20', rows(['canonical_id'], undefined, (a, b) => by('revision', -1)(a, b) || by('canonical_id')(a, b), 20)],
-  ['SELECT canonical_id FROM public.writing ORDER BY word_count LIMIT 30', rows(['canonical_id'], undefined, (a, b) => by('word_count')(a, b) || by('canonical_id')(a, b), 30)],
+  [
+    'SELECT canonical_id FROM public.writing ORDER BY revision DESC, canonical_id ASC LIMIT 20',
+    rows(['canonical_id'], undefined, (a, b) => by('revision', -1)(a, b) || by('canonical_id')(a, b), 20),
+  ],
+  [
+    'SELECT canonical_id FROM public.writing ORDER BY word_count LIMIT 30',
+    rows(['canonical_id'], undefined, (a, b) => by('word_count')(a, b) || by('canonical_id')(a, b), 30),
+  ],
   ['SELECT title FROM public.writing LIMIT 0', []],
   ['SELECT title FROM public.writing LIMIT 1', rows(['title'], undefined, undefined, 1)],
   ['SELECT title FROM public.writing LIMIT 100', rows(['title'])],
@@ -107,17 +155,32 @@ accepted.push(
   ['SELECT "title" FROM "public"."writing" WHERE "word_count" = 30', rows(['title'], (r) => value(r, 'word_count') === 30)],
   ['SELECT TITLE FROM PUBLIC.WRITING WHERE WORD_COUNT = 30', rows(['title'], (r) => value(r, 'word_count') === 30)],
   ['SELECT title -- a comment\nFROM public.writing /* another */ WHERE word_count = 30', rows(['title'], (r) => value(r, 'word_count') === 30)],
-  ["SELECT 1 AS one, 'x' AS x, 2.5, NULL, TRUE, DATE '2020-01-01' FROM public.writing LIMIT 2", [[1, 'x', 2.5, null, true, '2020-01-01'], [1, 'x', 2.5, null, true, '2020-01-01']]],
-  ["SELECT title FROM public.writing WHERE published_at >= TIMESTAMP '2020-01-01 00:00:00'", rows(['title'], (r) => (r.publishedAt as string) >= '2020-01-01 00:00:00')],
-  ["SELECT title FROM public.writing WHERE summary = 'Summary, \"quoted\" 4'", rows(['title'], (r) => r.summary === 'Summary, "quoted" 4')],
+  [
+    "SELECT 1 AS one, 'x' AS x, 2.5, NULL, TRUE, DATE '2020-01-01' FROM public.writing LIMIT 2",
+    [
+      [1, 'x', 2.5, null, true, '2020-01-01'],
+      [1, 'x', 2.5, null, true, '2020-01-01'],
+    ],
+  ],
+  [
+    "SELECT title FROM public.writing WHERE published_at >= TIMESTAMP '2020-01-01 00:00:00'",
+    rows(['title'], (r) => (r.publishedAt as string) >= '2020-01-01 00:00:00'),
+  ],
+  ['SELECT title FROM public.writing WHERE summary = \'Summary, "quoted" 4\'', rows(['title'], (r) => r.summary === 'Summary, "quoted" 4')],
   ["SELECT title FROM public.writing WHERE title = 'it''s'", []],
   ['SELECT table_schema, table_name, table_type FROM information_schema.tables', RELATIONS.map((r) => [r.schema, r.name, r.kind])],
-  ["SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'writing' ORDER BY ordinal_position", writing.columns.map((c) => [c.name, c.type])],
+  [
+    "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'writing' ORDER BY ordinal_position",
+    writing.columns.map((c) => [c.name, c.type]),
+  ],
 );
 accepted.push(
-  ["SELECT t.column_name FROM information_schema.columns t WHERE t.table_schema = 'information_schema' AND t.table_name = 'tables'", [['table_schema'], ['table_name'], ['table_type']]],
+  [
+    "SELECT t.column_name FROM information_schema.columns t WHERE t.table_schema = 'information_schema' AND t.table_name = 'tables'",
+    [['table_schema'], ['table_name'], ['table_type']],
+  ],
   ["SELECT is_nullable FROM information_schema.columns WHERE table_name = 'writing' AND column_name = 'summary'", [['YES']]],
-  ['SELECT * FROM information_schema.tables WHERE table_name IN (\'columns\')', [['information_schema', 'columns', 'VIEW']]],
+  ["SELECT * FROM information_schema.tables WHERE table_name IN ('columns')", [['information_schema', 'columns', 'VIEW']]],
   ['SELECT * FROM public.writing ORDER BY canonical_id LIMIT 3', rows(cols, undefined, undefined, 3)],
   ['SELECT w.* FROM public.writing AS w WHERE w.word_count = 20', rows(cols, (r) => value(r, 'word_count') === 20)],
 );
@@ -143,7 +206,7 @@ export const rejected: [string, string, number][] = [
   ['-- zqcomment', 'sql-syntax', 400],
   ['SELEKT zqcol FROM zqtable', 'sql-syntax', 400],
   ["SELECT title FROM public.writing WHERE title = 'zqunterminated", 'sql-syntax', 400],
-  ['SELECT title FROM public.writing WHERE (title = \'zqa\'', 'sql-syntax', 400],
+  ["SELECT title FROM public.writing WHERE (title = 'zqa'", 'sql-syntax', 400],
   ['SELECT title FROM public.writing WHERE title = ?', 'sql-syntax', 400],
   ['SELECT title FROM public.writing WHERE title = :zqparam', 'sql-unsupported', 400],
   ['SELECT title FROM public.writing WHERE title = $1', 'sql-unsupported', 400],
@@ -218,13 +281,13 @@ export const rejected: [string, string, number][] = [
   ['SELECT title FROM public.writing LIMIT ALL', 'sql-unsupported', 400],
   ['SELECT title FROM public.writing LIMIT 2.5', 'sql-unsupported', 400],
   ['SELECT title FROM public.writing GROUP BY title', 'sql-unsupported', 400],
-  ['SELECT title FROM public.writing GROUP BY title HAVING title > \'zqh\'', 'sql-unsupported', 400],
+  ["SELECT title FROM public.writing GROUP BY title HAVING title > 'zqh'", 'sql-unsupported', 400],
   ['SELECT DISTINCT title FROM public.writing', 'sql-unsupported', 400],
   ['SELECT title FROM public.writing UNION SELECT url FROM public.writing', 'sql-unsupported', 400],
   ['SELECT title FROM public.writing UNION ALL SELECT url FROM public.writing', 'sql-unsupported', 400],
   ['SELECT title FROM public.writing INTERSECT SELECT url FROM public.writing', 'sql-unsupported', 400],
   ['SELECT title FROM public.writing EXCEPT SELECT url FROM public.writing', 'sql-unsupported', 400],
-  ['SELECT title FROM public.writing WHERE title ILIKE \'zqi%\'', 'sql-unsupported', 400],
+  ["SELECT title FROM public.writing WHERE title ILIKE 'zqi%'", 'sql-unsupported', 400],
   ["SELECT title FROM public.writing WHERE title SIMILAR TO 'zqs'", 'sql-unsupported', 400],
   ["SELECT title FROM public.writing WHERE title ~ 'zqre'", 'sql-unsupported', 400],
   ["SELECT title FROM public.writing WHERE title LIKE 'zq!%' ESCAPE '!'", 'sql-unsupported', 400],
@@ -235,13 +298,13 @@ export const rejected: [string, string, number][] = [
   ['SELECT title FROM public.writing ORDER BY title NULLS FIRST', 'sql-unsupported', 400],
   ["SELECT 'zqlit' AS zqc FROM public.writing ORDER BY zqc", 'sql-unknown-name', 400],
   ['SELECT title FROM public.writing ORDER BY 3', 'sql-unsupported', 400],
-  ["SELECT title FROM public.writing ORDER BY UPPER(title)", 'sql-unsupported', 400],
+  ['SELECT title FROM public.writing ORDER BY UPPER(title)', 'sql-unsupported', 400],
   ["SELECT title FROM public.writing WHERE published_at = DATE '2021-02-30'", 'sql-syntax', 400],
   ["SELECT title FROM public.writing WHERE published_at = DATE 'zqdate'", 'sql-syntax', 400],
   ['SELECT title FROM public.writing WHERE word_count = 99999999999999999999', 'sql-unsupported', 400],
   ["SELECT title FROM public.writing WHERE title = E'zqescape'", 'sql-unsupported', 400],
   ['SELECT title FROM public.writing FOR UPDATE', 'sql-syntax', 400],
-  ["SELECT title FROM public.writing WHERE title = 'zqa' COLLATE \"C\"", 'sql-syntax', 400],
+  ['SELECT title FROM public.writing WHERE title = \'zqa\' COLLATE "C"', 'sql-syntax', 400],
   ['SELECT title FROM public.writing WHERE word_count = ANY(ARRAY[1, 2])', 'sql-unsupported', 400],
   ['SELECT title FROM public.writing LIMIT 101', 'sql-limit', 400],
   ['SELECT title FROM public.writing LIMIT 1000000', 'sql-limit', 400],

@@ -18,7 +18,12 @@ import type { Answer } from '../../src/http/answer.ts';
 import { sqlImageBytes } from '../../src/sql/image.ts';
 
 const records = Array.from({ length: 20 }, (_, i) => ({
-  canonicalId: `w-${String(i).padStart(2, '0')}`, title: `Title ${i}`, url: `https://example.com/${i}`, publishedAt: '2020-01-01', tags: [], wordCount: i,
+  canonicalId: `w-${String(i).padStart(2, '0')}`,
+  title: `Title ${i}`,
+  url: `https://example.com/${i}`,
+  publishedAt: '2020-01-01',
+  tags: [],
+  wordCount: i,
 }));
 const image = sqlImageBytes(records);
 /** Passes the lexical bounds (8 levels, balanced) but sends the parser backtracking for seconds. */
@@ -116,7 +121,11 @@ for (const clients of [16, 64]) {
     const query = await open({ queueWaitMs: 10 * LIMITS.sqlQueueWaitMs });
     for (let round = 0; round < 3; round++) {
       const answers = await Promise.all(Array.from({ length: clients }, (_, i) => query(EXAMPLE, `client-${i}`)));
-      assert.deepEqual(answers.map((answer) => answer.status), answers.map(() => 200), `round ${round}`);
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        answers.map(() => 200),
+        `round ${round}`,
+      );
       assert.equal(body(answers.at(-1)!).rows.length, 10);
     }
   });
@@ -126,7 +135,10 @@ test('a flood of slow statements from many clients is shed: those that would wai
   const query = await open({ workers: 2 });
   const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => query(SLOW, `flood-${i}`)));
   const types = answers.map((answer) => body(answer).type);
-  assert.ok(types.every((type) => type === '/problems/sql-limit' || type === '/problems/sql-busy'), types.join());
+  assert.ok(
+    types.every((type) => type === '/problems/sql-limit' || type === '/problems/sql-busy'),
+    types.join(),
+  );
   // A statement runs only if a worker takes it within the wait bound, and each slow one holds
   // its worker for at least the time budget: so per worker at most 1 + bound ÷ budget ran.
   const ran = types.filter((type) => type === '/problems/sql-limit').length;

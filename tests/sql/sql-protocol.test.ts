@@ -12,8 +12,13 @@ import { sqlImageBytes } from '../../src/sql/image.ts';
 type Rec = Record<string, unknown>;
 const pad = (i: number) => String(i).padStart(3, '0');
 const records: Rec[] = Array.from({ length: 120 }, (_, i) => ({
-  canonicalId: `w-${pad(i)}`, title: `Title ${pad(i)}`, url: `https://example.com/w/${pad(i)}`, publishedAt: `20${10 + (i % 15)}-01-${pad((i % 28) + 1).slice(1)}`,
-  tags: i % 2 ? ['a, b', 'c"d'] : [], ...(i % 3 ? { summary: i % 6 === 1 ? '' : `line one\r\nline "two", ${i}` } : {}), ...(i % 4 ? { wordCount: i } : {}),
+  canonicalId: `w-${pad(i)}`,
+  title: `Title ${pad(i)}`,
+  url: `https://example.com/w/${pad(i)}`,
+  publishedAt: `20${10 + (i % 15)}-01-${pad((i % 28) + 1).slice(1)}`,
+  tags: i % 2 ? ['a, b', 'c"d'] : [],
+  ...(i % 3 ? { summary: i % 6 === 1 ? '' : `line one\r\nline "two", ${i}` } : {}),
+  ...(i % 4 ? { wordCount: i } : {}),
 }));
 const image = sqlImageBytes(records);
 let clock = 1_000_000;
@@ -80,7 +85,12 @@ test('answers are never cached and carry the common and quota headers', async ()
 test('Accept picks JSON or CSV; other types are 406', async () => {
   const sql = 'SELECT canonical_id, summary, tags, word_count FROM public.writing ORDER BY canonical_id LIMIT 12';
   const j = await json(await request(sql, { Accept: 'application/json' }));
-  assert.deepEqual(j.columns, [{ name: 'canonical_id', type: 'text' }, { name: 'summary', type: 'text' }, { name: 'tags', type: 'json' }, { name: 'word_count', type: 'integer' }]);
+  assert.deepEqual(j.columns, [
+    { name: 'canonical_id', type: 'text' },
+    { name: 'summary', type: 'text' },
+    { name: 'tags', type: 'json' },
+    { name: 'word_count', type: 'integer' },
+  ]);
   const response = await request(sql, { Accept: 'text/csv' });
   assert.equal(response.status, 200);
   assert.match(response.headers.get('Content-Type')!, /^text\/csv/);
@@ -92,7 +102,10 @@ test('Accept picks JSON or CSV; other types are 406', async () => {
   assert.equal(table.length, 13);
   for (let i = 0; i < 12; i++) {
     const row = j.rows[i] as unknown[];
-    assert.deepEqual(table[i + 1], row.map((v) => (v === null ? '' : String(v))));
+    assert.deepEqual(
+      table[i + 1],
+      row.map((v) => (v === null ? '' : String(v))),
+    );
   }
   // NULL is an empty unquoted field, the empty string is "".
   assert.match(text, /\r\nw-001,"",/);
@@ -163,7 +176,10 @@ test('structural budgets: IN list, predicates, depth, ORDER BY keys', async () =
   assert.equal((await status(alternate(LIMITS.sqlExpressionDepthMax)))[0], 200);
   assert.deepEqual((await status(alternate(LIMITS.sqlExpressionDepthMax + 1))).slice(0, 2), [400, '/problems/sql-limit']);
   assert.equal((await status('SELECT title FROM public.writing ORDER BY title, url, published_at, canonical_id'))[0], 200);
-  assert.deepEqual((await status('SELECT title FROM public.writing ORDER BY title, url, published_at, canonical_id, summary')).slice(0, 2), [400, '/problems/sql-limit']);
+  assert.deepEqual((await status('SELECT title FROM public.writing ORDER BY title, url, published_at, canonical_id, summary')).slice(0, 2), [
+    400,
+    '/problems/sql-limit',
+  ]);
 });
 
 test('512 KiB response: an answer of exactly the budget is whole, one byte more cuts a row', async () => {
@@ -172,10 +188,11 @@ test('512 KiB response: an answer of exactly the budget is whole, one byte more 
   const rowBytes = (s: string) => s.length + 4; // ["…"]
   const first = 'a'.repeat(200_000);
   const secondLength = LIMITS.sqlResponseBytesMax - head.length - tail.length - 1 - rowBytes(first) - 4;
-  const make = (n: number) => sqlImageBytes([
-    { canonicalId: 'a', title: 't', url: 'https://e.x/a', publishedAt: '2020-01-01', tags: [], body: first },
-    { canonicalId: 'b', title: 't', url: 'https://e.x/b', publishedAt: '2020-01-02', tags: [], body: 'b'.repeat(n) },
-  ]);
+  const make = (n: number) =>
+    sqlImageBytes([
+      { canonicalId: 'a', title: 't', url: 'https://e.x/a', publishedAt: '2020-01-01', tags: [], body: first },
+      { canonicalId: 'b', title: 't', url: 'https://e.x/b', publishedAt: '2020-01-02', tags: [], body: 'b'.repeat(n) },
+    ]);
   const facts = { method: 'QUERY', url: new URL('http://x/api/sql'), header: (n: string) => (n.toLowerCase() === 'content-type' ? 'application/sql' : null) };
   const sql = Buffer.from('SELECT body FROM public.writing');
   const whole = await createSqlHandler({ image: make(secondLength) })(facts, sql);
@@ -187,7 +204,9 @@ test('512 KiB response: an answer of exactly the budget is whole, one byte more 
   assert.equal(parsed.rows.length, 1);
   assert.equal(parsed.truncated, true);
   assert.equal(cut.headers['SQL-Truncated'], 'true');
-  const huge = await createSqlHandler({ image: sqlImageBytes([{ canonicalId: 'a', title: 't', url: 'https://e.x/a', publishedAt: '2020-01-01', tags: [], body: 'x'.repeat(600_000) }]) })(facts, sql);
+  const huge = await createSqlHandler({
+    image: sqlImageBytes([{ canonicalId: 'a', title: 't', url: 'https://e.x/a', publishedAt: '2020-01-01', tags: [], body: 'x'.repeat(600_000) }]),
+  })(facts, sql);
   assert.equal(huge.status, 400);
   assert.equal(JSON.parse(Buffer.from(huge.body!).toString()).type, '/problems/sql-limit');
 });
@@ -221,7 +240,10 @@ test('a quota the operator raises (SQL_RATE_LIMIT_REQUESTS) is the one the RateL
 test('the profile is version 1 and states the budgets the checks use', () => {
   const profile = JSON.parse(Buffer.from(sqlProfileBytes()).toString());
   assert.equal(profile.profileVersion, 1);
-  assert.deepEqual(profile.relations.map((r: { name: string }) => r.name), ['public.writing', 'information_schema.tables', 'information_schema.columns']);
+  assert.deepEqual(
+    profile.relations.map((r: { name: string }) => r.name),
+    ['public.writing', 'information_schema.tables', 'information_schema.columns'],
+  );
   assert.equal(profile.budgets.rows.value, 100);
   assert.equal(profile.budgets.returnedColumns.value, 24);
   assert.equal(profile.budgets.requestBytes.value, 16384);
@@ -240,6 +262,10 @@ test('the profile is version 1 and states the budgets the checks use', () => {
 test('the image is deterministic and holds only the three relations', async () => {
   assert.deepEqual(sqlImageBytes(records), sqlImageBytes([...records].reverse()));
   const [, , body] = await status('SELECT table_schema, table_name FROM information_schema.tables');
-  assert.deepEqual(body.rows, [['public', 'writing'], ['information_schema', 'tables'], ['information_schema', 'columns']]);
+  assert.deepEqual(body.rows, [
+    ['public', 'writing'],
+    ['information_schema', 'tables'],
+    ['information_schema', 'columns'],
+  ]);
   void clock;
 });

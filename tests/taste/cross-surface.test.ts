@@ -42,7 +42,11 @@ async function post(path: string, body: unknown): Promise<unknown> {
 }
 
 async function tool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = (await client.callTool({ name, arguments: args })) as { structuredContent?: Record<string, unknown>; isError?: boolean; content: { text: string }[] };
+  const result = (await client.callTool({ name, arguments: args })) as {
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+    content: { text: string }[];
+  };
   assert.notEqual(result.isError, true, result.content[0]?.text);
   return result.structuredContent!;
 }
@@ -53,7 +57,12 @@ test('the music catalog, its similarity index and the taste records are the gene
   const restIntersection = await post('/api/music/intersections.json', { profile });
   const restStation = await post('/api/music/station.json', station);
   const api = rpc();
-  const [rpcIntersection, rpcStation, rpcProfile, rpcSummary] = await Promise.all([api.taste.music.intersect({ profile: profile as never }), api.taste.music.station(station), api.taste.profile(), api.taste.summary()]);
+  const [rpcIntersection, rpcStation, rpcProfile, rpcSummary] = await Promise.all([
+    api.taste.music.intersect({ profile: profile as never }),
+    api.taste.music.station(station),
+    api.taste.profile(),
+    api.taste.summary(),
+  ]);
   const mcpIntersection = await tool('music.intersect', { profile });
   const mcpProfile = await tool('taste.profile', {});
   await tool('taste.summarize', {});
@@ -82,7 +91,8 @@ const INTENTS: Readonly<Record<string, readonly string[]>> = {
 const EVERYWHERE = ['something good please', 'zzzqqq xylophone polka'];
 
 /** The code RPC's contract gives the evidence MCP codes as `code`: the owner's marks by name, every match of the intent as one code. */
-const rpcCode = (code: string) => (code === 'recommended' ? 'owner-recommended' : code === 'rated' || code.startsWith('stance-') ? 'owner-rating' : 'field-mentions-intent');
+const rpcCode = (code: string) =>
+  code === 'recommended' ? 'owner-recommended' : code === 'rated' || code.startsWith('stance-') ? 'owner-rating' : 'field-mentions-intent';
 
 interface McpPick {
   canonicalId: string;
@@ -105,7 +115,8 @@ async function rpcPicks(intent: string, candidates: (api: ReturnType<typeof rpc>
 }
 
 /** MCP's picks as RPC's contract spells their evidence. */
-const asRpc = (picks: McpPick[]) => picks.map((p) => ({ canonicalId: p.canonicalId, evidenceDetails: p.evidenceDetails.map((d) => ({ ...d, code: rpcCode(d.code) })) }));
+const asRpc = (picks: McpPick[]) =>
+  picks.map((p) => ({ canonicalId: p.canonicalId, evidenceDetails: p.evidenceDetails.map((d) => ({ ...d, code: rpcCode(d.code) })) }));
 
 test('MCP taste.recommend and RPC discovery.recommend give the same picks, in the same order, on the same evidence', async () => {
   let compared = 0;
@@ -142,7 +153,10 @@ test('the intent bound is one limit at its edge on both surfaces, each refusing 
   await tool('taste.recommend', { intent: longest });
   const accepted = rpc();
   await accepted.discovery.recommend({ intent: longest }, accepted.content.music.first(10)).items();
-  const mcpRefusal = (await client.callTool({ name: 'taste.recommend', arguments: { intent: `${longest}x` } })) as { isError?: boolean; content: { text: string }[] };
+  const mcpRefusal = (await client.callTool({ name: 'taste.recommend', arguments: { intent: `${longest}x` } })) as {
+    isError?: boolean;
+    content: { text: string }[];
+  };
   assert.equal(mcpRefusal.isError, true);
   assert.match(mcpRefusal.content[0]!.text, /^Invalid arguments for taste\.recommend: .*intent/);
   const api = rpc();

@@ -12,13 +12,56 @@ import fc from '../helpers/fc.ts';
 import { URLS } from '../../src/urls.ts';
 
 export const CATALOG: Record<string, unknown>[] = [
-  { canonicalId: 'music-001', type: 'track', title: 'Come Together', artist: 'The Beatles', album: 'Abbey Road', genres: ['rock'], stance: 'love', externalIds: { isrc: 'GBAYE6900520' } },
+  {
+    canonicalId: 'music-001',
+    type: 'track',
+    title: 'Come Together',
+    artist: 'The Beatles',
+    album: 'Abbey Road',
+    genres: ['rock'],
+    stance: 'love',
+    externalIds: { isrc: 'GBAYE6900520' },
+  },
   { canonicalId: 'music-002', type: 'track', title: 'Something', artist: 'The Beatles', album: 'Abbey Road', genres: ['rock', 'pop'], stance: 'like' },
-  { canonicalId: 'music-003', type: 'track', title: 'Jóga', artist: 'Björk', album: 'Homogenic', genres: ['electronic'], stance: 'love', externalIds: { spotify: '0123456789abcdefghijkl' } },
-  { canonicalId: 'music-004', type: 'track', title: 'Teardrop', artist: 'Massive Attack', album: 'Mezzanine', genres: ['trip hop', 'electronic'], stance: 'like', externalIds: { musicbrainz: '11111111-2222-3333-4444-555555555555' } },
+  {
+    canonicalId: 'music-003',
+    type: 'track',
+    title: 'Jóga',
+    artist: 'Björk',
+    album: 'Homogenic',
+    genres: ['electronic'],
+    stance: 'love',
+    externalIds: { spotify: '0123456789abcdefghijkl' },
+  },
+  {
+    canonicalId: 'music-004',
+    type: 'track',
+    title: 'Teardrop',
+    artist: 'Massive Attack',
+    album: 'Mezzanine',
+    genres: ['trip hop', 'electronic'],
+    stance: 'like',
+    externalIds: { musicbrainz: '11111111-2222-3333-4444-555555555555' },
+  },
   { canonicalId: 'music-005', type: 'track', title: 'Roads', artist: 'Portishead', genres: ['trip hop'], stance: 'dislike' },
-  { canonicalId: 'music-006', type: 'album', title: 'Abbey Road', artist: 'The Beatles', genres: ['rock'], stance: 'love', externalIds: { musicbrainz: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee' } },
-  { canonicalId: 'music-007', type: 'artist', title: 'Björk', artist: 'Björk', genres: ['electronic'], stance: 'love', externalIds: { musicbrainz: '87c5dedd-371d-4a53-9f7f-80522fb7f3cb' } },
+  {
+    canonicalId: 'music-006',
+    type: 'album',
+    title: 'Abbey Road',
+    artist: 'The Beatles',
+    genres: ['rock'],
+    stance: 'love',
+    externalIds: { musicbrainz: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee' },
+  },
+  {
+    canonicalId: 'music-007',
+    type: 'artist',
+    title: 'Björk',
+    artist: 'Björk',
+    genres: ['electronic'],
+    stance: 'love',
+    externalIds: { musicbrainz: '87c5dedd-371d-4a53-9f7f-80522fb7f3cb' },
+  },
   { canonicalId: 'music-008', type: 'track', title: 'Hunter', artist: 'Björk', album: 'Homogenic', genres: ['electronic'], stance: 'like' },
 ];
 
@@ -39,10 +82,16 @@ test('names are normalized: "The Beatles" = "beatles", diacritics and punctuatio
   assert.equal(normalizeName('Björk'), normalizeName('BJORK'));
   assert.equal(normalizeName('Jóga!'), 'joga');
   assert.equal(normalizeName('  the  Who '), 'who');
-  const r = intersect(CATALOG, profile({
-    artists: [{ name: 'beatles', stance: 'love' }, { name: 'BJORK', stance: 'like' }],
-    recordings: [{ title: 'joga', artist: 'bjork', stance: 'love' }],
-  }));
+  const r = intersect(
+    CATALOG,
+    profile({
+      artists: [
+        { name: 'beatles', stance: 'love' },
+        { name: 'BJORK', stance: 'like' },
+      ],
+      recordings: [{ title: 'joga', artist: 'bjork', stance: 'love' }],
+    }),
+  );
   assert.equal(r.abstained, false);
   assert.deepEqual(ids(r), ['music-003', 'music-001', 'music-002', 'music-008']);
   assert.deepEqual(r.matches[0]!.reasons, ['same-recording-name', 'artist-match']);
@@ -52,15 +101,18 @@ test('names are normalized: "The Beatles" = "beatles", diacritics and punctuatio
 });
 
 test('known IDs match (ISRC, Spotify, MusicBrainz recording, album and artist IDs)', () => {
-  const r = intersect(CATALOG, profile({
-    recordings: [
-      { title: 'Different title', artist: 'Someone', stance: 'love', externalIds: { isrc: 'gb-aye-69-00520' } },
-      { title: 'x', artist: 'y', stance: 'like', externalIds: { spotify: '0123456789abcdefghijkl' } },
-      { title: 'x', artist: 'y', stance: 'like', externalIds: { musicbrainz: '11111111-2222-3333-4444-555555555555' } },
-    ],
-    albums: [{ title: 'Other name', artist: 'Other', stance: 'love', externalIds: { musicbrainz: 'AAAAAAAA-BBBB-CCCC-DDDD-EEEEEEEEEEEE' } }],
-    artists: [{ name: 'Unknown spelling', stance: 'like', externalIds: { musicbrainz: '87c5dedd-371d-4a53-9f7f-80522fb7f3cb' } }],
-  }));
+  const r = intersect(
+    CATALOG,
+    profile({
+      recordings: [
+        { title: 'Different title', artist: 'Someone', stance: 'love', externalIds: { isrc: 'gb-aye-69-00520' } },
+        { title: 'x', artist: 'y', stance: 'like', externalIds: { spotify: '0123456789abcdefghijkl' } },
+        { title: 'x', artist: 'y', stance: 'like', externalIds: { musicbrainz: '11111111-2222-3333-4444-555555555555' } },
+      ],
+      albums: [{ title: 'Other name', artist: 'Other', stance: 'love', externalIds: { musicbrainz: 'AAAAAAAA-BBBB-CCCC-DDDD-EEEEEEEEEEEE' } }],
+      artists: [{ name: 'Unknown spelling', stance: 'like', externalIds: { musicbrainz: '87c5dedd-371d-4a53-9f7f-80522fb7f3cb' } }],
+    }),
+  );
   const reasons = Object.fromEntries(r.matches.map((m) => [m.canonicalId, m.reasons]));
   assert.deepEqual(reasons['music-001'], ['same-recording-isrc', 'album-match']);
   assert.deepEqual(reasons['music-003'], ['same-recording-spotify', 'artist-match']);
@@ -72,30 +124,68 @@ test('known IDs match (ISRC, Spotify, MusicBrainz recording, album and artist ID
 
 test('unknown external-ID schemes are ignored (stripped), known ones kept', () => {
   const recording = { title: 'Come Together', artist: 'The Beatles', stance: 'love', externalIds: { isrc: 'GBAYE6900520', deezer: '123', tidal: 'x' } };
-  const parsed = parseIntersectionRequest({ profile: { schemaVersion: '1', music: { artists: [], recordings: [recording], albums: [], genres: [], notes: [] } } });
+  const parsed = parseIntersectionRequest({
+    profile: { schemaVersion: '1', music: { artists: [], recordings: [recording], albums: [], genres: [], notes: [] } },
+  });
   assert.deepEqual(parsed.profile.music.recordings[0]!.externalIds, { isrc: 'GBAYE6900520' });
 });
 
 test('dislike entries never match and exclude; owner-disliked tracks are not shared taste; unmatched counts', () => {
-  const r = intersect(CATALOG, profile({
-    artists: [{ name: 'The Beatles', stance: 'love' }, { name: 'Nobody Known', stance: 'like' }],
-    recordings: [{ title: 'Something', artist: 'Beatles', stance: 'dislike' }],
-    genres: [{ name: 'Trip-Hop', stance: 'love' }, { name: 'polka', stance: 'love' }],
-  }));
+  const r = intersect(
+    CATALOG,
+    profile({
+      artists: [
+        { name: 'The Beatles', stance: 'love' },
+        { name: 'Nobody Known', stance: 'like' },
+      ],
+      recordings: [{ title: 'Something', artist: 'Beatles', stance: 'dislike' }],
+      genres: [
+        { name: 'Trip-Hop', stance: 'love' },
+        { name: 'polka', stance: 'love' },
+      ],
+    }),
+  );
   assert.deepEqual(ids(r), ['music-001', 'music-004']);
   assert.deepEqual(r.unmatched, { artists: 1, recordings: 0, albums: 0, genres: 1 });
-  const only = intersect(CATALOG, profile({ artists: [{ name: 'Björk', stance: 'dislike' }, { name: 'Beatles', stance: 'dislike' }, { name: 'Portishead', stance: 'dislike' }] }));
+  const only = intersect(
+    CATALOG,
+    profile({
+      artists: [
+        { name: 'Björk', stance: 'dislike' },
+        { name: 'Beatles', stance: 'dislike' },
+        { name: 'Portishead', stance: 'dislike' },
+      ],
+    }),
+  );
   assert.equal(only.abstained, true);
   assert.equal(only.abstainReason, 'no-overlap');
   assert.deepEqual(only.matches, []);
 });
 
 test('abstains on a weak signal (fewer than 3 non-neutral entries) and on no overlap', () => {
-  const weak = intersect(CATALOG, profile({ artists: [{ name: 'Beatles', stance: 'love' }, { name: 'Björk', stance: 'neutral' }, { name: 'Massive Attack', stance: 'neutral' }] }));
+  const weak = intersect(
+    CATALOG,
+    profile({
+      artists: [
+        { name: 'Beatles', stance: 'love' },
+        { name: 'Björk', stance: 'neutral' },
+        { name: 'Massive Attack', stance: 'neutral' },
+      ],
+    }),
+  );
   assert.equal(weak.abstained, true);
   assert.equal(weak.abstainReason, 'too-few-signals');
   assert.deepEqual(weak.matches, []);
-  const none = intersect(CATALOG, profile({ genres: [{ name: 'polka', stance: 'love' }, { name: 'ska', stance: 'love' }, { name: 'jazz', stance: 'like' }] }));
+  const none = intersect(
+    CATALOG,
+    profile({
+      genres: [
+        { name: 'polka', stance: 'love' },
+        { name: 'ska', stance: 'love' },
+        { name: 'jazz', stance: 'like' },
+      ],
+    }),
+  );
   assert.equal(none.abstained, true);
   assert.equal(none.abstainReason, 'no-overlap');
   assert.equal(none.unmatched.genres, 3);
@@ -109,13 +199,18 @@ function keysOf(value: unknown, out: string[] = []): string[] {
 }
 
 const stanceArb = fc.constantFrom('love', 'like', 'neutral', 'dislike' as const);
-const nameArb = fc.oneof(fc.constantFrom('The Beatles', 'björk', 'Massive Attack', 'Portishead', 'rock', 'electronic', 'Come Together', 'Jóga', 'Abbey Road'), fc.string({ minLength: 1, maxLength: 12 }));
-const profileArb = fc.record({
-  artists: fc.array(fc.record({ name: nameArb, stance: stanceArb }), { maxLength: 6 }),
-  recordings: fc.array(fc.record({ title: nameArb, artist: nameArb, stance: stanceArb }), { maxLength: 6 }),
-  albums: fc.array(fc.record({ title: nameArb, artist: nameArb, stance: stanceArb }), { maxLength: 4 }),
-  genres: fc.array(fc.record({ name: nameArb, stance: stanceArb }), { maxLength: 4 }),
-}).map((m) => profile(m as Entries));
+const nameArb = fc.oneof(
+  fc.constantFrom('The Beatles', 'björk', 'Massive Attack', 'Portishead', 'rock', 'electronic', 'Come Together', 'Jóga', 'Abbey Road'),
+  fc.string({ minLength: 1, maxLength: 12 }),
+);
+const profileArb = fc
+  .record({
+    artists: fc.array(fc.record({ name: nameArb, stance: stanceArb }), { maxLength: 6 }),
+    recordings: fc.array(fc.record({ title: nameArb, artist: nameArb, stance: stanceArb }), { maxLength: 6 }),
+    albums: fc.array(fc.record({ title: nameArb, artist: nameArb, stance: stanceArb }), { maxLength: 4 }),
+    genres: fc.array(fc.record({ name: nameArb, stance: stanceArb }), { maxLength: 4 }),
+  })
+  .map((m) => profile(m as Entries));
 
 test('property: deterministic, bounded, tracks only, ordered, no percentage field anywhere', () => {
   fc.assert(
@@ -136,7 +231,17 @@ test('property: deterministic, bounded, tracks only, ordered, no percentage fiel
 });
 
 test('handler: 200 with the result, no-store, common headers', async () => {
-  const r = await post(JSON.stringify({ profile: profile({ artists: [{ name: 'beatles', stance: 'love' }, { name: 'bjork', stance: 'love' }, { name: 'massive attack', stance: 'like' }] }) }));
+  const r = await post(
+    JSON.stringify({
+      profile: profile({
+        artists: [
+          { name: 'beatles', stance: 'love' },
+          { name: 'bjork', stance: 'love' },
+          { name: 'massive attack', stance: 'like' },
+        ],
+      }),
+    }),
+  );
   assert.equal(r.status, 200);
   assert.equal(r.headers.get('cache-control'), 'no-store');
   assert.equal(r.headers.get('access-control-allow-origin'), '*');
@@ -158,7 +263,14 @@ async function problem(r: Response, status: number, slug: string): Promise<{ det
 }
 
 test('unknown structural fields are rejected with the path, values never echoed', async () => {
-  const base = profile({ artists: [{ name: 'a', stance: 'love' }, { name: 'b', stance: 'love' }, { name: 'c', stance: 'love' }, { name: 'd', stance: 'love' }] });
+  const base = profile({
+    artists: [
+      { name: 'a', stance: 'love' },
+      { name: 'b', stance: 'love' },
+      { name: 'c', stance: 'love' },
+      { name: 'd', stance: 'love' },
+    ],
+  });
   const withArtistField = structuredClone(base) as unknown as { music: { artists: Record<string, unknown>[] } };
   withArtistField.music.artists[3]!.rating = 'SECRET-VALUE';
   let body = await problem(await post(JSON.stringify({ profile: withArtistField })), 422, 'music-invalid');
@@ -185,7 +297,11 @@ test('bounds: 501 items → 422 naming the list, long names → 422, too many sc
   body = await problem(await post(JSON.stringify({ profile: long })), 422, 'music-invalid');
   assert.match(body.detail, /`profile\.music\.artists\[0\]\.name`/);
   const schemes = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`s${i}`, 'v']));
-  body = await problem(await post(JSON.stringify({ profile: profile({ artists: [{ name: 'x', stance: 'love', externalIds: schemes }] }) })), 422, 'music-invalid');
+  body = await problem(
+    await post(JSON.stringify({ profile: profile({ artists: [{ name: 'x', stance: 'love', externalIds: schemes }] }) })),
+    422,
+    'music-invalid',
+  );
   assert.match(body.detail, /`profile\.music\.artists\[0\]\.externalIds`/);
   const notes = profile({ notes: Array.from({ length: 21 }, () => 'n') });
   await problem(await post(JSON.stringify({ profile: notes })), 422, 'music-invalid');

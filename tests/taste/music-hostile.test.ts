@@ -19,7 +19,10 @@ const deep = (bytes: number) => '['.repeat(bytes / 2) + ']'.repeat(bytes / 2);
 const objects = (n: number) => '{"zqkey":'.repeat(n) + '1' + '}'.repeat(n);
 
 test('deep, unclosed and wide bodies within the byte bounds are 4xx, never 5xx, and echo nothing', async () => {
-  for (const [path, max] of [[URLS.musicIntersections, LIMITS.musicIntersectionBytesMax], [URLS.musicStation, LIMITS.musicStationBytesMax]] as const) {
+  for (const [path, max] of [
+    [URLS.musicIntersections, LIMITS.musicIntersectionBytesMax],
+    [URLS.musicStation, LIMITS.musicStationBytesMax],
+  ] as const) {
     const bodies = [
       deep(max),
       '['.repeat(max),

@@ -27,16 +27,64 @@ const MBID_KID_A = 'b8048f24-c026-3398-b23a-b5e50716be4d';
 const LONG = 'z'.repeat(400);
 
 const MUSIC: Record<string, unknown>[] = [
-  { canonicalId: 'm1', type: 'artist', title: 'Björk', artist: 'Björk', genres: ['Art Pop', 'Electronic'], stance: 'love', addedAt: '2024-01-01', externalIds: { musicbrainz: MBID_BJORK }, notes: 'Always.' },
-  { canonicalId: 'm2', type: 'track', title: 'Jóga', artist: 'Björk', album: 'Homogenic', genres: ['Electronic'], stance: 'love', addedAt: '2024-02-01', externalIds: { isrc: 'GBAAA9700001', spotify: '0123456789abcdefABCDEF' } },
+  {
+    canonicalId: 'm1',
+    type: 'artist',
+    title: 'Björk',
+    artist: 'Björk',
+    genres: ['Art Pop', 'Electronic'],
+    stance: 'love',
+    addedAt: '2024-01-01',
+    externalIds: { musicbrainz: MBID_BJORK },
+    notes: 'Always.',
+  },
+  {
+    canonicalId: 'm2',
+    type: 'track',
+    title: 'Jóga',
+    artist: 'Björk',
+    album: 'Homogenic',
+    genres: ['Electronic'],
+    stance: 'love',
+    addedAt: '2024-02-01',
+    externalIds: { isrc: 'GBAAA9700001', spotify: '0123456789abcdefABCDEF' },
+  },
   { canonicalId: 'm3', type: 'track', title: 'Windowlicker', artist: 'Aphex Twin', genres: ['Electronic'], stance: 'love', addedAt: '2025-01-01', notes: LONG },
-  { canonicalId: 'm4', type: 'album', title: 'Kid A', artist: 'Radiohead', genres: ['Art Rock', 'electronic'], stance: 'like', addedAt: '2024-03-01', externalIds: { musicbrainz: MBID_KID_A } },
+  {
+    canonicalId: 'm4',
+    type: 'album',
+    title: 'Kid A',
+    artist: 'Radiohead',
+    genres: ['Art Rock', 'electronic'],
+    stance: 'like',
+    addedAt: '2024-03-01',
+    externalIds: { musicbrainz: MBID_KID_A },
+  },
   { canonicalId: 'm5', type: 'track', title: 'Creep', artist: 'Radiohead', genres: ['Alternative Rock'], stance: 'dislike', addedAt: '2024-03-02' },
   { canonicalId: 'm6', type: 'album', title: 'Selected Ambient Works 85-92', artist: 'aphex twin', genres: ['Ambient'], stance: 'love', addedAt: '2024-03-03' },
   { canonicalId: 'm7', type: 'artist', title: 'Nickelback', artist: 'Nickelback', genres: ['Rock'], stance: 'dislike', addedAt: '2024-03-04' },
-  { canonicalId: 'm8', type: 'track', title: 'So What', artist: 'Miles Davis', album: 'Kind of Blue', genres: ['Jazz'], stance: 'neutral', addedAt: '2024-03-05' },
+  {
+    canonicalId: 'm8',
+    type: 'track',
+    title: 'So What',
+    artist: 'Miles Davis',
+    album: 'Kind of Blue',
+    genres: ['Jazz'],
+    stance: 'neutral',
+    addedAt: '2024-03-05',
+  },
   { canonicalId: 'm9', type: 'album', title: 'Kind of Blue', artist: 'Miles Davis', genres: ['Jazz'], stance: 'like', addedAt: '2024-03-06', notes: 'Modal.' },
-  { canonicalId: 'm10', type: 'track', title: 'Hidden', artist: 'Secret', genres: ['Secret Genre'], stance: 'love', addedAt: '2026-01-01', visibility: 'private', notes: 'private' },
+  {
+    canonicalId: 'm10',
+    type: 'track',
+    title: 'Hidden',
+    artist: 'Secret',
+    genres: ['Secret Genre'],
+    stance: 'love',
+    addedAt: '2026-01-01',
+    visibility: 'private',
+    notes: 'private',
+  },
 ];
 
 test('the fixture gives exactly this profile', () => {
@@ -71,11 +119,7 @@ test('the fixture gives exactly this profile', () => {
         { name: 'Jazz', stance: 'like' },
         { name: 'Rock', stance: 'dislike' },
       ],
-      notes: [
-        `${`Windowlicker (Aphex Twin): ${LONG}`.slice(0, 279)}…`,
-        'Björk: Always.',
-        'Kind of Blue (Miles Davis): Modal.',
-      ],
+      notes: [`${`Windowlicker (Aphex Twin): ${LONG}`.slice(0, 279)}…`, 'Björk: Always.', 'Kind of Blue (Miles Davis): Modal.'],
     },
   });
 });
@@ -112,7 +156,15 @@ test('bounds: lists, names and notes fit the limits, capping keeps the strongest
   for (let i = 0; i < 600; i++) {
     const stance = i < 100 ? 'love' : 'dislike';
     const label = `${i < 100 ? 'z' : 'a'}${String(i).padStart(3, '0')}${'é'.repeat(290)}`;
-    many.push({ type: 'artist', title: label, artist: label, genres: [`g${i}${'x'.repeat(250)}`], stance, addedAt: '2024-01-01', notes: `note ${i} ${'n'.repeat(600)}` });
+    many.push({
+      type: 'artist',
+      title: label,
+      artist: label,
+      genres: [`g${i}${'x'.repeat(250)}`],
+      stance,
+      addedAt: '2024-01-01',
+      notes: `note ${i} ${'n'.repeat(600)}`,
+    });
     many.push({ type: 'track', title: label, artist: label, genres: [], stance, addedAt: '2024-01-01' });
     many.push({ type: 'album', title: label, artist: label, genres: [], stance, addedAt: '2024-01-01' });
   }
@@ -141,7 +193,9 @@ const musicArb = fc
     genres: fc.uniqueArray(fc.constantFrom('Jazz', 'jazz', 'Rock', 'Pop', 'Folk'), { maxLength: 3 }),
     stance: fc.constantFrom('love', 'like', 'neutral', 'dislike'),
     addedAt: fc.constantFrom('2024-01-01', '2024-05-05T10:00:00Z', '2023-01-01'),
-    externalIds: fc.option(fc.record({ musicbrainz: fc.constantFrom(MBID_BJORK, MBID_KID_A), isrc: fc.constant('GBAAA9700001') }, { requiredKeys: [] }), { nil: undefined }),
+    externalIds: fc.option(fc.record({ musicbrainz: fc.constantFrom(MBID_BJORK, MBID_KID_A), isrc: fc.constant('GBAAA9700001') }, { requiredKeys: [] }), {
+      nil: undefined,
+    }),
     notes: fc.option(fc.constantFrom('Yes.', 'No.', 'Maybe so.'), { nil: undefined }),
   })
   .map((m) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined)));

@@ -42,7 +42,11 @@ const request = (over: Partial<StationRequest> = {}): StationRequest => ({
 
 const kindArb = fc.constantFrom('artist' as const, 'genre' as const, 'track' as const);
 const valueFor = (kind: 'artist' | 'genre' | 'track') =>
-  kind === 'artist' ? fc.constantFrom(...ARTISTS, 'beatles', 'BJORK') : kind === 'genre' ? fc.constantFrom(...GENRES, 'Trip-Hop') : fc.oneof(fc.constantFrom(...TRACK_IDS), fc.constantFrom('Song 3', 'song 12'));
+  kind === 'artist'
+    ? fc.constantFrom(...ARTISTS, 'beatles', 'BJORK')
+    : kind === 'genre'
+      ? fc.constantFrom(...GENRES, 'Trip-Hop')
+      : fc.oneof(fc.constantFrom(...TRACK_IDS), fc.constantFrom('Song 3', 'song 12'));
 const affinityArb = kindArb.chain((kind) => fc.record({ kind: fc.constant(kind), value: valueFor(kind), weight: fc.double({ min: -1, max: 1, noNaN: true }) }));
 const exclusionArb = kindArb.chain((kind) => fc.record({ kind: fc.constant(kind), value: valueFor(kind) }));
 const requestArb: fc.Arbitrary<StationRequest> = fc.record(
@@ -135,7 +139,10 @@ test('scoring: affinities, votes and similarity shape the pick; the seed only br
   assert.ok(hated.tracks.every((t) => byId.get(t.canonicalId)!.artist !== 'Daft Punk'));
   const a = station(CATALOG, request({ stationSeed: 'a' }), { similar });
   const b = station(CATALOG, request({ stationSeed: 'b' }), { similar });
-  assert.notDeepEqual(a.tracks.map((t) => t.canonicalId), b.tracks.map((t) => t.canonicalId));
+  assert.notDeepEqual(
+    a.tracks.map((t) => t.canonicalId),
+    b.tracks.map((t) => t.canonicalId),
+  );
   const everything = station(CATALOG, request({ hardExclusions: ARTISTS.map((value) => ({ kind: 'artist' as const, value })) }), { similar });
   assert.deepEqual(everything.tracks, []);
 });
@@ -152,8 +159,16 @@ test('handler: 200, degraded through an injected failing dependency, transport e
   assert.equal(body.status, 'ok');
   assert.equal(body.tracks.length, 3);
   const broken = createMusicFetchHandler(CATALOG, { similar: failing });
-  const req = request({ votes: [{ canonicalId: 'music-002', vote: 'up' }], recentCanonicalIds: ['music-008'], hardExclusions: [{ kind: 'artist', value: 'beatles' }] });
-  const degraded = (await (await broken(new Request(`http://localhost${URLS.musicStation}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(req) }))).json()) as StationResult;
+  const req = request({
+    votes: [{ canonicalId: 'music-002', vote: 'up' }],
+    recentCanonicalIds: ['music-008'],
+    hardExclusions: [{ kind: 'artist', value: 'beatles' }],
+  });
+  const degraded = (await (
+    await broken(
+      new Request(`http://localhost${URLS.musicStation}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(req) }),
+    )
+  ).json()) as StationResult;
   assert.equal(degraded.status, 'degraded');
   assertHonours(req, degraded);
   assert.equal((await post('{}'.padEnd(24 * 1024 + 1, ' '))).status, 413);
@@ -190,24 +205,18 @@ function objects(value: unknown, path: (string | number)[] = [], out: { path: (s
 
 test('property: adding any unknown key anywhere → 422 naming the path', async () => {
   await fc.assert(
-    fc.asyncProperty(
-      requestArb,
-      fc.nat(),
-      fc.stringMatching(/^[a-z][A-Za-z0-9]{0,11}$/),
-      fc.jsonValue({ maxDepth: 2 }),
-      async (req, pick, key, value) => {
-        const copy = structuredClone(req) as unknown;
-        const targets = objects(copy);
-        const target = targets[pick % targets.length]!;
-        fc.pre(!Object.hasOwn(target.object, key));
-        target.object[key] = value;
-        const r = await post(JSON.stringify(copy));
-        assert.equal(r.status, 422);
-        const detail = ((await r.json()) as { detail: string }).detail;
-        const expected = [...target.path, key].map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
-        assert.ok(detail.includes(`\`${expected}\``), `${expected}: ${detail}`);
-      },
-    ),
+    fc.asyncProperty(requestArb, fc.nat(), fc.stringMatching(/^[a-z][A-Za-z0-9]{0,11}$/), fc.jsonValue({ maxDepth: 2 }), async (req, pick, key, value) => {
+      const copy = structuredClone(req) as unknown;
+      const targets = objects(copy);
+      const target = targets[pick % targets.length]!;
+      fc.pre(!Object.hasOwn(target.object, key));
+      target.object[key] = value;
+      const r = await post(JSON.stringify(copy));
+      assert.equal(r.status, 422);
+      const detail = ((await r.json()) as { detail: string }).detail;
+      const expected = [...target.path, key].map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+      assert.ok(detail.includes(`\`${expected}\``), `${expected}: ${detail}`);
+    }),
     { numRuns: 100 },
   );
 });

@@ -23,12 +23,77 @@ async function assertValid(value: unknown): Promise<void> {
 }
 
 const MOVIES: Record<string, unknown>[] = [
-  { canonicalId: 'a-heat-1995', title: 'Heat', type: 'movie', year: 1995, addedAt: '2024-01-01', genres: ['Crime', 'Drama'], director: ['Michael Mann'], cast: ['Al Pacino'], rating: 5, recommended: true },
-  { canonicalId: 'b-collateral-2004', title: 'Collateral', type: 'movie', year: 2004, addedAt: '2024-02-01', genres: ['Crime', 'Thriller'], director: ['Michael Mann'], cast: [], rating: 4, recommended: true },
-  { canonicalId: 'c-the-wire-2002', title: 'The Wire', type: 'tv', year: 2002, addedAt: '2024-03-01T10:00:00Z', genres: ['Crime', 'Drama'], director: [], cast: [], rating: 5, recommended: true },
-  { canonicalId: 'd-the-matrix-1999', title: 'The Matrix', type: 'movie', year: 1999, addedAt: '2023-05-01', genres: ['Action', 'Sci-Fi'], director: ['Lana Wachowski', 'Lilly Wachowski'], cast: [], recommended: true },
-  { canonicalId: 'e-not-recommended-2001', title: 'Not Recommended', type: 'movie', year: 2001, addedAt: '2024-06-01', genres: ['Crime', 'Horror'], director: ['Michael Mann'], cast: [], rating: 5, recommended: false },
-  { canonicalId: 'f-bare-2010', title: 'Bare', type: 'movie', year: 2010, addedAt: '2024-04-01', genres: [], director: [], cast: [], rating: 3, recommended: true },
+  {
+    canonicalId: 'a-heat-1995',
+    title: 'Heat',
+    type: 'movie',
+    year: 1995,
+    addedAt: '2024-01-01',
+    genres: ['Crime', 'Drama'],
+    director: ['Michael Mann'],
+    cast: ['Al Pacino'],
+    rating: 5,
+    recommended: true,
+  },
+  {
+    canonicalId: 'b-collateral-2004',
+    title: 'Collateral',
+    type: 'movie',
+    year: 2004,
+    addedAt: '2024-02-01',
+    genres: ['Crime', 'Thriller'],
+    director: ['Michael Mann'],
+    cast: [],
+    rating: 4,
+    recommended: true,
+  },
+  {
+    canonicalId: 'c-the-wire-2002',
+    title: 'The Wire',
+    type: 'tv',
+    year: 2002,
+    addedAt: '2024-03-01T10:00:00Z',
+    genres: ['Crime', 'Drama'],
+    director: [],
+    cast: [],
+    rating: 5,
+    recommended: true,
+  },
+  {
+    canonicalId: 'd-the-matrix-1999',
+    title: 'The Matrix',
+    type: 'movie',
+    year: 1999,
+    addedAt: '2023-05-01',
+    genres: ['Action', 'Sci-Fi'],
+    director: ['Lana Wachowski', 'Lilly Wachowski'],
+    cast: [],
+    recommended: true,
+  },
+  {
+    canonicalId: 'e-not-recommended-2001',
+    title: 'Not Recommended',
+    type: 'movie',
+    year: 2001,
+    addedAt: '2024-06-01',
+    genres: ['Crime', 'Horror'],
+    director: ['Michael Mann'],
+    cast: [],
+    rating: 5,
+    recommended: false,
+  },
+  {
+    canonicalId: 'f-bare-2010',
+    title: 'Bare',
+    type: 'movie',
+    year: 2010,
+    addedAt: '2024-04-01',
+    genres: [],
+    director: [],
+    cast: [],
+    rating: 3,
+    recommended: true,
+  },
 ];
 
 const run = (query = '', movies = MOVIES) => tasteSummary(movies, new URLSearchParams(query), AS_OF) as any;
@@ -36,7 +101,19 @@ const run = (query = '', movies = MOVIES) => tasteSummary(movies, new URLSearchP
 test('every §2.3 field is present with its type (schema-valid)', async () => {
   const out = run();
   await assertValid(out);
-  assert.deepEqual(Object.keys(out).sort(), ['counts', 'coverage', 'distributions', 'examples', 'generatedAt', 'outcome', 'renderInput', 'schemaVersion', 'scope', 'selection', 'summary']);
+  assert.deepEqual(Object.keys(out).sort(), [
+    'counts',
+    'coverage',
+    'distributions',
+    'examples',
+    'generatedAt',
+    'outcome',
+    'renderInput',
+    'schemaVersion',
+    'scope',
+    'selection',
+    'summary',
+  ]);
   assert.equal(out.schemaVersion, 1);
   assert.equal(out.outcome, 'ok');
   assert.equal(out.generatedAt, AS_OF);
@@ -45,7 +122,13 @@ test('every §2.3 field is present with its type (schema-valid)', async () => {
   assert.equal(out.scope.corpusId, 'movies-recommended');
   assert.equal(out.scope.canonicalUrl, '/api/taste/summary.json');
   for (const word of ['private', 'saved', 'seen', 'unpublished']) assert.match(out.scope.exclusionMeaning, new RegExp(word));
-  assert.deepEqual(out.selection, { ...out.selection, task: 'summarize', method: 'deterministic-ranking', role: 'illustration', supportsPopulationClaims: false });
+  assert.deepEqual(out.selection, {
+    ...out.selection,
+    task: 'summarize',
+    method: 'deterministic-ranking',
+    role: 'illustration',
+    supportsPopulationClaims: false,
+  });
   assert.match(out.selection.explanation, /not a random or representative sample/);
   // The summary sentence carries the real numbers.
   assert.match(out.summary, /^5 public movie and TV titles are marked recommended/);
@@ -54,7 +137,11 @@ test('every §2.3 field is present with its type (schema-valid)', async () => {
 
 test('the schema rejects what the contract does not allow (it really checks)', async () => {
   const out = run();
-  for (const broken of [{ ...out, extra: 1 }, { ...out, generatedAt: 'yesterday' }, { ...out, counts: { ...out.counts, returnedCount: '5' } }]) {
+  for (const broken of [
+    { ...out, extra: 1 },
+    { ...out, generatedAt: 'yesterday' },
+    { ...out, counts: { ...out.counts, returnedCount: '5' } },
+  ]) {
     const output = await validate(SCHEMA_URI, broken as never, 'BASIC');
     assert.equal(output.valid, false);
   }
@@ -72,7 +159,11 @@ test('the numbers, recomputed by hand', () => {
   ]);
   const byDim = Object.fromEntries(out.distributions.map((d: any) => [d.dimension, d]));
   assert.deepEqual(byDim.genre, {
-    dimension: 'genre', label: 'Genre', multiValue: true, denominator: 'eligible', denominatorCount: 5,
+    dimension: 'genre',
+    label: 'Genre',
+    multiValue: true,
+    denominator: 'eligible',
+    denominatorCount: 5,
     values: [
       { value: 'Crime', label: 'Crime', count: 3, shareOfEligible: 0.6 },
       { value: 'Drama', label: 'Drama', count: 2, shareOfEligible: 0.4 },
@@ -102,33 +193,61 @@ test('the numbers, recomputed by hand', () => {
     { value: '2010', label: '2010s', count: 1, shareOfEligible: 0.2 },
   ]);
   // Single-value dimensions fully populated: shares sum to 1.
-  assert.equal(byDim.type.values.reduce((s: number, v: any) => s + v.count, 0), 5);
+  assert.equal(
+    byDim.type.values.reduce((s: number, v: any) => s + v.count, 0),
+    5,
+  );
   // Examples: rating desc, then addedAt desc, then canonicalId.
   assert.deepEqual(out.renderInput.canonicalIds, ['c-the-wire-2002', 'a-heat-1995', 'b-collateral-2004', 'f-bare-2010', 'd-the-matrix-1999']);
-  assert.deepEqual(out.examples.map((e: any) => e.canonicalId), out.renderInput.canonicalIds);
+  assert.deepEqual(
+    out.examples.map((e: any) => e.canonicalId),
+    out.renderInput.canonicalIds,
+  );
   const wire = out.examples[0];
   assert.equal(wire.canonicalUrl, '/movies/c-the-wire-2002');
   assert.equal(wire.collection, 'movies');
   assert.deepEqual(wire.data, { canonicalId: 'c-the-wire-2002', title: 'The Wire', type: 'tv', year: 2002, genres: ['Crime', 'Drama'] });
-  assert.deepEqual(wire.evidenceDetails.map((d: any) => [d.code, d.fields]), [['recommended', ['recommended']], ['top-genre', ['genres']], ['rated', ['rating']]]);
-  assert.deepEqual(wire.evidence, wire.evidenceDetails.map((d: any) => d.text));
+  assert.deepEqual(
+    wire.evidenceDetails.map((d: any) => [d.code, d.fields]),
+    [
+      ['recommended', ['recommended']],
+      ['top-genre', ['genres']],
+      ['rated', ['rating']],
+    ],
+  );
+  assert.deepEqual(
+    wire.evidence,
+    wire.evidenceDetails.map((d: any) => d.text),
+  );
   // Every piece of evidence names fields the record really has.
   for (const e of out.examples) {
     const record = MOVIES.find((m) => m.canonicalId === e.canonicalId)!;
     for (const d of e.evidenceDetails) for (const f of d.fields) assert.ok(record[f] !== undefined, `${e.canonicalId}: ${f}`);
   }
   const bare = out.examples.find((e: any) => e.canonicalId === 'f-bare-2010');
-  assert.deepEqual(bare.evidenceDetails.map((d: any) => d.code), ['recommended', 'rated']);
+  assert.deepEqual(
+    bare.evidenceDetails.map((d: any) => d.code),
+    ['recommended', 'rated'],
+  );
 });
 
 test('shares are rounded to 4 decimals', () => {
   const three = MOVIES.slice(0, 3).map((m, i) => ({ ...m, genres: i === 0 ? ['Noir'] : ['Crime'] }));
   const genre = run('', three).distributions.find((d: any) => d.dimension === 'genre');
-  assert.deepEqual(genre.values.map((v: any) => [v.value, v.shareOfEligible]), [['Crime', 0.6667], ['Noir', 0.3333]]);
+  assert.deepEqual(
+    genre.values.map((v: any) => [v.value, v.shareOfEligible]),
+    [
+      ['Crime', 0.6667],
+      ['Noir', 0.3333],
+    ],
+  );
 });
 
 test('an empty corpus is insufficient-data, still schema-valid', async () => {
-  const out = run('', MOVIES.filter((m) => m.recommended === false));
+  const out = run(
+    '',
+    MOVIES.filter((m) => m.recommended === false),
+  );
   await assertValid(out);
   assert.equal(out.outcome, 'insufficient-data');
   assert.deepEqual(out.counts, { returnedCount: 0, collectionCount: 0 });
@@ -149,36 +268,59 @@ test('exampleLimit: default 5, bounds 0 and 12 accepted, others a 400 naming it'
   assert.equal(twelve.counts.collectionCount, 20);
   await assertValid(twelve);
   for (const bad of ['-1', '13', 'x', '', '1.5', '1e1', ' 3']) {
-    assert.throws(() => run(`exampleLimit=${encodeURIComponent(bad)}`), (e: unknown) => isPublicError(e) && e.slug === 'invalid-query' && e.status === 400 && e.parameter === 'exampleLimit' && /exampleLimit/.test(e.detail), bad);
+    assert.throws(
+      () => run(`exampleLimit=${encodeURIComponent(bad)}`),
+      (e: unknown) => isPublicError(e) && e.slug === 'invalid-query' && e.status === 400 && e.parameter === 'exampleLimit' && /exampleLimit/.test(e.detail),
+      bad,
+    );
   }
-  assert.throws(() => run('exampleLimit=2&exampleLimit=3'), (e: unknown) => isPublicError(e) && e.status === 400 && e.parameter === 'exampleLimit');
+  assert.throws(
+    () => run('exampleLimit=2&exampleLimit=3'),
+    (e: unknown) => isPublicError(e) && e.status === 400 && e.parameter === 'exampleLimit',
+  );
 });
 
 test('collection other than movies, and unknown parameters, are 400s', () => {
   assert.equal(run('collection=movies').outcome, 'ok');
   for (const c of ['books', 'Movies', '']) {
-    assert.throws(() => run(`collection=${c}`), (e: unknown) => isPublicError(e) && e.slug === 'invalid-query' && e.status === 400 && e.parameter === 'collection' && /collection/.test(e.detail));
+    assert.throws(
+      () => run(`collection=${c}`),
+      (e: unknown) => isPublicError(e) && e.slug === 'invalid-query' && e.status === 400 && e.parameter === 'collection' && /collection/.test(e.detail),
+    );
   }
-  assert.throws(() => run('limit=3'), (e: unknown) => isPublicError(e) && e.slug === 'unknown-parameter' && e.status === 400 && e.parameter === 'limit');
+  assert.throws(
+    () => run('limit=3'),
+    (e: unknown) => isPublicError(e) && e.slug === 'unknown-parameter' && e.status === 400 && e.parameter === 'limit',
+  );
 });
 
-const movieArb = fc.record({
-  canonicalId: fc.stringMatching(/^[a-z0-9-]{1,12}$/),
-  title: fc.constantFrom('Heat', 'Alien', 'Ran', 'Up', 'Zodiac'),
-  type: fc.constantFrom('movie', 'tv'),
-  year: fc.integer({ min: 1950, max: 2025 }),
-  addedAt: fc.constantFrom('2024-01-01', '2024-01-01T00:00:00Z', '2023-06-30', '2025-02-02T10:00:00+02:00'),
-  genres: fc.uniqueArray(fc.constantFrom('Crime', 'Drama', 'Comedy', 'Horror', 'Sci-Fi', 'Western', 'Noir', 'War', 'Animation', 'Musical', 'Romance', 'Documentary'), { maxLength: 4 }),
-  director: fc.uniqueArray(fc.constantFrom('A', 'B', 'C', 'D', 'E'), { maxLength: 2 }),
-  cast: fc.constant([]),
-  rating: fc.option(fc.integer({ min: 0, max: 10 }).map((n) => n / 2), { nil: undefined }),
-  recommended: fc.boolean(),
-}).map((m) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined)));
+const movieArb = fc
+  .record({
+    canonicalId: fc.stringMatching(/^[a-z0-9-]{1,12}$/),
+    title: fc.constantFrom('Heat', 'Alien', 'Ran', 'Up', 'Zodiac'),
+    type: fc.constantFrom('movie', 'tv'),
+    year: fc.integer({ min: 1950, max: 2025 }),
+    addedAt: fc.constantFrom('2024-01-01', '2024-01-01T00:00:00Z', '2023-06-30', '2025-02-02T10:00:00+02:00'),
+    genres: fc.uniqueArray(
+      fc.constantFrom('Crime', 'Drama', 'Comedy', 'Horror', 'Sci-Fi', 'Western', 'Noir', 'War', 'Animation', 'Musical', 'Romance', 'Documentary'),
+      { maxLength: 4 },
+    ),
+    director: fc.uniqueArray(fc.constantFrom('A', 'B', 'C', 'D', 'E'), { maxLength: 2 }),
+    cast: fc.constant([]),
+    rating: fc.option(
+      fc.integer({ min: 0, max: 10 }).map((n) => n / 2),
+      { nil: undefined },
+    ),
+    recommended: fc.boolean(),
+  })
+  .map((m) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined)));
 
 test('deterministic: same input gives identical JSON, whatever the input order', async () => {
   await fc.assert(
     fc.asyncProperty(
-      fc.uniqueArray(movieArb, { selector: (m) => m.canonicalId, maxLength: 25 }).chain((ms) => fc.tuple(fc.constant(ms), fc.shuffledSubarray(ms, { minLength: ms.length, maxLength: ms.length }))),
+      fc
+        .uniqueArray(movieArb, { selector: (m) => m.canonicalId, maxLength: 25 })
+        .chain((ms) => fc.tuple(fc.constant(ms), fc.shuffledSubarray(ms, { minLength: ms.length, maxLength: ms.length }))),
       fc.integer({ min: 0, max: 12 }),
       async ([movies, shuffled], limit) => {
         const a = JSON.stringify(run(`exampleLimit=${limit}`, movies));

@@ -24,16 +24,20 @@ test('an answer is charged its key as UTF-16, its body, every header name and va
 
 test('the answer cache replays what it holds and never exceeds its byte budget', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: 20_000 }), fc.array(fc.tuple(fc.string({ maxLength: 8 }), fc.nat({ max: 4000 }), fc.string({ maxLength: 40 })), { maxLength: 60 }), (budget, puts) => {
-      const cache = new AnswerCache(budget, 0);
-      for (const [key, size, link] of puts) {
-        const a = answer(size, { Link: link });
-        cache.set(key, a);
-        assert.ok(cache.bytes <= budget, `${cache.bytes} > ${budget}`);
-        if (charged(key, a) <= budget) assert.ok(cache.get(key), 'an answer that fits is held right after it is set');
-        else assert.equal(cache.get(key), undefined);
-      }
-    }),
+    fc.property(
+      fc.integer({ min: 0, max: 20_000 }),
+      fc.array(fc.tuple(fc.string({ maxLength: 8 }), fc.nat({ max: 4000 }), fc.string({ maxLength: 40 })), { maxLength: 60 }),
+      (budget, puts) => {
+        const cache = new AnswerCache(budget, 0);
+        for (const [key, size, link] of puts) {
+          const a = answer(size, { Link: link });
+          cache.set(key, a);
+          assert.ok(cache.bytes <= budget, `${cache.bytes} > ${budget}`);
+          if (charged(key, a) <= budget) assert.ok(cache.get(key), 'an answer that fits is held right after it is set');
+          else assert.equal(cache.get(key), undefined);
+        }
+      },
+    ),
   );
 });
 
@@ -105,7 +109,7 @@ test('a flood of searches each asked twice fills the cache, never past its budge
     const query = parseQuery(movies, new URLSearchParams({ q }));
     const key = `application/json movies${canonicalSearch(query)}`;
     for (let i = 0; i < 2; i++) cache.set(key, listAnswer(core, query));
-    assert.ok(cache.get(key), "held once asked twice");
+    assert.ok(cache.get(key), 'held once asked twice');
     assert.ok(cache.bytes <= budget, `${cache.bytes} bytes held`);
   }
   assert.ok(cache.bytes > budget * 0.9);

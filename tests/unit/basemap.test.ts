@@ -58,18 +58,28 @@ test('Lisbon and Kraków: both inside the frame, with land (Iberia to Poland) an
 });
 
 test('the frame takes the short way across the antimeridian (Fiji) and still draws land', () => {
-  const map = basemap([{ latitude: -17.7, longitude: 178.0 }, { latitude: -16.5, longitude: -179.9 }], W, H);
+  const map = basemap(
+    [
+      { latitude: -17.7, longitude: 178.0 },
+      { latitude: -16.5, longitude: -179.9 },
+    ],
+    W,
+    H,
+  );
   assertInside(map);
   assert.ok(map.bounds.east - map.bounds.west < 5, 'a few degrees wide, not the whole world');
   assert.ok(map.points[0]!.x < map.points[1]!.x, '178°E is west of 179.9°W across the antimeridian');
   assert.ok(holdsCoast(map));
   // No spurious land column at the antimeridian: Fiji's own islands only, much water.
   const x180 = ((180 - map.bounds.west) / (map.bounds.east - map.bounds.west)) * W;
-  const tall = map.land.split('M').slice(1).filter((ring) => {
-    const ys = vertices(`M${ring}`).map(([, y]) => y);
-    const xs = vertices(`M${ring}`).map(([x]) => x);
-    return Math.max(...ys) - Math.min(...ys) > H * 0.9 && Math.max(...xs) - Math.min(...xs) < 5 && Math.abs(xs[0]! - x180) < 5;
-  });
+  const tall = map.land
+    .split('M')
+    .slice(1)
+    .filter((ring) => {
+      const ys = vertices(`M${ring}`).map(([, y]) => y);
+      const xs = vertices(`M${ring}`).map(([x]) => x);
+      return Math.max(...ys) - Math.min(...ys) > H * 0.9 && Math.max(...xs) - Math.min(...xs) < 5 && Math.abs(xs[0]! - x180) < 5;
+    });
   assert.deepEqual(tall, []);
 });
 

@@ -20,14 +20,21 @@ test('the balancer is docs/deploy/nginx.conf with its upstreams and listener on 
   const prefix = mkdtempSync(join(tmpdir(), 'bench-nginx-'));
   try {
     const conf = balancerConf(template, ['127.0.0.1:4001', '127.0.0.1:4002'], 4000, prefix);
-    assert.match(conf, /upstream replicas \{\n(?:\s*#.*\n)*\s*server 127\.0\.0\.1:4001 max_fails=1 fail_timeout=5s;\n\s*server 127\.0\.0\.1:4002 max_fails=1 fail_timeout=5s;\n\s*keepalive 32;/);
+    assert.match(
+      conf,
+      /upstream replicas \{\n(?:\s*#.*\n)*\s*server 127\.0\.0\.1:4001 max_fails=1 fail_timeout=5s;\n\s*server 127\.0\.0\.1:4002 max_fails=1 fail_timeout=5s;\n\s*keepalive 32;/,
+    );
     assert.match(conf, /upstream writer \{\n(?:\s*#.*\n)*\s*server 127\.0\.0\.1:4001;/);
     assert.match(conf, /listen 127\.0\.0\.1:4000;/);
     assert.match(conf, /^daemon off;/);
     assert.doesNotMatch(conf, /replica\d|writer:|listen 80/);
     // Everything else is the file's: its directives are all still there.
-    for (const line of template.split('\n').filter((l) => /^\s*(proxy_|keepalive|location|map|worker_|access_log)/.test(l))) assert.ok(conf.includes(line), line);
-    assert.match(balancerConf(template, ['127.0.0.1:4001'], 4000, prefix), /upstream replicas \{\n(?:\s*#.*\n)*\s*server 127\.0\.0\.1:4001 [^\n]*\n\s*keepalive/);
+    for (const line of template.split('\n').filter((l) => /^\s*(proxy_|keepalive|location|map|worker_|access_log)/.test(l)))
+      assert.ok(conf.includes(line), line);
+    assert.match(
+      balancerConf(template, ['127.0.0.1:4001'], 4000, prefix),
+      /upstream replicas \{\n(?:\s*#.*\n)*\s*server 127\.0\.0\.1:4001 [^\n]*\n\s*keepalive/,
+    );
     assert.throws(() => balancerConf(template.replace('listen 80;', 'listen 8080;'), ['127.0.0.1:4001'], 4000, prefix), /changed its shape/);
     if (spawnSync('nginx', ['-v']).error) {
       t.diagnostic('nginx is not on PATH: the configuration was not checked with nginx -t');
@@ -86,6 +93,9 @@ test('the replica table sets two replicas beside one, with the Redis round trip 
   assert.match(text, /1,000 calls, 1 over the 50 ms call timeout/);
   assert.match(text, /\| its return → every replica serves the release \| 0\.30 \(0\.25–1\.20\) \|/);
   assert.match(text, /\| the answer → every replica serves the write .* \| 10\.53 \|/);
-  assert.match(replicaTables({ ...results, skipped: 'nginx is not installed on this machine' }), /Two replicas: not measured \(nginx is not installed on this machine\)\./);
+  assert.match(
+    replicaTables({ ...results, skipped: 'nginx is not installed on this machine' }),
+    /Two replicas: not measured \(nginx is not installed on this machine\)\./,
+  );
   assert.match(replicaTables(undefined), /Not measured yet/);
 });

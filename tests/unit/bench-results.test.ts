@@ -50,7 +50,17 @@ test('the README tables state the note, the ratio to the bare server and to REST
       runs: 3,
       rows: [
         { id: 'rest', label: 'REST', request: 'GET /api/movies.json', bodyBytes: 1000, warm: load(1000), cold: load(400), bare: load(2000) },
-        { id: 'graphql', label: 'GraphQL', request: 'POST /graphql', bodyBytes: 900, sameQuestionAs: 'rest', warm: load(500), cold: load(300), bare: load(2000), nginx: 'absent' },
+        {
+          id: 'graphql',
+          label: 'GraphQL',
+          request: 'POST /graphql',
+          bodyBytes: 900,
+          sameQuestionAs: 'rest',
+          warm: load(500),
+          cold: load(300),
+          bare: load(2000),
+          nginx: 'absent',
+        },
       ],
     },
   };

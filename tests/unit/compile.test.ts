@@ -36,7 +36,10 @@ test('invalid content fails the build listing every problem as path: field: reas
     () => compile({ contentDir: content, imagePath: join(out, 'site.db'), clientDir: join(out, 'client'), secret: 's' }),
     (error: unknown) => {
       assert.ok(error instanceof ContentError);
-      const lines = error.message.split('\n').slice(1).map((l) => l.trim());
+      const lines = error.message
+        .split('\n')
+        .slice(1)
+        .map((l) => l.trim());
       for (const expected of [
         /bad\.md: type: /,
         /bad\.md: addedAt: required field is missing/,
@@ -46,7 +49,10 @@ test('invalid content fails the build listing every problem as path: field: reas
         /list\.yaml\[1\]: \(record\): expected a mapping/,
         /broken\.yaml: \(file\): invalid YAML/,
       ]) {
-        assert.ok(lines.some((l) => expected.test(l)), `${expected} in\n${lines.join('\n')}`);
+        assert.ok(
+          lines.some((l) => expected.test(l)),
+          `${expected} in\n${lines.join('\n')}`,
+        );
       }
       return true;
     },
@@ -69,11 +75,14 @@ test('the compile on a thread of its own (as astro build runs it) gives the same
   assert.deepEqual(there, here.result);
   assert.ok(readFileSync(join(out, 'site.db')).equals(readFileSync(here.image)));
   const bad = site({ 'work/bad.yaml': 'name: [' });
-  await assert.rejects(compileOnThread({ contentDir: bad.content, imagePath: join(bad.out, 'site.db'), clientDir: join(bad.out, 'client'), secret: 's' }), (error: unknown) => {
-    assert.ok(error instanceof ContentError);
-    assert.match(error.message, /bad\.yaml: \(file\): invalid YAML/);
-    return true;
-  });
+  await assert.rejects(
+    compileOnThread({ contentDir: bad.content, imagePath: join(bad.out, 'site.db'), clientDir: join(bad.out, 'client'), secret: 's' }),
+    (error: unknown) => {
+      assert.ok(error instanceof ContentError);
+      assert.match(error.message, /bad\.yaml: \(file\): invalid YAML/);
+      return true;
+    },
+  );
 });
 
 test('records publish canonicalId first, the Markdown body, derived fields; private records stay out', () => {
@@ -89,7 +98,10 @@ test('records publish canonicalId first, the Markdown body, derived fields; priv
 });
 
 test('canonicalIds come from identity, not position; an explicit id survives renames', () => {
-  const idsOf = (files: Record<string, string>, name: string) => allItems(build(files).image, name).map((i) => i.canonicalId).sort();
+  const idsOf = (files: Record<string, string>, name: string) =>
+    allItems(build(files).image, name)
+      .map((i) => i.canonicalId)
+      .sort();
   const reordered = `${books.split('\n- ')[1]!.replace(/^/, '- ')}\n${books.split('\n- ')[0]}\n`;
   assert.deepEqual(idsOf({ 'books/a.yaml': books }, 'books'), idsOf({ 'books/z.yaml': reordered }, 'books'));
   assert.deepEqual(idsOf({ 'movies/heat.md': heat }, 'movies'), idsOf({ 'movies/other-name.md': heat.replace('Heat', 'HEAT') }, 'movies'));
@@ -102,7 +114,10 @@ test('canonicalIds come from identity, not position; an explicit id survives ren
 
 test('two records with one identity are a content problem, not a silent overwrite', () => {
   const { content, out } = site({ 'movies/a.md': heat, 'movies/b.md': heat });
-  assert.throws(() => compile({ contentDir: content, imagePath: join(out, 'i.db'), clientDir: join(out, 'c'), secret: 's' }), /b\.md: type\+title\+year: same type, title, year as .*a\.md/);
+  assert.throws(
+    () => compile({ contentDir: content, imagePath: join(out, 'i.db'), clientDir: join(out, 'c'), secret: 's' }),
+    /b\.md: type\+title\+year: same type, title, year as .*a\.md/,
+  );
 });
 
 test('the same content compiles to byte-identical image and page files', () => {

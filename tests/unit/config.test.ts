@@ -64,7 +64,12 @@ function reads(file: string): Read[] {
         // `{ ...process.env, PORT: '0' }` hands the environment on to a child process; anything else reads all of it.
         found.push({ file, line: at(node), name: undefined, via: 'process.env' });
       }
-    } else if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'env' && /^[A-Z][A-Z0-9_]*$/.test(node.name.text)) {
+    } else if (
+      ts.isPropertyAccessExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === 'env' &&
+      /^[A-Z][A-Z0-9_]*$/.test(node.name.text)
+    ) {
       found.push({ file, line: at(node), name: node.name.text, via: 'env' });
     }
     ts.forEachChild(node, visit);
@@ -83,20 +88,34 @@ test('the environment is read only by src/config.ts; everywhere else reads its c
     [],
     'read it from config() (src/config.ts), declaring the variable there if it is new',
   );
-  assert.ok(allReads.some((r) => r.file === CONFIG_MODULE && r.name === undefined), 'the scan finds the one read it allows');
+  assert.ok(
+    allReads.some((r) => r.file === CONFIG_MODULE && r.name === undefined),
+    'the scan finds the one read it allows',
+  );
 });
 
 test('every variable the code reads is declared in src/config.ts', () => {
   const undeclared = allReads.filter((r) => r.name !== undefined && !declared.has(r.name) && !BINDINGS.has(r.name));
-  assert.deepEqual(undeclared.map((r) => `${r.file}:${r.line} reads ${r.name}`), []);
-  assert.ok(allReads.some((r) => r.name === 'ORIGIN_URL' && r.via === 'env'), "the scan sees the edge worker's binding");
+  assert.deepEqual(
+    undeclared.map((r) => `${r.file}:${r.line} reads ${r.name}`),
+    [],
+  );
+  assert.ok(
+    allReads.some((r) => r.name === 'ORIGIN_URL' && r.via === 'env'),
+    "the scan sees the edge worker's binding",
+  );
 });
 
 test('every declared variable is read somewhere, says when and what, and its default parses', () => {
-  const sources = scripts().filter((f) => f !== CONFIG_MODULE).map((f) => readFileSync(join(root, f), 'utf8'));
+  const sources = scripts()
+    .filter((f) => f !== CONFIG_MODULE)
+    .map((f) => readFileSync(join(root, f), 'utf8'));
   for (const [name, variable] of Object.entries(VARIABLES)) {
     assert.ok(variable.when.length > 0 && variable.what.length > 0, name);
-    assert.ok(sources.some((text) => new RegExp(`\\b${name}\\b`).test(text)), `${name} is declared but no code names it`);
+    assert.ok(
+      sources.some((text) => new RegExp(`\\b${name}\\b`).test(text)),
+      `${name} is declared but no code names it`,
+    );
   }
   assert.doesNotThrow(() => readConfig({}));
 });
@@ -127,12 +146,30 @@ test('defaults apply when a variable is unset or empty; the configuration is fro
     assert.equal(config.OAUTH_CIMD_ALLOW_LOOPBACK, false);
     assert.equal(config.REQUIRE_REDIS, false);
     assert.equal(config.FC_SEED, 20261122);
-    for (const name of ['REDIS_URL', 'RELEASES_DIR', 'SITE_URL', 'SITE_AUTHOR', 'SOURCE_DATE_EPOCH', 'OWNER_SUBJECT', 'UPDATE_GOLDEN', 'CHROMIUM_PATH'] as const) assert.equal(config[name], undefined, name);
+    for (const name of [
+      'REDIS_URL',
+      'RELEASES_DIR',
+      'SITE_URL',
+      'SITE_AUTHOR',
+      'SOURCE_DATE_EPOCH',
+      'OWNER_SUBJECT',
+      'UPDATE_GOLDEN',
+      'CHROMIUM_PATH',
+    ] as const)
+      assert.equal(config[name], undefined, name);
   }
 });
 
 test('set values are parsed into their types', () => {
-  const config = readConfig({ PORT: '0', TRUSTED_PROXIES: ' 10.0.0.1, ,10.0.0.2 ', SOURCE_DATE_EPOCH: '1795392000', OAUTH_CIMD_ALLOW_LOOPBACK: '1', REDIS_URL: 'redis://cache:6379/2', DIST_DIR: '/srv/site/dist', UPDATE_GOLDEN: 'yes' });
+  const config = readConfig({
+    PORT: '0',
+    TRUSTED_PROXIES: ' 10.0.0.1, ,10.0.0.2 ',
+    SOURCE_DATE_EPOCH: '1795392000',
+    OAUTH_CIMD_ALLOW_LOOPBACK: '1',
+    REDIS_URL: 'redis://cache:6379/2',
+    DIST_DIR: '/srv/site/dist',
+    UPDATE_GOLDEN: 'yes',
+  });
   assert.equal(config.PORT, 0, '0 asks for any free port');
   assert.deepEqual(config.TRUSTED_PROXIES, ['10.0.0.1', '10.0.0.2']);
   assert.ok(Object.isFrozen(config.TRUSTED_PROXIES));
@@ -155,7 +192,10 @@ const refusal = (env: Record<string, string>): string => {
 
 test('a bad value is refused with a message naming the variable, what it accepts and what it got', () => {
   assert.equal(refusal({ PORT: 'abc' }), 'Configuration: PORT must be a whole number from 0 to 65535; got "abc"');
-  assert.equal(refusal({ ANSWER_CACHE_BYTES: '-1' }), `Configuration: ANSWER_CACHE_BYTES must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}; got "-1"`);
+  assert.equal(
+    refusal({ ANSWER_CACHE_BYTES: '-1' }),
+    `Configuration: ANSWER_CACHE_BYTES must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}; got "-1"`,
+  );
   assert.match(refusal({ PORT: '65536' }), /PORT must be a whole number from 0 to 65535/);
   assert.match(refusal({ RATE_LIMIT_REQUESTS: '0' }), /RATE_LIMIT_REQUESTS must be a whole number from 1/);
   assert.match(refusal({ REPLICAS: 'two' }), /REPLICAS must be a whole number from 1 to 1000/);
@@ -173,7 +213,12 @@ test('a bad value is refused with a message naming the variable, what it accepts
 });
 
 test('server.ts stops at start-up on a bad value, naming it, with exit status 2', () => {
-  const run = spawnSync(process.execPath, ['server.ts'], { cwd: root, env: { ...process.env, PORT: 'abc', ANSWER_CACHE_BYTES: '-1' }, encoding: 'utf8', timeout: 30_000 });
+  const run = spawnSync(process.execPath, ['server.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: 'abc', ANSWER_CACHE_BYTES: '-1' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   assert.equal(run.status, 2, run.stderr);
   assert.match(run.stderr, /PORT must be a whole number from 0 to 65535; got "abc"/);
   assert.match(run.stderr, /ANSWER_CACHE_BYTES must be a whole number/);
@@ -211,9 +256,13 @@ test('property: a numeric variable takes every whole number in its range, writte
     }),
   );
   fc.assert(
-    fc.property(variable, fc.string({ minLength: 1 }).filter((s) => s.trim() !== '' && !/^\s*\d+\s*$/.test(s)), ([name], raw) => {
-      assert.match(refusal({ [name]: raw }), new RegExp(`${name} must be a whole number`));
-    }),
+    fc.property(
+      variable,
+      fc.string({ minLength: 1 }).filter((s) => s.trim() !== '' && !/^\s*\d+\s*$/.test(s)),
+      ([name], raw) => {
+        assert.match(refusal({ [name]: raw }), new RegExp(`${name} must be a whole number`));
+      },
+    ),
   );
 });
 

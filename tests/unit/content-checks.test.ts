@@ -73,7 +73,8 @@ const concert = (fields: string) => `---\nartist: Nils Frahm\nvenue: Tonhalle\nc
 const match = (fields: string) =>
   `---\ntitle: Derby\nsport: Football\nteams: [FC Zürich, GC]\nvenue: Letzigrund\ncity: Zürich\ncountry: Switzerland\nexperience: in-person\n${fields}\n---\n`;
 const job = (fields: string) => `- company: Acme\n  title: Engineer\n  kind: job\n${fields.replace(/^/gm, '  ')}\n`;
-const run = (fields: string) => `- title: Lake loop\n  sportType: Run\n  startDate: 2026-11-21T09:00:00+01:00\n  distanceMeters: 10000\n${fields.replace(/^/gm, '  ')}\n`;
+const run = (fields: string) =>
+  `- title: Lake loop\n  sportType: Run\n  startDate: 2026-11-21T09:00:00+01:00\n  distanceMeters: 10000\n${fields.replace(/^/gm, '  ')}\n`;
 const place = (fields: string) => `---\nname: Café\ncategory: coffee\ncity: Zürich\ncountry: Switzerland\n${fields}\n---\n`;
 
 test('every problem of every collection is listed at once, the rules’ problems among the schema’s', () => {
@@ -111,14 +112,26 @@ test('every problem of every collection is listed at once, the rules’ problems
     /^content\/videos\/v\.yaml\[0\]: id: expected a slug/,
     /^content\/videos\/v\.yaml\[0\]: url: required field is missing$/,
   ]) {
-    assert.ok(lines.some((l) => expected.test(l)), `${expected} in\n${lines.join('\n')}`);
+    assert.ok(
+      lines.some((l) => expected.test(l)),
+      `${expected} in\n${lines.join('\n')}`,
+    );
   }
 });
 
 test('end not before start: events, concerts, sporting events and work, at the precision both share', () => {
-  assert.match(only({ 'events/e.md': event('startDate: 2024-02-04\nendDate: 2024-02-03') }, 'events/e.md', 'endDate'), /ends before it starts: 2024-02-03 is before startDate 2024-02-04/);
-  assert.match(only({ 'concerts/c.md': concert('date: 2024-05-01T20:00Z\nendDate: 2024-05-01T19:00Z') }, 'concerts/c.md', 'endDate'), /2024-05-01T19:00Z is before date 2024-05-01T20:00Z/);
-  assert.match(only({ 'sporting-events/m.md': match('date: 2024-05-01\nendDate: 2024-04-30\nexperienceStatus: attended') }, 'sporting-events/m.md', 'endDate'), /ends before it starts/);
+  assert.match(
+    only({ 'events/e.md': event('startDate: 2024-02-04\nendDate: 2024-02-03') }, 'events/e.md', 'endDate'),
+    /ends before it starts: 2024-02-03 is before startDate 2024-02-04/,
+  );
+  assert.match(
+    only({ 'concerts/c.md': concert('date: 2024-05-01T20:00Z\nendDate: 2024-05-01T19:00Z') }, 'concerts/c.md', 'endDate'),
+    /2024-05-01T19:00Z is before date 2024-05-01T20:00Z/,
+  );
+  assert.match(
+    only({ 'sporting-events/m.md': match('date: 2024-05-01\nendDate: 2024-04-30\nexperienceStatus: attended') }, 'sporting-events/m.md', 'endDate'),
+    /ends before it starts/,
+  );
   assert.match(only({ 'work/w.yaml': job('startDate: 2020-05\nendDate: 2020-04-30') }, 'work/w.yaml[0]', 'endDate'), /2020-04-30 is before startDate 2020-05/);
   // Same day or month at the shared precision, and an end read in the same zone as the start, are fine.
   build({
@@ -135,10 +148,20 @@ test('end not before start: events, concerts, sporting events and work, at the p
 
 test('a status the date contradicts: nothing after the build date is completed, attended or watched', () => {
   const ahead = only({ 'events/e.md': event('startDate: 2027-02-06\nstatus: completed') }, 'events/e.md', 'status');
-  assert.equal(ahead, 'completed, but startDate 2027-02-06 is after the build date (2026-11-23T00:00Z): set scheduled (or leave status out) until it has happened');
-  assert.match(only({ 'concerts/c.md': concert('date: 2026-11-23T20:00\ntimezone: Europe/Zurich\nstatus: completed') }, 'concerts/c.md', 'status'), /after the build date/);
+  assert.equal(
+    ahead,
+    'completed, but startDate 2027-02-06 is after the build date (2026-11-23T00:00Z): set scheduled (or leave status out) until it has happened',
+  );
   assert.match(
-    only({ 'sporting-events/m.md': match('date: 2026-12-13T16:30\ntimezone: Europe/Zurich\nexperienceStatus: watched\nstatus: scheduled') }, 'sporting-events/m.md', 'experienceStatus'),
+    only({ 'concerts/c.md': concert('date: 2026-11-23T20:00\ntimezone: Europe/Zurich\nstatus: completed') }, 'concerts/c.md', 'status'),
+    /after the build date/,
+  );
+  assert.match(
+    only(
+      { 'sporting-events/m.md': match('date: 2026-12-13T16:30\ntimezone: Europe/Zurich\nexperienceStatus: watched\nstatus: scheduled') },
+      'sporting-events/m.md',
+      'experienceStatus',
+    ),
     /^watched, but date 2026-12-13T16:30\+01:00 is after the build date \(2026-11-23T00:00Z\): set planned until it has happened$/,
   );
   // A date that has come (today's date, in the record's zone) is not ahead; a stale `scheduled` is no problem.
@@ -164,7 +187,10 @@ test('a status left out follows the date: an upcoming event is scheduled, and th
   assert.deepEqual(status('events'), { 'FOSDEM 2024': 'completed', '40C3': 'scheduled' });
   assert.deepEqual(status('concerts'), { 'Nils Frahm': 'scheduled' });
   assert.deepEqual(status('sporting-events'), { Derby: 'scheduled' });
-  assert.deepEqual(allItems(image, 'feed-items').map((i) => i.title), ['FOSDEM 2024']);
+  assert.deepEqual(
+    allItems(image, 'feed-items').map((i) => i.title),
+    ['FOSDEM 2024'],
+  );
   // Once the build date passes the start, the same files say completed, and the event is news.
   const later = build(files, new Date('2026-12-28T00:00:00Z')).image;
   assert.equal(allItems(later, 'events').find((i) => i.title === '40C3')!.status, 'completed');
@@ -172,8 +198,18 @@ test('a status left out follows the date: an upcoming event is scheduled, and th
 });
 
 test('coordinates in range, and provenance only beside coordinates', () => {
-  assert.match(only({ 'places/p.md': place('coordinates: { latitude: 47.3, longitude: 188.5 }\ncoordinatesSource: manual') }, 'places/p.md', 'coordinates.longitude'), /expected degrees from -180 to 180/);
-  assert.match(only({ 'events/e.md': event('startDate: 2024-02-03\ncoordinates: { latitude: -90.5, longitude: 4.3 }\ncoordinatesSource: manual') }, 'events/e.md', 'coordinates.latitude'), /expected degrees from -90 to 90/);
+  assert.match(
+    only({ 'places/p.md': place('coordinates: { latitude: 47.3, longitude: 188.5 }\ncoordinatesSource: manual') }, 'places/p.md', 'coordinates.longitude'),
+    /expected degrees from -180 to 180/,
+  );
+  assert.match(
+    only(
+      { 'events/e.md': event('startDate: 2024-02-03\ncoordinates: { latitude: -90.5, longitude: 4.3 }\ncoordinatesSource: manual') },
+      'events/e.md',
+      'coordinates.latitude',
+    ),
+    /expected degrees from -90 to 90/,
+  );
   assert.match(
     only({ 'activities/a.yaml': run('movingTimeSeconds: 3000\ncoordinatesSource: gps') }, 'activities/a.yaml[0]', 'coordinatesSource'),
     /no coordinates \(check their spelling and indentation\)/,
@@ -198,7 +234,14 @@ test('ids given twice in a collection, identities given twice, and a canonicalId
     'same type, title, year as content/movies/a.md, so both would be one record: remove the copy, or give one of them an id',
   );
   // Two entries of one file are two paths too.
-  assert.match(only({ 'books/b.yaml': `- title: Dune\n  author: Frank Herbert\n  status: to-read\n- title: dune\n  author: frank herbert\n  status: to-read\n` }, 'books/b.yaml[1]', 'title+author'), /as content\/books\/b\.yaml\[0\]/);
+  assert.match(
+    only(
+      { 'books/b.yaml': `- title: Dune\n  author: Frank Herbert\n  status: to-read\n- title: dune\n  author: frank herbert\n  status: to-read\n` },
+      'books/b.yaml[1]',
+      'title+author',
+    ),
+    /as content\/books\/b\.yaml\[0\]/,
+  );
   // The same explicit canonicalId in two collections would collide in the feed (it used to fail inside SQLite).
   const id = 'id: itm_00112233445566778899aabb\n';
   assert.equal(
@@ -225,9 +268,15 @@ test('a local time is read in the record’s zone: published with its offset, so
   const core = new QueryCore(opened);
   const order = (c: string, params: Record<string, string>) =>
     core.run(parseQuery(collection(c)!, new URLSearchParams(params))).items.map((json) => JSON.parse(json) as Record<string, unknown>);
-  assert.deepEqual(order('concerts', { sort: 'date:asc' }).map((c) => c.artist), ['Nils Frahm', 'Floating Points', 'Mariza']);
+  assert.deepEqual(
+    order('concerts', { sort: 'date:asc' }).map((c) => c.artist),
+    ['Nils Frahm', 'Floating Points', 'Mariza'],
+  );
   // `since` compares the same instants: 19:00Z onwards is Lisbon only.
-  assert.deepEqual(order('feed-items', { since: '2024-05-01T19:00:00Z' }).map((i) => i.title), ['Mariza']);
+  assert.deepEqual(
+    order('feed-items', { since: '2024-05-01T19:00:00Z' }).map((i) => i.title),
+    ['Mariza'],
+  );
   opened.close();
   // The JSON Feed now says the instant the owner meant.
   const feed = JSON.parse(readFileSync(join(image, '..', 'client', 'feed.json'), 'utf8')) as { items: { title: string; date_published: string }[] };
@@ -243,9 +292,19 @@ test('the same content and the same build date give byte-identical output; SOURC
   const second = build(files);
   assert.ok(readFileSync(first.image).equals(readFileSync(second.image)));
   assert.equal(readFileSync(join(first.client, 'api/events.json'), 'utf8'), readFileSync(join(second.client, 'api/events.json'), 'utf8'));
-  assert.equal(buildNow(readConfig({ SOURCE_DATE_EPOCH: '1795392000' }), () => 0), NOW.getTime());
-  assert.equal(buildNow(readConfig({}), () => 42), 42, 'without it, the clock');
-  assert.equal(buildNow(readConfig({ SOURCE_DATE_EPOCH: '' }), () => 42), 42);
+  assert.equal(
+    buildNow(readConfig({ SOURCE_DATE_EPOCH: '1795392000' }), () => 0),
+    NOW.getTime(),
+  );
+  assert.equal(
+    buildNow(readConfig({}), () => 42),
+    42,
+    'without it, the clock',
+  );
+  assert.equal(
+    buildNow(readConfig({ SOURCE_DATE_EPOCH: '' }), () => 42),
+    42,
+  );
   assert.throws(() => readConfig({ SOURCE_DATE_EPOCH: '2026-11-23' }), /SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01T00:00:00Z/);
   assert.throws(() => readConfig({ SOURCE_DATE_EPOCH: '-1' }), /SOURCE_DATE_EPOCH/);
 });

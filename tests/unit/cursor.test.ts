@@ -35,13 +35,14 @@ test('any change to a cursor makes it invalid, never another kind of error', () 
     }),
     { numRuns: 500 },
   );
-  fc.assert(
-    fc.property(fc.nat({ max: token.length - 1 }), (cut) => rejects(() => decodeCursor(key, bound, 3, token.slice(0, cut)))),
-  );
+  fc.assert(fc.property(fc.nat({ max: token.length - 1 }), (cut) => rejects(() => decodeCursor(key, bound, 3, token.slice(0, cut)))));
 });
 
 test('arbitrary strings are refused as invalid cursors', () => {
-  fc.assert(fc.property(fc.string({ maxLength: 2000 }), (s) => rejects(() => decodeCursor(key, bound, 3, s))), { numRuns: 500 });
+  fc.assert(
+    fc.property(fc.string({ maxLength: 2000 }), (s) => rejects(() => decodeCursor(key, bound, 3, s))),
+    { numRuns: 500 },
+  );
   fc.assert(
     fc.property(fc.json(), fc.base64String(), (json, sig) => {
       rejects(() => decodeCursor(key, bound, 3, `${Buffer.from(json).toString('base64url')}.${sig}`));

@@ -19,7 +19,7 @@ const radiohead: CalendarItem = {
     venue: 'The O₂ Arena',
     city: 'London',
     country: 'United Kingdom',
-    coordinates: { latitude: 51.5030, longitude: 0.0032 },
+    coordinates: { latitude: 51.503, longitude: 0.0032 },
     flyer: '/flyers/radiohead-o2-2023.jpg',
     status: 'completed',
     rating: 5,
@@ -194,7 +194,10 @@ const value = (vevent: ICAL.Component, name: string) => vevent.getFirstPropertyV
 const time = (vevent: ICAL.Component, name: string) => vevent.getFirstPropertyValue(name) as ICAL.Time;
 /** The raw text of each VEVENT, keyed by UID, to compare events byte for byte. */
 function rawEvents(text: string): Map<string, string> {
-  const blocks = text.split('BEGIN:VEVENT\r\n').slice(1).map((b) => b.slice(0, b.indexOf('END:VEVENT\r\n')));
+  const blocks = text
+    .split('BEGIN:VEVENT\r\n')
+    .slice(1)
+    .map((b) => b.slice(0, b.indexOf('END:VEVENT\r\n')));
   return new Map(blocks.map((b) => [/^UID:(.*)\r\n/m.exec(b)![1]!, b]));
 }
 
@@ -267,7 +270,8 @@ test('summary, location, URL, categories and description come from the record', 
   assert.equal(value(match, 'url'), `${SITE}/sporting-events/itm_4c4c4c4c4c4c4c4c4c4c4c4c`);
   assert.deepEqual(match.getFirstProperty('categories')!.getValues(), ['Sport', 'Football', 'Primeira Liga']);
   const matchAbout = String(value(match, 'description'));
-  for (const part of ['Teams: Benfica vs Sporting CP', 'League: Primeira Liga', 'Result: 1–1', 'Seat: Piso 3, Porta 18']) assert.ok(matchAbout.includes(part), part);
+  for (const part of ['Teams: Benfica vs Sporting CP', 'League: Primeira Liga', 'Result: 1–1', 'Seat: Piso 3, Porta 18'])
+    assert.ok(matchAbout.includes(part), part);
   assert.deepEqual(eventOf(text, wimbledon).getFirstProperty('categories')!.getValues(), ['Sport', 'Tennis']);
 });
 
@@ -390,7 +394,11 @@ test('a revised record gets a higher SEQUENCE and newer LAST-MODIFIED; its UID a
 test('content lines end with CRLF and are folded at 75 octets (RFC 5545 §3.1)', () => {
   const long: CalendarItem = {
     ...radiohead,
-    fields: { ...radiohead.fields, canonicalId: 'itm_9b9b9b9b9b9b9b9b9b9b9b9b', venue: 'Große Halle der Zürcher Tonhalle — ünd ein sehr langer Name, damit gefaltet wird' },
+    fields: {
+      ...radiohead.fields,
+      canonicalId: 'itm_9b9b9b9b9b9b9b9b9b9b9b9b',
+      venue: 'Große Halle der Zürcher Tonhalle — ünd ein sehr langer Name, damit gefaltet wird',
+    },
   };
   const folded = renderCalendar(options([...ITEMS, long]));
   assert.ok(folded.endsWith('END:VCALENDAR\r\n'));
@@ -399,7 +407,10 @@ test('content lines end with CRLF and are folded at 75 octets (RFC 5545 §3.1)',
     assert.ok(!/[\r\n]/.test(line), 'a bare CR or LF');
     assert.ok(Buffer.byteLength(line, 'utf8') <= 75, `${Buffer.byteLength(line, 'utf8')} octets: ${line}`);
   }
-  assert.ok(lines.some((line) => line.startsWith(' ')), 'something was folded');
+  assert.ok(
+    lines.some((line) => line.startsWith(' ')),
+    'something was folded',
+  );
   // Folding never splits a UTF-8 sequence, so unfolding restores the text.
   assert.equal(value(eventOf(folded, long), 'location'), `${String(long.fields.venue)}, London, United Kingdom`);
 });

@@ -56,7 +56,9 @@ function baseFiles(): Files {
 }
 
 function render(value: Rec[] | { front: Rec; body: string }): string {
-  return Array.isArray(value) ? yaml.dump(value, { schema: yaml.CORE_SCHEMA }) : `---\n${yaml.dump(value.front, { schema: yaml.CORE_SCHEMA })}---\n${value.body}`;
+  return Array.isArray(value)
+    ? yaml.dump(value, { schema: yaml.CORE_SCHEMA })
+    : `---\n${yaml.dump(value.front, { schema: yaml.CORE_SCHEMA })}---\n${value.body}`;
 }
 
 function writeFiles(dir: string, files: Files, only?: readonly string[]): void {
@@ -79,7 +81,12 @@ const renderPage: PageRenderer = async (core, route) => {
   if (kind === 'sitemap-pages') return Buffer.from(pagesSitemap(core.image));
   if (kind === 'sitemap-records') return Buffer.from(recordSitemap(core.image, Number(name)));
   const listed = kind?.startsWith('collection') ? pageCollection(name ?? '') : undefined;
-  const data = kind === 'home' || kind === 'home.md' || kind === 'llms' ? homeView(core) : listed ? collectionView(core, parseQuery(listed, new URLSearchParams())) : blogPosts(core);
+  const data =
+    kind === 'home' || kind === 'home.md' || kind === 'llms'
+      ? homeView(core)
+      : listed
+        ? collectionView(core, parseQuery(listed, new URLSearchParams()))
+        : blogPosts(core);
   return Buffer.from(`${route}\n${JSON.stringify(data)}`);
 };
 
@@ -108,7 +115,13 @@ function assertEquivalent(build: BuildOutput, full: { dir: string; manifest: Man
     assert.ok(readFileSync(join(build.root, build.manifest[path]!.file)).equals(readFileSync(join(fullLayout.client, entry.file))), entry.file);
   }
   for (const path of Object.keys(build.manifest)) {
-    const page = path === '/' || path === '/index.md' || path === '/llms.txt' || path.startsWith('/blog/') || /^\/[a-z-]+\/(index\.md)?$/.test(path) || /^\/sitemap(-pages|-records-\d+)?\.xml$/.test(path);
+    const page =
+      path === '/' ||
+      path === '/index.md' ||
+      path === '/llms.txt' ||
+      path.startsWith('/blog/') ||
+      /^\/[a-z-]+\/(index\.md)?$/.test(path) ||
+      /^\/sitemap(-pages|-records-\d+)?\.xml$/.test(path);
     assert.ok(full.manifest[path] !== undefined || page, `${path} is in the rebuilt output only`);
   }
   assert.ok(readFileSync(build.sqlImage).equals(readFileSync(fullLayout.sqlImage)), 'sql.db');
@@ -144,13 +157,19 @@ const textField = (r: Rec) => ['title', 'name', 'text', 'artist'].find((f) => ty
 
 const EDITS: Record<string, Edit> = {
   retitle: (files, n) => {
-    const file = pick(yamlFiles(files).filter((f) => (files.get(f) as Rec[]).length), n);
+    const file = pick(
+      yamlFiles(files).filter((f) => (files.get(f) as Rec[]).length),
+      n,
+    );
     const record = pick(files.get(file) as Rec[], n >> 3);
     record[textField(record)] = `${String(record[textField(record)])} ${n}`;
     return [file];
   },
   redate: (files, n) => {
-    const file = pick(yamlFiles(files).filter((f) => (files.get(f) as Rec[]).length), n);
+    const file = pick(
+      yamlFiles(files).filter((f) => (files.get(f) as Rec[]).length),
+      n,
+    );
     const record = pick(files.get(file) as Rec[], n >> 3);
     const field = ['date', 'createdAt', 'addedAt', 'visitedAt'].find((f) => typeof record[f] === 'string');
     // Whole leap cycles back, so a 29 February stays a real day.
@@ -158,7 +177,10 @@ const EDITS: Record<string, Edit> = {
     return [file];
   },
   add: (files, n) => {
-    const file = pick(yamlFiles(files).filter((f) => (files.get(f) as Rec[]).length), n);
+    const file = pick(
+      yamlFiles(files).filter((f) => (files.get(f) as Rec[]).length),
+      n,
+    );
     const records = files.get(file) as Rec[];
     const copy: Rec = { ...pick(records, n >> 3), id: `added-${n}` };
     copy[textField(copy)] = `Added ${n}`;
@@ -166,12 +188,18 @@ const EDITS: Record<string, Edit> = {
     return [file];
   },
   remove: (files, n) => {
-    const file = pick(yamlFiles(files).filter((f) => (files.get(f) as Rec[]).length), n);
+    const file = pick(
+      yamlFiles(files).filter((f) => (files.get(f) as Rec[]).length),
+      n,
+    );
     (files.get(file) as Rec[]).splice(n % (files.get(file) as Rec[]).length, 1);
     return [file];
   },
   move: (files, n) => {
-    const from = pick(yamlFiles(files).filter((f) => (files.get(f) as Rec[]).length), n);
+    const from = pick(
+      yamlFiles(files).filter((f) => (files.get(f) as Rec[]).length),
+      n,
+    );
     const to = from.replace(/[ab]\.yaml$/, (m) => (m === 'a.yaml' ? 'b.yaml' : 'a.yaml'));
     const [record] = (files.get(from) as Rec[]).splice(0, 1);
     files.set(to, [...((files.get(to) as Rec[] | undefined) ?? []), record!]);
@@ -191,7 +219,10 @@ const EDITS: Record<string, Edit> = {
     return [file];
   },
   'new post': (files, n) => {
-    files.set(`blog/new-${n}.md`, { front: { title: `New ${n}`, slug: `new-post-${n}`, publishedAt: '2026-11-20', summary: `Summary ${n}` }, body: `Body ${n}.` });
+    files.set(`blog/new-${n}.md`, {
+      front: { title: `New ${n}`, slug: `new-post-${n}`, publishedAt: '2026-11-20', summary: `Summary ${n}` },
+      body: `Body ${n}.`,
+    });
     return [`blog/new-${n}.md`];
   },
   'delete post': (files, n) => {
@@ -227,7 +258,10 @@ test('incremental rebuilds after random edit sequences equal a full build of the
 test('an unchanged rebuild writes nothing', async () => {
   const { root, content, files, build } = site();
   writeFiles(content, files, ['concerts/a.yaml']);
-  assert.equal(await rebuild(build, join(root, 'gen-1'), content, ['concerts/a.yaml', 'concerts/missing.yaml', 'not-a-collection/x.yaml', 'concerts/notes.txt']), undefined);
+  assert.equal(
+    await rebuild(build, join(root, 'gen-1'), content, ['concerts/a.yaml', 'concerts/missing.yaml', 'not-a-collection/x.yaml', 'concerts/notes.txt']),
+    undefined,
+  );
   assert.equal(existsSync(join(root, 'gen-1')), false);
   rmSync(root, { recursive: true, force: true });
 });
@@ -240,7 +274,21 @@ test('an edit changes exactly the documents that read its records, and their ETa
   const result = (await rebuild(build, join(root, 'gen-1'), content, [join(content, 'concerts/a.yaml')]))!;
   // Concerts and their calendars; the feed too, since in a site this small the concert is among its newest items;
   // the concerts page, the home page (newest items) and the map (concerts are located), with their Markdown twins and /llms.txt.
-  assert.deepEqual(result.changed, ['/', '/api/concerts.json', '/api/feed-items.json', '/calendar.ics', '/concerts.ics', '/concerts/', '/concerts/index.md', '/feed.json', '/feed.xml', '/index.md', '/llms.txt', '/map/', '/map/index.md']);
+  assert.deepEqual(result.changed, [
+    '/',
+    '/api/concerts.json',
+    '/api/feed-items.json',
+    '/calendar.ics',
+    '/concerts.ics',
+    '/concerts/',
+    '/concerts/index.md',
+    '/feed.json',
+    '/feed.xml',
+    '/index.md',
+    '/llms.txt',
+    '/map/',
+    '/map/index.md',
+  ]);
   for (const [path, entry] of Object.entries(build.manifest)) {
     const after = result.build.manifest[path]!;
     assert.equal(after.headers.ETag !== entry.headers.ETag, result.changed.includes(path), path);
@@ -297,7 +345,10 @@ test('an invalid edit writes nothing and names every problem; fixing it recovers
 test('a duplicate identity in an edited file is reported at the origin a full build names', async () => {
   const { root, content, files, build } = site();
   const tweets = files.get('tweets/a.yaml') as Rec[];
-  for (const [target, copy] of [['tweets/b.yaml', tweets[0]!], ['tweets/0.yaml', tweets[1]!]] as const) {
+  for (const [target, copy] of [
+    ['tweets/b.yaml', tweets[0]!],
+    ['tweets/0.yaml', tweets[1]!],
+  ] as const) {
     files.set(target, [...((files.get(target) as Rec[] | undefined) ?? []), { ...copy }]);
     writeFiles(content, files, [target]);
     let full = '';
@@ -372,7 +423,12 @@ test('records added one by one at the same place move only their neighbours', as
   // Canonical ids given explicitly sort first and next to each other, and one date ranks them together in search:
   // every addition lands between the last one and the first existing record, until the rids there run out.
   for (let i = 1; i <= 24; i++) {
-    (files.get('tweets/c.yaml') as Rec[]).push({ ...template, id: `itm_${i.toString(16).padStart(24, '0')}`, createdAt: '2024-06-01T12:00:00Z', text: `Same place ${i}` });
+    (files.get('tweets/c.yaml') as Rec[]).push({
+      ...template,
+      id: `itm_${i.toString(16).padStart(24, '0')}`,
+      createdAt: '2024-06-01T12:00:00Z',
+      text: `Same place ${i}`,
+    });
     writeFiles(content, files, ['tweets/c.yaml']);
     build = (await rebuild(build, join(root, `gen-${i}`), content, ['tweets/c.yaml']))!.build;
   }
@@ -388,7 +444,8 @@ test('records added one by one at the same place move only their neighbours', as
 test('a generation keeps reading its snapshot of the shared image while later ones commit', async () => {
   const { root, content, files, build } = site();
   const concerts = files.get('concerts/a.yaml') as Rec[];
-  const titles = (image: Image) => (image.db.prepare('SELECT json FROM "concerts"').all() as { json: string }[]).map((r) => String(JSON.parse(r.json).title)).sort();
+  const titles = (image: Image) =>
+    (image.db.prepare('SELECT json FROM "concerts"').all() as { json: string }[]).map((r) => String(JSON.parse(r.json).title)).sort();
   concerts[0]!.title = 'First';
   writeFiles(content, files, ['concerts/a.yaml']);
   const first = (await rebuild(build, join(root, 'gen-1'), content, ['concerts/a.yaml']))!.build;

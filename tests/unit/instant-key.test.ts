@@ -41,7 +41,10 @@ const dateTime = fc
     part(24),
     part(60),
     fc.option(fc.tuple(part(60), fc.option(fc.stringMatching(/^\.\d{0,9}$/), { nil: undefined })), { nil: undefined }),
-    fc.oneof(fc.constantFrom('Z', 'z', '', '+', '+1:00', 'UTC'), fc.tuple(fc.constantFrom('+', '-'), part(24), fc.constantFrom(':', ''), part(60)).map((t) => t.join(''))),
+    fc.oneof(
+      fc.constantFrom('Z', 'z', '', '+', '+1:00', 'UTC'),
+      fc.tuple(fc.constantFrom('+', '-'), part(24), fc.constantFrom(':', ''), part(60)).map((t) => t.join('')),
+    ),
   )
   .map(([y, mo, d, t, h, mi, sec, zone]) => `${y}-${mo}-${d}${t}${h}:${mi}${sec ? `:${sec[0]}${sec[1] ?? ''}` : ''}${zone}`);
 
@@ -50,7 +53,11 @@ test('a date-time’s key is the UTC instant Date.parse reads, or the same Range
     fc.property(fc.oneof(dateTime, fc.string({ maxLength: 30 })), (text) => {
       // instantKey reads only texts that end in an offset; others are local times, kept.
       if (!/(Z|[+-]\d\d:\d\d)$/.test(text)) return;
-      assert.equal(outcome(() => instantKey(text)), outcome(() => parsedKey(text)), text);
+      assert.equal(
+        outcome(() => instantKey(text)),
+        outcome(() => parsedKey(text)),
+        text,
+      );
     }),
     { numRuns: 20_000 },
   );

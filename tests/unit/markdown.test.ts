@@ -28,7 +28,8 @@ test('raw HTML, event handlers and script URLs in a post are neutralised', () =>
     '<div style="position:fixed" onclick="alert(6)">x</div>',
   ].join('\n\n');
   const html = markdownToHtml(hostile);
-  for (const bad of ['<script', 'onerror', 'onclick', '<iframe', 'javascript:', 'data:text', '<style', 'style=']) assert.ok(!html.includes(bad), `${bad} in ${html}`);
+  for (const bad of ['<script', 'onerror', 'onclick', '<iframe', 'javascript:', 'data:text', '<style', 'style='])
+    assert.ok(!html.includes(bad), `${bad} in ${html}`);
   assert.match(html, /<a>md link<\/a>|<a href="">md link<\/a>|md link/);
   assert.match(html, /data link/);
 });
@@ -44,7 +45,19 @@ function tags(html: string): { name: string; attributes: [string, string][] }[] 
 }
 
 test('no input makes the renderer emit a script, a handler or a script URL', () => {
-  const pieces = fc.constantFrom('<script>x</script>', '<a href="javascript:x">a</a>', '[l](javascript:x)', '<img onerror=x src=y>', '```js\nx\n```', '**b**', '<svg onload=x>', '`c`', '\n\n', 'text', '[ok](https://example.com)');
+  const pieces = fc.constantFrom(
+    '<script>x</script>',
+    '<a href="javascript:x">a</a>',
+    '[l](javascript:x)',
+    '<img onerror=x src=y>',
+    '```js\nx\n```',
+    '**b**',
+    '<svg onload=x>',
+    '`c`',
+    '\n\n',
+    'text',
+    '[ok](https://example.com)',
+  );
   fc.assert(
     fc.property(fc.array(pieces, { maxLength: 12 }), fc.string(), (parts, noise) => {
       const html = markdownToHtml(parts.join(noise));
@@ -62,7 +75,9 @@ test('no input makes the renderer emit a script, a handler or a script URL', () 
 });
 
 test('GFM pipe tables of the OpenAPI descriptions become tables whose cells are sanitised like the rest', () => {
-  const html = markdownWithTablesToHtml('Intro `x`.\n\n| A | B |\n| --- | --- |\n| `a` | one \\| two |\n| <script>x</script> | [l](javascript:alert(1)) |\n\nAfter.');
+  const html = markdownWithTablesToHtml(
+    'Intro `x`.\n\n| A | B |\n| --- | --- |\n| `a` | one \\| two |\n| <script>x</script> | [l](javascript:alert(1)) |\n\nAfter.',
+  );
   assert.match(html, /^<p>Intro <code>x<\/code>\.<\/p>\s*<table>/);
   assert.match(html, /<thead>\s*<tr>\s*<th>A<\/th>\s*<th>B<\/th>\s*<\/tr>\s*<\/thead>/);
   assert.match(html, /<td><code>a<\/code><\/td>\s*<td>one \| two<\/td>/, 'an escaped pipe stays in its cell');

@@ -17,7 +17,8 @@ import { Image } from '../../src/core/image.ts';
 import { pictureOf, variantWidths } from '../../src/site/media.ts';
 import { mediaVariantUrl } from '../../src/urls.ts';
 
-const PHOTO = (src: string, alt = '\n  alt: A drawn square') => `- title: Square\n  src: ${src}${alt}\n  takenAt: 2024-01-01T10:00:00Z\n  width: 3000\n  height: 2000\n`;
+const PHOTO = (src: string, alt = '\n  alt: A drawn square') =>
+  `- title: Square\n  src: ${src}${alt}\n  takenAt: 2024-01-01T10:00:00Z\n  width: 3000\n  height: 2000\n`;
 
 async function site(files: Record<string, string | Buffer>): Promise<string> {
   const content = join(mkdtempSync(join(tmpdir(), 'media-')), 'content');
@@ -28,7 +29,10 @@ async function site(files: Record<string, string | Buffer>): Promise<string> {
   return content;
 }
 
-const jpeg = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#c0392b' } }).jpeg().toBuffer();
+const jpeg = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: '#c0392b' } })
+    .jpeg()
+    .toBuffer();
 
 test('every image of content/media is published at its path with WebP variants, the same bytes on every build', async () => {
   const content = await site({ 'media/photos/a.jpg': await jpeg(900, 600), 'media/notes.txt': 'not an image' });
@@ -66,12 +70,18 @@ test('a picture has the record’s alt, every variant in srcset and the size of 
   assert.equal(picture.height, 500);
   assert.equal(picture.srcset, '/media/p/a.abc.400w.webp 400w, /media/p/a.abc.800w.webp 800w, /media/p/a.abc.1000w.webp 1000w');
   assert.equal(pictureOf('photos', { src: '/p/missing.jpg', alt: 'x' }, lookup), undefined);
-  assert.equal(pictureOf('photos', { src: 'https://images.example.net/a.jpg', alt: 'x' }, () => ({ hash: 'h', width: 10, height: 10 })), undefined);
+  assert.equal(
+    pictureOf('photos', { src: 'https://images.example.net/a.jpg', alt: 'x' }, () => ({ hash: 'h', width: 10, height: 10 })),
+    undefined,
+  );
   assert.equal(pictureOf('concerts', { artist: 'Band', venue: 'Hall', flyer: '/p/a.jpg' }, lookup)!.alt, 'Flyer for Band at Hall');
 });
 
 test('a record naming a file content/media lacks builds with a warning; the image knows the files it has', async () => {
-  const content = await site({ 'photos/p.yaml': PHOTO('/photos/a.jpg') + PHOTO('/photos/gone.jpg').replace('Square', 'Gone'), 'media/photos/a.jpg': await jpeg(500, 400) });
+  const content = await site({
+    'photos/p.yaml': PHOTO('/photos/a.jpg') + PHOTO('/photos/gone.jpg').replace('Square', 'Gone'),
+    'media/photos/a.jpg': await jpeg(500, 400),
+  });
   const out = join(content, '../out');
   const media = await publishMedia(content, join(out, 'client'));
   const result = compile({ contentDir: content, imagePath: join(out, 'site.db'), clientDir: join(out, 'client'), secret: 's', media });

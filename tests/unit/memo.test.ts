@@ -36,7 +36,10 @@ test('a bounded cache holds at most its bytes and entries, least recently used o
             if (found >= 0) model.push(...model.splice(found, 1));
           }
           assert.equal(cache.size, model.length);
-          assert.equal(cache.bytes, model.reduce((n, [k, v]) => n + size(k, v), 0));
+          assert.equal(
+            cache.bytes,
+            model.reduce((n, [k, v]) => n + size(k, v), 0),
+          );
           assert.ok(cache.bytes <= bytes);
         }
       },
@@ -83,13 +86,17 @@ test('prepared statements: many query shapes stay within the statement budget, a
     const movies = collection('movies')!;
     const fields = Object.keys(movies.sort);
     let shapes = 0;
-    for (const a of fields) for (const b of fields) for (const da of ['asc', 'desc']) for (const db of ['asc', 'desc']) for (const filter of ['', 'genre=Drama', 'q=the', 'q=th']) {
-      if (a === b) continue;
-      const query = parseQuery(movies, new URLSearchParams(`sort=${a}:${da},${b}:${db}&limit=3&${filter}`));
-      assert.deepEqual(new QueryCore(small).run(query).canonicalIds, new QueryCore(image).run(query).canonicalIds);
-      assert.ok(small.statementBytes <= budget, `${small.statementBytes} bytes of statements`);
-      shapes++;
-    }
+    for (const a of fields)
+      for (const b of fields)
+        for (const da of ['asc', 'desc'])
+          for (const db of ['asc', 'desc'])
+            for (const filter of ['', 'genre=Drama', 'q=the', 'q=th']) {
+              if (a === b) continue;
+              const query = parseQuery(movies, new URLSearchParams(`sort=${a}:${da},${b}:${db}&limit=3&${filter}`));
+              assert.deepEqual(new QueryCore(small).run(query).canonicalIds, new QueryCore(image).run(query).canonicalIds);
+              assert.ok(small.statementBytes <= budget, `${small.statementBytes} bytes of statements`);
+              shapes++;
+            }
     assert.ok(shapes > 100 && image.statementBytes > budget, 'the shapes need more than the small budget');
   } finally {
     small.close();

@@ -9,7 +9,10 @@ const movies = collection('movies')!;
 const parse = (qs: string) => parseQuery(movies, new URLSearchParams(qs));
 
 function fault(qs: string, slug: string, parameter: string): void {
-  assert.throws(() => parse(qs), (e: unknown) => isPublicError(e) && e.slug === slug && e.parameter === parameter && e.status === 400);
+  assert.throws(
+    () => parse(qs),
+    (e: unknown) => isPublicError(e) && e.slug === slug && e.parameter === parameter && e.status === 400,
+  );
 }
 
 test('limit defaults to 50, is floored and clamped to 1..100', () => {
@@ -49,17 +52,33 @@ test('a repeatable filter takes several values, once each, in a canonical order;
   const feed = collection('feed-items')!;
   const parseFeed = (qs: string) => parseQuery(feed, new URLSearchParams(qs));
   const both = parseFeed('collection=movies&collection=blog&collection=movies').filters[0]!;
-  assert.deepEqual([both.values, both.keys], [['blog', 'movies'], ['blog', 'movies']]);
+  assert.deepEqual(
+    [both.values, both.keys],
+    [
+      ['blog', 'movies'],
+      ['blog', 'movies'],
+    ],
+  );
   assert.equal(canonicalSearch(parseFeed('collection=movies&collection=blog')), '?collection=blog&collection=movies');
   assert.deepEqual(parseFeed('collection=movies&collection=blog'), parseFeed('collection=blog&collection=movies'));
   assert.equal(parseFeed('since=2024-05-01').filters[0]!.key, '2024-05-01');
   assert.equal(parseFeed('since=2024-05-01T18:30:00%2B02:00').filters[0]!.key, '2024-05-01T16:30:00');
   assert.equal(parseFeed('since=2024-05-01t18:30:00.5z').filters[0]!.key, '2024-05-01T18:30:00.500');
   for (const bad of ['2024-5-1', '2024-02-30', '2024-05-01T18:30', '2024-05-01T18:30:00', '2024-05-01 18:30:00Z', 'yesterday', '2024-05-01T24:00:00Z']) {
-    assert.throws(() => parseFeed(`since=${encodeURIComponent(bad)}`), (e: unknown) => isPublicError(e) && e.slug === 'invalid-query' && e.parameter === 'since', bad);
+    assert.throws(
+      () => parseFeed(`since=${encodeURIComponent(bad)}`),
+      (e: unknown) => isPublicError(e) && e.slug === 'invalid-query' && e.parameter === 'since',
+      bad,
+    );
   }
-  assert.throws(() => parseFeed('since=2024-01-01&since=2025-01-01'), (e: unknown) => isPublicError(e) && e.parameter === 'since');
-  assert.throws(() => parseFeed('collection=movies&collection=film'), (e: unknown) => isPublicError(e) && e.parameter === 'collection');
+  assert.throws(
+    () => parseFeed('since=2024-01-01&since=2025-01-01'),
+    (e: unknown) => isPublicError(e) && e.parameter === 'since',
+  );
+  assert.throws(
+    () => parseFeed('collection=movies&collection=film'),
+    (e: unknown) => isPublicError(e) && e.parameter === 'collection',
+  );
 });
 
 test('sort takes field:direction lists over declared fields only', () => {

@@ -37,7 +37,9 @@ test('X-Forwarded-For is believed only from trusted proxies, right-most untruste
 });
 
 test('a scheduled retirement sends Deprecation, Sunset and a deprecation link; nothing otherwise', () => {
-  const schedule = [{ path: '/api/tweets.json', deprecatedAt: new Date('2027-01-01T00:00:00Z'), sunsetAt: new Date('2027-07-01T00:00:00Z'), info: '/docs/tweets-retired' }];
+  const schedule = [
+    { path: '/api/tweets.json', deprecatedAt: new Date('2027-01-01T00:00:00Z'), sunsetAt: new Date('2027-07-01T00:00:00Z'), info: '/docs/tweets-retired' },
+  ];
   const signalled = lifecycleHeaders('/api/tweets.json', schedule);
   assert.equal(signalled.headers.Deprecation, '@1798761600');
   assert.equal((parseItem(signalled.headers.Deprecation)[0] as Date).toISOString(), '2027-01-01T00:00:00.000Z', 'an RFC 9651 date');

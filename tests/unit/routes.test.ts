@@ -54,10 +54,43 @@ const SECRET = 'SECRET-internal-detail /work/main/src/x.ts:12';
 const acceptOf = (key: string) => createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
 
 const failing: Route[] = [
-  { name: 'fetch-rejects', path: '/fetch-rejects', methods: ['GET'], matches: (p) => p === '/fetch-rejects', kind: 'fetch', fetch: async () => Promise.reject(new Error(SECRET)) },
-  { name: 'throws', path: '/throws', methods: ['GET'], matches: (p) => p === '/throws', kind: 'answer', answer: () => { throw new Error(SECRET); } },
-  { name: 'rejects', path: '/rejects', methods: ['POST'], matches: (p) => p === '/rejects', kind: 'answer', bodyMax: 10, answer: async () => Promise.reject(new TypeError(SECRET)) },
-  { name: 'throws-value', path: '/value', methods: ['GET'], matches: (p) => p === '/value', kind: 'answer', answer: () => { throw SECRET; } },
+  {
+    name: 'fetch-rejects',
+    path: '/fetch-rejects',
+    methods: ['GET'],
+    matches: (p) => p === '/fetch-rejects',
+    kind: 'fetch',
+    fetch: async () => Promise.reject(new Error(SECRET)),
+  },
+  {
+    name: 'throws',
+    path: '/throws',
+    methods: ['GET'],
+    matches: (p) => p === '/throws',
+    kind: 'answer',
+    answer: () => {
+      throw new Error(SECRET);
+    },
+  },
+  {
+    name: 'rejects',
+    path: '/rejects',
+    methods: ['POST'],
+    matches: (p) => p === '/rejects',
+    kind: 'answer',
+    bodyMax: 10,
+    answer: async () => Promise.reject(new TypeError(SECRET)),
+  },
+  {
+    name: 'throws-value',
+    path: '/value',
+    methods: ['GET'],
+    matches: (p) => p === '/value',
+    kind: 'answer',
+    answer: () => {
+      throw SECRET;
+    },
+  },
 ];
 
 /** Routes that show the Web-standard path: a streamed body, a bounded request body, and a path that takes WebSocket upgrades. */
@@ -130,7 +163,12 @@ test('a thrown error, a rejection or a thrown non-error becomes the same 500 pro
   const original = console.error;
   console.error = (...args: unknown[]) => logged.push(args);
   try {
-    for (const [path, init] of [['/throws', {}], ['/rejects', { method: 'POST', body: 'x' }], ['/value', {}], ['/fetch-rejects', {}]] as const) {
+    for (const [path, init] of [
+      ['/throws', {}],
+      ['/rejects', { method: 'POST', body: 'x' }],
+      ['/value', {}],
+      ['/fetch-rejects', {}],
+    ] as const) {
       const response = await fetch(`${base}${path}`, init);
       assert.equal(response.status, 500, path);
       assert.equal(response.headers.get('content-type'), 'application/problem+json');
@@ -172,7 +210,15 @@ test('a Web-standard route sees its body bounded and its URL on the fixed origin
 async function handshake(path: string, headers: Record<string, string> = {}): Promise<string> {
   const socket = connect({ host: '127.0.0.1', port: Number(new URL(base).port) });
   await once(socket, 'connect');
-  const lines = [`GET ${path} HTTP/1.1`, `Host: ${new URL(base).host}`, 'Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const lines = [
+    `GET ${path} HTTP/1.1`,
+    `Host: ${new URL(base).host}`,
+    'Upgrade: websocket',
+    'Connection: Upgrade',
+    'Sec-WebSocket-Version: 13',
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   socket.end(`${lines.join('\r\n')}\r\n\r\n`);
   let text = '';
   for await (const chunk of socket) text += String(chunk);

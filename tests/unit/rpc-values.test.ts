@@ -37,10 +37,16 @@ test('a calendar date is midnight UTC of that day; a day not in its month is no 
 test('a date-time is read with its offset, or as UTC without one', () => {
   const valid = parts.filter(({ year, month, day }) => !Number.isNaN(expectedDay(year, month, day)));
   fc.assert(
-    fc.property(valid, fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.constantFrom('', 'Z', '+02:00', '-05:30'), ({ year, month, day }, hour, minute, zone) => {
-      const text = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hour, 2)}:${pad(minute, 2)}:00${zone}`;
-      const offsetMinutes = zone === '+02:00' ? 120 : zone === '-05:30' ? -330 : 0;
-      assert.equal(toDate(text).getTime(), expectedDay(year, month, day) + (hour * 60 + minute - offsetMinutes) * 60_000);
-    }),
+    fc.property(
+      valid,
+      fc.integer({ min: 0, max: 23 }),
+      fc.integer({ min: 0, max: 59 }),
+      fc.constantFrom('', 'Z', '+02:00', '-05:30'),
+      ({ year, month, day }, hour, minute, zone) => {
+        const text = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hour, 2)}:${pad(minute, 2)}:00${zone}`;
+        const offsetMinutes = zone === '+02:00' ? 120 : zone === '-05:30' ? -330 : 0;
+        assert.equal(toDate(text).getTime(), expectedDay(year, month, day) + (hour * 60 + minute - offsetMinutes) * 60_000);
+      },
+    ),
   );
 });

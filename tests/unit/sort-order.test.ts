@@ -26,7 +26,10 @@ function javascriptOrder(keys: readonly (string | number)[]): number[] {
 }
 
 test('sort keys ordered by sqliteOrdered and < come out in SQLite’s ORDER BY order', () => {
-  const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.string({ unit: fc.constantFrom('a', 'é', '\uE000', '\uFFFD', '😀', '\u{10000}', 'Z'), maxLength: 4 }));
+  const text = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 6 }),
+    fc.string({ unit: fc.constantFrom('a', 'é', '\uE000', '\uFFFD', '😀', '\u{10000}', 'Z'), maxLength: 4 }),
+  );
   const number = fc.oneof(fc.double({ noNaN: true }), fc.integer(), fc.constant(-Infinity));
   fc.assert(
     fc.property(fc.oneof(fc.array(text, { maxLength: 30 }), fc.array(number, { maxLength: 30 })), (keys) => {

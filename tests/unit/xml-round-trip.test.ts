@@ -21,7 +21,8 @@ import type { LocatedItem } from '../../src/formats/located.ts';
 import { assertValidXml, assertWellFormedXml } from '../helpers/xml.ts';
 
 /** XML 1.0 §2.2: Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
-const isXmlChar = (c: number) => c === 0x9 || c === 0xa || c === 0xd || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
+const isXmlChar = (c: number) =>
+  c === 0x9 || c === 0xa || c === 0xd || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
 
 /** What a parser must read back: the string, each character XML cannot carry as U+FFFD (iterated by code point: a lone surrogate is one). */
 const readBack = (s: string) => Array.from(s, (c) => (isXmlChar(c.codePointAt(0)!) ? c : '\uFFFD')).join('');
@@ -37,20 +38,68 @@ function parse(xml: string): Element {
   return parser.parseFromString(xml, 'text/xml').documentElement!;
 }
 
-const children = (parent: Element, name: string) => Array.from(parent.childNodes).filter((n): n is Element => n.nodeType === 1 && (n as Element).localName === name);
+const children = (parent: Element, name: string) =>
+  Array.from(parent.childNodes).filter((n): n is Element => n.nodeType === 1 && (n as Element).localName === name);
 const child = (parent: Element, name: string) => children(parent, name)[0];
 const textOf = (parent: Element, name: string) => child(parent, name)?.textContent ?? undefined;
 
 /** The hard parts, mixed into arbitrary text. */
 const PIECES = [
-  '&', '&amp;', '&lt;', '&gt;', '&quot;', '&apos;', '&nbsp;', '&#38;', '&#x26;', '&#13;', '&#0;', '&amp', 'amp;', '&&lt;;',
-  '<', '>', ']]>', '<![CDATA[', '"', "'", '<!--', '?>',
-  '\r', '\r\n', '\n', '\t', '  ', ' ',
-  '\u0000', '\u0001', '\u0008', '\u000B', '\u000C', '\u001F', '\u007F', '\u0085', '\u2028', '\uFFFE', '\uFFFF', '\uFFFD',
-  '\uD800', '\uDBFF', '\uDC00', '\uDFFF', '\uDFFF\uD800',
-  '😀', '\u{10FFFF}', '\u{1F1EB}\u{1F1F7}', 'é', 'e\u0301', 'Ω',
+  '&',
+  '&amp;',
+  '&lt;',
+  '&gt;',
+  '&quot;',
+  '&apos;',
+  '&nbsp;',
+  '&#38;',
+  '&#x26;',
+  '&#13;',
+  '&#0;',
+  '&amp',
+  'amp;',
+  '&&lt;;',
+  '<',
+  '>',
+  ']]>',
+  '<![CDATA[',
+  '"',
+  "'",
+  '<!--',
+  '?>',
+  '\r',
+  '\r\n',
+  '\n',
+  '\t',
+  '  ',
+  ' ',
+  '\u0000',
+  '\u0001',
+  '\u0008',
+  '\u000B',
+  '\u000C',
+  '\u001F',
+  '\u007F',
+  '\u0085',
+  '\u2028',
+  '\uFFFE',
+  '\uFFFF',
+  '\uFFFD',
+  '\uD800',
+  '\uDBFF',
+  '\uDC00',
+  '\uDFFF',
+  '\uDFFF\uD800',
+  '😀',
+  '\u{10FFFF}',
+  '\u{1F1EB}\u{1F1F7}',
+  'é',
+  'e\u0301',
+  'Ω',
 ];
-const hostile = fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ unit: 'binary', maxLength: 8 }), fc.string({ maxLength: 8 })), { maxLength: 12 }).map((parts) => parts.join(''));
+const hostile = fc
+  .array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ unit: 'binary', maxLength: 8 }), fc.string({ maxLength: 8 })), { maxLength: 12 })
+  .map((parts) => parts.join(''));
 const nonEmpty = hostile.filter((s) => s.length > 0);
 const optional = fc.option(hostile, { nil: undefined });
 
@@ -130,7 +179,14 @@ test('Atom: every string of a feed item, and of the site, comes back out of the 
   fc.assert(
     fc.property(fc.array(feedItem, { maxLength: 3 }), hostile, hostile, (fields, author, description) => {
       const items: FeedItem[] = fields.map((f, i) => ({ ...f, canonicalId: cid(i + 1), date: '2025-01-01' }));
-      const site: FeedSite = { url: SITE, title: 'Collections', description, author, collectionTitles: { books: 'Books & <Reading>', concerts: 'Concerts' }, asOf: '2025-06-01T00:00:00Z' };
+      const site: FeedSite = {
+        url: SITE,
+        title: 'Collections',
+        description,
+        author,
+        collectionTitles: { books: 'Books & <Reading>', concerts: 'Concerts' },
+        asOf: '2025-06-01T00:00:00Z',
+      };
       const feed = parse(renderAtom(items, site));
       assert.equal(textOf(child(feed, 'author')!, 'name'), readBack(author));
       assert.equal(textOf(feed, 'subtitle'), readBack(description));
@@ -150,7 +206,17 @@ test('Atom: every string of a feed item, and of the site, comes back out of the 
 
 test('libxml2 finds hostile documents well-formed, and the KML and GPX valid against their schemas', async () => {
   const nasty = PIECES.join('');
-  const item: LocatedItem = { canonicalId: cid(1), collection: 'places', name: nasty, category: nasty, city: nasty, country: nasty, notes: nasty, coordinatesSource: nasty, coordinates: { latitude: 1, longitude: 2 } };
+  const item: LocatedItem = {
+    canonicalId: cid(1),
+    collection: 'places',
+    name: nasty,
+    category: nasty,
+    city: nasty,
+    country: nasty,
+    notes: nasty,
+    coordinatesSource: nasty,
+    coordinates: { latitude: 1, longitude: 2 },
+  };
   await assertValidXml(renderKml(nasty, [item], SITE), 'kml', 'hostile.kml');
   await assertValidXml(renderGpx(nasty, [item], SITE, '2025-01-01T00:00:00Z'), 'gpx', 'hostile.gpx');
   const feed: FeedSite = { url: SITE, title: nasty, description: nasty, author: nasty, collectionTitles: { books: nasty }, asOf: '2025-06-01T00:00:00Z' };

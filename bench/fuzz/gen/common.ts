@@ -36,26 +36,176 @@ export function percentEncode(byteString: string): string {
 
 /** Percent-encoded sequences that decoders get wrong: lone and overlong surrogates, overlong forms, truncated and invalid escapes, controls. */
 export const BAD_ESCAPES = [
-  '%ED%A0%80', '%ED%BF%BF', '%ED%A0%80%ED%B0%80', '%C0%AF', '%C0%80', '%E0%80%AF', '%F4%90%80%80', '%F8%88%80%80%80',
-  '%FF', '%FE%FF', '%80', '%BF', '%00', '%0D%0A', '%0A', '%0D', '%09', '%1B', '%7F', '%C2%A0', '%E2%80%8B', '%E2%80%AE', '%EF%BB%BF',
-  '%', '%2', '%G0', '%%', '%%41', '%u0041', '%25', '%2525', '%2B', '+', '%20', '%2F', '%2E%2E%2F', '%5C', '%3B', '%26', '%3D', '%23',
+  '%ED%A0%80',
+  '%ED%BF%BF',
+  '%ED%A0%80%ED%B0%80',
+  '%C0%AF',
+  '%C0%80',
+  '%E0%80%AF',
+  '%F4%90%80%80',
+  '%F8%88%80%80%80',
+  '%FF',
+  '%FE%FF',
+  '%80',
+  '%BF',
+  '%00',
+  '%0D%0A',
+  '%0A',
+  '%0D',
+  '%09',
+  '%1B',
+  '%7F',
+  '%C2%A0',
+  '%E2%80%8B',
+  '%E2%80%AE',
+  '%EF%BB%BF',
+  '%',
+  '%2',
+  '%G0',
+  '%%',
+  '%%41',
+  '%u0041',
+  '%25',
+  '%2525',
+  '%2B',
+  '+',
+  '%20',
+  '%2F',
+  '%2E%2E%2F',
+  '%5C',
+  '%3B',
+  '%26',
+  '%3D',
+  '%23',
 ] as const;
 
 /** Text values that break parsers, comparisons, folding or encoders. */
 export const HOSTILE_TEXT = [
-  '', ' ', '  ', 'a', '0', '-0', '-1', '1e309', '-1e309', 'NaN', 'Infinity', 'null', 'undefined', 'true', 'false', '[]', '{}', '[object Object]',
-  '\u0000', 'a\u0000b', '\u0001\u0002\u001f', '\u007f', '\r\n', '\n', '\t', '\b', '\u2028\u2029', '\uFEFF', '\u202E', '\u200B', '\uFFFD', '\uFFFF',
-  '\uD800', '\uDFFF', 'a\uD800b', '\uDC00\uD800', '😀', '👩‍👩‍👧‍👦', '𝕏', 'ß', 'ẞ', 'İ', 'ı', 'ﬃ', 'e\u0301', 'é', 'Å', 'Ω', 'ǅ', 'ｆｕｌｌ', '٣', '²',
-  "'", '"', '`', '\\', '\\u0000', '\\x00', '%', '_', '*', '?', '..', '../', '..\\', '/', '//', '#', '&', '=', ';', ',', ':', '|', '<', '>',
-  "' OR '1'='1", '" OR ""="', "'; DROP TABLE records; --", '1; SELECT 1', '%_%', 'a%', '<script>alert(1)</script>', '${7*7}', '{{7*7}}', '__proto__', 'constructor',
-  'toString', 'hasOwnProperty', 'itm_000000000000000000000000', 'itm_', 'AAAA', 'Zürich', 'zurich', 'ZURICH', 'Lisboa', 'Drama', 'drama', 'Björk',
+  '',
+  ' ',
+  '  ',
+  'a',
+  '0',
+  '-0',
+  '-1',
+  '1e309',
+  '-1e309',
+  'NaN',
+  'Infinity',
+  'null',
+  'undefined',
+  'true',
+  'false',
+  '[]',
+  '{}',
+  '[object Object]',
+  '\u0000',
+  'a\u0000b',
+  '\u0001\u0002\u001f',
+  '\u007f',
+  '\r\n',
+  '\n',
+  '\t',
+  '\b',
+  '\u2028\u2029',
+  '\uFEFF',
+  '\u202E',
+  '\u200B',
+  '\uFFFD',
+  '\uFFFF',
+  '\uD800',
+  '\uDFFF',
+  'a\uD800b',
+  '\uDC00\uD800',
+  '😀',
+  '👩‍👩‍👧‍👦',
+  '𝕏',
+  'ß',
+  'ẞ',
+  'İ',
+  'ı',
+  'ﬃ',
+  'e\u0301',
+  'é',
+  'Å',
+  'Ω',
+  'ǅ',
+  'ｆｕｌｌ',
+  '٣',
+  '²',
+  "'",
+  '"',
+  '`',
+  '\\',
+  '\\u0000',
+  '\\x00',
+  '%',
+  '_',
+  '*',
+  '?',
+  '..',
+  '../',
+  '..\\',
+  '/',
+  '//',
+  '#',
+  '&',
+  '=',
+  ';',
+  ',',
+  ':',
+  '|',
+  '<',
+  '>',
+  "' OR '1'='1",
+  '" OR ""="',
+  "'; DROP TABLE records; --",
+  '1; SELECT 1',
+  '%_%',
+  'a%',
+  '<script>alert(1)</script>',
+  '${7*7}',
+  '{{7*7}}',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'itm_000000000000000000000000',
+  'itm_',
+  'AAAA',
+  'Zürich',
+  'zurich',
+  'ZURICH',
+  'Lisboa',
+  'Drama',
+  'drama',
+  'Björk',
 ] as const;
 
 /** Lengths around and far past the bounds (filter values and searches 200, cursors 1024, query strings 4096). */
 export const EDGE_LENGTHS = [63, 64, 65, 140, 141, 199, 200, 201, 500, 1023, 1024, 1025, 4095, 4096, 4097, 8200, 20000] as const;
 
 /** Words that match records, so a value spliced from one reaches the search and comparison code rather than stopping at validation. */
-export const PLAUSIBLE = ['Drama', 'drama', 'Lisbon', 'Zürich', 'zurich', 'Björk', 'Radiohead', 'Fado', 'node.js', 'Run', 'movie', 'the', 'e', 'an', 'ing', 'Mann', 'Al Pacino', 'river'] as const;
+export const PLAUSIBLE = [
+  'Drama',
+  'drama',
+  'Lisbon',
+  'Zürich',
+  'zurich',
+  'Björk',
+  'Radiohead',
+  'Fado',
+  'node.js',
+  'Run',
+  'movie',
+  'the',
+  'e',
+  'an',
+  'ing',
+  'Mann',
+  'Al Pacino',
+  'river',
+] as const;
 /** Characters that break a value from inside: NUL (most often: it ends C strings), other controls and unpaired surrogates, then quotes, LIKE and FTS syntax. */
 const SPLICE = fc.oneof(
   { weight: 3, arbitrary: fc.constant('\u0000') },
@@ -64,10 +214,12 @@ const SPLICE = fc.oneof(
 );
 
 /** A plausible word with a hostile character spliced in (`a\u0000b` is the shape that reaches a trigram search). */
-export const spliced: fc.Arbitrary<string> = fc.tuple(oneOf(...PLAUSIBLE), fc.nat({ max: 64 }), SPLICE, fc.integer({ min: 1, max: 3 })).map(([word, at, bad, times]) => {
-  const i = at % (word.length + 1);
-  return `${word.slice(0, i)}${bad.repeat(times)}${word.slice(i)}`;
-});
+export const spliced: fc.Arbitrary<string> = fc
+  .tuple(oneOf(...PLAUSIBLE), fc.nat({ max: 64 }), SPLICE, fc.integer({ min: 1, max: 3 }))
+  .map(([word, at, bad, times]) => {
+    const i = at % (word.length + 1);
+    return `${word.slice(0, i)}${bad.repeat(times)}${word.slice(i)}`;
+  });
 
 /** Arbitrary text, from printable to unpaired surrogates and controls, short or at a bound. */
 export const hostileText = (maxLength = 24): fc.Arbitrary<string> =>
@@ -77,7 +229,10 @@ export const hostileText = (maxLength = 24): fc.Arbitrary<string> =>
     { weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength }) },
     { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength }) },
     { weight: 1, arbitrary: fc.string({ unit: oneOf('\u0000', '\u0001', '\u001f', '\u007f', '\u0085', '\r', '\n', '\t', '\u00a0', '\u2028'), maxLength: 8 }) },
-    { weight: 1, arbitrary: fc.tuple(oneOf(...EDGE_LENGTHS), oneOf('a', 'é', '😀', ' ', '%', '\u0000')).map(([n, c]) => c.repeat(Math.ceil(n / c.length)).slice(0, n)) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(oneOf(...EDGE_LENGTHS), oneOf('a', 'é', '😀', ' ', '%', '\u0000')).map(([n, c]) => c.repeat(Math.ceil(n / c.length)).slice(0, n)),
+    },
   );
 
 /** Byte-level mutations of a byte string: flips, truncation, insertion of hostile tokens, deletion and duplication of spans. */
@@ -89,7 +244,9 @@ export function mutate(base: string, tokens: readonly string[], roundsMax = 3): 
       position(s).map((i) => s.slice(0, i)),
       fc.tuple(position(s), oneOf(...tokens)).map(([i, t]) => s.slice(0, i) + t + s.slice(i)),
       fc.tuple(position(s), fc.integer({ min: 1, max: 24 })).map(([i, n]) => s.slice(0, i) + s.slice(i + n)),
-      fc.tuple(position(s), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 50 })).map(([i, n, times]) => s.slice(0, i) + s.slice(i, i + n).repeat(times) + s.slice(i)),
+      fc
+        .tuple(position(s), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 50 }))
+        .map(([i, n, times]) => s.slice(0, i) + s.slice(i, i + n).repeat(times) + s.slice(i)),
     );
   const rounds = (s: string, n: number): fc.Arbitrary<string> => (n === 0 ? fc.constant(s) : once(s).chain((t) => rounds(t, n - 1)));
   return fc.integer({ min: 1, max: roundsMax }).chain((n) => rounds(base, n));
@@ -113,7 +270,12 @@ export const framing: fc.Arbitrary<Framing> = fc.oneof(
 
 /** Frames `body` as `kind` says; chunk sizes come from `cuts` (any numbers). */
 export function frame(body: Buffer, kind: Framing, cuts: readonly number[]): FramedBody {
-  const ok = (headers: [string, string][], bytes: Buffer, brokenFraming = false, halfClose = false): FramedBody => ({ headers, body: bytes, brokenFraming, halfClose });
+  const ok = (headers: [string, string][], bytes: Buffer, brokenFraming = false, halfClose = false): FramedBody => ({
+    headers,
+    body: bytes,
+    brokenFraming,
+    halfClose,
+  });
   const chunked = (bytes: Buffer, last = '0\r\n\r\n') => {
     const parts: Buffer[] = [];
     let at = 0;
@@ -138,11 +300,32 @@ export function frame(body: Buffer, kind: Framing, cuts: readonly number[]): Fra
     case 'length-short':
       return ok([['Content-Length', String(Math.max(0, body.length - slack))]], body, true, true);
     case 'length-and-chunked':
-      return ok([['Content-Length', String(body.length)], ['Transfer-Encoding', 'chunked']], chunked(body), true, true);
+      return ok(
+        [
+          ['Content-Length', String(body.length)],
+          ['Transfer-Encoding', 'chunked'],
+        ],
+        chunked(body),
+        true,
+        true,
+      );
     case 'lengths-differ':
-      return ok([['Content-Length', String(body.length)], ['Content-Length', String(body.length + slack)]], body, true, true);
+      return ok(
+        [
+          ['Content-Length', String(body.length)],
+          ['Content-Length', String(body.length + slack)],
+        ],
+        body,
+        true,
+        true,
+      );
     case 'chunked-bad':
-      return ok([['Transfer-Encoding', 'chunked']], Buffer.concat([Buffer.from(`${(cuts[2] ?? 0) % 2 === 0 ? 'zz' : (body.length + slack).toString(16)}\r\n`), body]), true, true);
+      return ok(
+        [['Transfer-Encoding', 'chunked']],
+        Buffer.concat([Buffer.from(`${(cuts[2] ?? 0) % 2 === 0 ? 'zz' : (body.length + slack).toString(16)}\r\n`), body]),
+        true,
+        true,
+      );
     case 'unframed':
       return ok([], body, true, true);
   }

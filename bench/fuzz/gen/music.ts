@@ -12,7 +12,26 @@ import { bytes, canary, EDGE_LENGTHS, hostileText, mutate, oneOf } from './commo
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Path = (string | number)[];
 
-const JSON_TOKENS = ['{', '}', '[', ']', ',', ':', '"', '\\', 'null', 'true', '1e999', '-', '\u0000', '\uFEFF', '\uD800', '"__proto__":', `"${canary('k')}":`, `"${canary('v')}"`];
+const JSON_TOKENS = [
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  ':',
+  '"',
+  '\\',
+  'null',
+  'true',
+  '1e999',
+  '-',
+  '\u0000',
+  '\uFEFF',
+  '\uD800',
+  '"__proto__":',
+  `"${canary('k')}":`,
+  `"${canary('v')}"`,
+];
 
 function paths(value: Json, at: Path = [], out: Path[] = []): Path[] {
   out.push(at);
@@ -74,18 +93,28 @@ function change(value: Json): fc.Arbitrary<Json> {
       oneOf(...EDGE_LENGTHS).map((len): Json => 'é'.repeat(len)),
       oneOf(10, 500).map(nestedArrays),
     ];
-    if (Array.isArray(node) && node.length > 0) replacements.push(oneOf(20, 21, 50, 51, 100, 101, 200, 201, 500, 501, 3000).map((len): Json => Array.from({ length: grownLength(node, len) }, (_, i) => node[i % node.length]!)));
+    if (Array.isArray(node) && node.length > 0)
+      replacements.push(
+        oneOf(20, 21, 50, 51, 100, 101, 200, 201, 500, 501, 3000).map((len): Json =>
+          Array.from({ length: grownLength(node, len) }, (_, i) => node[i % node.length]!),
+        ),
+      );
     if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
-      replacements.push(oneOf(canary('k'), '__proto__', 'constructor', 'prototype', '', 'schemaVersion', 'a'.repeat(300)).map((key): Json => ({ ...node, [key]: canary('v') })));
+      replacements.push(
+        oneOf(canary('k'), '__proto__', 'constructor', 'prototype', '', 'schemaVersion', 'a'.repeat(300)).map((key): Json => ({ ...node, [key]: canary('v') })),
+      );
     }
-    return fc.oneof(...replacements).map((replacement) => setAt(value, path, replacement === undefined && path.length === 0 ? (n % 2 === 0 ? null : {}) : replacement));
+    return fc
+      .oneof(...replacements)
+      .map((replacement) => setAt(value, path, replacement === undefined && path.length === 0 ? (n % 2 === 0 ? null : {}) : replacement));
   });
 }
 
-const changed = (value: Json) => fc.integer({ min: 1, max: 3 }).chain((rounds) => {
-  const go = (v: Json, left: number): fc.Arbitrary<Json> => (left === 0 ? fc.constant(v) : change(v).chain((next) => go(next, left - 1)));
-  return go(value, rounds);
-});
+const changed = (value: Json) =>
+  fc.integer({ min: 1, max: 3 }).chain((rounds) => {
+    const go = (v: Json, left: number): fc.Arbitrary<Json> => (left === 0 ? fc.constant(v) : change(v).chain((next) => go(next, left - 1)));
+    return go(value, rounds);
+  });
 
 /** Text-level forms of a JSON value: serialized, padded to a size bound, with a prototype key or duplicate key, a BOM, trailing bytes, mutated bytes. */
 function serialized(value: fc.Arbitrary<Json>, bound: number): fc.Arbitrary<string> {
@@ -127,16 +156,20 @@ export function intersectionBody(profile: unknown): fc.Arbitrary<string> {
 export function stationBody(ids: readonly string[]): fc.Arbitrary<string> {
   const value = fc.oneof(oneOf('Fado', 'Mariza', 'Björk', 'Radiohead', 'Jazz', ...ids.slice(0, 5)), hostileText(12), fc.constant(canary('v')));
   const kind = oneOf('artist', 'genre', 'track');
-  const valid = fc.record({
-    schemaVersion: fc.constant('1'),
-    stationSeed: fc.oneof(oneOf('sunday', '', 'x'.repeat(64)), fc.constant(canary('v'))),
-    affinities: fc.array(fc.record({ kind, value, weight: fc.double({ min: -1, max: 1, noNaN: true }) }), { maxLength: 4 }),
-    votes: fc.array(fc.record({ canonicalId: ids.length > 0 ? oneOf(...ids) : fc.constant('itm_000000000000000000000000'), vote: oneOf('up', 'down') }), { maxLength: 3 }),
-    hardExclusions: fc.array(fc.record({ kind, value }), { maxLength: 3 }),
-    recentCanonicalIds: fc.array(ids.length > 0 ? oneOf(...ids) : fc.constant('itm_000000000000000000000000'), { maxLength: 4 }),
-    limit: fc.integer({ min: 1, max: 6 }),
-    intent: fc.option(fc.oneof(hostileText(), fc.constant(canary('v'))), { nil: undefined }),
-    context: fc.option(oneOf('focus', 'workout', 'commute', 'dinner', 'party', 'sleep'), { nil: undefined }),
-  }).map((r) => JSON.parse(JSON.stringify(r)) as Json);
+  const valid = fc
+    .record({
+      schemaVersion: fc.constant('1'),
+      stationSeed: fc.oneof(oneOf('sunday', '', 'x'.repeat(64)), fc.constant(canary('v'))),
+      affinities: fc.array(fc.record({ kind, value, weight: fc.double({ min: -1, max: 1, noNaN: true }) }), { maxLength: 4 }),
+      votes: fc.array(fc.record({ canonicalId: ids.length > 0 ? oneOf(...ids) : fc.constant('itm_000000000000000000000000'), vote: oneOf('up', 'down') }), {
+        maxLength: 3,
+      }),
+      hardExclusions: fc.array(fc.record({ kind, value }), { maxLength: 3 }),
+      recentCanonicalIds: fc.array(ids.length > 0 ? oneOf(...ids) : fc.constant('itm_000000000000000000000000'), { maxLength: 4 }),
+      limit: fc.integer({ min: 1, max: 6 }),
+      intent: fc.option(fc.oneof(hostileText(), fc.constant(canary('v'))), { nil: undefined }),
+      context: fc.option(oneOf('focus', 'workout', 'commute', 'dinner', 'party', 'sleep'), { nil: undefined }),
+    })
+    .map((r) => JSON.parse(JSON.stringify(r)) as Json);
   return serialized(fc.oneof({ weight: 2, arbitrary: valid }, { weight: 5, arbitrary: valid.chain(changed) }), 24576);
 }

@@ -48,7 +48,24 @@ export function parametersOf(path: string): Parameter[] | undefined {
   return [...Object.entries(declaration.filters).map(([name, spec]) => ({ name, kind: spec.kind })), ...common(Object.keys(declaration.sort))];
 }
 
-const DATES = ['2024-01-01', '2024-02-29', '2023-02-29', '2024-13-01', '2024-01-01T00:00:00Z', '2024-01-01T25:00:00Z', '2024-06-30T23:59:60Z', '2024-01-01t00:00:00z', '2024-01-01T00:00:00', '2024-01-01T00:00:00.123456789+14:00', '0000-01-01', '9999-12-31', '+275760-09-13', '2024-1-1', '2024', ''];
+const DATES = [
+  '2024-01-01',
+  '2024-02-29',
+  '2023-02-29',
+  '2024-13-01',
+  '2024-01-01T00:00:00Z',
+  '2024-01-01T25:00:00Z',
+  '2024-06-30T23:59:60Z',
+  '2024-01-01t00:00:00z',
+  '2024-01-01T00:00:00',
+  '2024-01-01T00:00:00.123456789+14:00',
+  '0000-01-01',
+  '9999-12-31',
+  '+275760-09-13',
+  '2024-1-1',
+  '2024',
+  '',
+];
 
 /** A value the parameter accepts, so that what else the request carries reaches the query itself. */
 function validValue(kind: Kind, cursors: readonly string[]): fc.Arbitrary<string> {
@@ -67,7 +84,9 @@ function validValue(kind: Kind, cursors: readonly string[]): fc.Arbitrary<string
     case 'facets':
       return oneOf('1', 'true', 'yes', ' Yes ');
     case 'sort':
-      return fc.subarray([...kind.fields], { minLength: 1, maxLength: Math.min(4, kind.fields.length) }).chain((fields) => fc.tuple(...fields.map((f) => oneOf(f, `${f}:asc`, `${f}:desc`))).map((keys) => keys.join(',')));
+      return fc
+        .subarray([...kind.fields], { minLength: 1, maxLength: Math.min(4, kind.fields.length) })
+        .chain((fields) => fc.tuple(...fields.map((f) => oneOf(f, `${f}:asc`, `${f}:desc`))).map((keys) => keys.join(',')));
     case 'cursor':
       return cursors.length > 0 ? oneOf(...cursors) : fc.constant('');
   }
@@ -88,22 +107,41 @@ function values(kind: Kind, cursors: readonly string[]): fc.Arbitrary<string> {
         planted,
       );
     case 'enum':
-      return fc.oneof(valid, { weight: 2, arbitrary: oneOf(...kind.values).chain((v) => oneOf(v.toUpperCase(), ` ${v} `, `${v}\u0000`, `${v},${v}`, v.slice(0, -1), `${v}x`)) }, hostile, planted);
+      return fc.oneof(
+        valid,
+        { weight: 2, arbitrary: oneOf(...kind.values).chain((v) => oneOf(v.toUpperCase(), ` ${v} `, `${v}\u0000`, `${v},${v}`, v.slice(0, -1), `${v}x`)) },
+        hostile,
+        planted,
+      );
     case 'since':
       return fc.oneof(valid, { weight: 3, arbitrary: oneOf(...DATES) }, hostile, planted);
     case 'string':
     case 'q':
       return fc.oneof(valid, { weight: 3, arbitrary: spliced }, hostile, planted);
     case 'limit':
-      return fc.oneof(valid, { weight: 2, arbitrary: oneOf('0', '101', '-1', '1.5', '1e2', '1e309', 'Infinity', '-Infinity', 'NaN', '0x10', ' 5 ', '', '9'.repeat(400)) }, hostile);
+      return fc.oneof(
+        valid,
+        { weight: 2, arbitrary: oneOf('0', '101', '-1', '1.5', '1e2', '1e309', 'Infinity', '-Infinity', 'NaN', '0x10', ' 5 ', '', '9'.repeat(400)) },
+        hostile,
+      );
     case 'facets':
       return fc.oneof(valid, { weight: 2, arbitrary: oneOf('TRUE', '0', 'no', '') }, hostile);
     case 'sort': {
-      const key = fc.tuple(oneOf(...kind.fields, 'canonicalId', 'TITLE', '', canary('q')), oneOf('', ':asc', ':desc', ':ASC', ':up', '::', ':asc:desc', ' : desc '));
-      return fc.oneof(valid, { weight: 3, arbitrary: fc.array(key, { minLength: 1, maxLength: 6 }).map((keys) => keys.map(([f, d]) => f + d).join(',')) }, hostile);
+      const key = fc.tuple(
+        oneOf(...kind.fields, 'canonicalId', 'TITLE', '', canary('q')),
+        oneOf('', ':asc', ':desc', ':ASC', ':up', '::', ':asc:desc', ' : desc '),
+      );
+      return fc.oneof(
+        valid,
+        { weight: 3, arbitrary: fc.array(key, { minLength: 1, maxLength: 6 }).map((keys) => keys.map(([f, d]) => f + d).join(',')) },
+        hostile,
+      );
     }
     case 'cursor': {
-      const mutated = cursors.length > 0 ? [{ weight: 5, arbitrary: oneOf(...cursors).chain((c) => mutate(c, ['=', '.', '-', '_', 'A', '/', '+', '%', '\u0000', 'é', c])) }] : [];
+      const mutated =
+        cursors.length > 0
+          ? [{ weight: 5, arbitrary: oneOf(...cursors).chain((c) => mutate(c, ['=', '.', '-', '_', 'A', '/', '+', '%', '\u0000', 'é', c])) }]
+          : [];
       return fc.oneof(valid, ...mutated, { weight: 2, arbitrary: fc.base64String({ maxLength: 120 }) }, hostile, planted);
     }
   }
@@ -136,20 +174,54 @@ function buildPairs(path: string, cursors: Record<string, string[]>): fc.Arbitra
   if (!parameters) return fc.array(anyParameter, { maxLength: 4 });
   const known = fc.oneof(
     ...parameters.map((p) =>
-      encoded(p.kind.type === 'cursor' ? fc.oneof({ weight: 4, arbitrary: values(p.kind, own) }, { weight: 1, arbitrary: values(p.kind, all) }) : values(p.kind, own)).map((v): [string, string] => [p.name, v]),
+      encoded(
+        p.kind.type === 'cursor' ? fc.oneof({ weight: 4, arbitrary: values(p.kind, own) }, { weight: 1, arbitrary: values(p.kind, all) }) : values(p.kind, own),
+      ).map((v): [string, string] => [p.name, v]),
     ),
   );
   // Valid values only, each parameter at most once: the query reaches the core.
-  const valid = fc.subarray(parameters, { maxLength: Math.min(4, parameters.length) }).chain((chosen) =>
-    chosen.length === 0 ? fc.constant<[string, string][]>([]) : fc.tuple(...chosen.map((p) => validValue(p.kind, own).map((v): [string, string] => [p.name, percentEncode(bytes(v))]))),
+  const valid = fc
+    .subarray(parameters, { maxLength: Math.min(4, parameters.length) })
+    .chain((chosen) =>
+      chosen.length === 0
+        ? fc.constant<[string, string][]>([])
+        : fc.tuple(...chosen.map((p) => validValue(p.kind, own).map((v): [string, string] => [p.name, percentEncode(bytes(v))]))),
+    );
+  const odd = oneOf<[string, string]>(
+    ['q', '\u0000novalue'],
+    ['', 'x'],
+    ['', ''],
+    ['&', ''],
+    ['limit', ''],
+    [`${canary('q')}`, '1'],
+    ['Limit', '5'],
+    ['q%00', 'a'],
+    ['%71', 'a'],
+    ['q[]', 'a'],
+    ['__proto__', 'x'],
+    ['constructor', 'x'],
   );
-  const odd = oneOf<[string, string]>(['q', '\u0000novalue'], ['', 'x'], ['', ''], ['&', ''], ['limit', ''], [`${canary('q')}`, '1'], ['Limit', '5'], ['q%00', 'a'], ['%71', 'a'], ['q[]', 'a'], ['__proto__', 'x'], ['constructor', 'x']);
   return fc.oneof(
     { weight: 3, arbitrary: valid },
     // Valid but for one parameter: whatever that one breaks is not hidden by another's refusal.
-    { weight: 5, arbitrary: fc.tuple(valid, known, fc.nat()).map(([pairs, bad, at]): [string, string][] => [...pairs.filter(([n]) => n !== bad[0]).slice(0, at % (pairs.length + 1)), bad, ...pairs.filter(([n]) => n !== bad[0]).slice(at % (pairs.length + 1))]) },
-    { weight: 4, arbitrary: fc.array(fc.oneof({ weight: 8, arbitrary: known }, { weight: 1, arbitrary: odd }, { weight: 1, arbitrary: anyParameter }), { maxLength: 5 }) },
+    {
+      weight: 5,
+      arbitrary: fc
+        .tuple(valid, known, fc.nat())
+        .map(([pairs, bad, at]): [string, string][] => [
+          ...pairs.filter(([n]) => n !== bad[0]).slice(0, at % (pairs.length + 1)),
+          bad,
+          ...pairs.filter(([n]) => n !== bad[0]).slice(at % (pairs.length + 1)),
+        ]),
+    },
+    {
+      weight: 4,
+      arbitrary: fc.array(fc.oneof({ weight: 8, arbitrary: known }, { weight: 1, arbitrary: odd }, { weight: 1, arbitrary: anyParameter }), { maxLength: 5 }),
+    },
     // The same parameter many times (short values only: a long one repeated is just a huge target, which other cases send).
-    { weight: 1, arbitrary: fc.tuple(known, fc.integer({ min: 2, max: 300 })).map(([pair, n]) => Array.from({ length: pair[1].length > 64 ? 2 : n }, () => pair)) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(known, fc.integer({ min: 2, max: 300 })).map(([pair, n]) => Array.from({ length: pair[1].length > 64 ? 2 : n }, () => pair)),
+    },
   );
 }

@@ -128,7 +128,12 @@ export function mcpDocuments(siteUrl: string): Document[] {
 export function agentDocuments(): Document[] {
   return [
     { path: LINKS.agentSkills, file: LINKS.agentSkills.slice(1), contentType: 'application/json', body: json(agentSkillsIndex()) },
-    ...SKILLS.map((s) => ({ path: agentSkillUrl(s.name), file: agentSkillUrl(s.name).slice(1), contentType: `${SKILL_MIME_TYPE}; charset=utf-8`, body: s.text })),
+    ...SKILLS.map((s) => ({
+      path: agentSkillUrl(s.name),
+      file: agentSkillUrl(s.name).slice(1),
+      contentType: `${SKILL_MIME_TYPE}; charset=utf-8`,
+      body: s.text,
+    })),
     { path: LINKS.resourceCatalog, file: LINKS.resourceCatalog.slice(1), contentType: 'application/json', body: json(resourceCatalog()) },
   ];
 }
@@ -151,8 +156,18 @@ export function serviceDocuments(): Document[] {
       contentType: 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
       body: json(apiCatalog()),
     },
-    { path: URLS.problemsIndex, file: URLS.problemsIndex.slice(1), contentType: 'application/json', body: json({ problems: slugs.map(problemDocument), links: LINKS }) },
+    {
+      path: URLS.problemsIndex,
+      file: URLS.problemsIndex.slice(1),
+      contentType: 'application/json',
+      body: json({ problems: slugs.map(problemDocument), links: LINKS }),
+    },
     ...agentDocuments(),
-    ...slugs.map((slug) => ({ path: problemJsonUrl(slug), file: problemJsonUrl(slug).slice(1), contentType: 'application/json', body: json(problemDocument(slug)) })),
+    ...slugs.map((slug) => ({
+      path: problemJsonUrl(slug),
+      file: problemJsonUrl(slug).slice(1),
+      contentType: 'application/json',
+      body: json(problemDocument(slug)),
+    })),
   ];
 }

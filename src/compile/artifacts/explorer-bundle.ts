@@ -92,7 +92,12 @@ function stylesInOrder(metafile: Metafile, entry: string): string[] {
 
 /** Bundle into `dir`: the workers first, so the script can be given their hashed names, then the script, then its stylesheet. */
 async function bundleInto(dir: string): Promise<ExplorerAssets> {
-  const workers = await build({ ...COMMON, format: 'iife', outdir: dir, entryPoints: Object.entries(WORKERS).map(([label, input]) => ({ in: input, out: `${label}.worker` })) });
+  const workers = await build({
+    ...COMMON,
+    format: 'iife',
+    outdir: dir,
+    entryPoints: Object.entries(WORKERS).map(([label, input]) => ({ in: input, out: `${label}.worker` })),
+  });
   const workerFiles = outputsOf(workers.metafile!);
   const workerUrl = (label: string) => {
     const file = workerFiles.find((name) => name.startsWith(`${label}.worker-`) && name.endsWith('.js'));
@@ -117,7 +122,14 @@ async function bundleInto(dir: string): Promise<ExplorerAssets> {
   const styles = await build({
     ...COMMON,
     outdir: dir,
-    stdin: { contents: stylesInOrder(main.metafile!, entryInput).map((file) => `@import ${JSON.stringify(file)};`).join('\n'), loader: 'css', resolveDir: dir, sourcefile: 'explorer.css' },
+    stdin: {
+      contents: stylesInOrder(main.metafile!, entryInput)
+        .map((file) => `@import ${JSON.stringify(file)};`)
+        .join('\n'),
+      loader: 'css',
+      resolveDir: dir,
+      sourcefile: 'explorer.css',
+    },
     entryNames: 'explorer-[hash]',
   });
   const style = outputsOf(styles.metafile!).find((name) => name.endsWith('.css'));

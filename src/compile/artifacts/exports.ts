@@ -40,13 +40,21 @@ const EXPORT_RENDERS: Record<string, ExportRender> = {
     const name = query.collection.name;
     const fragments = store.of(`kml ${name} ${siteUrl}`);
     const placemarks = texts.map((text) => fragments.get(idOf(text), text, () => locatedOne(name, text, (item) => kmlPlacemark(item, siteUrl))));
-    return kmlDocument(query.collection.title, placemarks.filter((p) => p !== null));
+    return kmlDocument(
+      query.collection.title,
+      placemarks.filter((p) => p !== null),
+    );
   },
   'application/gpx+xml': (query, texts, asOf, siteUrl, store) => {
     const name = query.collection.name;
     const fragments = store.of(`gpx ${name} ${siteUrl}`);
     const waypoints = texts.map((text) => fragments.get(idOf(text), text, () => locatedOne(name, text, (item) => gpxWaypoint(item, siteUrl))));
-    return gpxDocument(query.collection.title, siteUrl, asOf, waypoints.filter((w) => w !== null));
+    return gpxDocument(
+      query.collection.title,
+      siteUrl,
+      asOf,
+      waypoints.filter((w) => w !== null),
+    );
   },
 };
 
@@ -88,11 +96,21 @@ export function calendarDocuments(core: QueryCore, fragments: FragmentStore = ne
   const events = new Map<string, CalendarEvent[]>();
   for (const name of ['concerts', 'sporting-events'] as const) {
     const texts = [...core.all(parseQuery(collection(name)!, new URLSearchParams()))];
-    events.set(name, texts.map((text) => kept.get(`${name} ${idOf(text)}`, text, () => calendarEvent({ collection: name, fields: parse(text) }, siteUrl))));
+    events.set(
+      name,
+      texts.map((text) => kept.get(`${name} ${idOf(text)}`, text, () => calendarEvent({ collection: name, fields: parse(text) }, siteUrl))),
+    );
   }
   return CALENDARS.map((spec) => {
-    const body = calendarDocument({ name: spec.name, description: spec.description, siteUrl }, spec.collections.flatMap((c) => events.get(c)!));
-    const lastModified = spec.collections.map((c) => core.image.lastModified(c) ?? '').sort().at(-1) || undefined;
+    const body = calendarDocument(
+      { name: spec.name, description: spec.description, siteUrl },
+      spec.collections.flatMap((c) => events.get(c)!),
+    );
+    const lastModified =
+      spec.collections
+        .map((c) => core.image.lastModified(c) ?? '')
+        .sort()
+        .at(-1) || undefined;
     return { path: spec.path, file: spec.path.slice(1), contentType: CALENDAR_MEDIA_TYPE, body, lastModified };
   });
 }

@@ -27,7 +27,13 @@ export function feedDocuments(core: QueryCore, author = DEFAULT_SITE_AUTHOR): Do
     asOf: page.asOf,
   };
   return [
-    { path: URLS.jsonFeed, file: URLS.jsonFeed.slice(1), contentType: JSON_FEED_MEDIA_TYPE, body: renderJsonFeed(items, site), lastModified: page.lastModified },
+    {
+      path: URLS.jsonFeed,
+      file: URLS.jsonFeed.slice(1),
+      contentType: JSON_FEED_MEDIA_TYPE,
+      body: renderJsonFeed(items, site),
+      lastModified: page.lastModified,
+    },
     { path: URLS.atomFeed, file: URLS.atomFeed.slice(1), contentType: ATOM_MEDIA_TYPE, body: renderAtom(items, site), lastModified: page.lastModified },
   ];
 }

@@ -75,14 +75,24 @@ export const ARTIFACT_GROUPS: readonly ArtifactGroup[] = [
       return [fromDocument(tasteProfileDocument(tasteProfile(core.records(collection('music')!), core.image.asOf('music')), core.image.lastModified('music')))];
     },
   },
-  { name: 'exports', reads: [...new Set(EXPORTS.map((e) => e.collection))], paths: EXPORTS.map((e) => e.path), render: (core, options) => exportDocuments(core, options.fragments).map(fromDocument) },
+  {
+    name: 'exports',
+    reads: [...new Set(EXPORTS.map((e) => e.collection))],
+    paths: EXPORTS.map((e) => e.path),
+    render: (core, options) => exportDocuments(core, options.fragments).map(fromDocument),
+  },
   {
     name: 'calendars',
     reads: [...new Set(CALENDARS.flatMap((c) => c.collections))],
     paths: CALENDARS.map((c) => c.path),
     render: (core, options) => calendarDocuments(core, options.fragments).map(fromDocument),
   },
-  { name: 'feeds', reads: ['feed-items'], paths: [URLS.jsonFeed, URLS.atomFeed], render: (core, options) => feedDocuments(core, options.siteAuthor).map(fromDocument) },
+  {
+    name: 'feeds',
+    reads: ['feed-items'],
+    paths: [URLS.jsonFeed, URLS.atomFeed],
+    render: (core, options) => feedDocuments(core, options.siteAuthor).map(fromDocument),
+  },
   // Read no records, so an incremental rebuild never renders them again.
   { name: 'service documents', reads: [], paths: [], render: () => serviceDocuments().map(fromDocument) },
   { name: 'mcp discovery', reads: [], paths: [], render: (core) => mcpDocuments(core.image.siteUrl).map(fromDocument) },

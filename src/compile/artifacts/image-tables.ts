@@ -26,7 +26,9 @@ function insertAll(db: DatabaseSync, sql: string, width: number, rows: FlatRows)
 /** A collection's empty tables. */
 export function createCollectionTables(db: DatabaseSync, name: string, sortFields: readonly string[]): void {
   const sortColumns = sortFields.map((f) => `, ${sortColumn(f)}`).join('');
-  db.exec(`CREATE TABLE ${recordsTable(name)} (rid INTEGER PRIMARY KEY, cid TEXT NOT NULL${sortColumns}, pos INTEGER NOT NULL, search TEXT NOT NULL, json TEXT NOT NULL)`);
+  db.exec(
+    `CREATE TABLE ${recordsTable(name)} (rid INTEGER PRIMARY KEY, cid TEXT NOT NULL${sortColumns}, pos INTEGER NOT NULL, search TEXT NOT NULL, json TEXT NOT NULL)`,
+  );
   db.exec(`CREATE TABLE ${tagsTable(name)} (dim TEXT NOT NULL, key TEXT NOT NULL, label TEXT NOT NULL, rid INTEGER NOT NULL${sortColumns})`);
 }
 
@@ -46,7 +48,9 @@ export function createCollectionIndexes(db: DatabaseSync, name: string, sortFiel
     db.exec(`CREATE INDEX "${name}:tags:s:${f}" ON ${tagsTable(name)} (dim, key, ${sortColumn(f)}, rid)`);
   }
   db.exec(`CREATE INDEX "${name}:tags:rid" ON ${tagsTable(name)} (dim, key, rid)`);
-  db.exec(`CREATE VIRTUAL TABLE ${searchTable(name)} USING fts5(search, tokenize = 'trigram case_sensitive 1', content = ${recordsTable(name)}, content_rowid = 'pos')`);
+  db.exec(
+    `CREATE VIRTUAL TABLE ${searchTable(name)} USING fts5(search, tokenize = 'trigram case_sensitive 1', content = ${recordsTable(name)}, content_rowid = 'pos')`,
+  );
   // Filled in rowid order: FTS5's 'rebuild' reads the table in rid order, and each rowid
   // below the last flushes a segment (measured: 875 ms against 163 ms for 15,000 rows).
   // Sorting the table is faster than reading it through the positions' index (419 against
@@ -65,10 +69,13 @@ const STAGE = 'temp."search:stage"';
 export const SEARCH_STAGE_WIDTH = 7;
 
 export function createSearchStage(db: DatabaseSync): void {
-  db.exec(`CREATE TEMP TABLE "search:stage" (cid TEXT NOT NULL, collection TEXT NOT NULL, year INTEGER, d TEXT NOT NULL, head TEXT NOT NULL, rest TEXT NOT NULL, json TEXT NOT NULL)`);
+  db.exec(
+    `CREATE TEMP TABLE "search:stage" (cid TEXT NOT NULL, collection TEXT NOT NULL, year INTEGER, d TEXT NOT NULL, head TEXT NOT NULL, rest TEXT NOT NULL, json TEXT NOT NULL)`,
+  );
 }
 
-export const stageSearchRows = (db: DatabaseSync, rows: FlatRows) => insertAll(db, `INSERT INTO ${STAGE} VALUES (?, ?, ?, ?, ?, ?, ?)`, SEARCH_STAGE_WIDTH, rows);
+export const stageSearchRows = (db: DatabaseSync, rows: FlatRows) =>
+  insertAll(db, `INSERT INTO ${STAGE} VALUES (?, ?, ?, ?, ?, ?, ?)`, SEARCH_STAGE_WIDTH, rows);
 
 /**
  * The search table from the staged rows, numbered in rank order (date key descending, then
@@ -76,7 +83,9 @@ export const stageSearchRows = (db: DatabaseSync, rows: FlatRows) => insertAll(d
  * string order here: date keys and canonicalIds are ASCII.
  */
 export function writeSearchTable(db: DatabaseSync, { table, index }: SearchNames): void {
-  db.exec(`CREATE TABLE ${table} (rid INTEGER PRIMARY KEY, cid TEXT NOT NULL, collection TEXT NOT NULL, year INTEGER, d TEXT NOT NULL, head TEXT NOT NULL, rest TEXT NOT NULL, json TEXT NOT NULL)`);
+  db.exec(
+    `CREATE TABLE ${table} (rid INTEGER PRIMARY KEY, cid TEXT NOT NULL, collection TEXT NOT NULL, year INTEGER, d TEXT NOT NULL, head TEXT NOT NULL, rest TEXT NOT NULL, json TEXT NOT NULL)`,
+  );
   db.exec(
     `INSERT INTO ${table} SELECT ${SEARCH_RID_BASE} + ${RID_GAP} * row_number() OVER (ORDER BY d DESC, cid), cid, collection, year, d, head, rest, json
      FROM ${STAGE} ORDER BY d DESC, cid`,

@@ -86,12 +86,17 @@ export interface RecordRow {
   json: string;
 }
 
-export function recordRow(collection: CollectionDeclaration, { canonicalId, fields }: { canonicalId: string; fields: Record<string, unknown> }, keys = sortKeys(collection, fields)): RecordRow {
+export function recordRow(
+  collection: CollectionDeclaration,
+  { canonicalId, fields }: { canonicalId: string; fields: Record<string, unknown> },
+  keys = sortKeys(collection, fields),
+): RecordRow {
   return { cid: canonicalId, keys, search: searchText(collection, fields), json: JSON.stringify(fields) };
 }
 
 /** A record's sort keys, in declaration order. */
-export const sortKeys = (collection: CollectionDeclaration, fields: Record<string, unknown>) => Object.keys(collection.sort).map((f) => sortKey(collection.sort[f]!, fields[f]));
+export const sortKeys = (collection: CollectionDeclaration, fields: Record<string, unknown>) =>
+  Object.keys(collection.sort).map((f) => sortKey(collection.sort[f]!, fields[f]));
 
 /** A record's filter values: (dimension, folded key, label), one per distinct value. */
 export function tagRows(collection: CollectionDeclaration, fields: Record<string, unknown>): [string, string, string][] {
@@ -245,7 +250,11 @@ export class ImageWriter {
     // The thread lives on while the pages render (readable), so its heap adds to the build's
     // peak: with V8's default young generation it held 88 MB (32 MB used), with 4 MB 19 MB,
     // and the 100k build's peak RSS went from 1,025 MB to 975 MB at the same speed.
-    this.worker = new Worker(new URL('./image-thread.ts', import.meta.url), { workerData: data, transferList: [port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    this.worker = new Worker(new URL('./image-thread.ts', import.meta.url), {
+      workerData: data,
+      transferList: [port2],
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    });
     this.worker.unref();
   }
 
@@ -318,7 +327,13 @@ export class ImageWriter {
    */
   readable(): string {
     // As-of times with the collections, so the pages rendered from them read them too.
-    this.post({ op: 'commit', meta: [['asOf:search', this.searchAsOf], [SITE_AS_OF, siteAsOf(this.asOfs, this.now)]] });
+    this.post({
+      op: 'commit',
+      meta: [
+        ['asOf:search', this.searchAsOf],
+        [SITE_AS_OF, siteAsOf(this.asOfs, this.now)],
+      ],
+    });
     this.waitFor(this.posted);
     const meta: MetaRows = [['count:search', String(this.searchCount)]];
     this.postOnly({ op: 'finish', meta });

@@ -47,7 +47,8 @@ const FORMAT_NAMES: Readonly<Record<string, string>> = {
 };
 
 /** sports.list takes sporting events' filters as named arguments; every other collection is read with taste.find. */
-const toolFor = (name: string): CatalogEntry['tool'] => (name === 'sporting-events' ? { name: 'sports.list', arguments: {} } : { name: 'taste.find', arguments: { collection: name } });
+const toolFor = (name: string): CatalogEntry['tool'] =>
+  name === 'sporting-events' ? { name: 'sports.list', arguments: {} } : { name: 'taste.find', arguments: { collection: name } };
 
 function collectionEntries(): CatalogEntry[] {
   return restCollections.map((c): CatalogEntry => ({
@@ -70,10 +71,31 @@ function fileEntries(): CatalogEntry[] {
     mediaTypes: [e.mediaType],
     href: e.path,
   }));
-  const calendars: CatalogEntry[] = CALENDARS.map((c) => ({ id: `calendar:${c.path.slice(1)}`, kind: 'calendar', title: c.name, description: `${c.description} An iCalendar subscription.`, mediaTypes: [CALENDAR_MEDIA_TYPE], href: c.path }));
+  const calendars: CatalogEntry[] = CALENDARS.map((c) => ({
+    id: `calendar:${c.path.slice(1)}`,
+    kind: 'calendar',
+    title: c.name,
+    description: `${c.description} An iCalendar subscription.`,
+    mediaTypes: [CALENDAR_MEDIA_TYPE],
+    href: c.path,
+  }));
   const feeds: CatalogEntry[] = [
-    { id: 'feed:json', kind: 'feed', title: 'Newest items (JSON Feed)', description: 'The newest items of every collection, as JSON Feed 1.1.', mediaTypes: [JSON_FEED_MEDIA_TYPE], href: URLS.jsonFeed },
-    { id: 'feed:atom', kind: 'feed', title: 'Newest items (Atom)', description: 'The newest items of every collection, as an Atom feed.', mediaTypes: [ATOM_MEDIA_TYPE], href: URLS.atomFeed },
+    {
+      id: 'feed:json',
+      kind: 'feed',
+      title: 'Newest items (JSON Feed)',
+      description: 'The newest items of every collection, as JSON Feed 1.1.',
+      mediaTypes: [JSON_FEED_MEDIA_TYPE],
+      href: URLS.jsonFeed,
+    },
+    {
+      id: 'feed:atom',
+      kind: 'feed',
+      title: 'Newest items (Atom)',
+      description: 'The newest items of every collection, as an Atom feed.',
+      mediaTypes: [ATOM_MEDIA_TYPE],
+      href: URLS.atomFeed,
+    },
   ];
   const documents: CatalogEntry[] = [
     {
@@ -109,14 +131,29 @@ function agentEntries(): CatalogEntry[] {
     uri: s.uri,
     digest: s.sha256,
   }));
-  const views: CatalogEntry[] = RESOURCES.map((r) => ({ id: `view:${r.name}`, kind: 'view', title: r.title, description: r.description, mediaTypes: [r.mimeType], uri: r.uri }));
+  const views: CatalogEntry[] = RESOURCES.map((r) => ({
+    id: `view:${r.name}`,
+    kind: 'view',
+    title: r.title,
+    description: r.description,
+    mediaTypes: [r.mimeType],
+    uri: r.uri,
+  }));
   return [...skills, ...views];
 }
 
 export function resourceCatalog(): Record<string, unknown> {
   return {
-    description: 'Every resource an agent can read from this service: where over HTTP (href, root-relative), its MCP resource URI on the public MCP server, and the MCP tool that reads it.',
-    links: { apiCatalog: LINKS.apiCatalog, meta: LINKS.meta, openapi: LINKS.openapi, agentSkills: LINKS.agentSkills, mcp: LINKS.mcp, mcpServerCard: LINKS.mcpServerCard },
+    description:
+      'Every resource an agent can read from this service: where over HTTP (href, root-relative), its MCP resource URI on the public MCP server, and the MCP tool that reads it.',
+    links: {
+      apiCatalog: LINKS.apiCatalog,
+      meta: LINKS.meta,
+      openapi: LINKS.openapi,
+      agentSkills: LINKS.agentSkills,
+      mcp: LINKS.mcp,
+      mcpServerCard: LINKS.mcpServerCard,
+    },
     resources: [...collectionEntries(), ...fileEntries(), ...agentEntries()],
   };
 }

@@ -36,10 +36,19 @@ export interface SearchRow {
   values: (string | number | null)[];
 }
 
-export function searchRow(collection: CollectionDeclaration, { canonicalId, fields }: Pick<PublishedRecord, 'canonicalId' | 'fields'>, siteUrl: string): SearchRow {
+export function searchRow(
+  collection: CollectionDeclaration,
+  { canonicalId, fields }: Pick<PublishedRecord, 'canonicalId' | 'fields'>,
+  siteUrl: string,
+): SearchRow {
   const [head = '', ...rest] = collection.search.map((f) => folded(fields[f]));
   const date = HAPPENED[collection.name]?.(fields) ?? (typeof fields[collection.dateField] === 'string' ? String(fields[collection.dateField]) : undefined);
-  const hit: Record<string, unknown> = { canonicalId, collection: collection.name, title: headline(collection.name, fields), url: linkOf(collection.name, fields, siteUrl) };
+  const hit: Record<string, unknown> = {
+    canonicalId,
+    collection: collection.name,
+    title: headline(collection.name, fields),
+    url: linkOf(collection.name, fields, siteUrl),
+  };
   if (date !== undefined) Object.assign(hit, { date, year: yearOf(date) });
   const d = String(sortKey('date', date));
   return { cid: canonicalId, d, values: [canonicalId, collection.name, yearOf(date) ?? null, d, head, rest.join(FIELD_SEPARATOR), JSON.stringify(hit)] };

@@ -60,11 +60,17 @@ export function edgeTable(manifest: Manifest): EdgeTable {
  * query string or a negotiated `Accept` asks for something else, and the worker drops the
  * headers Pages adds to assets on its own. So one include rule, no exclusions.
  */
-export const ROUTES = { version: 1, description: 'Every request meets _worker.js, which answers from the static files only what they answer exactly.', include: ['/*'], exclude: [] as string[] };
+export const ROUTES = {
+  version: 1,
+  description: 'Every request meets _worker.js, which answers from the static files only what they answer exactly.',
+  include: ['/*'],
+  exclude: [] as string[],
+};
 
 function checkRoutes(routes: typeof ROUTES): void {
   const count = routes.include.length + routes.exclude.length;
-  if (count > LIMITS.cdnRouteRulesMax) throw new HeaderRulesError(`_routes.json: ${count} rules, more than the ${LIMITS.cdnRouteRulesMax} Cloudflare Pages reads (cdnRouteRulesMax).`);
+  if (count > LIMITS.cdnRouteRulesMax)
+    throw new HeaderRulesError(`_routes.json: ${count} rules, more than the ${LIMITS.cdnRouteRulesMax} Cloudflare Pages reads (cdnRouteRulesMax).`);
 }
 
 /** Bundles the worker with its table: one ES module, no imports left, as Pages' advanced mode runs it. */

@@ -123,14 +123,18 @@ const PLAIN_PATH = /^\/[A-Za-z0-9._~\/-]*$/;
 export function compileHeaderRules(urls: UrlHeaders): HeaderRule[] {
   const paths = Object.keys(urls).sort();
   const names = new Map<string, string>();
-  for (const path of paths) for (const name of Object.keys(urls[path]!)) if (!LEFT_TO_HOST.has(name.toLowerCase())) names.set(name.toLowerCase(), names.get(name.toLowerCase()) ?? name);
+  for (const path of paths)
+    for (const name of Object.keys(urls[path]!))
+      if (!LEFT_TO_HOST.has(name.toLowerCase())) names.set(name.toLowerCase(), names.get(name.toLowerCase()) ?? name);
   const lowered = new Map(paths.map((path) => [path, new Map(Object.entries(urls[path]!).map(([k, v]) => [k.toLowerCase(), v]))]));
   const rules = new Map<string, Record<string, string>>();
   for (const [lower, name] of [...names].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const entries = paths.map((path) => ({ path, value: lowered.get(path)!.get(lower) }));
     cover(entries, (pattern, value) => {
       if (!PLAIN_PATH.test(pattern.replace('*', ''))) {
-        throw new HeaderRulesError(`_headers: ${pattern} needs a rule of its own (its ${name} differs from its neighbours'), but its path has characters a host would read as a pattern or decode differently; rename the file.`);
+        throw new HeaderRulesError(
+          `_headers: ${pattern} needs a rule of its own (its ${name} differs from its neighbours'), but its path has characters a host would read as a pattern or decode differently; rename the file.`,
+        );
       }
       const headers = rules.get(pattern) ?? {};
       headers[name] = value;
@@ -150,11 +154,15 @@ const byGenerality = (a: HeaderRule, b: HeaderRule) => {
 
 function checkLimits(rules: readonly HeaderRule[]): void {
   if (rules.length > LIMITS.cdnHeaderRulesMax) {
-    throw new HeaderRulesError(`_headers: the static files need ${rules.length} rules, more than the ${LIMITS.cdnHeaderRulesMax} Cloudflare Pages reads (cdnHeaderRulesMax); the rest would be ignored. Give files that differ in a header a folder or an extension of their own.`);
+    throw new HeaderRulesError(
+      `_headers: the static files need ${rules.length} rules, more than the ${LIMITS.cdnHeaderRulesMax} Cloudflare Pages reads (cdnHeaderRulesMax); the rest would be ignored. Give files that differ in a header a folder or an extension of their own.`,
+    );
   }
   for (const line of renderLines(rules)) {
     if (line.length > LIMITS.cdnHeaderLineCharsMax) {
-      throw new HeaderRulesError(`_headers: a line of ${line.length} characters is longer than the ${LIMITS.cdnHeaderLineCharsMax} Cloudflare Pages reads (cdnHeaderLineCharsMax): ${line.slice(0, 80)}…`);
+      throw new HeaderRulesError(
+        `_headers: a line of ${line.length} characters is longer than the ${LIMITS.cdnHeaderLineCharsMax} Cloudflare Pages reads (cdnHeaderLineCharsMax): ${line.slice(0, 80)}…`,
+      );
     }
   }
 }

@@ -69,7 +69,9 @@ export function changedFiles(image: Image, contentDir: string, paths: readonly s
     }
     if (isContentFile(file)) files.add(file);
     // Files the image knows under a folder that changed (a deleted folder is no longer on disk to list).
-    const rows = image.db.prepare(`SELECT DISTINCT file FROM ${SOURCES_TABLE} WHERE file > ? AND file < ?`).all(`${file}/`, `${file}/\uffff`) as { file: string }[];
+    const rows = image.db.prepare(`SELECT DISTINCT file FROM ${SOURCES_TABLE} WHERE file > ? AND file < ?`).all(`${file}/`, `${file}/\uffff`) as {
+      file: string;
+    }[];
     for (const row of rows) files.add(row.file);
   }
   return [...files].sort();
@@ -80,12 +82,19 @@ function previousRecords(image: Image, collectionName: string, files: readonly s
   const sources: SourceRow[] = [];
   for (const batch of batches(files)) {
     const marks = batch.map(() => '?').join(', ');
-    sources.push(...(image.db.prepare(`SELECT file, entry, collection, cid FROM ${SOURCES_TABLE} WHERE collection = ? AND file IN (${marks})`).all(collectionName, ...batch) as unknown as SourceRow[]));
+    sources.push(
+      ...(image.db
+        .prepare(`SELECT file, entry, collection, cid FROM ${SOURCES_TABLE} WHERE collection = ? AND file IN (${marks})`)
+        .all(collectionName, ...batch) as unknown as SourceRow[]),
+    );
   }
   const previous = new Map<string, { row: SourceRow; fields: Fields }>();
   for (const batch of batches(sources)) {
     const marks = batch.map(() => '?').join(', ');
-    const rows = image.db.prepare(`SELECT cid, json FROM ${recordsTable(collectionName)} WHERE cid IN (${marks})`).all(...batch.map((s) => s.cid)) as { cid: string; json: string }[];
+    const rows = image.db.prepare(`SELECT cid, json FROM ${recordsTable(collectionName)} WHERE cid IN (${marks})`).all(...batch.map((s) => s.cid)) as {
+      cid: string;
+      json: string;
+    }[];
     const json = new Map(rows.map((r) => [r.cid, r.json]));
     for (const row of batch) previous.set(row.cid, { row, fields: JSON.parse(json.get(row.cid)!) as Fields });
   }
@@ -96,7 +105,8 @@ function previousRecords(image: Image, collectionName: string, files: readonly s
 const laterThan = (a: { file: string; entry: number | null }, b: { file: string; entry: number | null }) =>
   a.file !== b.file ? a.file > b.file : (a.entry ?? -1) > (b.entry ?? -1);
 
-const originOf = (shownRoot: string, row: { file: string; entry: number | null }) => `${join(shownRoot, row.file)}${row.entry === null ? '' : `[${row.entry}]`}`;
+const originOf = (shownRoot: string, row: { file: string; entry: number | null }) =>
+  `${join(shownRoot, row.file)}${row.entry === null ? '' : `[${row.entry}]`}`;
 
 const hasExplicitId = (entry: SourceEntry | undefined) => typeof entry?.data === 'object' && entry.data !== null && (entry.data as Fields).id !== undefined;
 
@@ -114,8 +124,19 @@ function duplicateProblem(
   const theirs = loadFile(options.contentDir, join(options.contentDir, other.file), shownRoot).entries[other.entry ?? 0];
   const idOf = (entry: SourceEntry | undefined) => (hasExplicitId(entry) ? (entry!.data as Fields).id : undefined);
   // The same words as a full build (src/compile/content/records.ts), at the later of the two origins.
-  const [later, earlier] = laterThan(mine.row, other) ? [{ row: mine.row, entry: mine.entry }, { row: other, entry: theirs }] : [{ row: other, entry: theirs }, { row: mine.row, entry: mine.entry }];
-  return { origin: originOf(shownRoot, later.row), ...sameRecord(declaration, idOf(later.entry), { origin: originOf(shownRoot, earlier.row), id: idOf(earlier.entry) }) };
+  const [later, earlier] = laterThan(mine.row, other)
+    ? [
+        { row: mine.row, entry: mine.entry },
+        { row: other, entry: theirs },
+      ]
+    : [
+        { row: other, entry: theirs },
+        { row: mine.row, entry: mine.entry },
+      ];
+  return {
+    origin: originOf(shownRoot, later.row),
+    ...sameRecord(declaration, idOf(later.entry), { origin: originOf(shownRoot, earlier.row), id: idOf(earlier.entry) }),
+  };
 }
 
 /**
@@ -123,10 +144,17 @@ function duplicateProblem(
  * edited now, already has (records of edited files are checked against each other by
  * `sharedCanonicalIds`, as a full build checks all of them).
  */
-function idsOfOtherCollections(image: Image, shownRoot: string, files: readonly string[], planned: readonly { collection: CollectionDeclaration; records: readonly PublishedRecord[] }[]): LoadProblem[] {
+function idsOfOtherCollections(
+  image: Image,
+  shownRoot: string,
+  files: readonly string[],
+  planned: readonly { collection: CollectionDeclaration; records: readonly PublishedRecord[] }[],
+): LoadProblem[] {
   const edited = new Set(files);
   const names = contentCollections.map((c) => c.name);
-  const others = image.db.prepare(`SELECT file, entry, collection, cid FROM ${SOURCES_TABLE} WHERE collection IN (${names.map(() => '?').join(', ')}) AND cid = ?`);
+  const others = image.db.prepare(
+    `SELECT file, entry, collection, cid FROM ${SOURCES_TABLE} WHERE collection IN (${names.map(() => '?').join(', ')}) AND cid = ?`,
+  );
   const problems: LoadProblem[] = [];
   for (const { collection, records } of planned) {
     for (const { canonicalId, origin } of records) {

@@ -73,7 +73,8 @@ class Statements {
 
 /** A record's entry in its collection's full-text index, by position: added, or dropped (an external-content index is told the text it indexed). */
 const indexText = (sql: Statements, fts: string, pos: number, search: string) => sql.get(`INSERT INTO ${fts} (rowid, search) VALUES (?, ?)`).run(pos, search);
-const unindexText = (sql: Statements, fts: string, pos: number, search: string) => sql.get(`INSERT INTO ${fts} (${fts}, rowid, search) VALUES ('delete', ?, ?)`).run(pos, search);
+const unindexText = (sql: Statements, fts: string, pos: number, search: string) =>
+  sql.get(`INSERT INTO ${fts} (${fts}, rowid, search) VALUES ('delete', ?, ?)`).run(pos, search);
 
 /**
  * A collection's positions: its rows numbered in its default order (the order a full build
@@ -105,7 +106,9 @@ class Positions implements OrderedTable<{ keys: (string | number)[]; rid: number
     const values = [...this.at.map((i) => keys[i]!), rid];
     const nearest = (directions: SortDirection[]) => {
       const where = rowsAfter(this.columns, directions, values);
-      const row = this.sql.get(`SELECT pos FROM ${this.table} WHERE ${where.sql.join(' AND ')} ORDER BY ${orderTerms(this.columns, directions)} LIMIT 1`).get(...where.params) as { pos: number } | undefined;
+      const row = this.sql
+        .get(`SELECT pos FROM ${this.table} WHERE ${where.sql.join(' AND ')} ORDER BY ${orderTerms(this.columns, directions)} LIMIT 1`)
+        .get(...where.params) as { pos: number } | undefined;
       return row?.pos;
     };
     return { before: nearest(this.directions.map((d) => (d === 'asc' ? 'desc' : 'asc'))), after: nearest(this.directions) };
@@ -136,7 +139,9 @@ class CollectionTable implements OrderedTable<{ cid: string }> {
     this.sql = sql;
     this.declaration = declaration;
     this.name = declaration.name;
-    this.marks = Object.keys(declaration.sort).map(() => ', ?').join('');
+    this.marks = Object.keys(declaration.sort)
+      .map(() => ', ?')
+      .join('');
     this.positions = new Positions(sql, declaration);
   }
 
@@ -349,8 +354,20 @@ export function updateImage(db: DatabaseSync, changes: ContentChanges, siteUrl: 
   }
   setMeta('count:search', String(Number(meta.get('count:search') ?? 0) + searchDelta));
   // Composed records carry their source's dates, so the newest content collection is the index's as-of time.
-  setMeta('asOf:search', contentCollections.map((c) => meta.get(`asOf:${c.name}`) ?? '').sort().at(-1) ?? '');
-  setMeta(SITE_AS_OF, siteAsOf(collections.map((c) => meta.get(`asOf:${c.name}`) ?? ''), now));
+  setMeta(
+    'asOf:search',
+    contentCollections
+      .map((c) => meta.get(`asOf:${c.name}`) ?? '')
+      .sort()
+      .at(-1) ?? '',
+  );
+  setMeta(
+    SITE_AS_OF,
+    siteAsOf(
+      collections.map((c) => meta.get(`asOf:${c.name}`) ?? ''),
+      now,
+    ),
+  );
   const dropSources = sql.get(`DELETE FROM ${SOURCES_TABLE} WHERE file = ?`);
   for (const file of changes.files) dropSources.run(file);
   const addSource = sql.get(`INSERT INTO ${SOURCES_TABLE} VALUES (?, ?, ?, ?)`);

@@ -11,7 +11,21 @@ import { readCsv, type Columns } from '../csv.ts';
 import { ImportRefused } from '../problems.ts';
 import { yearPart, type Candidate, type ImportSource, type ReadContext } from '../source.ts';
 
-type Key = 'id' | 'title' | 'author' | 'additional' | 'isbn' | 'isbn13' | 'rating' | 'pages' | 'year' | 'originalYear' | 'dateRead' | 'shelf' | 'review' | 'privateNotes';
+type Key =
+  | 'id'
+  | 'title'
+  | 'author'
+  | 'additional'
+  | 'isbn'
+  | 'isbn13'
+  | 'rating'
+  | 'pages'
+  | 'year'
+  | 'originalYear'
+  | 'dateRead'
+  | 'shelf'
+  | 'review'
+  | 'privateNotes';
 
 const COLUMNS: Columns<Key> = {
   id: { names: ['Book Id'], required: true },
@@ -55,7 +69,8 @@ const int = (cell: string | undefined) => (cell === undefined ? undefined : /^-?
 const date = (cell: string | undefined) => cell?.replace(/^(\d{4})\/(\d{2})\/(\d{2})$/, '$1-$2-$3');
 
 async function* read(context: ReadContext): AsyncGenerator<Candidate> {
-  const entry = entriesNamed(context.input, /^goodreads_library_export.*\.csv$/i)[0] ?? (context.input.entries.length === 1 ? context.input.entries[0] : undefined);
+  const entry =
+    entriesNamed(context.input, /^goodreads_library_export.*\.csv$/i)[0] ?? (context.input.entries.length === 1 ? context.input.entries[0] : undefined);
   if (!entry) throw new ImportRefused(`${context.input.shown} is not a Goodreads export: it has no goodreads_library_export.csv.`);
   for await (const row of readCsv(entry, 'the Goodreads library export (goodreads_library_export.csv)', COLUMNS)) {
     const origin = `${entry.name} row ${row.row}`;
@@ -75,7 +90,12 @@ async function* read(context: ReadContext): AsyncGenerator<Candidate> {
       fields: {
         title: row.get('title'),
         author: row.get('author'),
-        coAuthors: additional ? additional.split(',').map((a) => a.trim()).filter(Boolean) : undefined,
+        coAuthors: additional
+          ? additional
+              .split(',')
+              .map((a) => a.trim())
+              .filter(Boolean)
+          : undefined,
         isbn: unwrap(row.get('isbn13')) ?? (isbn10 ? isbn13Of(isbn10) : undefined),
         goodreadsId: row.get('id'),
         publishedYear: int(row.get('originalYear') ?? row.get('year')),
@@ -92,7 +112,8 @@ async function* read(context: ReadContext): AsyncGenerator<Candidate> {
 export const goodreads: ImportSource = {
   name: 'goodreads',
   collection: 'books',
-  sourceIdOf: (r) => (r.isbn !== undefined ? `isbn:${String(r.isbn).replace(/[-\s]/g, '')}` : typeof r.goodreadsId === 'string' ? `goodreads:${r.goodreadsId}` : undefined),
+  sourceIdOf: (r) =>
+    r.isbn !== undefined ? `isbn:${String(r.isbn).replace(/[-\s]/g, '')}` : typeof r.goodreadsId === 'string' ? `goodreads:${r.goodreadsId}` : undefined,
   fileOf: (r) => (typeof r.finishedAt === 'string' ? `goodreads-${yearPart(r.finishedAt)}.yaml` : `goodreads-${String(r.status)}.yaml`),
   sortKeyOf: (r) => `${String(r.finishedAt ?? '')}\u0000${String(r.title ?? '')}\u0000${String(r.goodreadsId ?? '')}`,
   dateOf: (r) => (typeof r.finishedAt === 'string' ? r.finishedAt : undefined),

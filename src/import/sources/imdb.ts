@@ -43,7 +43,13 @@ const TYPES: Record<string, 'movie' | 'tv' | null> = {
   podcastepisode: null,
 };
 
-const list = (cell: string | undefined) => (cell ? cell.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+const list = (cell: string | undefined) =>
+  cell
+    ? cell
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
 const int = (cell: string | undefined) => (cell === undefined ? undefined : /^\d+$/.test(cell) ? Number(cell) : cell);
 
 async function* read(context: ReadContext): AsyncGenerator<Candidate> {

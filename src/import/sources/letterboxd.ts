@@ -47,7 +47,11 @@ function number(value: string | undefined): number | string | undefined {
 }
 
 async function* read(context: ReadContext): AsyncGenerator<Candidate> {
-  const present = FILES.flatMap((name) => entriesNamed(context.input, new RegExp(`^${name.replace('.', '\\.')}$`)).slice(0, 1).map((entry) => ({ name, entry })));
+  const present = FILES.flatMap((name) =>
+    entriesNamed(context.input, new RegExp(`^${name.replace('.', '\\.')}$`))
+      .slice(0, 1)
+      .map((entry) => ({ name, entry })),
+  );
   if (present.length === 0) throw new ImportRefused(`${context.input.shown} is not a Letterboxd export: it has none of ${FILES.join(', ')}.`);
   const films = new Map<string, Film>();
   for (const { name, entry } of present) {

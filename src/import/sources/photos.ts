@@ -109,7 +109,10 @@ async function* read(context: ReadContext): AsyncGenerator<Candidate> {
       attachments: [{ path: `media${src}`, bytes }],
     };
   }
-  if (needAlt.length) context.notice(`${needAlt.length} photo(s) are private until you describe them: give each an alt text (alt: …) and remove its visibility: private line: ${needAlt.join(', ')}`);
+  if (needAlt.length)
+    context.notice(
+      `${needAlt.length} photo(s) are private until you describe them: give each an alt text (alt: …) and remove its visibility: private line: ${needAlt.join(', ')}`,
+    );
 }
 
 export const photos: ImportSource = {

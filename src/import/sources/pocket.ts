@@ -37,7 +37,20 @@ async function* readHtml(context: ReadContext, name: string, html: string): Asyn
   for (const [i, m] of links.entries()) {
     const tag = m[0].slice(0, m[0].indexOf('>') + 1);
     const tags = attr(tag, 'tags');
-    yield { origin: `${name} link ${i + 1}`, fields: record(decode(m[1]!.replace(/<[^>]*>/g, '')), attr(tag, 'href') && decode(attr(tag, 'href')!), attr(tag, 'time_added'), tags ? decode(tags).split(',').map((t) => t.trim()).filter(Boolean) : []) };
+    yield {
+      origin: `${name} link ${i + 1}`,
+      fields: record(
+        decode(m[1]!.replace(/<[^>]*>/g, '')),
+        attr(tag, 'href') && decode(attr(tag, 'href')!),
+        attr(tag, 'time_added'),
+        tags
+          ? decode(tags)
+              .split(',')
+              .map((t) => t.trim())
+              .filter(Boolean)
+          : [],
+      ),
+    };
   }
   void context;
 }
@@ -53,7 +66,20 @@ async function* read(context: ReadContext): AsyncGenerator<Candidate> {
   for (const part of parts) {
     for await (const row of readCsv(part, 'a Pocket export part (title,url,time_added,tags,status)', COLUMNS)) {
       const tags = row.get('tags');
-      yield { origin: `${part.name} row ${row.row}`, fields: record(row.get('title'), row.get('url'), row.get('timeAdded'), tags ? tags.split('|').map((t) => t.trim()).filter(Boolean) : []) };
+      yield {
+        origin: `${part.name} row ${row.row}`,
+        fields: record(
+          row.get('title'),
+          row.get('url'),
+          row.get('timeAdded'),
+          tags
+            ? tags
+                .split('|')
+                .map((t) => t.trim())
+                .filter(Boolean)
+            : [],
+        ),
+      };
     }
   }
 }

@@ -24,7 +24,21 @@ import { readTrackFile } from './track-files.ts';
  * (martin-ueding/geo-activity-playground issues 112, 191, 348 and 393, 2024–2025), where
  * they stand in the English header's order, which pairs each with its English name.
  */
-type Key = 'id' | 'date' | 'name' | 'type' | 'description' | 'elapsed' | 'elapsedDisplay' | 'distance' | 'moving' | 'elevationGain' | 'heartRate' | 'gear' | 'filename' | 'privateNote';
+type Key =
+  | 'id'
+  | 'date'
+  | 'name'
+  | 'type'
+  | 'description'
+  | 'elapsed'
+  | 'elapsedDisplay'
+  | 'distance'
+  | 'moving'
+  | 'elevationGain'
+  | 'heartRate'
+  | 'gear'
+  | 'filename'
+  | 'privateNote';
 
 const COLUMNS: Columns<Key> = {
   id: { names: ['Activity ID', 'Aktivitäts-ID'], required: true },
@@ -51,21 +65,63 @@ type Sport = (typeof SPORT_TYPES)[number];
  * becomes Workout and is listed.
  */
 const SPORTS: Record<string, Sport> = {
-  run: 'Run', lauf: 'Run', virtualrun: 'Run', virtuellerlauf: 'Run',
-  trailrun: 'TrailRun', traillauf: 'TrailRun',
-  ride: 'Ride', radfahrt: 'Ride', virtualride: 'Ride', virtuelleradfahrt: 'Ride', ebikeride: 'Ride', ebikefahrt: 'Ride', velomobile: 'Ride', handcycle: 'Ride',
-  gravelride: 'GravelRide', gravelfahrt: 'GravelRide',
-  mountainbikeride: 'MountainBikeRide', mountainbikefahrt: 'MountainBikeRide', emountainbikeride: 'MountainBikeRide', emountainbikefahrt: 'MountainBikeRide',
-  swim: 'Swim', schwimmen: 'Swim',
-  hike: 'Hike', wanderung: 'Hike',
-  walk: 'Walk', spaziergang: 'Walk',
-  rowing: 'Rowing', rudern: 'Rowing', virtualrow: 'Rowing',
-  nordicski: 'NordicSki', langlauf: 'NordicSki', backcountryski: 'NordicSki', skitour: 'NordicSki',
-  alpineski: 'AlpineSki', ski: 'AlpineSki', alpinski: 'AlpineSki', snowboard: 'AlpineSki',
+  run: 'Run',
+  lauf: 'Run',
+  virtualrun: 'Run',
+  virtuellerlauf: 'Run',
+  trailrun: 'TrailRun',
+  traillauf: 'TrailRun',
+  ride: 'Ride',
+  radfahrt: 'Ride',
+  virtualride: 'Ride',
+  virtuelleradfahrt: 'Ride',
+  ebikeride: 'Ride',
+  ebikefahrt: 'Ride',
+  velomobile: 'Ride',
+  handcycle: 'Ride',
+  gravelride: 'GravelRide',
+  gravelfahrt: 'GravelRide',
+  mountainbikeride: 'MountainBikeRide',
+  mountainbikefahrt: 'MountainBikeRide',
+  emountainbikeride: 'MountainBikeRide',
+  emountainbikefahrt: 'MountainBikeRide',
+  swim: 'Swim',
+  schwimmen: 'Swim',
+  hike: 'Hike',
+  wanderung: 'Hike',
+  walk: 'Walk',
+  spaziergang: 'Walk',
+  rowing: 'Rowing',
+  rudern: 'Rowing',
+  virtualrow: 'Rowing',
+  nordicski: 'NordicSki',
+  langlauf: 'NordicSki',
+  backcountryski: 'NordicSki',
+  skitour: 'NordicSki',
+  alpineski: 'AlpineSki',
+  ski: 'AlpineSki',
+  alpinski: 'AlpineSki',
+  snowboard: 'AlpineSki',
   // Device names (GPX <type>, TCX Sport, FIT sport), for the gpx source.
-  running: 'Run', trailrunning: 'TrailRun', cycling: 'Ride', biking: 'Ride', roadbiking: 'Ride', gravelcycling: 'GravelRide', mountainbiking: 'MountainBikeRide',
-  swimming: 'Swim', openwaterswimming: 'Swim', hiking: 'Hike', walking: 'Walk', crosscountryskiing: 'NordicSki', alpineskiing: 'AlpineSki',
-  workout: 'Workout', training: 'Workout', weighttraining: 'Workout', krafttraining: 'Workout', yoga: 'Workout', crossfit: 'Workout',
+  running: 'Run',
+  trailrunning: 'TrailRun',
+  cycling: 'Ride',
+  biking: 'Ride',
+  roadbiking: 'Ride',
+  gravelcycling: 'GravelRide',
+  mountainbiking: 'MountainBikeRide',
+  swimming: 'Swim',
+  openwaterswimming: 'Swim',
+  hiking: 'Hike',
+  walking: 'Walk',
+  crosscountryskiing: 'NordicSki',
+  alpineskiing: 'AlpineSki',
+  workout: 'Workout',
+  training: 'Workout',
+  weighttraining: 'Workout',
+  krafttraining: 'Workout',
+  yoga: 'Workout',
+  crossfit: 'Workout',
 };
 
 /** A sport as the export or a track file names it, on the collection's scale; undefined when unknown. */
@@ -74,7 +130,26 @@ export function sportOf(name: string | undefined): Sport | undefined {
 }
 
 const MONTHS: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, mär: 3, märz: 3, apr: 4, may: 5, mai: 5, jun: 6, juni: 6, jul: 7, juli: 7, aug: 8, sep: 9, sept: 9, oct: 10, okt: 10, nov: 11, dec: 12, dez: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  mär: 3,
+  märz: 3,
+  apr: 4,
+  may: 5,
+  mai: 5,
+  jun: 6,
+  juni: 6,
+  jul: 7,
+  juli: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  okt: 10,
+  nov: 11,
+  dec: 12,
+  dez: 12,
 };
 
 /**

@@ -13,7 +13,13 @@ export function readFit(bytes: Buffer): Track {
   if (!decoder.isFIT() || !decoder.checkIntegrity()) throw new TrackError('not a valid FIT file (header or CRC)');
   const { messages, errors } = decoder.read({ convertDateTimesToDates: true });
   if (errors.length) throw new TrackError(`not a readable FIT file (${String((errors[0] as Error).message ?? errors[0])})`);
-  const records = (messages.recordMesgs ?? []) as { timestamp?: Date; positionLat?: number; positionLong?: number; enhancedAltitude?: number; altitude?: number }[];
+  const records = (messages.recordMesgs ?? []) as {
+    timestamp?: Date;
+    positionLat?: number;
+    positionLong?: number;
+    enhancedAltitude?: number;
+    altitude?: number;
+  }[];
   const session = (messages.sessionMesgs ?? [])[0] as { sport?: string; totalDistance?: number; totalTimerTime?: number } | undefined;
   return {
     points: records

@@ -66,7 +66,8 @@ async function* read(context: ReadContext): AsyncGenerator<Candidate> {
   const parts = context.input.entries.filter((e) => /(^|\/)(tweets?(-part\d+)?)\.js$/.test(e.name));
   if (!parts.length) throw new ImportRefused(`${context.input.shown} is not an X/Twitter archive: it has no data/tweets.js.`);
   const accountEntry = context.input.entries.find((e) => /(^|\/)account\.js$/.test(e.name));
-  if (!accountEntry) throw new ImportRefused(`${context.input.shown} is not an X/Twitter archive: it has no data/account.js (the handle the tweets are posted under).`);
+  if (!accountEntry)
+    throw new ImportRefused(`${context.input.shown} is not an X/Twitter archive: it has no data/account.js (the handle the tweets are posted under).`);
   const accounts: unknown[] = [];
   for await (const item of readYtd(accountEntry)) accounts.push(item);
   const account = (accounts[0] as { account?: { username?: string; accountDisplayName?: string } } | undefined)?.account;

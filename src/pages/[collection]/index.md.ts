@@ -9,6 +9,9 @@ export function getStaticPaths() {
 }
 
 export const GET: APIRoute = ({ params }) =>
-  new Response(withStagedCore((core) => collectionMarkdown(firstPageView(core, pageCollection(params.collection!)!))), {
-    headers: { 'Content-Type': 'text/markdown; charset=utf-8' },
-  });
+  new Response(
+    withStagedCore((core) => collectionMarkdown(firstPageView(core, pageCollection(params.collection!)!))),
+    {
+      headers: { 'Content-Type': 'text/markdown; charset=utf-8' },
+    },
+  );

@@ -13,7 +13,9 @@ export const GET: APIRoute = () => {
     '',
     'Read-only iCalendar feeds; calendar apps refresh them about twice a day.',
     '',
-    ...CALENDARS.map((c) => `- ${escapeMarkdown(c.name)}: [subscribe](<webcal://${host}${c.path}>) · [download](<${c.path}>) — ${escapeMarkdown(c.description)}`),
+    ...CALENDARS.map(
+      (c) => `- ${escapeMarkdown(c.name)}: [subscribe](<webcal://${host}${c.path}>) · [download](<${c.path}>) — ${escapeMarkdown(c.description)}`,
+    ),
     '',
     '## Places',
     '',

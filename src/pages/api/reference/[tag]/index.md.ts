@@ -7,4 +7,5 @@ export function getStaticPaths() {
   return apiReference().tags.map((t) => ({ params: { tag: t.name } }));
 }
 
-export const GET: APIRoute = ({ params }) => new Response(referenceTagMarkdown(tagView(apiReference(), params.tag!)!), { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } });
+export const GET: APIRoute = ({ params }) =>
+  new Response(referenceTagMarkdown(tagView(apiReference(), params.tag!)!), { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } });
