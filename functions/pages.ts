@@ -157,7 +157,7 @@ export function recordPageAnswer(context: SiteContext, request: RequestFacts): P
         type: MARKDOWN,
         body: Buffer.from(recordPageMarkdown(declaration, recordPage(declaration, JSON.parse(json) as Record<string, unknown>, context.image))),
       };
-    return { type: HTML, body: await renderPage(context.pages, request.url.pathname, { core: context.core }) };
+    return { type: HTML, body: await renderPage(context.pages, request.url.pathname, { core: context.core, record: json }) };
   });
 }
 

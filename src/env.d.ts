@@ -5,5 +5,7 @@ declare namespace App {
     /** Computed by the runtime before it renders a collection or search page with a query string (functions/pages.ts). */
     collectionView?: import('./site/view.ts').CollectionView;
     searchView?: import('./site/search-view.ts').SearchView;
+    /** The published JSON of the record a record page shows, already looked up by its route (functions/pages.ts). */
+    record?: string;
   }
 }

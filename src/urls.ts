@@ -143,3 +143,9 @@ export const OAUTH_URLS = {
   revoke: '/oauth/revoke',
   clients: '/oauth/clients',
 } as const;
+
+/**
+ * The path prefixes of the owner lane, every `OAUTH_URLS` path among them: the paths only
+ * the writer replica answers (src/release/replica.ts), which a load balancer routes to it.
+ */
+export const OWNER_LANE_PREFIXES = ['/owner/', '/oauth/', '/.well-known/oauth-'] as const;

@@ -13,7 +13,7 @@ import { problemAnswer } from '../http/problem.ts';
 import type { Generations } from '../runtime/generations.ts';
 import { write, type Dispatcher } from '../runtime/node.ts';
 import type { Runtime } from '../runtime/runtime.ts';
-import { OAUTH_URLS } from '../urls.ts';
+import { OAUTH_URLS, OWNER_LANE_PREFIXES } from '../urls.ts';
 import { ReleaseFollower } from './follow.ts';
 import { sendNotice } from './notice.ts';
 import { publishRelease } from './publish.ts';
@@ -33,16 +33,15 @@ export interface ReplicaRole {
 
 /** Every path of the owner lane and its authorization server, and the folders they live in. */
 const WRITER_PATHS = new Set<string>(Object.values(OAUTH_URLS));
-const WRITER_PREFIXES = ['/owner/', '/oauth/', '/.well-known/oauth-'];
 
 /** Whether `url` (a request target) is one of the writer's paths. */
 export function isWriterPath(url: string): boolean {
   const path = url.split('?')[0]!;
-  return WRITER_PATHS.has(path) || WRITER_PREFIXES.some((prefix) => path.startsWith(prefix));
+  return WRITER_PATHS.has(path) || OWNER_LANE_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
-const MISDIRECTED =
-  'This replica only reads; the owner lane and OAuth are served by the writer (the replica with OWNER_* and STATE_DIR set). Route /owner/, /oauth/ and /.well-known/oauth-* to the writer at the load balancer.';
+const prefixes = OWNER_LANE_PREFIXES.map((prefix) => (prefix.endsWith('/') ? prefix : `${prefix}*`));
+const MISDIRECTED = `This replica only reads; the owner lane and OAuth are served by the writer (the replica with OWNER_* and STATE_DIR set). Route ${prefixes.slice(0, -1).join(', ')} and ${prefixes.at(-1)} to the writer at the load balancer.`;
 
 /** The dispatcher of a replica that is not the writer: the writer's paths answer 421. */
 function followerDispatcher(inner: Dispatcher): Dispatcher {

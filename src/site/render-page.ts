@@ -21,6 +21,8 @@ export interface PageLocals {
   /** The view the runtime has already computed for a collection or search page with a query string, so the page renders it rather than computing it again. */
   collectionView?: CollectionView;
   searchView?: SearchView;
+  /** The published JSON of the record a record page shows, which the runtime's route has already looked up. */
+  record?: string;
 }
 
 /** The part of a node:http response Astro's handler writes to, kept in memory. */
