@@ -42,6 +42,9 @@ export const URLS = {
   tasteProfile: '/.well-known/taste-profile.json',
   musicIntersections: '/api/music/intersections.json',
   musicStation: '/api/music/station.json',
+  /** The JSON Schemas of the taste documents, versioned by name. */
+  tasteProfileSchema: '/schemas/taste-profile-1.json',
+  tasteSummarySchema: '/schemas/taste-summary-1.json',
   blog: '/blog/',
   subscribe: '/subscribe/',
   mcpSetup: '/mcp/setup/',

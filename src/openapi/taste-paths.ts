@@ -195,7 +195,7 @@ export function tastePaths(): Record<string, PathItem> {
       get: {
         operationId: 'getTasteProfile',
         summary: 'Portable music taste profile',
-        description: `The owner's music taste in the input shape of \`POST /api/music/intersections.json\` (send it as \`{"profile": …}\`); media type \`${TASTE_PROFILE_MEDIA_TYPE}\`, schema at \`/schemas/taste-profile-1.json\`.`,
+        description: `The owner's music taste in the input shape of \`POST ${URLS.musicIntersections}\` (send it as \`{"profile": …}\`); media type \`${TASTE_PROFILE_MEDIA_TYPE}\`, schema at \`${URLS.tasteProfileSchema}\`.`,
         tags: ['music'],
         security: [],
         responses: {
@@ -207,7 +207,7 @@ export function tastePaths(): Record<string, PathItem> {
         },
       },
     },
-    '/schemas/taste-profile-1.json': {
+    [URLS.tasteProfileSchema]: {
       get: {
         operationId: 'getTasteProfileSchema',
         summary: 'JSON Schema of the taste profile',
@@ -216,7 +216,7 @@ export function tastePaths(): Record<string, PathItem> {
         responses: { 200: { description: 'The schema.', content: { 'application/schema+json': { schema: { type: 'object' } } } }, 304: notModified },
       },
     },
-    '/schemas/taste-summary-1.json': {
+    [URLS.tasteSummarySchema]: {
       get: {
         operationId: 'getTasteSummarySchema',
         summary: 'JSON Schema of the taste summary',

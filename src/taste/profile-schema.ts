@@ -5,6 +5,7 @@
  * (and ignored) as short strings. Bounds come from LIMIT_DEFINITIONS.
  */
 import { LIMITS } from '../core/limits.ts';
+import { URLS } from '../urls.ts';
 
 const text = { type: 'string', minLength: 1, maxLength: LIMITS.musicNameCharsMax } as const;
 const stance = { enum: ['love', 'like', 'neutral', 'dislike'] } as const;
@@ -23,7 +24,7 @@ const list = (items: object) => ({ type: 'array', maxItems: LIMITS.musicListItem
 
 export const TASTE_PROFILE_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: '/schemas/taste-profile-1.json',
+  $id: URLS.tasteProfileSchema,
   title: 'Portable music taste profile, version 1',
   type: 'object',
   additionalProperties: false,

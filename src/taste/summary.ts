@@ -260,7 +260,7 @@ const strings0 = { type: 'array', items: str } as const;
 /** JSON Schema (2020-12) of the taste summary response. */
 export const TASTE_SUMMARY_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: '/schemas/taste-summary-1.json',
+  $id: URLS.tasteSummarySchema,
   title: 'Movie taste summary',
   type: 'object',
   additionalProperties: false,

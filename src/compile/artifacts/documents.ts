@@ -148,8 +148,8 @@ export function serviceDocuments(): Document[] {
     { path: LINKS.rpcTypes, file: LINKS.rpcTypes.slice(1), contentType: 'text/plain; charset=utf-8', body: contract().declaration },
     { path: LINKS.rpcContract, file: LINKS.rpcContract.slice(1), contentType: 'application/json', body: json(contract().document) },
     { path: LINKS.sqlProfile, file: 'api/sql/profile.json', contentType: 'application/json', body: json(sqlProfile()) },
-    { path: '/schemas/taste-profile-1.json', file: 'schemas/taste-profile-1.json', contentType: 'application/schema+json', body: json(TASTE_PROFILE_SCHEMA) },
-    { path: '/schemas/taste-summary-1.json', file: 'schemas/taste-summary-1.json', contentType: 'application/schema+json', body: json(TASTE_SUMMARY_SCHEMA) },
+    { path: URLS.tasteProfileSchema, file: URLS.tasteProfileSchema.slice(1), contentType: 'application/schema+json', body: json(TASTE_PROFILE_SCHEMA) },
+    { path: URLS.tasteSummarySchema, file: URLS.tasteSummarySchema.slice(1), contentType: 'application/schema+json', body: json(TASTE_SUMMARY_SCHEMA) },
     {
       path: LINKS.apiCatalog,
       file: '.well-known/api-catalog',
