@@ -122,15 +122,9 @@ export function mintOwnerToken(stateDir: string, siteUrl: string, name: string):
   return token;
 }
 
-/** One owner write at the writer: `music.set_stance`; returns the tool's result. */
-export async function setStance(
-  writer: string,
-  token: string,
-  canonicalId: string,
-  stance: string,
-  requestId: string,
-): Promise<{ isError?: boolean; content: { text: string }[] }> {
-  const response = await fetch(`${writer}${OAUTH_URLS.ownerMcp}`, {
+/** One JSON-RPC request to `/owner/mcp` at `base` with `token`, as an agent sends it. */
+export function ownerRpc(base: string, token: string, method: string, params?: unknown, id = 1): Promise<Response> {
+  return fetch(`${base}${OAUTH_URLS.ownerMcp}`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
@@ -138,9 +132,21 @@ export async function setStance(
       'MCP-Protocol-Version': '2025-11-25',
       Authorization: `Bearer ${token}`,
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'music.set_stance', arguments: { canonicalId, stance, requestId } } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }),
   });
-  return ((await response.json()) as { result: { isError?: boolean; content: { text: string }[] } }).result;
+}
+
+/** What a write tool answers: its text, and whether it was a replay of an earlier write with the same `requestId`. */
+export interface OwnerWriteResult {
+  isError?: boolean;
+  content: { text: string }[];
+  structuredContent?: { replayed?: boolean };
+}
+
+/** One owner write at the writer: `music.set_stance`; returns the tool's result. */
+export async function setStance(writer: string, token: string, canonicalId: string, stance: string, requestId: string): Promise<OwnerWriteResult> {
+  const response = await ownerRpc(writer, token, 'tools/call', { name: 'music.set_stance', arguments: { canonicalId, stance, requestId } });
+  return ((await response.json()) as { result: OwnerWriteResult }).result;
 }
 
 /** The stance `base` serves for a music record on the first page of 100 (the newest added). */

@@ -29,7 +29,7 @@ import { loadGenerator, type LoadRequest, type Loaded } from './load.ts';
 import { measurePropagation } from './propagation.ts';
 import type { ProbeResult } from './redis-probe.ts';
 import { REDIS_URL, redisProblem, startReplica, type Replica } from './replica-harness.ts';
-import { runFacts, spread, writeResults } from './results.ts';
+import { runFacts, spread, spreadOf, total, writeResults } from './results.ts';
 import { freePort, hasNginx, runNginx } from './servers.ts';
 import { targets } from './targets.ts';
 
@@ -123,30 +123,18 @@ async function preflight(base: string, requests: readonly LoadRequest[]): Promis
 }
 
 const reduceLoads = (runs: readonly Loaded[]): ReplicaLoad => ({
-  rps: spread(
-    runs.map((r) => r.rps),
-    0,
-  ),
-  p99Ms: spread(
-    runs.map((r) => r.p99Ms),
-    2,
-  ),
-  requests: runs.reduce((n, r) => n + r.requests, 0),
-  failed: runs.reduce((n, r) => n + r.non2xx + r.errors, 0),
+  rps: spreadOf(runs, (r) => r.rps, 0),
+  p99Ms: spreadOf(runs, (r) => r.p99Ms, 2),
+  requests: total(runs, (r) => r.requests),
+  failed: total(runs, (r) => r.non2xx + r.errors),
 });
 
 const reduceProbes = (runs: readonly ProbeResult[]): RedisRoundTrip => ({
-  p50Ms: spread(
-    runs.map((r) => r.p50Ms),
-    2,
-  ),
-  p99Ms: spread(
-    runs.map((r) => r.p99Ms),
-    2,
-  ),
-  calls: runs.reduce((n, r) => n + r.calls, 0),
-  failed: runs.reduce((n, r) => n + r.failed, 0),
-  overTimeout: runs.reduce((n, r) => n + r.overTimeout, 0),
+  p50Ms: spreadOf(runs, (r) => r.p50Ms, 2),
+  p99Ms: spreadOf(runs, (r) => r.p99Ms, 2),
+  calls: total(runs, (r) => r.calls),
+  failed: total(runs, (r) => r.failed),
+  overTimeout: total(runs, (r) => r.overTimeout),
 });
 
 type SetUp = 'one' | 'oneBehind' | 'two';

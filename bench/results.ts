@@ -20,33 +20,27 @@ export function spread(values: readonly number[], digits: number): Spread {
   return { median: round(median, digits), min: round(sorted[0]!, digits), max: round(sorted.at(-1)!, digits) };
 }
 
-/** One target's runs, each with the peak RSS sampled under its load. */
 /** One measured pass: the load generator's figures, the server's peak RSS and, where counted, its CPU time per answer. */
 export type Measured = Loaded & { rssMb: number; cpuUs?: number };
 
+/** One figure of every run, as its median and range. */
+export const spreadOf = <T>(runs: readonly T[], figure: (run: T) => number, digits: number): Spread => spread(runs.map(figure), digits);
+
+/** One count summed over every run. */
+export const total = <T>(runs: readonly T[], count: (run: T) => number): number => runs.reduce((n, r) => n + count(r), 0);
+
+/** One target's runs, each with the peak RSS sampled under its load. */
 export function figures(runs: readonly Measured[]): LoadFigures {
   const cpu = runs.flatMap((r) => (r.cpuUs === undefined ? [] : [r.cpuUs]));
   return {
-    rps: spread(
-      runs.map((r) => r.rps),
-      0,
-    ),
+    rps: spreadOf(runs, (r) => r.rps, 0),
     ...(cpu.length === runs.length && cpu.length > 0 ? { cpuUs: spread(cpu, 1) } : {}),
-    p50Ms: spread(
-      runs.map((r) => r.p50Ms),
-      2,
-    ),
-    p99Ms: spread(
-      runs.map((r) => r.p99Ms),
-      2,
-    ),
-    rssMb: spread(
-      runs.map((r) => r.rssMb),
-      0,
-    ),
-    requests: runs.reduce((n, r) => n + r.requests, 0),
-    non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
-    errors: runs.reduce((n, r) => n + r.errors, 0),
+    p50Ms: spreadOf(runs, (r) => r.p50Ms, 2),
+    p99Ms: spreadOf(runs, (r) => r.p99Ms, 2),
+    rssMb: spreadOf(runs, (r) => r.rssMb, 0),
+    requests: total(runs, (r) => r.requests),
+    non2xx: total(runs, (r) => r.non2xx),
+    errors: total(runs, (r) => r.errors),
   };
 }
 

@@ -20,15 +20,15 @@ export const paths = {
   },
   /** What a CDN can host on its own. */
   get client(): string {
-    return join(this.dist, 'client');
+    return buildLayout(this.dist).client;
   },
   /** The runtime's read-only image; never published. */
   get image(): string {
-    return join(this.dist, 'image/site.db');
+    return buildLayout(this.dist).image;
   },
   /** The public SQL surface's image: only the SQL profile's relations. */
   get sqlImage(): string {
-    return join(this.dist, 'image/sql.db');
+    return buildLayout(this.dist).sqlImage;
   },
   /**
    * Where the compiler writes during `astro build`, which empties dist/ after the
@@ -39,7 +39,7 @@ export const paths = {
   },
   /** Precomputed response headers of every static file. */
   get manifest(): string {
-    return join(this.dist, 'headers.json');
+    return buildLayout(this.dist).manifest;
   },
 };
 

@@ -13,7 +13,7 @@ import { problemAnswer } from '../http/problem.ts';
 import type { Generations } from '../runtime/generations.ts';
 import { write, type Dispatcher } from '../runtime/node.ts';
 import type { Runtime } from '../runtime/runtime.ts';
-import { OAUTH_URLS, OWNER_LANE_PREFIXES } from '../urls.ts';
+import { OWNER_LANE_PREFIXES } from '../urls.ts';
 import { ReleaseFollower } from './follow.ts';
 import { sendNotice } from './notice.ts';
 import { publishRelease } from './publish.ts';
@@ -31,13 +31,11 @@ export interface ReplicaRole {
   stop(): void;
 }
 
-/** Every path of the owner lane and its authorization server, and the folders they live in. */
-const WRITER_PATHS = new Set<string>(Object.values(OAUTH_URLS));
-
 /** Whether `url` (a request target) is one of the writer's paths. */
 export function isWriterPath(url: string): boolean {
   const path = url.split('?')[0]!;
-  return WRITER_PATHS.has(path) || OWNER_LANE_PREFIXES.some((prefix) => path.startsWith(prefix));
+  // Every path of the owner lane and its authorization server is under one of these (OAUTH_URLS).
+  return OWNER_LANE_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
 const prefixes = OWNER_LANE_PREFIXES.map((prefix) => (prefix.endsWith('/') ? prefix : `${prefix}*`));

@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,9 +16,8 @@ import { after, test } from 'node:test';
 import yaml from 'js-yaml';
 import music, { STANCES } from '../../src/collections/music.ts';
 import { SOURCES_TABLE } from '../../src/core/image.ts';
-import { SqliteOAuthStore } from '../../src/oauth/store.ts';
 import { buildLayout, paths } from '../../src/paths.ts';
-import { OAUTH_URLS } from '../../src/urls.ts';
+import { mintOwnerToken, setStance } from '../../bench/replica-harness.ts';
 
 // Loopback: with the owner lane set up, an http SITE_URL elsewhere is refused at start (issue 32).
 const SITE_URL = 'http://localhost:4321';
@@ -33,35 +31,6 @@ after(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   rmSync(root, { recursive: true, force: true });
 });
-
-function mintToken(): string {
-  const store = new SqliteOAuthStore(stateDir);
-  const now = Date.now();
-  const resource = `${SITE_URL}${OAUTH_URLS.ownerMcp}`;
-  store.createGrant({
-    id: 'grant-crash',
-    clientId: 'client-crash',
-    clientName: 'Crash agent',
-    subject: 'owner',
-    scopes: ['taste:read', 'taste:write'],
-    resource,
-    createdAt: now,
-    lastUsedAt: null,
-    revokedAt: null,
-  });
-  const token = randomBytes(32).toString('base64url');
-  store.putToken(token, {
-    grantId: 'grant-crash',
-    kind: 'access',
-    clientId: 'client-crash',
-    scopes: ['taste:read', 'taste:write'],
-    resource,
-    expiresAt: now + 3_600_000,
-    usedAt: null,
-  });
-  store.close();
-  return token;
-}
 
 /** The lane set up, so the minted grant's subject is the owner's; the provider is never contacted. */
 const OWNER_LANE = { OWNER_OIDC_ISSUER: 'http://127.0.0.1:9', OWNER_OIDC_CLIENT_ID: 'owner-tests', OWNER_SUBJECT: 'owner' };
@@ -82,22 +51,8 @@ async function startServer(): Promise<{ child: ChildProcess; base: string }> {
   }
 }
 
-const setStance = (base: string, token: string, canonicalId: string, stance: string, requestId: string) =>
-  fetch(`${base}${OAUTH_URLS.ownerMcp}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2025-11-25',
-      Authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'music.set_stance', arguments: { canonicalId, stance, requestId } } }),
-  }).then(
-    async (response) => (await response.json()) as { result: { isError?: boolean; content: { text: string }[]; structuredContent?: { replayed?: boolean } } },
-  );
-
 test('SIGKILL during a stream of writes loses no acknowledged write and leaves the content valid; the journal survives the restart', async () => {
-  const token = mintToken();
+  const token = mintOwnerToken(stateDir, SITE_URL, 'crash');
   const image = new DatabaseSync(buildLayout(paths.dist).image, { readOnly: true });
   const rows = image.prepare(`SELECT entry, cid FROM ${SOURCES_TABLE} WHERE file = 'music/albums.yaml' ORDER BY entry`).all() as {
     entry: number;
@@ -119,7 +74,7 @@ test('SIGKILL during a stream of writes loses no acknowledged write and leaves t
   const calls = writes.map((write) =>
     setStance(base, token, write.cid, write.stance, write.requestId).then(
       (answer) => {
-        assert.equal(answer.result.isError, undefined, answer.result.content[0]?.text);
+        assert.equal(answer.isError, undefined, answer.content[0]?.text);
         acknowledged.push(write);
         if (acknowledged.length === killAfter) child.kill('SIGKILL');
       },
@@ -142,7 +97,7 @@ test('SIGKILL during a stream of writes loses no acknowledged write and leaves t
   const again = await startServer();
   // The same call again (a reused requestId with other arguments would be a conflict, tests/owner/retries.test.ts).
   const replay = await setStance(again.base, token, acknowledged[0]!.cid, acknowledged[0]!.stance, acknowledged[0]!.requestId);
-  assert.equal(replay.result.structuredContent?.replayed, true);
+  assert.equal(replay.structuredContent?.replayed, true);
   assert.equal(
     (yaml.load(readFileSync(file, 'utf8'), { schema: yaml.CORE_SCHEMA }) as { stance: string }[])[acknowledged[0]!.entry]!.stance,
     acknowledged[0]!.stance,
@@ -152,7 +107,7 @@ test('SIGKILL during a stream of writes loses no acknowledged write and leaves t
   const served = (await (await fetch(`${again.base}/api/music.json?limit=100`)).json()) as { data: { canonicalId: string; stance: string }[] };
   for (const write of acknowledged) assert.equal(served.data.find((item) => item.canonicalId === write.cid)?.stance, write.stance, `served ${write.requestId}`);
   const fresh = await setStance(again.base, token, last.cid, 'dislike', 'after-restart');
-  assert.equal(fresh.result.isError, undefined, fresh.result.content[0]?.text);
+  assert.equal(fresh.isError, undefined, fresh.content[0]?.text);
   assert.equal((yaml.load(readFileSync(file, 'utf8'), { schema: yaml.CORE_SCHEMA }) as { stance: string }[])[last.entry]!.stance, 'dislike');
   again.child.kill('SIGTERM');
   await once(again.child, 'exit');

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { SOURCES_TABLE } from '../../src/core/image.ts';
 import { JOURNAL_FILE, OwnerWrites } from '../../src/owner/writes.ts';
-import { OAUTH_URLS } from '../../src/urls.ts';
+import { ownerRpc } from '../../bench/replica-harness.ts';
 import { startOwnerSite, type OwnerSite } from './site.ts';
 
 let site: OwnerSite;
@@ -32,16 +32,7 @@ interface Result {
 }
 
 async function getForEdit(token: string, collection: string, canonicalId: string): Promise<Result> {
-  const response = await fetch(`${site.base}${OAUTH_URLS.ownerMcp}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2025-11-25',
-      Authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'taste.get_for_edit', arguments: { collection, canonicalId } } }),
-  });
+  const response = await ownerRpc(site.base, token, 'tools/call', { name: 'taste.get_for_edit', arguments: { collection, canonicalId } });
   assert.equal(response.status, 200);
   return ((await response.json()) as { result: Result }).result;
 }
@@ -102,23 +93,9 @@ test('a journal line naming a file outside the content folder is never restored,
 });
 
 test('the write journal is created readable by its user only (0600)', async () => {
-  const response = await fetch(`${site.base}${OAUTH_URLS.ownerMcp}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2025-11-25',
-      Authorization: `Bearer ${tokens.write}`,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'taste.log',
-        arguments: { collection: 'music', fields: { title: 'Mode Check', type: 'album', artist: 'Mends', year: 2020, addedAt: '2026-11-05' } },
-      },
-    }),
+  const response = await ownerRpc(site.base, tokens.write, 'tools/call', {
+    name: 'taste.log',
+    arguments: { collection: 'music', fields: { title: 'Mode Check', type: 'album', artist: 'Mends', year: 2020, addedAt: '2026-11-05' } },
   });
   assert.equal(response.status, 200);
   assert.equal(statSync(join(site.stateDir, JOURNAL_FILE)).mode & 0o777, 0o600);

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { JOURNAL_FILE } from '../../src/owner/writes.ts';
-import { OAUTH_URLS } from '../../src/urls.ts';
+import { ownerRpc } from '../../bench/replica-harness.ts';
 import { startOwnerSite, type OwnerSite } from './site.ts';
 
 let site: OwnerSite;
@@ -32,16 +32,7 @@ interface Result {
 
 let ids = 0;
 async function call(token: string, name: string, args: Record<string, unknown>): Promise<Result> {
-  const response = await fetch(`${site.base}${OAUTH_URLS.ownerMcp}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2025-11-25',
-      Authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++ids, method: 'tools/call', params: { name, arguments: args } }),
-  });
+  const response = await ownerRpc(site.base, token, 'tools/call', { name, arguments: args }, ++ids);
   assert.equal(response.status, 200);
   return ((await response.json()) as { result: Result }).result;
 }

@@ -11,7 +11,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { SOURCES_TABLE } from '../../src/core/image.ts';
 import type { Generations } from '../../src/runtime/generations.ts';
-import { CALENDARS, collectionUrl, LINKS, OAUTH_URLS } from '../../src/urls.ts';
+import { CALENDARS, collectionUrl, LINKS } from '../../src/urls.ts';
+import { ownerRpc } from '../../bench/replica-harness.ts';
 import { startOwnerSite, type OwnerSite } from './site.ts';
 
 let site: OwnerSite;
@@ -33,16 +34,7 @@ interface Written {
 }
 
 async function call(name: string, args: Record<string, unknown>): Promise<Written> {
-  const response = await fetch(`${base}${OAUTH_URLS.ownerMcp}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2025-11-25',
-      Authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-  });
+  const response = await ownerRpc(base, token, 'tools/call', { name, arguments: args });
   assert.equal(response.status, 200);
   const { result } = (await response.json()) as { result: { isError?: boolean; content: { text: string }[]; structuredContent: Written } };
   assert.equal(result.isError, undefined, result.content[0]?.text);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { SOURCES_TABLE } from '../../src/core/image.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
+import { ownerRpc } from '../../bench/replica-harness.ts';
 import { startOwnerSite, type OwnerSite } from './site.ts';
 
 let site: OwnerSite;
@@ -26,17 +27,7 @@ before(async () => {
 after(() => site.stop());
 
 let ids = 0;
-const rpc = (token: string, method: string, params?: unknown) =>
-  fetch(`${site.base}${OAUTH_URLS.ownerMcp}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2025-11-25',
-      Authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++ids, method, ...(params ? { params } : {}) }),
-  });
+const rpc = (token: string, method: string, params?: unknown) => ownerRpc(site.base, token, method, params, ++ids);
 
 const cidOf = (file: string, entry: number | null) =>
   (site.generations.current().image.db.prepare(`SELECT cid FROM ${SOURCES_TABLE} WHERE file = ? AND entry IS ?`).get(file, entry) as { cid: string }).cid;
