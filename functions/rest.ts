@@ -27,7 +27,7 @@ import { negotiate } from '../src/http/negotiate.ts';
 import { errorAnswer, problemAnswer } from '../src/http/problem.ts';
 import { secured } from '../src/http/security.ts';
 import { metered, RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
-import { checkApiVersion } from '../src/http/version.ts';
+import { checkApiVersion, servedApiVersion } from '../src/http/version.ts';
 import { URLS } from '../src/urls.ts';
 
 const COLLECTION_PATH = /^\/api\/([a-z][a-z-]*)\.json$/;
@@ -62,7 +62,7 @@ interface Offer {
   mediaTypes: readonly string[];
 }
 
-export function createRestHandler(core: QueryCore, options: RestOptions = {}): (request: RequestFacts) => Answer | Promise<Answer> {
+export function createRestHandler(core: QueryCore, options: RestOptions = {}): RestHandler {
   const cache = new AnswerCache(options.cacheBytes ?? LIMITS.answerCacheBytes);
   const limiter =
     options.limiter ??
@@ -105,14 +105,21 @@ export function createRestHandler(core: QueryCore, options: RestOptions = {}): (
   };
 
   /**
-   * Answers are remembered by what the request says: the media type `Accept` chose, the
-   * path and the query string as sent. A repeated request is then answered without
-   * parsing its query again, which is exact: only a valid query's answer is remembered,
-   * and within a generation the same target always names the same query (two spellings
-   * of one query are remembered apart). Each is remembered with every header it leaves
-   * with but the client's count (the quota policy, the security headers), so a replay
-   * copies nothing (src/http/rate-limit.ts `carry`, src/http/security.ts `secured`).
+   * Answers are remembered by what the request says: its `Accept` and its target as the
+   * client wrote it (the path and query string where the adapter has no raw target). A
+   * repeated request is then answered without parsing its target or its query again, or
+   * negotiating again, which is exact: only a valid query's answer is remembered, and
+   * within a generation the same words always name the same query and media type (two
+   * spellings of one query are remembered apart). Each is remembered with every header it
+   * leaves with but the client's count (the quota policy, the security headers), so a
+   * replay copies nothing (src/http/rate-limit.ts `carry`, src/http/security.ts `secured`).
    */
+  const keyOf = (request: RequestFacts) => `${request.header('Accept') ?? ''} ${request.target ?? request.url.pathname + request.url.search}`;
+
+  /** The remembered list as this request asks for it: whole, headers alone (HEAD) or 304. */
+  const replayed = (request: RequestFacts, list: ListAnswer): Answer =>
+    conditionalAnswer(request.method, { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') }, list.headers, list.body);
+
   const answer = (request: RequestFacts): Answer => {
     try {
       const { url } = request;
@@ -125,21 +132,16 @@ export function createRestHandler(core: QueryCore, options: RestOptions = {}): (
       if (!searching && !declaration) throw new PublicError('not-found', 'There is no collection at this path; the home page lists every collection.');
       const offer = declaration && offers.get(declaration.name)!;
       const mediaType = negotiate(request.header('Accept'), offer ? offer.mediaTypes : searchMediaTypes);
-      const key = `${mediaType} ${url.pathname}${url.search}`;
-      let list = mediaType === undefined ? undefined : cache.get(key);
-      if (!list) {
-        const made = declaration && offer ? collectionList(declaration, offer, url, mediaType) : searchList(url, mediaType);
-        list = { body: made.body, headers: secured({ ...made.headers, ...limiter.policyHeaders }, url.pathname, siteUrl) };
-        cache.set(key, list);
-      }
-      const preconditions = { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') };
-      return conditionalAnswer(request.method, preconditions, list.headers, list.body);
+      const made = declaration && offer ? collectionList(declaration, offer, url, mediaType) : searchList(url, mediaType);
+      const list = { body: made.body, headers: secured({ ...made.headers, ...limiter.policyHeaders }, url.pathname, siteUrl) };
+      cache.set(keyOf(request), list);
+      return replayed(request, list);
     } catch (error) {
       return errorAnswer(error);
     }
   };
 
-  return (request) => {
+  const handler = (request: RequestFacts): Answer | Promise<Answer> => {
     if (!isCollectionPath(request.url.pathname)) {
       return problemAnswer('not-found', 'There is no collection at this path; the home page lists every collection.');
     }
@@ -147,9 +149,28 @@ export function createRestHandler(core: QueryCore, options: RestOptions = {}): (
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return problemAnswer('method-not-allowed', `Collections are read-only; use ${ALLOW}.`, { headers: { Allow: ALLOW } });
     }
-    return metered(limiter, clientOf(request), () => answer(request));
+    return replay(request) ?? metered(limiter, clientOf(request), () => answer(request));
   };
+
+  /**
+   * A GET's (or HEAD's) remembered answer, under the quota, before anything else is read
+   * of the request: the runtime's dispatcher asks here before it parses the target or
+   * routes it. Undefined, having spent nothing, when none is remembered for these words
+   * or the request names an API version not served (the full path refuses it).
+   */
+  const replay = (request: RequestFacts): Answer | Promise<Answer> | undefined => {
+    if (!servedApiVersion(request.header('API-Version'))) return undefined;
+    const list = cache.get(keyOf(request));
+    return list && metered(limiter, clientOf(request), () => replayed(request, list));
+  };
+
+  return Object.assign(handler, { replay });
 }
+
+/** The REST handler: any request to a collection list; `replay` alone answers repeated ones (a GET or HEAD of a remembered list). */
+export type RestHandler = ((request: RequestFacts) => Answer | Promise<Answer>) & {
+  replay: (request: RequestFacts) => Answer | Promise<Answer> | undefined;
+};
 
 export function createRestFetchHandler(core: QueryCore, options: RestOptions = {}): (request: Request) => Response | Promise<Response> {
   return webHandler(createRestHandler(core, options));

@@ -20,6 +20,11 @@ export interface RequestFacts {
   header(name: string): string | null;
   /** The socket's peer address, where the adapter knows it (quotas key on it). */
   peer?: string;
+  /**
+   * The request target as the client wrote it, where the adapter has it (node:http): what
+   * remembered answers are replayed by before the target is parsed (functions/rest.ts).
+   */
+  target?: string;
 }
 
 export function factsOf(request: Request): RequestFacts {

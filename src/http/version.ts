@@ -5,9 +5,14 @@
 import { PublicError } from '../core/errors.ts';
 import { API_VERSION } from './headers.ts';
 
-export function checkApiVersion(value: string | null): void {
+/** Whether a request with this `API-Version` (null: none) is served. */
+export function servedApiVersion(value: string | null): boolean {
   const version = value?.trim() ?? '';
-  if (version !== '' && version !== API_VERSION) {
+  return version === '' || version === API_VERSION;
+}
+
+export function checkApiVersion(value: string | null): void {
+  if (!servedApiVersion(value)) {
     throw new PublicError('unsupported-api-version', `This API serves version ${API_VERSION}; send API-Version: ${API_VERSION} or leave the header out.`);
   }
 }

@@ -21,7 +21,7 @@ import { secured, securityHeaders } from '../http/security.ts';
 import { answerFor } from '../http/twin.ts';
 import { endWithAnswer, readBody, write, type Dispatcher } from './node.ts';
 import type { ProblemSite } from '../site/problem-page.ts';
-import { allowedMethods, routeFor, type Route } from './route.ts';
+import { allowedMethods, routeFor, type AnswerRoute, type Route } from './route.ts';
 import type { ServingRuntime } from './serving.ts';
 
 /** Requests are parsed against a fixed origin: nothing the client sends (Host included) shapes the URL handlers read. */
@@ -80,15 +80,26 @@ function lowerName(name: string): string {
 /** What handlers read of a node:http request (a class: no closure is made per request). */
 class NodeFacts implements RequestFacts {
   readonly method: string;
-  readonly url: URL;
   readonly peer: string;
+  readonly target: string;
   private readonly headers: IncomingMessage['headers'];
+  private parsed: URL | undefined;
 
-  constructor(req: IncomingMessage, url: URL, method: string) {
+  constructor(req: IncomingMessage, method: string, url?: URL) {
     this.method = method;
-    this.url = url;
     this.peer = req.socket.remoteAddress ?? '';
+    this.target = req.url ?? '';
     this.headers = req.headers;
+    this.parsed = url;
+  }
+
+  /**
+   * Parsed when first read, since a replayed answer never reads it. Every handler is
+   * given a target `admit` parsed; a replay only finds targets that were, so the root
+   * stands in for one that does not parse, which no replay has remembered.
+   */
+  get url(): URL {
+    return (this.parsed ??= targetUrl(this.target) ?? new URL(ORIGIN));
   }
 
   header(name: string): string | null {
@@ -96,8 +107,6 @@ class NodeFacts implements RequestFacts {
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
 }
-
-const facts = (req: IncomingMessage, url: URL, method: string): RequestFacts => new NodeFacts(req, url, method);
 
 /** The answer with the security headers of its path and media type (src/http/security.ts), added where missing. */
 function withSecurity(answer: Answer, path: string, siteUrl: string): Answer {
@@ -125,15 +134,15 @@ function underQuota(runtime: ServingRuntime, request: RequestFacts, go: () => vo
   if (decided instanceof Promise) decided.catch(failed);
 }
 
-/** The checks every request passes before its route is asked: target length and form, Host, a route for the path. */
-function admit(req: IncomingMessage, runtime: ServingRuntime, routes: readonly Route[]): { url: URL; route: Route } | Answer {
+/** The checks every request passes before its route is asked: target length and form, Host (`hostValid`, where it was checked), a route for the path. */
+function admit(req: IncomingMessage, runtime: ServingRuntime, routes: readonly Route[], hostValid = validHost(req)): { url: URL; route: Route } | Answer {
   const target = req.url ?? '';
   if (target.length > LIMITS.requestTargetBytesMax) {
     return problemAnswer('target-too-long', `The request target is longer than ${LIMITS.requestTargetBytesMax} bytes.`);
   }
   const url = targetUrl(target);
   if (!url) return problemAnswer('bad-request', 'The request target is not an origin-form path (/path?query) or an absolute http(s) URL.');
-  if (!validHost(req)) return problemAnswer('bad-request', 'An HTTP/1.1 request carries exactly one Host header, a valid host[:port].');
+  if (!hostValid) return problemAnswer('bad-request', 'An HTTP/1.1 request carries exactly one Host header, a valid host[:port].');
   const route = routeFor(url.pathname, runtime, routes);
   if (!route) return problemAnswer('not-found', 'Nothing is published at this path.');
   return { url, route };
@@ -191,20 +200,62 @@ export interface DispatchTable {
 export function createDispatcher(current: () => ServingRuntime, table: DispatchTable): Dispatcher {
   const { routes, problemSiteOf, humaneProblem } = table;
   const allows = new Map(routes.map((route) => [route, allowedMethods(route)]));
+  const replayers = routes.filter((route) => route.kind === 'answer' && route.replay !== undefined) as (Route & AnswerRoute)[];
+
+  /** A sender of answers to `req`: as the client prefers a refusal, secured, without a body for HEAD. */
+  const sender = (runtime: ServingRuntime, req: IncomingMessage, res: ServerResponse, admitted: { url: URL; route: Route } | Answer) => {
+    const path = 'route' in admitted ? admitted.url.pathname : '';
+    const accept = req.headers.accept ?? null;
+    // Where a refusal stands decides its form (functions/pages.ts): a target refused before routing is read as a page's.
+    const site = () => ('route' in admitted ? problemSiteOf(runtime, path, admitted.route.name) : 'unrouted');
+    const shownPath = 'route' in admitted ? path : (/^\/[^?#]{0,200}/.exec(req.url ?? '')?.[0] ?? '/');
+    return (answer: Answer) =>
+      write(res, withSecurity(answerFor(accept, humaneProblem(runtime, accept, site, shownPath, answer)), path, runtime.siteUrl), req.method === 'HEAD');
+  };
+
+  /**
+   * A GET or HEAD answered from what a route remembers, before its target is parsed or
+   * routed (`Route.replay`): a remembered 200 is written as it is, anything else (a 304,
+   * a 429) as every answer is. False, having done nothing, when no route remembers it.
+   */
+  const replayed = (runtime: ServingRuntime, req: IncomingMessage, res: ServerResponse): boolean => {
+    const facts = new NodeFacts(req, 'GET');
+    for (const route of replayers) {
+      let answer: Answer | Promise<Answer> | undefined;
+      try {
+        answer = route.replay!(runtime, facts);
+      } catch (error) {
+        answer = errorAnswer(error);
+      }
+      if (answer === undefined) continue;
+      const send = (result: Answer) =>
+        result.status === 200 ? write(res, result, req.method === 'HEAD') : sender(runtime, req, res, { url: facts.url, route })(result);
+      if (answer instanceof Promise) answer.then(send, (error: unknown) => (res.headersSent ? res.destroy() : send(errorAnswer(error))));
+      else send(answer);
+      return true;
+    }
+    return false;
+  };
+
   const request = (req: IncomingMessage, res: ServerResponse) => {
     // The generation a request starts with answers all of it.
     const runtime = current();
     // An Upgrade this server does not take is answered as HTTP/1.1, then the connection
     // closes, since Node's parser does not read further requests reliably after one.
     if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
-    const admitted = admit(req, runtime, routes);
-    const path = 'route' in admitted ? admitted.url.pathname : '';
-    const accept = req.headers.accept ?? null;
-    // Where a refusal stands decides its form (functions/pages.ts): a target refused before routing is read as a page's.
-    const site = () => ('route' in admitted ? problemSiteOf(runtime, path, admitted.route.name) : 'unrouted');
-    const shownPath = 'route' in admitted ? path : (/^\/[^?#]{0,200}/.exec(req.url ?? '')?.[0] ?? '/');
-    const send = (answer: Answer) =>
-      write(res, withSecurity(answerFor(accept, humaneProblem(runtime, accept, site, shownPath, answer)), path, runtime.siteUrl), req.method === 'HEAD');
+    const hostValid = validHost(req);
+    const target = req.url ?? '';
+    // Only an origin-form target within the bound, with a valid Host: what `admit` would pass.
+    if (
+      hostValid &&
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      target.charCodeAt(0) === 0x2f &&
+      target.length <= LIMITS.requestTargetBytesMax &&
+      replayed(runtime, req, res)
+    )
+      return;
+    const admitted = admit(req, runtime, routes, hostValid);
+    const send = sender(runtime, req, res, admitted);
     if (!('route' in admitted)) return send(admitted);
     const { url, route } = admitted;
     const method = req.method ?? '';
@@ -212,7 +263,7 @@ export function createDispatcher(current: () => ServingRuntime, table: DispatchT
     if (!allow.includes(method)) {
       return send(problemAnswer('method-not-allowed', `This resource takes ${allow.join(', ')}.`, { headers: { Allow: allow.join(', ') } }));
     }
-    const request = facts(req, url, method === 'HEAD' ? 'GET' : method);
+    const request = new NodeFacts(req, method === 'HEAD' ? 'GET' : method, url);
     const failed = (error: unknown) => (res.headersSent ? res.destroy() : send(errorAnswer(error)));
     try {
       const metered = route.metered === true && method !== 'OPTIONS';
@@ -223,7 +274,7 @@ export function createDispatcher(current: () => ServingRuntime, table: DispatchT
           const exchange = { facts: request, body, request: () => (web ??= webRequest(req, res, url, body)) };
           const result = await route.fetch(runtime, exchange);
           if (result instanceof Response)
-            await writeResponse(res, result, securityHeaders(path, result.headers.get('Content-Type') ?? undefined, runtime.siteUrl), req.method === 'HEAD');
+            await writeResponse(res, result, securityHeaders(url.pathname, result.headers.get('Content-Type') ?? undefined, runtime.siteUrl), req.method === 'HEAD');
           else send(result);
         };
         if (!metered) return void answer().catch(failed);
@@ -253,7 +304,7 @@ export function createDispatcher(current: () => ServingRuntime, table: DispatchT
       const refuse = (answer: Answer) => endWithAnswer(socket, answer);
       underQuota(
         runtime,
-        facts(req, url, 'GET'),
+        new NodeFacts(req, 'GET', url),
         () => route.upgrade!(runtime, req, socket, head),
         refuse,
         (error) => refuse(errorAnswer(error)),

@@ -72,6 +72,12 @@ function removeOrphans(root: string): void {
 /** The newest as-of time of the lists a generation serves (the status document's `dataAsOf`). */
 const asOfOf = (runtime: ServingRuntime) => restCollections.map((c) => runtime.image.asOf(c.name)).reduce((a, b) => (b > a ? b : a), '1970-01-01T00:00:00Z');
 
+/** A generation and the requests (and WebSocket sessions) under way on it. */
+interface Held {
+  readonly runtime: ServingRuntime;
+  count: number;
+}
+
 export class Generations {
   private readonly options: GenerationsOptions;
   /** Where this process's rebuilt generations write. */
@@ -80,12 +86,13 @@ export class Generations {
   private readonly liveImage: string;
   private readonly buildImage: string;
   private prepared: Promise<void> | undefined;
-  private runtime: ServingRuntime;
+  /** The current generation, with its requests under way: a request is counted on it without a lookup. */
+  private held: Held;
+  /** Requests under way on every generation. */
+  private underWay = 0;
   private number = 0;
-  /** Requests under way per generation. */
-  private readonly inFlight = new Map<ServingRuntime, number>();
-  /** Generations swapped out, closed once their last request is done. */
-  private readonly retiring = new Set<ServingRuntime>();
+  /** Generations swapped out while requests were under way on them, closed once their last is done. */
+  private readonly retiring = new Set<Held>();
   /** How many open generations use each file a rebuild wrote; a file no generation uses is removed. */
   private readonly uses = new Map<string, number>();
   /** A build output whose image is committed but whose ServingRuntime failed to open. */
@@ -98,12 +105,17 @@ export class Generations {
   /** Per-record fragments of the exports and calendars, kept across rebuilds (src/formats/fragments.ts). */
   private readonly fragments = new FragmentStore();
 
+  /** The current generation. */
+  private get runtime(): ServingRuntime {
+    return this.held.runtime;
+  }
+
   private constructor(options: GenerationsOptions, runtime: ServingRuntime) {
     this.options = options;
     this.buildImage = runtime.build.image;
     this.root = resolve(options.distDir, 'generations', String(process.pid));
     this.liveImage = join(this.root, 'site.db');
-    this.runtime = runtime;
+    this.held = { runtime, count: 0 };
   }
 
   static async open(options: GenerationsOptions): Promise<Generations> {
@@ -139,10 +151,12 @@ export class Generations {
    */
   dispatcher(table: DispatchTable = DISPATCH_TABLE): Dispatcher {
     const dispatch = createDispatcher(() => this.runtime, table);
-    const hold = (closing: { once(event: 'close', listener: () => void): unknown }) => {
-      const runtime = this.runtime;
-      this.inFlight.set(runtime, (this.inFlight.get(runtime) ?? 0) + 1);
-      closing.once('close', () => this.done(runtime));
+    // A response or socket closes once: `on` spares the wrapper `once` makes per request.
+    const hold = (closing: { on(event: 'close', listener: () => void): unknown }) => {
+      const held = this.held;
+      held.count++;
+      this.underWay++;
+      closing.on('close', () => this.done(held));
     };
     return {
       request: (req, res) => {
@@ -157,20 +171,16 @@ export class Generations {
     };
   }
 
-  private done(runtime: ServingRuntime): void {
-    const left = (this.inFlight.get(runtime) ?? 1) - 1;
-    if (left > 0) {
-      this.inFlight.set(runtime, left);
-      return;
-    }
-    this.inFlight.delete(runtime);
-    if (this.retiring.has(runtime)) this.close(runtime);
-    if (this.inFlight.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  private done(held: Held): void {
+    held.count--;
+    this.underWay--;
+    if (held.count === 0 && this.retiring.has(held)) this.close(held);
+    if (this.underWay === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   /** Resolves once no request and no WebSocket session is under way on any generation (for a stopping process). */
   idle(): Promise<void> {
-    if (this.inFlight.size === 0) return Promise.resolve();
+    if (this.underWay === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -191,10 +201,10 @@ export class Generations {
     }
   }
 
-  private close(runtime: ServingRuntime): void {
-    this.retiring.delete(runtime);
-    void runtime.close();
-    this.use(runtime.build, -1);
+  private close(held: Held): void {
+    this.retiring.delete(held);
+    void held.runtime.close();
+    this.use(held.runtime.build, -1);
   }
 
   /** Copies the build's image for rebuilds to update, once, without blocking requests. */
@@ -275,11 +285,11 @@ export class Generations {
     }
     this.unopened = undefined;
     this.use(build, +1);
-    const previous = this.runtime;
-    this.runtime = next;
+    const previous = this.held;
+    this.held = { runtime: next, count: 0 };
     this.number += 1;
-    this.retiring.add(previous);
-    if (!this.inFlight.has(previous)) this.close(previous);
+    if (previous.count === 0) this.close(previous);
+    else this.retiring.add(previous);
     return next;
   }
 
@@ -315,7 +325,7 @@ export class Generations {
   /** Closes every generation and removes the files rebuilds wrote; for the end of the process (requests still under way may fail). */
   async shutdown(): Promise<void> {
     await this.queue;
-    for (const runtime of [...this.retiring]) this.close(runtime);
+    for (const held of [...this.retiring]) this.close(held);
     // Awaited: the process exits next, and exiting while SQL worker threads still stop aborts Node (V8 fatal).
     await this.runtime.close();
     rmSync(this.root, { recursive: true, force: true });

@@ -18,6 +18,15 @@ export interface AnswerRoute {
   /** Largest body read, in bytes; the handler sees one byte more when the body was larger. Absent: no body is read. */
   bodyMax?: number;
   answer(runtime: ServingRuntime, request: RequestFacts, body: Uint8Array | null): Answer | Promise<Answer>;
+  /**
+   * A remembered answer to a GET or HEAD, found by the request's words alone (its target
+   * as written and its headers), asked before the dispatcher parses or routes the target;
+   * undefined, having changed nothing, when the route remembers none. A route remembers
+   * only targets it was routed, and a generation routes a target one way, so a replay
+   * answers what routing would have sent here. A success leaves as it is: the route
+   * remembered it with its security headers.
+   */
+  replay?(runtime: ServingRuntime, request: RequestFacts): Answer | Promise<Answer> | undefined;
 }
 
 /**

@@ -215,6 +215,7 @@ export const ROUTES: readonly Route[] = [
     matches: (pathname) => isCollectionPath(pathname),
     kind: 'answer',
     answer: (rt, request) => rt.rest(request),
+    replay: (rt, request) => rt.rest.replay(request),
   },
   {
     // Page one is the prerendered file (or its Markdown twin); a query string is rendered

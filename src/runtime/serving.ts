@@ -12,7 +12,7 @@ import { createGraphqlHandler } from '../../functions/graphql.ts';
 import { createMcpHandler, type McpHandler } from '../../functions/mcp.ts';
 import { createMusicHandler, type MusicHandlers } from '../../functions/music.ts';
 import { createOwnerMcpHandler, type OwnerMcpHandler } from '../../functions/owner-mcp.ts';
-import { createRestHandler } from '../../functions/rest.ts';
+import { createRestHandler, type RestHandler } from '../../functions/rest.ts';
 import { createRpcHandler, type RpcHandler } from '../../functions/rpc.ts';
 import { createSqlHandler, type SqlHandler } from '../../functions/sql.ts';
 import { createStatusHandler } from '../../functions/status.ts';
@@ -25,7 +25,7 @@ import { Runtime, type RuntimeOptions } from './runtime.ts';
 import type { StaticFiles } from './static.ts';
 
 export class ServingRuntime extends Runtime {
-  readonly rest: (request: RequestFacts) => Answer | Promise<Answer>;
+  readonly rest: RestHandler;
   readonly sql: SqlHandler;
   readonly graphql: (request: RequestFacts, body: Uint8Array | null) => Promise<Answer>;
   readonly status: (request: RequestFacts) => Answer;
