@@ -118,7 +118,12 @@ export function createRestHandler(core: QueryCore, options: RestOptions = {}): R
 
   /** The remembered list as this request asks for it: whole, headers alone (HEAD) or 304. */
   const replayed = (request: RequestFacts, list: ListAnswer): Answer =>
-    conditionalAnswer(request.method, { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') }, list.headers, list.body);
+    conditionalAnswer(
+      request.method,
+      { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') },
+      list.headers,
+      list.body,
+    );
 
   const answer = (request: RequestFacts): Answer => {
     try {

@@ -274,7 +274,12 @@ export function createDispatcher(current: () => ServingRuntime, table: DispatchT
           const exchange = { facts: request, body, request: () => (web ??= webRequest(req, res, url, body)) };
           const result = await route.fetch(runtime, exchange);
           if (result instanceof Response)
-            await writeResponse(res, result, securityHeaders(url.pathname, result.headers.get('Content-Type') ?? undefined, runtime.siteUrl), req.method === 'HEAD');
+            await writeResponse(
+              res,
+              result,
+              securityHeaders(url.pathname, result.headers.get('Content-Type') ?? undefined, runtime.siteUrl),
+              req.method === 'HEAD',
+            );
           else send(result);
         };
         if (!metered) return void answer().catch(failed);
