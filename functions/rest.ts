@@ -114,7 +114,13 @@ export function createRestHandler(core: QueryCore, options: RestOptions = {}): R
    * leaves with but the client's count (the quota policy, the security headers), so a
    * replay copies nothing (src/http/rate-limit.ts `carry`, src/http/security.ts `secured`).
    */
-  const keyOf = (request: RequestFacts) => `${request.header('Accept') ?? ''} ${request.target ?? request.url.pathname + request.url.search}`;
+  const keyOf = (request: RequestFacts) => {
+    const target = request.target ?? request.url.pathname + request.url.search;
+    const accept = request.header('Accept');
+    // Without Accept the target alone, as the parser made it (no string is built); a
+    // target holds no space, so no key of one form equals a key of the other.
+    return accept === null ? target : `${accept} ${target}`;
+  };
 
   /** The remembered list as this request asks for it: whole, headers alone (HEAD) or 304. */
   const replayed = (request: RequestFacts, list: ListAnswer): Answer =>
