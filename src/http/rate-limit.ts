@@ -204,7 +204,9 @@ export class RateLimiter {
 
   /** Spends `amount` units (requests, or GraphQL cost points) of the key's quota, if they fit; a refusal spends nothing. */
   take(key: string, amount = 1): Quota | Promise<Quota> {
-    return settle(this.store.spend(key, { amount, limit: this.limit, windowMs: this.windowMs }, this.now()), (counted) => this.quota(counted, amount));
+    const counted = this.store.spend(key, { amount, limit: this.limit, windowMs: this.windowMs }, this.now());
+    // No closure on the in-process path: every request of every metered surface passes here.
+    return counted instanceof Promise ? counted.then((settled) => this.quota(settled, amount)) : this.quota(counted, amount);
   }
 
   /** Charges `amount` units whether or not they fit: for work already done (a Promise only with a shared store; nothing waits for it). */
@@ -276,15 +278,23 @@ export class RateLimiter {
  * nothing here is a Promise unless `answer` returns one.
  */
 export function metered(limiter: RateLimiter, key: string, answer: () => Answer | Promise<Answer>): Answer | Promise<Answer> {
-  return settle(limiter.take(key), (quota): Answer | Promise<Answer> => {
-    if (!quota.allowed) return limiter.refusal(quota);
-    return settle(answer(), (result) => {
-      let shown = quota;
-      if (result.status === 304) {
-        limiter.refund(key, quota);
-        shown = { ...quota, remaining: quota.remaining + 1, header: quota.header.replace(/;r=\d+/, `;r=${quota.remaining + 1}`) };
-      }
-      return limiter.carry(result, shown);
-    });
-  });
+  const quota = limiter.take(key);
+  return quota instanceof Promise ? quota.then((taken) => spentOn(limiter, key, taken, answer)) : spentOn(limiter, key, quota, answer);
+}
+
+/** `metered` once the quota is taken: the refusal, or the answer with its fields (no closure when both are synchronous). */
+function spentOn(limiter: RateLimiter, key: string, quota: Quota, answer: () => Answer | Promise<Answer>): Answer | Promise<Answer> {
+  if (!quota.allowed) return limiter.refusal(quota);
+  const result = answer();
+  return result instanceof Promise ? result.then((settled) => carried(limiter, key, quota, settled)) : carried(limiter, key, quota, result);
+}
+
+/** The answer with the RateLimit fields of the quota it spent; a 304 gives its unit back. */
+function carried(limiter: RateLimiter, key: string, quota: Quota, result: Answer): Answer {
+  let shown = quota;
+  if (result.status === 304) {
+    limiter.refund(key, quota);
+    shown = { ...quota, remaining: quota.remaining + 1, header: quota.header.replace(/;r=\d+/, `;r=${quota.remaining + 1}`) };
+  }
+  return limiter.carry(result, shown);
 }
