@@ -76,6 +76,8 @@ const asOfOf = (runtime: ServingRuntime) => restCollections.map((c) => runtime.i
 interface Held {
   readonly runtime: ServingRuntime;
   count: number;
+  /** Counts one of them done: the listener every response of the generation shares, so no function is made per request. */
+  readonly release: () => void;
 }
 
 export class Generations {
@@ -115,7 +117,7 @@ export class Generations {
     this.buildImage = runtime.build.image;
     this.root = resolve(options.distDir, 'generations', String(process.pid));
     this.liveImage = join(this.root, 'site.db');
-    this.held = { runtime, count: 0 };
+    this.held = this.holding(runtime);
   }
 
   static async open(options: GenerationsOptions): Promise<Generations> {
@@ -156,7 +158,7 @@ export class Generations {
       const held = this.held;
       held.count++;
       this.underWay++;
-      closing.on('close', () => this.done(held));
+      closing.on('close', held.release);
     };
     return {
       request: (req, res) => {
@@ -169,6 +171,11 @@ export class Generations {
         dispatch.upgrade(req, socket, head);
       },
     };
+  }
+
+  private holding(runtime: ServingRuntime): Held {
+    const held: Held = { runtime, count: 0, release: () => this.done(held) };
+    return held;
   }
 
   private done(held: Held): void {
@@ -286,7 +293,7 @@ export class Generations {
     this.unopened = undefined;
     this.use(build, +1);
     const previous = this.held;
-    this.held = { runtime: next, count: 0 };
+    this.held = this.holding(next);
     this.number += 1;
     if (previous.count === 0) this.close(previous);
     else this.retiring.add(previous);
