@@ -1,12 +1,15 @@
 /**
  * REST lists: `GET|HEAD|OPTIONS /api/<collection>.json`, and the cross-collection search
- * `/api/search.json`, which differs only in its query and core. In order, each step
- * before any query work: the path names a collection (404), the method is allowed (405,
- * or the CORS preflight), the client is within its quota (429), the API version is one we
- * serve (400), the query string is bounded (414) and valid (400), and a media type is
- * acceptable (406). Then the core answers, an exact cache replays repeated queries, and
- * preconditions may turn the answer into a 304 — which spends no quota. `createRestHandler` works on plain request facts
- * so node:http calls it directly; `createRestFetchHandler` is the Web-standard handler.
+ * `/api/search.json`, which differs only in its query and core. A request asked before in
+ * the same words is replayed (`replay`, which the runtime's dispatcher asks before it
+ * parses or routes the target): the quota, API-Version and preconditions still apply.
+ * Otherwise, in order, each step before any query work: the path names a collection
+ * (404), the method is allowed (405, or the CORS preflight), the client is within its
+ * quota (429), the API version is one we serve (400), the query string is bounded (414)
+ * and valid (400), and a media type is acceptable (406). Then the core answers, and
+ * preconditions may turn the answer into a 304 — which spends no quota.
+ * `createRestHandler` works on plain request facts so node:http calls it directly;
+ * `createRestFetchHandler` is the Web-standard handler.
  */
 import type { CollectionDeclaration } from '../src/collections/define.ts';
 import { collection, collections, contentCollections } from '../src/collections/index.ts';

@@ -94,7 +94,7 @@ export const LIMIT_DEFINITIONS = {
   answerCacheBytes: {
     value: 32 * 1024 * 1024,
     unit: 'bytes',
-    why: 'List answers remembered per canonical query (exact: the image is immutable); bounds their memory: keys, bodies, headers and per-entry overhead are charged (src/http/answer-cache.ts). `ANSWER_CACHE_BYTES` overrides, 0 turns it off.',
+    why: 'List answers remembered per `Accept` and request target (exact: the image is immutable), replayed before the target is parsed; bounds their memory: keys, bodies, headers and per-entry overhead are charged (src/http/answer-cache.ts). `ANSWER_CACHE_BYTES` overrides, 0 turns it off.',
   },
   pageCacheBytes: {
     value: 16 * 1024 * 1024,
