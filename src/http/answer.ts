@@ -11,6 +11,13 @@ export interface Answer {
   body: Uint8Array | null;
   /** An HTML page's Markdown twin, sent in its place to a client that prefers Markdown (src/http/twin.ts). */
   markdown?: Uint8Array;
+  /**
+   * Fields of `headers` that every answer replayed from one remembered answer shares, by
+   * the same names and values (the same object each time): the node:http writer checks and
+   * serializes them once, not per answer (src/runtime/node.ts). `headers` stays whole, so a
+   * consumer that ignores this loses nothing.
+   */
+  fixedHeaders?: Readonly<Record<string, string>>;
 }
 
 /** What a handler may read of a request. */

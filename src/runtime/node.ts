@@ -6,7 +6,7 @@
  * Node's bare text. No Web Request/Response is built on this path; they cost more than
  * the query.
  */
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, validateHeaderName, validateHeaderValue, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ProblemSlug } from '../core/problems.ts';
 import { LIMITS } from '../core/limits.ts';
@@ -14,8 +14,72 @@ import type { Answer } from '../http/answer.ts';
 import { problemAnswer } from '../http/problem.ts';
 
 export function write(res: ServerResponse, answer: Answer, head = false): void {
-  res.writeHead(answer.status, answer.headers);
+  const rest = answer.fixedHeaders && unfixed(res, answer.headers, answer.fixedHeaders);
+  if (rest === undefined) res.writeHead(answer.status, answer.headers);
+  else {
+    // Node checks and serializes every field on every writeHead: for REST's twenty fields
+    // that costs more than the rest of a remembered answer's work. The fixed fields were
+    // checked once, by Node's own validators, and go into the head Node has just built.
+    res.writeHead(answer.status, rest.fields);
+    const outgoing = res as ServerResponse & { _header: string };
+    const line = outgoing._header.indexOf('\r\n') + 2;
+    outgoing._header = outgoing._header.slice(0, line) + rest.fixed + outgoing._header.slice(line);
+  }
   res.end(head ? undefined : (answer.body ?? undefined));
+}
+
+/**
+ * The fields of `headers` that are not among `fixed` (by name and value), with the fixed
+ * ones' block; none when a fixed field is missing from `headers` or changed, or when this
+ * Node keeps no `_header`: the head Node builds and sends before the body, a field of
+ * node:_http_outgoing since Node 0.x, null until the head is built.
+ */
+function unfixed(
+  res: ServerResponse,
+  headers: Record<string, string>,
+  fixed: Readonly<Record<string, string>>,
+): { fields: Record<string, string>; fixed: string } | undefined {
+  const block = fixedBlock(fixed);
+  if (block === undefined || (res as ServerResponse & { _header?: unknown })._header !== null) return undefined;
+  const fields: Record<string, string> = {};
+  let shared = 0;
+  for (const name in headers) {
+    if (block.names.has(name) && fixed[name] === headers[name]) shared++;
+    else fields[name] = headers[name]!;
+  }
+  return shared === block.names.size ? { fields, fixed: block.wire } : undefined;
+}
+
+/** Fields Node reads as it frames the message or keeps the connection: always handed to Node. */
+const FRAMING = new Set(['connection', 'content-length', 'date', 'expect', 'keep-alive', 'trailer', 'transfer-encoding', 'upgrade']);
+
+/** A set of fixed fields, checked and serialized: the wire form and the names it holds. */
+interface FixedBlock {
+  wire: string;
+  names: Set<string>;
+}
+
+const fixedBlocks = new WeakMap<Readonly<Record<string, string>>, FixedBlock>();
+
+/** The fixed fields' block, made once per set; none if a field is invalid (Node then refuses it as it would any other). */
+function fixedBlock(fields: Readonly<Record<string, string>>): FixedBlock | undefined {
+  let block = fixedBlocks.get(fields);
+  if (block === undefined) {
+    block = { wire: '', names: new Set() };
+    for (const [name, value] of Object.entries(fields)) {
+      if (FRAMING.has(name.toLowerCase())) continue;
+      try {
+        validateHeaderName(name);
+        validateHeaderValue(name, value);
+      } catch {
+        return undefined;
+      }
+      block.wire += `${name}: ${value}\r\n`;
+      block.names.add(name);
+    }
+    fixedBlocks.set(fields, block);
+  }
+  return block;
 }
 
 /**
