@@ -148,29 +148,39 @@ export class Generations {
    * The dispatcher of the generations: it reads `current()` once, synchronously, as a
    * request arrives — the same tick in which the request is counted against that
    * generation, so a swap can never fall between the two. The count drops when the
-   * response closes (finished or aborted), or for an upgraded connection when its socket
-   * closes: a WebSocket session keeps the generation it started on.
+   * response closes (finished or aborted), or at once for one written whole in that tick,
+   * or for an upgraded connection when its socket closes: a WebSocket session keeps the
+   * generation it started on.
    */
   dispatcher(table: DispatchTable = DISPATCH_TABLE): Dispatcher {
     const dispatch = createDispatcher(() => this.runtime, table);
-    // A response or socket closes once: `on` spares the wrapper `once` makes per request.
-    const hold = (closing: { on(event: 'close', listener: () => void): unknown }) => {
-      const held = this.held;
-      held.count++;
-      this.underWay++;
-      closing.on('close', held.release);
-    };
     return {
       request: (req, res) => {
-        hold(res);
-        dispatch.request(req, res);
+        const held = this.enter();
+        try {
+          dispatch.request(req, res);
+        } finally {
+          // An answer the kernel took whole within this tick reads nothing of its generation
+          // after it (a remembered list, mostly): it is done without a listener. Any other
+          // holds the generation until the response closes, finished or aborted.
+          if (res.writableEnded && res.writableLength === 0) this.done(held);
+          else res.on('close', held.release);
+        }
       },
       upgrades: (req) => dispatch.upgrades(req),
       upgrade: (req, socket, head) => {
-        hold(socket);
+        socket.on('close', this.enter().release);
         dispatch.upgrade(req, socket, head);
       },
     };
+  }
+
+  /** Counts a request (or session) arriving now against the current generation. */
+  private enter(): Held {
+    const held = this.held;
+    held.count++;
+    this.underWay++;
+    return held;
   }
 
   private holding(runtime: ServingRuntime): Held {

@@ -19,10 +19,11 @@ export function write(res: ServerResponse, answer: Answer, head = false): void {
   else {
     // Node checks and serializes every field on every writeHead: for REST's twenty fields
     // that costs more than the rest of a remembered answer's work. The fixed fields were
-    // checked once, by Node's own validators, and go into the head Node has just built.
+    // checked once, by Node's own validators, and go into the head Node has just built,
+    // after its status line (`HTTP/1.1 200 OK\r\n`: 15 bytes and the reason phrase).
     res.writeHead(answer.status, rest.fields);
     const outgoing = res as ServerResponse & { _header: string };
-    const line = outgoing._header.indexOf('\r\n') + 2;
+    const line = 15 + res.statusMessage.length;
     outgoing._header = outgoing._header.slice(0, line) + rest.fixed + outgoing._header.slice(line);
   }
   res.end(head ? undefined : (answer.body ?? undefined));
@@ -44,29 +45,31 @@ function unfixed(
   const fields: Record<string, string> = {};
   let shared = 0;
   for (const name in headers) {
-    if (block.names.has(name) && fixed[name] === headers[name]) shared++;
+    if (block.fields[name] === headers[name]) shared++;
     else fields[name] = headers[name]!;
   }
-  return shared === block.names.size ? { fields, fixed: block.wire } : undefined;
+  return shared === block.count ? { fields, fixed: block.wire } : undefined;
 }
 
 /** Fields Node reads as it frames the message or keeps the connection: always handed to Node. */
 const FRAMING = new Set(['connection', 'content-length', 'date', 'expect', 'keep-alive', 'trailer', 'transfer-encoding', 'upgrade']);
 
-/** A set of fixed fields, checked and serialized: the wire form and the names it holds. */
+/** A set of fixed fields, checked and serialized: the wire form, and the fields it holds. */
 interface FixedBlock {
   wire: string;
-  names: Set<string>;
+  fields: Readonly<Record<string, string>>;
+  count: number;
 }
 
 const fixedBlocks = new WeakMap<Readonly<Record<string, string>>, FixedBlock>();
 
 /** The fixed fields' block, made once per set; none if a field is invalid (Node then refuses it as it would any other). */
-function fixedBlock(fields: Readonly<Record<string, string>>): FixedBlock | undefined {
-  let block = fixedBlocks.get(fields);
+function fixedBlock(fixed: Readonly<Record<string, string>>): FixedBlock | undefined {
+  let block = fixedBlocks.get(fixed);
   if (block === undefined) {
-    block = { wire: '', names: new Set() };
-    for (const [name, value] of Object.entries(fields)) {
+    const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+    const lines: string[] = [];
+    for (const [name, value] of Object.entries(fixed)) {
       if (FRAMING.has(name.toLowerCase())) continue;
       try {
         validateHeaderName(name);
@@ -74,10 +77,12 @@ function fixedBlock(fields: Readonly<Record<string, string>>): FixedBlock | unde
       } catch {
         return undefined;
       }
-      block.wire += `${name}: ${value}\r\n`;
-      block.names.add(name);
+      fields[name] = value;
+      lines.push(`${name}: ${value}\r\n`);
     }
-    fixedBlocks.set(fields, block);
+    // Joined, the block is one flat string: concatenated, it would be a rope walked on every write.
+    block = { wire: lines.join(''), fields, count: lines.length };
+    fixedBlocks.set(fixed, block);
   }
   return block;
 }
