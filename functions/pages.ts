@@ -68,7 +68,7 @@ async function remembered(context: SiteContext, request: RequestFacts, key: stri
     cache.set(key, answer);
   }
   const preconditions = { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: null };
-  return conditionalAnswer(request.method, preconditions, { ...answer.headers, 'Content-Length': String(answer.body.length) }, answer.body);
+  return conditionalAnswer(request.method, preconditions, { ...answer.headers, 'Content-Length': String(answer.body.length) }, answer.body, answer.headers);
 }
 
 /** How a query page reads its query string: the cache key's stem and the page as Markdown or through Astro. */

@@ -126,16 +126,14 @@ export function createRestHandler(core: QueryCore, options: RestOptions = {}): R
   };
 
   /** The remembered list as this request asks for it: whole, headers alone (HEAD) or 304. */
-  const replayed = (request: RequestFacts, list: ListAnswer): Answer => {
-    const answer = conditionalAnswer(
+  const replayed = (request: RequestFacts, list: ListAnswer): Answer =>
+    conditionalAnswer(
       request.method,
       { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') },
       list.headers,
       list.body,
+      list.headers,
     );
-    if (answer.status === 200) answer.fixedHeaders = list.headers;
-    return answer;
-  };
 
   const answer = (request: RequestFacts): Answer => {
     try {

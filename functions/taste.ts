@@ -37,6 +37,7 @@ export function createTasteSummaryHandler(core: QueryCore, sources = new TasteSo
         { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') },
         answer.headers,
         answer.body,
+        answer.headers,
       );
     } catch (error) {
       return errorAnswer(error);

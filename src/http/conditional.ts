@@ -55,12 +55,24 @@ export interface Preconditions {
   ifModifiedSince: string | null;
 }
 
-/** The 200 answer for GET, its headers alone for HEAD, or 304 when the client's copy is current. */
-export function conditionalAnswer(method: string, preconditions: Preconditions, headers: Record<string, string>, body: Uint8Array): Answer {
+/**
+ * The 200 answer for GET, its headers alone for HEAD, or 304 when the client's copy is
+ * current. `fixed`: the fields of `headers` a remembered answer keeps from one request to
+ * the next (the same object each time), which a 200 names as its `fixedHeaders`.
+ */
+export function conditionalAnswer(
+  method: string,
+  preconditions: Preconditions,
+  headers: Record<string, string>,
+  body: Uint8Array,
+  fixed?: Readonly<Record<string, string>>,
+): Answer {
   const current =
     preconditions.ifNoneMatch !== null
       ? ifNoneMatchMatches(preconditions.ifNoneMatch, headers.ETag ?? '')
       : notModifiedSince(preconditions.ifModifiedSince, headers['Last-Modified']);
   if (current) return notModified(headers);
-  return { status: 200, headers, body: method === 'HEAD' ? null : body };
+  const answer: Answer = { status: 200, headers, body: method === 'HEAD' ? null : body };
+  if (fixed !== undefined) answer.fixedHeaders = fixed;
+  return answer;
 }

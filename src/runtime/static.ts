@@ -14,10 +14,17 @@ import { conditionalAnswer } from '../http/conditional.ts';
 import { NEGOTIATED_HEADERS } from '../http/negotiate.ts';
 import { resolveRepresentation, type Representation } from '../http/representations.ts';
 
+/** A file as it is answered: its body, and its headers plain and negotiated, each made on first request. */
+interface Served {
+  body: Buffer;
+  plain?: Record<string, string>;
+  negotiated?: Record<string, string>;
+}
+
 export class StaticFiles {
   private readonly manifest: Manifest;
   private readonly root: string;
-  private readonly bodies = new Map<string, Buffer>();
+  private readonly served = new Map<string, Served>();
 
   /** `root`: the folder the manifest's files are named from. */
   constructor(manifest: Manifest, root: string) {
@@ -33,13 +40,17 @@ export class StaticFiles {
   answer(request: RequestFacts, resolved: Representation): Answer {
     const pathname = resolved.path;
     const entry = this.manifest[pathname]!;
-    let body = this.bodies.get(pathname);
-    if (!body) {
-      body = readFileSync(join(this.root, entry.file));
-      this.bodies.set(pathname, body);
+    let served = this.served.get(pathname);
+    if (!served) {
+      served = { body: readFileSync(join(this.root, entry.file)) };
+      this.served.set(pathname, served);
     }
+    const { body } = served;
+    // The same headers object for every answer of a file: the node:http writer serializes its fields once.
+    const headers = resolved.negotiated
+      ? (served.negotiated ??= { ...entry.headers, 'Content-Length': String(body.length), ...NEGOTIATED_HEADERS })
+      : (served.plain ??= { ...entry.headers, 'Content-Length': String(body.length) });
     const preconditions = { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: request.header('If-Modified-Since') };
-    const headers = { ...entry.headers, 'Content-Length': String(body.length), ...(resolved.negotiated ? NEGOTIATED_HEADERS : {}) };
-    return conditionalAnswer(request.method, preconditions, headers, body);
+    return conditionalAnswer(request.method, preconditions, headers, body, headers);
   }
 }
