@@ -1,9 +1,10 @@
 /**
  * The thin adapter between node:http and the dispatcher: the server with its named
  * timeouts and connection cap, a bounded body reader, an Answer written back with its
- * status, headers and bytes, and Node's own parser errors (`clientError`: malformed
- * requests, oversized headers, timeouts) answered as RFC 9457 problems rather than
- * Node's bare text. No Web Request/Response is built on this path; they cost more than
+ * status, headers and bytes (the fields a remembered answer keeps serialized once, not
+ * per answer), and Node's own parser errors (`clientError`: malformed requests,
+ * oversized headers, timeouts) answered as RFC 9457 problems rather than Node's bare
+ * text. No Web Request/Response is built on this path; they cost more than
  * the query.
  */
 import { createServer, STATUS_CODES, validateHeaderName, validateHeaderValue, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -13,6 +14,7 @@ import { LIMITS } from '../core/limits.ts';
 import type { Answer } from '../http/answer.ts';
 import { problemAnswer } from '../http/problem.ts';
 
+/** Writes `answer` on `res`, without its body for HEAD. */
 export function write(res: ServerResponse, answer: Answer, head = false): void {
   const rest = answer.fixedHeaders && unfixed(res, answer.headers, answer.fixedHeaders);
   if (rest === undefined) res.writeHead(answer.status, answer.headers);
