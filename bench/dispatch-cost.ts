@@ -2,8 +2,9 @@
  * What the runtime itself spends on a remembered answer, without a load generator or the
  * network: real node:http request and response objects on a socket that discards what it
  * is given, sent through the runtime's dispatcher (replay, quota, preconditions, Host,
- * generation hold), beside the same answer written directly with `writeHead` and `end`
- * (the node:http floor for the same head and body). Rounds alternate; the figures are µs
+ * generation hold), beside the same answer written directly by the runtime's writer
+ * (`write`: the fields that change through `writeHead`, the fixed ones as serialized once),
+ * the floor for the same head and body. Rounds alternate; the figures are µs
  * per answer in this process. Under wrk the machine's noise hides differences of a few
  * µs, which this shows (issue 31).
  * Usage: node bench/dispatch-cost.ts [--records 100000] [--path /api/tweets.json] [--answers 100000]
@@ -17,6 +18,7 @@ import { readConfig } from '../src/config.ts';
 import type { Answer } from '../src/http/answer.ts';
 import { drainingDispatcher } from '../src/runtime/drain.ts';
 import { Generations } from '../src/runtime/generations.ts';
+import { write } from '../src/runtime/node.ts';
 import { runtimeOptionsFrom } from '../src/runtime/runtime.ts';
 
 const { values: args } = parseArgs({
@@ -54,10 +56,7 @@ function answer(through: 'dispatcher' | 'direct'): void {
   res.shouldKeepAlive = true;
   res.assignSocket(socket as never);
   if (through === 'dispatcher') dispatcher.request(req, res);
-  else {
-    res.writeHead(200, remembered!.headers);
-    res.end(remembered!.body);
-  }
+  else write(res, remembered!);
   res.detachSocket(socket as never);
   res.emit('close');
 }
