@@ -157,15 +157,12 @@ export class Generations {
     return {
       request: (req, res) => {
         const held = this.enter();
-        try {
-          dispatch.request(req, res);
-        } finally {
-          // An answer the kernel took whole within this tick reads nothing of its generation
-          // after it (a remembered list, mostly): it is done without a listener. Any other
-          // holds the generation until the response closes, finished or aborted.
-          if (res.writableEnded && res.writableLength === 0) this.done(held);
-          else res.on('close', held.release);
-        }
+        dispatch.request(req, res);
+        // An answer the kernel took whole within this tick reads nothing of its generation
+        // after it (a remembered list, mostly): it is done without a listener. Any other
+        // holds the generation until the response closes, finished or aborted.
+        if (res.writableEnded && res.writableLength === 0) this.done(held);
+        else res.on('close', held.release);
       },
       upgrades: (req) => dispatch.upgrades(req),
       upgrade: (req, socket, head) => {
