@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readConfig } from '../src/config.ts';
 import type { Answer } from '../src/http/answer.ts';
-import { drainingDispatcher } from '../src/runtime/drain.ts';
+import { drainingDispatcher, Lifecycle } from '../src/runtime/drain.ts';
 import { Generations } from '../src/runtime/generations.ts';
 import { write } from '../src/runtime/node.ts';
 import { runtimeOptionsFrom } from '../src/runtime/runtime.ts';
@@ -35,7 +35,7 @@ const generations = await Generations.open({
   contentDir: settings.CONTENT_DIR,
   siteAuthor: settings.SITE_AUTHOR,
 });
-const dispatcher = drainingDispatcher(generations.dispatcher(), { draining: false });
+const dispatcher = drainingDispatcher(generations.dispatcher(), new Lifecycle());
 
 // The remembered answer itself: asked twice (remembered from the second time), then replayed.
 const path = args.path;

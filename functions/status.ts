@@ -14,9 +14,14 @@ import { problemAnswer } from '../src/http/problem.ts';
 import type { QuotaHealth } from '../src/http/redis-counters.ts';
 import { LINKS } from '../src/urls.ts';
 
-/** What the process says of itself beside its data: one per process, read on every request. */
+/**
+ * What the process says of itself beside its data: one per process, read on every
+ * request; told of each answer, because a stopping process waits until a balancer's
+ * health check has seen it draining (src/runtime/drain.ts).
+ */
 export interface ProcessState {
   readonly draining: boolean;
+  statusAnswered?(): void;
 }
 
 const IN_PROCESS: QuotaHealth = { store: 'memory', state: 'ok' };
@@ -38,6 +43,7 @@ export function createStatusHandler(
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return problemAnswer('method-not-allowed', 'The status is read-only; use GET or HEAD.', { headers: { Allow: 'GET, HEAD' } });
     }
+    state.statusAnswered?.();
     const health = quotas();
     const status = state.draining ? 'draining' : health.state;
     const degraded = health.state === 'degraded' ? { reason: `quotas: ${health.reason}` } : {};

@@ -180,6 +180,12 @@ export const VARIABLES = {
     parse: quota,
     default: String(LIMITS.rpcSessionsPerWindow),
   }),
+  DRAIN_DELAY_MS: declare({
+    when: ['serve'],
+    what: 'on SIGTERM, how long at most a process health-checked through `/api/status.json` keeps serving after it says `draining`, until its balancer has seen that and stopped sending (see "Several replicas"); a process nothing health-checks stops at once',
+    parse: wholeNumber(0, 120_000),
+    default: String(LIMITS.drainDelayMs),
+  }),
   REDIS_URL: declare({
     when: ['serve', 'release', 'test'],
     what: 'keep every quota in this Redis (or Valkey), shared by all replicas using it (`redis://host:6379`), and send and hear release notices there; the tests use it too (default there `redis://127.0.0.1:6379`)',

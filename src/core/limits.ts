@@ -78,7 +78,17 @@ export const LIMIT_DEFINITIONS = {
   redisProbeIntervalMs: {
     value: 1000,
     unit: 'milliseconds',
-    why: 'While quotas count in process because Redis failed, Redis is asked again at most this often (one PING), and counting goes back to it once it answers.',
+    why: 'The quota heartbeat: Redis is asked this often (one PING), with or without traffic, so /api/status.json says `ok` within seconds of Redis answering again (and counting goes back to it), and `degraded` within seconds of it going.',
+  },
+  redisReconnectMaxMs: {
+    value: 500,
+    unit: 'milliseconds',
+    why: 'The longest wait between two attempts to reconnect to Redis (each 50 ms longer than the last until then): a refused connection costs nothing, and a Redis restarted on its port counts quotas again within this and one heartbeat.',
+  },
+  redisHeartbeatTimeoutMs: {
+    value: 500,
+    unit: 'milliseconds',
+    why: 'A heartbeat PING unanswered this long, while quotas count in Redis, marks them degraded: ten times a quota call’s bound, so a busy moment of this process or of Redis does not flap the status a balancer reads; a quota call past its own bound still fails open at once.',
   },
   redisClientKeyCharsMax: {
     value: 64,
@@ -505,6 +515,22 @@ export const LIMIT_DEFINITIONS = {
     unit: 'milliseconds',
     why: 'On SIGTERM a replica stops accepting, says `draining`, and waits this long at most for its in-flight requests and WebSocket sessions (closed with 1001) before it exits: long enough for any answer the bounds allow (a SQL statement stops within a second; bodies are at most 64 KiB), shorter than the 30 s a container runtime waits before SIGKILL.',
   },
+  drainDelayMs: {
+    value: 10_000,
+    unit: 'milliseconds',
+    why: 'The default of `DRAIN_DELAY_MS`: on SIGTERM a health-checked replica keeps serving at most this long after it says `draining`, so a balancer checking every 1–3 s with a `fall` of 2–3 has taken it out before it stops listening and closes idle connections; with the 20 s drain it stays within a 30 s grace before SIGKILL. It ends early once a check has seen `draining` and the requests stopped (drainQuietMs).',
+  },
+  drainWatchedMs: {
+    value: 60_000,
+    unit: 'milliseconds',
+    why: 'A process whose status page was read within this long before its SIGTERM is health-checked, and waits for its balancer (drainDelayMs); longer than any health-check interval in use (nginx Plus, HAProxy and Kubernetes default to 5–10 s). A lone server, read by no one, stops at once.',
+  },
+  drainQuietMs: {
+    value: 1_000,
+    unit: 'milliseconds',
+    why: 'After a health check has seen `draining`, the balancer has stopped sending once no request but its checks has come for this long; a request it dispatched before taking the replica out arrives within it.',
+  },
+  drainPollMs: { value: 50, unit: 'milliseconds', why: 'How often the hand-off looks at the time since the last request: a twentieth of drainQuietMs.' },
   releaseCheckSeconds: {
     value: 15,
     unit: 'seconds',

@@ -8,9 +8,12 @@
  * `SharedQuotas` owns the one connection of a process and hands each limiter a store that
  * fails open: on an error or a call slower than LIMITS.redisCallTimeoutMs it counts in
  * process with the quota divided by the replica count (`REPLICAS`), logs the switch once,
- * reports `degraded` in /api/status.json, and asks Redis again (a PING, at most every
- * LIMITS.redisProbeIntervalMs) until it answers, then counts there again. A quota is
- * never a 5xx, and never a 429 for everyone, because Redis is away.
+ * reports `degraded` in /api/status.json, and counts in Redis again once it answers.
+ * Whether it answers is asked on a heartbeat (one PING every LIMITS.redisProbeIntervalMs,
+ * with or without traffic), not only when a request meets Redis: a replica that serves
+ * nothing metered must still say `ok` within seconds of Redis coming back, and `degraded`
+ * within seconds of it going, because a balancer or a monitor acts on what the status
+ * says. A quota is never a 5xx, and never a 429 for everyone, because Redis is away.
  */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -97,8 +100,10 @@ interface QuotaCommands {
  * lost the script) and loaded whenever it connects, so a call is one round trip.
  */
 export function quotaConnection(url: string): Redis {
-  // A call waits for no reconnection: it fails, and the request counts in process.
-  const redis = new Redis(url, { maxRetriesPerRequest: 0 });
+  // A call waits for no reconnection: it fails, and the request counts in process. Reconnection
+  // is tried often (ioredis backs off to 2 s by default), so a Redis back on its port is met within
+  // LIMITS.redisReconnectMaxMs and a heartbeat.
+  const redis = new Redis(url, { maxRetriesPerRequest: 0, retryStrategy: (times) => Math.min(times * 50, LIMITS.redisReconnectMaxMs) });
   // Errors reach each call; the connection's own are not crashes (it reconnects by itself).
   redis.on('error', () => undefined);
   redis.on('ready', () => void redis.script('LOAD', SPEND).catch(() => undefined));
@@ -193,8 +198,10 @@ export class SharedQuotas {
   private readonly probeIntervalMs: number;
   private readonly log: (line: string) => void;
   private degradedBy: string | undefined;
-  private probedAt = 0;
-  private probing = false;
+  private checkedAt = 0;
+  private checking = false;
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly openedAt = Date.now();
 
   private readonly timeoutMs: number;
   /** Until the first connection is made, calls wait for it (LIMITS.redisConnectTimeoutMs). */
@@ -210,6 +217,8 @@ export class SharedQuotas {
     this.prefix = options.prefix ?? 'collections:quota:';
     this.probeIntervalMs = options.probeIntervalMs ?? LIMITS.redisProbeIntervalMs;
     this.log = options.log ?? ((line) => console.warn(line));
+    // Unref'd: the heartbeat never keeps a stopping process alive.
+    this.heartbeat = setInterval(() => this.check(), this.probeIntervalMs).unref();
   }
 
   /** The store of the limiter named `name` (its keys are `<prefix><name>:<client>`). */
@@ -223,7 +232,7 @@ export class SharedQuotas {
     return {
       spend: (key, spend, now) => {
         if (this.degradedBy !== undefined) {
-          this.probe();
+          this.check();
           return fallBack(key, spend, now);
         }
         return shared.spend(key, spend, now).catch((error: unknown) => {
@@ -243,31 +252,45 @@ export class SharedQuotas {
     if (this.degradedBy !== undefined) return;
     const cause = error instanceof Error ? error.message : String(error);
     this.degradedBy = `Redis did not answer (${cause}); quotas count in this process at 1/${this.replicas} of each`;
-    this.probedAt = Date.now();
+    this.checkedAt = Date.now();
     this.log(`quotas: ${this.degradedBy}`);
   }
 
-  /** Asks Redis again, at most every probeIntervalMs; the first answer ends the fallback. */
-  private probe(): void {
+  private recover(): void {
+    if (this.degradedBy === undefined) return;
+    this.degradedBy = undefined;
+    this.log('quotas: Redis answers again; counting there');
+  }
+
+  /**
+   * One PING, at most every probeIntervalMs, from the heartbeat or from a request counted
+   * in process. While degraded, an answer ends the fallback. While counting in Redis, a PING
+   * unanswered within LIMITS.redisHeartbeatTimeoutMs (longer than a quota call's bound, so
+   * a busy moment does not flap the status) starts it, as a failed quota call would. Before
+   * the first connection, only a start that has waited past the connect timeout counts.
+   */
+  private check(): void {
     const now = Date.now();
-    if (this.probing || now - this.probedAt < this.probeIntervalMs) return;
-    this.probing = true;
-    this.probedAt = now;
-    within(this.redis.ping(), this.timeoutMs).then(
+    if (this.checking || now - this.checkedAt < this.probeIntervalMs) return;
+    if (!this.connected && now - this.openedAt < LIMITS.redisConnectTimeoutMs) return;
+    this.checking = true;
+    this.checkedAt = now;
+    const degraded = this.degradedBy !== undefined;
+    within(this.redis.ping(), degraded ? this.timeoutMs : LIMITS.redisHeartbeatTimeoutMs).then(
       () => {
-        this.probing = false;
-        if (this.degradedBy === undefined) return;
-        this.degradedBy = undefined;
-        this.log('quotas: Redis answers again; counting there');
+        this.checking = false;
+        this.recover();
       },
-      () => {
-        this.probing = false;
+      (error: unknown) => {
+        this.checking = false;
+        if (!degraded) this.degrade(error);
       },
     );
   }
 
-  /** Ends the connection (nothing waits on a counter: a spend in flight falls back). */
+  /** Ends the heartbeat and the connection (nothing waits on a counter: a spend in flight falls back). */
   close(): void {
+    clearInterval(this.heartbeat);
     this.redis.disconnect();
   }
 }

@@ -61,7 +61,7 @@ export interface RuntimeOptions {
   /** The owner's writes, one per process (present when generations rebuild the content under an authorization server). */
   owner?: OwnerWrites;
   /** What the process says of itself in its status (draining), one per process (src/runtime/drain.ts). */
-  processState?: { readonly draining: boolean };
+  processState?: { readonly draining: boolean; statusAnswered?(): void };
   /** The release this generation serves, when it came from `RELEASES_DIR` (src/release/follow.ts). */
   release?: string;
 }

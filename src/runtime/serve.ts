@@ -10,7 +10,7 @@
  */
 import { config, type Config } from '../config.ts';
 import { replicaRole } from '../release/replica.ts';
-import { drain, drainingDispatcher, type Lifecycle } from './drain.ts';
+import { drain, drainingDispatcher, Lifecycle } from './drain.ts';
 import { Generations } from './generations.ts';
 import { createNodeServer } from './node.ts';
 import { runtimeOptionsFrom } from './runtime.ts';
@@ -18,7 +18,7 @@ import { runtimeOptionsFrom } from './runtime.ts';
 /** Opens the build and listens; resolves once listening, with the address it listens on. */
 export async function serve(settings: Config = config()): Promise<{ generations: Generations; url: string }> {
   const { PORT: port, HOST: host } = settings;
-  const lifecycle: Lifecycle = { draining: false };
+  const lifecycle = new Lifecycle();
   const options = { ...runtimeOptionsFrom(settings), processState: lifecycle };
   // The writer is the replica whose owner lane is set up (OWNER_OIDC_* and OWNER_SUBJECT; STATE_DIR on its own disk).
   const role = await replicaRole(settings, options.oauth?.config.idp !== undefined);
@@ -36,7 +36,7 @@ export async function serve(settings: Config = config()): Promise<{ generations:
   role?.start(generations);
   const stop = async () => {
     role?.stop();
-    const outcome = await drain(server, () => generations.idle(), lifecycle);
+    const outcome = await drain(server, () => generations.idle(), lifecycle, settings.DRAIN_DELAY_MS);
     if (outcome === 'timed out') console.error('stopping: requests were still under way after the drain limit; closed them');
     await generations.shutdown();
     // The owner lane's store outlives generations: closed last, once nothing answers.

@@ -5,8 +5,11 @@
  * never stop that Redis (others use it): "Redis away" is this proxy refusing or holding
  * traffic. Each run writes under a prefix of its own, so parallel runs do not collide.
  */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, Socket, type AddressInfo, type Server } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { REDIS_URL, redisProblem } from '../../bench/replica-harness.ts';
 import { config } from '../../src/config.ts';
 
@@ -72,5 +75,63 @@ export class RedisProxy {
   async stop(): Promise<void> {
     this.cut('refuse');
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/**
+ * A `redis-server` of the test's own, on a free port, which the test may kill, restart on
+ * the same port, or freeze (`DEBUG SLEEP`, allowed from loopback): what the machine's
+ * shared Redis must never be put through. Undefined, with the reason printed, when no
+ * `redis-server` is on the PATH (a machine with only Node and npm), unless
+ * `REQUIRE_REDIS=1`, where that is a failure.
+ */
+export class OwnRedis {
+  private child: ChildProcess | undefined;
+  readonly port: number;
+
+  private constructor(port: number) {
+    this.port = port;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  static async start(): Promise<OwnRedis | undefined> {
+    const found = spawnSync('redis-server', ['--version'], { stdio: 'ignore' });
+    if (found.error) {
+      const reason = 'no redis-server on the PATH: the tests that kill and restart a Redis of their own are skipped';
+      if (config().REQUIRE_REDIS) throw new Error(`REQUIRE_REDIS=1 but ${reason}`);
+      console.log(`# ${reason}`);
+      return undefined;
+    }
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const port = (free.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => free.close(() => resolve()));
+    const redis = new OwnRedis(port);
+    await redis.restart();
+    return redis;
+  }
+
+  /** Starts it (again, on the same port) and resolves once it answers PING. */
+  async restart(): Promise<void> {
+    this.child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--enable-debug-command', 'local'],
+      { stdio: 'ignore' },
+    );
+    for (;;) {
+      if ((await redisProblem(this.url, 200)) === undefined) return;
+      await delay(20);
+    }
+  }
+
+  /** SIGKILL: gone at once, as a crash. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGKILL');
+    await once(child, 'exit');
   }
 }

@@ -9,10 +9,22 @@
  * any byte comes back.
  * Our own rather than an npm proxy, because the retry rule is the behaviour under test
  * and http-proxy (the usual package) has no such retry and is unmaintained.
+ *
+ * With `health`, it is the stricter balancer of issue 38 instead: it retries nothing, and
+ * sends requests only to the replicas whose `GET <path>` answered 200 at its last check,
+ * one check per replica every `everyMs` (as nginx Plus's `health_check`, HAProxy's
+ * `check inter` and a Kubernetes readiness probe do). A replica starts out of rotation
+ * until its first check passes. So any request a stopping replica resets or refuses is a
+ * failure the client sees.
  */
 import { createServer, request as httpRequest, Agent, type IncomingMessage, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+
+export interface HealthChecks {
+  path: string;
+  everyMs: number;
+}
 
 export interface Balancer {
   base: string;
@@ -20,6 +32,8 @@ export interface Balancer {
   upstreams: string[];
   /** Requests retried on another replica, by error code. */
   retries: Record<string, number>;
+  /** With health checks: the replicas in rotation now. */
+  healthy: Set<string>;
   close(): Promise<void>;
 }
 
@@ -30,12 +44,18 @@ function split(upstream: string): { host: string; port: number } {
   return { host: upstream.slice(0, at), port: Number(upstream.slice(at + 1)) };
 }
 
-export async function startBalancer(upstreams: string[]): Promise<Balancer> {
+export async function startBalancer(upstreams: string[], health?: HealthChecks): Promise<Balancer> {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   let next = 0;
   const retries: Record<string, number> = {};
+  const healthy = new Set<string>(health ? [] : upstreams);
+  /** The replicas a request may go to: all of them, or with health checks those whose last check passed. */
+  const rotation = () => (health ? state.upstreams.filter((u) => healthy.has(u)) : state.upstreams);
   /** The replica for a request's try: round robin for the first, then the ones after it in turn. */
-  const pick = (first: number, tries: number) => state.upstreams[(first + tries) % state.upstreams.length]!;
+  const pick = (first: number, tries: number) => {
+    const live = rotation();
+    return live[(first + tries) % live.length] ?? state.upstreams[0]!;
+  };
   const retry = (code: string) => (retries[code] = (retries[code] ?? 0) + 1);
 
   const forward = (
@@ -54,7 +74,7 @@ export async function startBalancer(upstreams: string[]): Promise<Balancer> {
     });
     out.once('error', (error: NodeJS.ErrnoException) => {
       const before = !answered;
-      const retriable = error.code === 'ECONNREFUSED' || (IDEMPOTENT.has(req.method ?? '') && ['ECONNRESET', 'EPIPE'].includes(error.code ?? ''));
+      const retriable = !health && (error.code === 'ECONNREFUSED' || (IDEMPOTENT.has(req.method ?? '') && ['ECONNRESET', 'EPIPE'].includes(error.code ?? '')));
       if (before && retriable && tries < state.upstreams.length * 2) {
         retry(error.code ?? 'error');
         forward(req, body, first, tries + 1, reply, fail);
@@ -99,7 +119,7 @@ export async function startBalancer(upstreams: string[]): Promise<Balancer> {
       });
       upstream.once('error', (error: NodeJS.ErrnoException) => {
         // Nothing came back: the replica refused the connection, or closed it unanswered as it stopped; the handshake is a GET.
-        if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE'].includes(error.code ?? '') && tries < state.upstreams.length * 2 && upstream.bytesRead === 0) {
+        if (!health && ['ECONNREFUSED', 'ECONNRESET', 'EPIPE'].includes(error.code ?? '') && tries < state.upstreams.length * 2 && upstream.bytesRead === 0) {
           retry(`upgrade ${error.code}`);
           attempt(tries + 1);
         } else client.destroy();
@@ -111,13 +131,34 @@ export async function startBalancer(upstreams: string[]): Promise<Balancer> {
     attempt(0);
   });
 
+  // One check per replica per interval, each on a connection of its own (as a health checker's), bounded by the interval.
+  const check = (upstream: string) => {
+    const { host, port } = split(upstream);
+    const probe = httpRequest({ host, port, path: health!.path, agent: false, timeout: health!.everyMs }, (answer) => {
+      answer.resume();
+      if (answer.statusCode === 200) healthy.add(upstream);
+      else healthy.delete(upstream);
+    });
+    probe.once('timeout', () => probe.destroy(new Error('timeout')));
+    probe.once('error', () => healthy.delete(upstream));
+    probe.end();
+  };
+  const checks = health
+    ? setInterval(() => {
+        for (const upstream of state.upstreams) check(upstream);
+        for (const upstream of healthy) if (!state.upstreams.includes(upstream)) healthy.delete(upstream);
+      }, health.everyMs)
+    : undefined;
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const state: Balancer = {
     base: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
     upstreams,
     retries,
+    healthy,
     close: async () => {
+      clearInterval(checks);
       agent.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
