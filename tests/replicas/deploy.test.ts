@@ -66,7 +66,10 @@ test('the compose file runs Redis, two replicas, the writer and nginx, and lets 
     const service = compose.services[name]!;
     assert.equal(service.environment!.RELEASES_DIR, '/releases');
     assert.ok(service.environment!.TRUSTED_PROXIES);
-    assert.ok(Number.parseInt(service.stop_grace_period!, 10) * 1000 > LIMITS.drainTimeoutMs, `${name}: stop_grace_period outlasts drainTimeoutMs`);
+    assert.ok(
+      Number.parseInt(service.stop_grace_period!, 10) * 1000 > LIMITS.drainDelayMs + LIMITS.drainTimeoutMs,
+      `${name}: stop_grace_period outlasts the hand-off and the drain`,
+    );
   }
   assert.ok(compose.services.writer!.environment!.STATE_DIR);
   assert.equal(compose.services.replica1!.environment!.STATE_DIR, undefined);
