@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import fc from '../helpers/fc.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { compileHeaderRules, HeaderRulesError, renderHeaderRules } from '../../src/compile/edge/header-rules.ts';
+import { compileHeaderRules, HeaderRulesError, patternMatches, renderHeaderRules } from '../../src/compile/edge/header-rules.ts';
+import { describeRoutes } from '../../src/runtime/routes.ts';
 import { paths } from '../../src/paths.ts';
 
 interface ParsedRule {
@@ -163,4 +164,18 @@ test('the build refuses, naming the limit, a site that would need more than 100 
     () => compileHeaderRules(odd),
     (e: Error) => e instanceof HeaderRulesError && /rename the file/.test(e.message),
   );
+});
+
+test('_routes.json skips the worker only where the runtime answers with a static file: no other route of the table answers under an exclude rule', () => {
+  const routes = JSON.parse(readFileSync(join(paths.client, '_routes.json'), 'utf8')) as { include: string[]; exclude: string[] };
+  assert.ok(routes.include.length >= 1 && routes.include.length + routes.exclude.length <= 100, 'within Pages’ 100 rules, one include at least');
+  for (const rule of [...routes.include, ...routes.exclude]) assert.ok(rule.length <= 100, `${rule}: at most 100 characters`);
+  const manifest = JSON.parse(readFileSync(paths.manifest, 'utf8')) as Record<string, unknown>;
+  for (const route of describeRoutes(paths.dist).filter((r) => r.name !== 'static')) {
+    // `withheld-export` answers only an export the build withheld; one it wrote is the static route's, which comes first.
+    for (const path of [route.path, ...route.examples].filter((p) => route.name !== 'withheld-export' || !Object.hasOwn(manifest, p))) {
+      const rule = routes.exclude.find((r) => patternMatches(r, path));
+      assert.equal(rule, undefined, `${route.name} answers ${path}, which ${rule} sends past the worker`);
+    }
+  }
 });

@@ -4,15 +4,33 @@
  * through a proxy that counts what reaches it. For a matrix covering every route kind,
  * the edge's answer equals the runtime's (status, body, and the headers a client relies
  * on); every static URL does too; page one and the prerendered pages never reach the
- * origin, and nothing does that a static file answers.
+ * origin, and nothing does that a static file answers. A path `_routes.json` excludes is
+ * served by Pages without the worker (issue 38, item 4): a query string on it reaches
+ * neither the worker nor the origin, and its answer is the runtime's but for the two
+ * headers Pages adds to every asset it serves alone.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { newHttpBatchRpcSession, newWebSocketRpcSession } from 'capnweb';
 import type { Root } from '../../src/rpc/api.d.ts';
+import { restCollections } from '../../src/collections/index.ts';
+import { patternMatches } from '../../src/compile/edge/header-rules.ts';
 import { paths } from '../../src/paths.ts';
+import { collectionUrl, LINKS } from '../../src/urls.ts';
 import { startEdge, type RunningEdge } from '../helpers/edge.ts';
+
+const ROUTES = JSON.parse(readFileSync(`${paths.client}/_routes.json`, 'utf8')) as { include: string[]; exclude: string[] };
+const excluded = (path: string) => ROUTES.exclude.some((rule) => patternMatches(rule, path));
+
+/**
+ * What Pages' asset server adds to a file it serves without the worker (wrangler's
+ * `attachHeaders`): a header the runtime does not send there. `Referrer-Policy` at the
+ * browsers' default value and `Access-Control-Allow-Origin: *` on a public file change
+ * nothing a client does; `_headers` cannot unset them without breaking Netlify, which
+ * refuses Pages' `! Header` lines.
+ */
+const PAGES_ADDS: Record<string, string> = { 'referrer-policy': 'strict-origin-when-cross-origin', 'access-control-allow-origin': '*' };
 
 let run: RunningEdge;
 before(async () => {
@@ -76,7 +94,8 @@ async function assertSame(probe: Probe, options: { sameEtag?: boolean } = {}): P
   const origin = await send(run.origin, probe);
   const edge = await send(run.edge, probe);
   assert.equal(edge.status, origin.status, `${probe.name}: status`);
-  assert.deepEqual(edge.headers, origin.headers, `${probe.name}: headers`);
+  const expected = excluded(probe.path.split('?')[0]!) ? { ...PAGES_ADDS, ...origin.headers } : origin.headers;
+  assert.deepEqual(edge.headers, expected, `${probe.name}: headers`);
   assert.ok(edge.body.equals(origin.body), `${probe.name}: body differs (${edge.body.length} vs ${origin.body.length} bytes)`);
   if (options.sameEtag) assert.equal(edge.etag, origin.etag, `${probe.name}: ETag`);
   return edge;
@@ -257,10 +276,50 @@ test('origin hits: page one and prerendered pages (and their twins) never reach 
   assert.equal(run.hits.length - dynamicBefore, 2);
 });
 
+test('_routes.json: static files skip the worker, and every other kind of path still meets it', async () => {
+  const manifest = JSON.parse(readFileSync(paths.manifest, 'utf8')) as Record<string, unknown>;
+  const files = Object.keys(manifest);
+  const skipping = files.filter(excluded);
+  for (const kind of ['/_astro/', '/media/', '.ics', '.geojson', 'feed.xml'])
+    assert.ok(
+      skipping.some((p) => p.includes(kind)),
+      `a ${kind} file skips the worker`,
+    );
+  // Pages, lists, twins asked for at a page's path, record pages and every dynamic surface meet it.
+  const lists = new Set([...restCollections.map((c) => collectionUrl(c.name)), LINKS.search]);
+  const kept = files.filter((p) => p.endsWith('/') || lists.has(p));
+  const dynamic = [
+    '/api/rpc',
+    '/api/sql',
+    '/graphql',
+    '/mcp',
+    '/owner/mcp',
+    '/oauth/register',
+    '/api/status.json',
+    `/movies/${await firstMovie()}`,
+    '/problems/invalid-cursor',
+  ];
+  for (const path of [...kept, ...dynamic]) assert.ok(!excluded(path), `${path} meets the worker`);
+  // Served by Pages alone: a query string the worker would send to the origin reaches nothing, and Pages' own headers show.
+  const before = run.hits.length;
+  for (const path of skipping) {
+    const edge = await fetch(`${run.edge}${path}?v=2`);
+    const body = Buffer.from(await edge.arrayBuffer());
+    const origin = Buffer.from(await (await fetch(`${run.origin}${path}?v=2`)).arrayBuffer());
+    assert.equal(edge.status, 200, path);
+    assert.ok(body.equals(origin), `${path}: the runtime's bytes`);
+    assert.equal(edge.headers.get('referrer-policy'), PAGES_ADDS['referrer-policy'], `${path}: answered by Pages, not the worker (which drops that header)`);
+  }
+  assert.deepEqual(
+    run.hits.slice(before).filter((h) => !h.url.startsWith('/?')),
+    [],
+    'no excluded path reached the origin',
+  );
+});
+
 test('dist/client holds no secret: no cursor secret, no origin address', () => {
   const worker = readFileSync(`${paths.client}/_worker.js`, 'utf8');
   assert.ok(!worker.includes('collections-demo-secret'));
   assert.ok(!worker.includes(run.origin));
-  const routes = JSON.parse(readFileSync(`${paths.client}/_routes.json`, 'utf8')) as { include: string[]; exclude: string[] };
-  assert.ok(routes.include.length + routes.exclude.length <= 100);
+  assert.ok(ROUTES.include.length + ROUTES.exclude.length <= 100);
 });

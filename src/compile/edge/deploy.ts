@@ -17,7 +17,8 @@ import { API_VERSION } from '../../http/headers.ts';
 import { NEGOTIATED_HEADERS } from '../../http/negotiate.ts';
 import { resolveRepresentation } from '../../http/representations.ts';
 import type { EdgeTable } from '../../edge/worker.ts';
-import { collectionUrl } from '../../urls.ts';
+import * as urls from '../../urls.ts';
+import { collectionPageUrl, collectionUrl, recordUrl } from '../../urls.ts';
 import type { Manifest } from '../compile.ts';
 import { compileHeaderRules, HeaderRulesError, renderHeaderRules, type UrlHeaders } from './header-rules.ts';
 
@@ -56,18 +57,100 @@ export function edgeTable(manifest: Manifest): EdgeTable {
 }
 
 /**
- * Pages runs the worker on every path: a static file must still go to the origin when a
- * query string or a negotiated `Accept` asks for something else, and the worker drops the
- * headers Pages adds to assets on its own. So one include rule, no exclusions.
+ * `_routes.json`: which paths Pages runs the worker on. Pages serves a path it excludes
+ * from its static files without invoking the worker, and only such a request is free and
+ * unlimited (Pages Functions pricing: a request that invokes the worker counts against
+ * the Workers plan, 100,000 a day on the free one). A static file may skip the worker
+ * only when the worker would answer it with the file as it is, whatever the request:
+ *
+ * - it is a file, not a page (a page renders a query string on request, and Pages
+ *   redirects `.html`), and not a collection list (versions, negotiation, quotas);
+ * - it is its only representation: no `Accept` makes the runtime choose another file
+ *   for its path (src/http/representations.ts), and the runtime's static route answers
+ *   it whatever the query string (src/runtime/routes.ts);
+ * - no URL the runtime negotiates or answers dynamically lies under a folder rule.
+ *
+ * A folder whose every file qualifies and under which nothing dynamic lives is one rule
+ * (`/_astro/*`, `/media/*`: hashed assets, media variants, images); a qualifying file
+ * outside such a folder is a rule of its own. Pages reads at most 100 rules of at most
+ * 100 characters: folders first (most files first), then files, as many as fit. Every
+ * other path, the query strings and the negotiated `Accept`s among them, meets the worker.
  */
-export const ROUTES = {
-  version: 1,
-  description: 'Every request meets _worker.js, which answers from the static files only what they answer exactly.',
-  include: ['/*'],
-  exclude: [] as string[],
-};
+export interface Routes {
+  version: 1;
+  description: string;
+  include: string[];
+  exclude: string[];
+}
 
-function checkRoutes(routes: typeof ROUTES): void {
+/** Pages' limit on the length of one rule. */
+const RULE_CHARS_MAX = 100;
+const ACCEPTS = [null, 'text/html', 'text/markdown', 'application/json', '*/*'];
+
+export function routesFor(manifest: Manifest): Routes {
+  const has = (path: string) => Object.hasOwn(manifest, path);
+  const lists = new Set(restCollections.map((c) => collectionUrl(c.name)));
+  const plain = (path: string) =>
+    !path.endsWith('/') &&
+    servedByPagesAsIs(path) &&
+    !lists.has(path) &&
+    ACCEPTS.every((accept) => {
+      const chosen = resolveRepresentation(has, path, accept);
+      return chosen?.path === path && !chosen.negotiated;
+    });
+  const paths = Object.keys(manifest).sort();
+  const files = paths.filter(plain);
+  // Every path a folder rule must not cover: the manifest's other paths, the URLs negotiated
+  // among its files, and every URL the runtime answers on its own (src/urls.ts; record pages).
+  const kept = new Set(paths.filter((p) => !files.includes(p)));
+  for (const path of paths)
+    for (const url of [path.replace(/\.json$/, ''), path.replace(/index\.(json|md)$/, ''), path.replace(/\/$/, '')])
+      if (ACCEPTS.some((accept) => resolveRepresentation(has, url, accept)?.negotiated)) kept.add(url);
+  for (const url of runtimeUrls()) if (!files.includes(url)) kept.add(url);
+  // A folder's own URL that is no file (`/media/`, a prefix in src/urls.ts) answers 404 from Pages as from the runtime.
+  // Nor may a rule's folder be a URL the runtime answers under the folder's name (`/api/rpc/*` beside `/api/rpc`): a host may read the rule as covering it.
+  const excludable = (folder: string) => !kept.has(folder.slice(0, -1)) && ![...kept].some((p) => p.startsWith(folder) && (p !== folder || has(p)));
+  const folders = new Map<string, number>();
+  for (const file of files) {
+    const parts = file.split('/');
+    // The shallowest folder of the file that may be one rule (never the root).
+    for (let depth = 2; depth < parts.length; depth++) {
+      const folder = `${parts.slice(0, depth).join('/')}/`;
+      if (excludable(folder)) {
+        folders.set(folder, (folders.get(folder) ?? 0) + 1);
+        break;
+      }
+    }
+  }
+  const folderRules = [...folders].sort(([a, m], [b, n]) => n - m || (a < b ? -1 : 1)).map(([folder]) => `${folder}*`);
+  // Markdown twins asked for by their own URL come last: agents ask for a page's twin by `Accept`, at the page's path.
+  const twin = (f: string) => (f.endsWith('/index.md') ? 1 : 0);
+  const fileRules = files.filter((f) => ![...folders.keys()].some((folder) => f.startsWith(folder))).sort((a, b) => twin(a) - twin(b) || (a < b ? -1 : 1));
+  const include = ['/*'];
+  const room = LIMITS.cdnRouteRulesMax - include.length;
+  const exclude = [...folderRules, ...fileRules].filter((rule) => rule.length <= RULE_CHARS_MAX).slice(0, room);
+  return {
+    version: 1,
+    description: 'Static files that are their only representation, whatever the query string, are served without _worker.js; every other path meets it.',
+    include,
+    exclude,
+  };
+}
+
+/** Every path src/urls.ts spells, and a record page of each collection: what the runtime may answer at paths of its own (those that are static files aside). */
+function runtimeUrls(): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string' && value.startsWith('/')) found.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(Object.values(urls));
+  for (const c of restCollections) found.push(collectionUrl(c.name), collectionPageUrl(c.name), recordUrl(c.name, 'itm_'));
+  return found;
+}
+
+function checkRoutes(routes: Routes): void {
   const count = routes.include.length + routes.exclude.length;
   if (count > LIMITS.cdnRouteRulesMax)
     throw new HeaderRulesError(`_routes.json: ${count} rules, more than the ${LIMITS.cdnRouteRulesMax} Cloudflare Pages reads (cdnRouteRulesMax).`);
@@ -91,8 +174,9 @@ export function bundleWorker(table: EdgeTable): string {
 /** Writes `_headers`, `_worker.js` and `_routes.json` into the client directory; throws (failing the build) when a host would cut one. */
 export function writeEdgeFiles(clientDir: string, manifest: Manifest): void {
   const table = edgeTable(manifest);
-  checkRoutes(ROUTES);
+  const routes = routesFor(manifest);
+  checkRoutes(routes);
   writeFileSync(join(clientDir, EDGE_FILES.headers), renderHeaderRules(table.rules));
-  writeFileSync(join(clientDir, EDGE_FILES.routes), `${JSON.stringify(ROUTES, null, 1)}\n`);
+  writeFileSync(join(clientDir, EDGE_FILES.routes), `${JSON.stringify(routes, null, 1)}\n`);
   writeFileSync(join(clientDir, EDGE_FILES.worker), bundleWorker(table));
 }
