@@ -110,7 +110,12 @@ export const VARIABLES = {
     parse: url('http', 'https'),
     unset: '`http://localhost:4321`',
   }),
-  SITE_AUTHOR: declare({ when: ['build', 'serve'], what: "the owner's name, the feeds' author", parse: text(200), unset: 'the demo owner' }),
+  SITE_AUTHOR: declare({
+    when: ['build', 'serve'],
+    what: "the owner's name where `content/site.yaml` does not exist (the profile names the owner)",
+    parse: text(200),
+    unset: 'the demo owner',
+  }),
   CURSOR_SECRET: declare({
     when: ['build'],
     what: 'secret the cursor signing key is derived from (stored in the image)',

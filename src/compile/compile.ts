@@ -15,6 +15,8 @@ import { QueryCore } from '../core/query.ts';
 import { groupsReading, type Artifact } from './artifacts/groups.ts';
 import { ImageWriter, missingProvenance, type CollectionRecords, type SourceRow } from './artifacts/image.ts';
 import { contentFiles, loadFile, type LoadProblem, type SourceEntry } from './content/load.ts';
+import { loadProfile } from './content/profile.ts';
+import { DEFAULT_SITE_AUTHOR } from '../collections/profile.ts';
 import { buildNow } from './content/now.ts';
 import { MissingMedia, type MediaIndex } from '../site/media.ts';
 import { buildRecords, sharedIdReason, type BuildContext, type PublishedRecord } from './content/records.ts';
@@ -30,7 +32,7 @@ export interface CompileOptions {
   secret: string;
   /** The site's absolute URL (no trailing slash), for links that leave the site: KML, GPX, iCalendar. */
   siteUrl?: string;
-  /** The owner's name, as the feeds' author. */
+  /** The owner's name where `content/site.yaml` does not give one (`SITE_AUTHOR`). */
   siteAuthor?: string;
   /** The build's present, for the content rules that read dates against it; default `buildNow()` (SOURCE_DATE_EPOCH, else the clock). */
   now?: Date;
@@ -118,8 +120,9 @@ export interface StreamedContent {
  * relies on. A ContentError lists every problem of every collection; after the first, the
  * sink is fed nothing more (the caller abandons what it wrote).
  */
-export function streamContent(options: ContentOptions, sink: ContentSink): StreamedContent {
-  const problems: LoadProblem[] = [];
+export function streamContent(options: ContentOptions, sink: ContentSink, earlier: readonly LoadProblem[] = []): StreamedContent {
+  // Problems found before the records (the profile's) are listed with theirs, and feed the sink nothing.
+  const problems: LoadProblem[] = [...earlier];
   const shared: LoadProblem[] = [];
   const owners = new Map<string, string>();
   const shownRoot = shownRootOf(options.contentDir);
@@ -200,7 +203,14 @@ export function compile(options: CompileOptions): CompileResult {
   // One present for the content rules and the image's as-of times (which never pass it).
   const now = options.now?.getTime() ?? buildNow();
   options = { ...options, now: new Date(now) };
-  const writer = new ImageWriter(options.imagePath, cursorKey(options.secret), siteUrlOf(options), options.media, now);
+  const {
+    profile,
+    url,
+    problems: profileProblems,
+  } = loadProfile(options.contentDir, shownRootOf(options.contentDir), options.siteAuthor ?? DEFAULT_SITE_AUTHOR);
+  // SITE_URL (a deployment setting) wins; else the address the profile gives.
+  if (options.siteUrl === undefined && url !== undefined) options = { ...options, siteUrl: url };
+  const writer = new ImageWriter(options.imagePath, cursorKey(options.secret), siteUrlOf(options), options.media, now, profile);
   const missing = options.media ? new MissingMedia(options.media) : undefined;
   // The writer's sink, with each collection checked for image files on the way when the build publishes them.
   const sink: ContentSink = {
@@ -212,7 +222,7 @@ export function compile(options: CompileOptions): CompileResult {
     sources: (rows) => writer.sources(rows),
   };
   try {
-    const { counts, warnings } = streamContent(options, sink);
+    const { counts, warnings } = streamContent(options, sink, profileProblems);
     const image = new Image(writer.readable());
     const manifest: Manifest = {};
     try {

@@ -8,6 +8,7 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SortType } from '../collections/define.ts';
+import { DEFAULT_SITE_AUTHOR, siteProfile, type SiteProfile } from '../collections/profile.ts';
 import { fold } from './fold.ts';
 import { LIMITS } from './limits.ts';
 import { BoundedCache } from './memo.ts';
@@ -233,6 +234,12 @@ export class Image {
   /** The site's absolute URL, fixed at compile time, for links in formats that need absolute ones. */
   get siteUrl(): string {
     return this.meta('siteUrl') ?? 'http://localhost:4321';
+  }
+
+  /** The owner's profile as the build found it (`content/site.yaml`, else `SITE_AUTHOR`); an image without one names the demo owner. */
+  get profile(): SiteProfile {
+    const text = this.meta('profile');
+    return text === undefined ? siteProfile(undefined, DEFAULT_SITE_AUTHOR) : (JSON.parse(text) as SiteProfile);
   }
 
   /** Whether every located record of a collection says where its coordinates came from. */

@@ -47,7 +47,7 @@ export const PROBLEMS = {
   'misdirected-request': {
     status: 421,
     title: 'Misdirected Request',
-    when: 'The owner lane and OAuth are served by one replica, the writer, and this replica is not it: route `/owner/`, `/oauth/` and the OAuth metadata to the writer at the load balancer (README, several replicas).',
+    when: 'The owner lane and OAuth are served by one replica, the writer, and this replica is not it: route `/owner/`, `/oauth/` and the OAuth metadata to the writer at the load balancer (docs/deploying.md, several replicas).',
   },
   'rate-limited': { status: 429, title: 'Too Many Requests', when: 'The client used its request quota for the window; `Retry-After` says when to try again.' },
   'internal-error': { status: 500, title: 'Internal Server Error', when: 'The server failed; retry the same request with bounded exponential backoff.' },

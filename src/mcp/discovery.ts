@@ -6,7 +6,8 @@
  * `/.well-known/mcp.json` (the same facts in the shape MCP client configurations use:
  * `mcpServers` / `servers` entries), with their closed JSON Schemas for the OpenAPI
  * description. Also the setup guide the setup page and its Markdown twin are made of.
- * Built from the tool registry and the site URL, so they cannot drift from the server.
+ * Built from the tool registry, the site URL and the owner's name (the profile,
+ * src/collections/profile.ts), so they cannot drift from the server.
  */
 import type { JsonSchema } from '../collections/item-schema.ts';
 import { LINKS, OAUTH_URLS, URLS } from '../urls.ts';
@@ -16,15 +17,16 @@ import { SKILLS, SKILLS_EXTENSION } from './skills.ts';
 import { TOOLS } from './tools.ts';
 
 export const MCP_PROTOCOL_VERSION = '2025-11-25';
-const DESCRIPTION =
-  "One person's curated collections (films and TV, places, concerts, sporting events, books, music and more) as read-only MCP tools: find, read, summarize taste, recommend, plan and render.";
+/** What the server offers, said of its owner (`One person` when no name is known). */
+const describe = (owner = 'One person') =>
+  `${owner}'s curated collections (films and TV, places, concerts, sporting events, books, music and more) as read-only MCP tools: find, read, summarize taste, recommend, plan and render.`;
 
-export function serverCard(siteUrl: string): Record<string, unknown> {
+export function serverCard(siteUrl: string, owner?: string): Record<string, unknown> {
   return {
     name: SERVER_NAME,
     title: SERVER_TITLE,
     version: SERVER_VERSION,
-    description: DESCRIPTION,
+    description: describe(owner),
     url: `${siteUrl}${LINKS.mcp}`,
     transport: { type: 'streamable-http', url: `${siteUrl}${LINKS.mcp}`, stateless: true },
     protocolVersion: MCP_PROTOCOL_VERSION,
@@ -43,10 +45,10 @@ export function serverCard(siteUrl: string): Record<string, unknown> {
   };
 }
 
-export function mcpDiscovery(siteUrl: string): Record<string, unknown> {
+export function mcpDiscovery(siteUrl: string, owner?: string): Record<string, unknown> {
   const url = `${siteUrl}${LINKS.mcp}`;
   return {
-    mcpServers: { [SERVER_NAME]: { type: 'http', url, description: DESCRIPTION } },
+    mcpServers: { [SERVER_NAME]: { type: 'http', url, description: describe(owner) } },
     servers: [
       {
         name: SERVER_NAME,

@@ -104,6 +104,28 @@ export interface JournalEntry {
 
 export const JOURNAL_FILE = 'owner-writes.jsonl';
 
+/**
+ * Where a new record of `collection` goes, relative to the content folder: a file of its
+ * own named after its title (or name), `<collection>/<slug>.<extension>`, numbered when the
+ * name is taken in either extension. The owner lane's `taste.log` and `npm run new`
+ * (src/setup/new.ts) both place records here.
+ */
+export function newRecordFile(contentDir: string, collection: string, fields: Record<string, unknown>, extension: 'yaml' | 'md' = 'yaml'): string {
+  const named = String(fields.title ?? fields.name ?? 'record');
+  const slug =
+    named
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'record';
+  const taken = (base: string) => existsSync(join(contentDir, `${base}.yaml`)) || existsSync(join(contentDir, `${base}.md`));
+  let base = `${collection}/${slug}`;
+  for (let n = 2; taken(base); n++) base = `${collection}/${slug}-${n}`;
+  return `${base}.${extension}`;
+}
+
 const digestOf = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 /** JSON with object keys sorted at every level, so equal arguments digest alike whatever their order. */
@@ -439,18 +461,7 @@ export class OwnerWrites {
         'invalid',
         `The record is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`,
       );
-    const named = String(input.fields.title ?? input.fields.name ?? 'record');
-    const slug =
-      named
-        .normalize('NFKD')
-        .replace(/[\u0300-\u036f]/g, '')
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-|-$/g, '')
-        .slice(0, 60) || 'record';
-    let file = `${input.collection}/${slug}.yaml`;
-    for (let n = 2; existsSync(join(this.contentDir, file)) || existsSync(join(this.contentDir, file.replace(/\.yaml$/, '.md'))); n++)
-      file = `${input.collection}/${slug}-${n}.yaml`;
+    const file = newRecordFile(this.contentDir, input.collection, input.fields);
     const path = join(this.contentDir, file);
     const text = yaml.dump(input.fields, { schema: yaml.CORE_SCHEMA, lineWidth: -1, flowLevel: 1 });
     const revision = blockRevision(text, recordBlock(text, false, null));

@@ -1,20 +1,22 @@
 /**
  * `/robots.txt`: every crawler may read the site, and the owner's AI-use preferences are
- * stated as a Content-Signal line (contentsignals.org), the same stance the pages and APIs
- * send as `Content-Signal` and `Content-Usage` headers.
+ * stated as a Content-Signal line (contentsignals.org), from the profile (content/site.yaml,
+ * whose defaults are the stance the pages and APIs send as `Content-Signal` and
+ * `Content-Usage` headers).
  */
 import type { APIRoute } from 'astro';
-import { CONTENT_SIGNAL } from '../http/headers.ts';
+import { contentSignalLine } from '../collections/profile.ts';
 import { PAGES } from '../urls.ts';
 import { withStagedCore } from '../site/staged.ts';
 
 export const GET: APIRoute = () => {
-  const siteUrl = withStagedCore((core) => core.image.siteUrl);
+  const { siteUrl, profile } = withStagedCore((core) => ({ siteUrl: core.image.siteUrl, profile: core.image.profile }));
+  const signal = profile.contentSignal;
   const text = [
     '# The owner’s preferences for automated use of this content (https://contentsignals.org/):',
-    '# search: yes (index and link to it), ai-input: yes (use it to answer a question), ai-train: no (do not train models on it).',
+    `# search=${signal.search}: index and link to it; ai-input=${signal['ai-input']}: use it to answer a question; ai-train=${signal['ai-train']}: train models on it.`,
     'User-Agent: *',
-    `Content-Signal: ${CONTENT_SIGNAL.replaceAll(' ', '')}`,
+    `Content-Signal: ${contentSignalLine(profile)}`,
     'Allow: /',
     '',
     `Sitemap: ${new URL(PAGES.sitemap, siteUrl).href}`,

@@ -5,8 +5,9 @@
  * running server (src/runtime/generations.ts), and what changed is printed; an invalid
  * edit prints every problem as `path: field: reason` and the last good build keeps
  * serving until the file is fixed. A change to the code (`src/`, `functions/`,
- * `server.ts`, `astro.config.mjs`) or to an image file (`content/media/`) rebuilds fully
- * and restarts the server.
+ * `server.ts`, `astro.config.mjs`), to an image file (`content/media/`) or to the owner's
+ * profile (`content/site.yaml`, which every page and document reads) rebuilds fully and
+ * restarts the server.
  *
  * Two processes: this supervisor, which builds and watches the code, and the server
  * (this file with `--serve`), which a code change replaces. `PORT`, `HOST` and the other
@@ -28,6 +29,7 @@ import { createInterface } from 'node:readline';
 import { stripVTControlCharacters } from 'node:util';
 import { ContentError } from '../compile/compile.ts';
 import { isContentFile } from '../compile/content/load.ts';
+import { PROFILE_FILE } from '../collections/profile.ts';
 import { MEDIA_FOLDER, paths } from '../paths.ts';
 import { renderPage } from '../site/render-page.ts';
 import type { Generations } from './generations.ts';
@@ -192,7 +194,11 @@ async function supervise(): Promise<void> {
     contentName,
     (names) => {
       for (const name of names) unseen?.add(name);
-      if (!busy && (server === undefined || server.exitCode !== null)) void cycle(content);
+      // The profile is read by every page and document, which an incremental rebuild does not redo.
+      if (names.includes(PROFILE_FILE)) {
+        log(`${PROFILE_FILE} changed: full rebuild and restart`);
+        void cycle(content);
+      } else if (!busy && (server === undefined || server.exitCode !== null)) void cycle(content);
     },
     200,
   );

@@ -2,13 +2,15 @@
  * What the home page shows: the owner (h-card), every collection with its count and its
  * newest records, the latest across collections (the feed's first items), and where the
  * feeds, calendars, exports and APIs are. One view for the page and its Markdown twin.
+ * The owner is the profile the build stored (content/site.yaml, src/collections/profile.ts).
  */
 import { collection } from '../collections/index.ts';
-import { DEFAULT_SITE_AUTHOR } from '../compile/artifacts/feeds.ts';
 import { parseQuery } from '../core/params.ts';
 import type { QueryCore } from '../core/query.ts';
 import { CALENDARS, collectionPageUrl, EXPORTS, LINKS, PAGES, recordUrl, URLS } from '../urls.ts';
 import { formatDate } from './format.ts';
+import { jsonLdText } from './jsonld.ts';
+import { pictureOf, type PictureView } from './media.ts';
 import { itemView, pageCollections, type ItemView } from './view.ts';
 
 export interface HomeCollection {
@@ -21,7 +23,20 @@ export interface HomeCollection {
 }
 
 export interface HomeView {
-  owner: { name: string; url: string };
+  owner: {
+    name: string;
+    url: string;
+    note?: string;
+    /** The profile's photo, when the build published its file. */
+    photo?: PictureView;
+    /** `rel=me` links: the owner's profiles elsewhere. */
+    me: string[];
+    title: string;
+    description: string;
+    language: string;
+  };
+  /** The owner as a schema.org `Person`, serialized for a `<script type="application/ld+json">`. */
+  jsonLd: string;
   collections: HomeCollection[];
   latest: (ItemView & { collection: string })[];
   links: { label: string; href: string; about: string }[];
@@ -69,5 +84,27 @@ export function homeView(core: QueryCore): HomeView {
     { label: 'Subscribe', href: URLS.subscribe, about: 'calendars and exports explained' },
     { label: 'llms.txt', href: PAGES.llms, about: 'this site for language models' },
   ];
-  return { owner: { name: DEFAULT_SITE_AUTHOR, url: core.image.siteUrl }, collections, latest, links };
+  const profile = core.image.profile;
+  const url = core.image.siteUrl;
+  const photo = profile.photo ? pictureOf('photos', { ...profile.photo }, (path) => core.image.media(path)) : undefined;
+  const owner = {
+    name: profile.name,
+    url,
+    ...(profile.note ? { note: profile.note } : {}),
+    ...(photo ? { photo } : {}),
+    me: profile.me,
+    title: profile.title,
+    description: profile.description,
+    language: profile.language,
+  };
+  const person = {
+    '@context': 'https://schema.org',
+    '@type': 'Person',
+    name: profile.name,
+    url,
+    ...(profile.note ? { description: profile.note } : {}),
+    ...(photo ? { image: new URL(photo.src, url).href } : {}),
+    ...(profile.me.length ? { sameAs: profile.me } : {}),
+  };
+  return { owner, jsonLd: jsonLdText(person), collections, latest, links };
 }

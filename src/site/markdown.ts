@@ -46,7 +46,15 @@ export function collectionMarkdown(view: CollectionView): string {
     '',
     '## Records',
     '',
-    ...(view.items.length > 0 ? view.items.map(itemLine) : ['No records match.']),
+    ...(view.items.length > 0
+      ? view.items.map(itemLine)
+      : view.empty
+        ? [
+            `No records yet. To add the first, write a file in \`${view.empty.folder}\`, or run \`${view.empty.create}\`.`,
+            ...view.empty.imports.map((command) => `- From a service's export: \`${command}\``),
+            ...(view.empty.sync ? [`- Kept current from ${view.empty.sync.sources.join(', ')}: \`${view.empty.sync.command}\``] : []),
+          ]
+        : ['No records match.']),
     '',
     view.first !== undefined || view.next !== undefined ? '## Pages' : false,
     view.first !== undefined || view.next !== undefined ? '' : false,
@@ -94,8 +102,12 @@ export function recordMarkdown(
 
 export function homeMarkdown(view: HomeView): string {
   return lines(
-    `# ${escapeMarkdown(view.owner.name)}’s collections`,
+    `# ${escapeMarkdown(view.owner.title)}`,
     '',
+    view.owner.note !== undefined && escapeMarkdown(view.owner.note),
+    view.owner.note !== undefined && '',
+    view.owner.me.length > 0 && `Elsewhere: ${view.owner.me.map((href) => link(new URL(href).host, href)).join(', ')}`,
+    view.owner.me.length > 0 && '',
     `Films, places, concerts, books, music, runs and more, kept by ${escapeMarkdown(view.owner.name)}. Every page of this site is also Markdown (ask with \`Accept: text/markdown\`), and every list is an API.`,
     '',
     '## Collections',
@@ -116,9 +128,9 @@ export function homeMarkdown(view: HomeView): string {
 export function llmsTxt(view: HomeView, siteUrl: string): string {
   const abs = (path: string) => new URL(path, siteUrl).href;
   return lines(
-    `# ${escapeMarkdown(view.owner.name)}’s collections`,
+    `# ${escapeMarkdown(view.owner.title)}`,
     '',
-    `> One person's curated collections (films, places, concerts, books, music, sporting events and more) as a static site and read-only APIs. Every HTML page answers \`Accept: text/markdown\` with a Markdown twin, also served at \`<page>/index.md\`.`,
+    `> ${escapeMarkdown(view.owner.name)}'s curated collections (films, places, concerts, books, music, sporting events and more) as a static site and read-only APIs. Every HTML page answers \`Accept: text/markdown\` with a Markdown twin, also served at \`<page>/index.md\`.`,
     '',
     '## Collections',
     '',

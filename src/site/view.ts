@@ -6,6 +6,7 @@
  * lists the REST list's canonical IDs in the REST list's order. Links keep the query's
  * canonical form (defaults left out); the next page is the REST cursor.
  */
+import { firstRecordHint, type FirstRecordHint } from './first-record.ts';
 import { blogPath } from '../collections/blog.ts';
 import { facetable, type CollectionDeclaration } from '../collections/define.ts';
 import { HAPPENED, headline } from '../collections/headline.ts';
@@ -68,6 +69,8 @@ export interface CollectionView {
   /** The first page of the same query, when this page is a later one. */
   first: string | undefined;
   next: string | undefined;
+  /** How to add the first record, when the collection has none at all (not merely none matching). */
+  empty?: FirstRecordHint;
 }
 
 /** A record's page, or the piece itself for blog posts and writing. */
@@ -179,6 +182,7 @@ export function collectionView(core: QueryCore, query: Query): CollectionView {
     sizes,
     first: query.cursor === undefined ? undefined : `${collectionPageUrl(c.name)}${canonicalSearch(plain)}`,
     next: page.next === undefined ? undefined : `${collectionPageUrl(c.name)}${canonicalSearch(plain, page.next)}`,
+    ...(core.image.count(c.name) === 0 && !c.compose ? { empty: firstRecordHint(c.name) } : {}),
   };
 }
 

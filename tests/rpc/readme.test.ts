@@ -1,5 +1,5 @@
 /**
- * The README's RPC client session works as printed: the TypeScript between the
+ * The RPC client session in docs/rpc.md works as printed: the TypeScript between the
  * `rpc-example` markers is type-checked against the published declaration and run
  * against the built server (only the host is changed), with the real capnweb client.
  */
@@ -12,7 +12,7 @@ import ts from 'typescript';
 import { DECLARATION_PATH } from '../../src/rpc/snapshot.ts';
 import { startRpcServer, type RpcServer } from './server.ts';
 
-const readme = readFileSync('README.md', 'utf8');
+const readme = readFileSync('docs/rpc.md', 'utf8');
 const example = /<!-- rpc-example -->\n```ts\n([\s\S]*?)```\n<!-- \/rpc-example -->/.exec(readme)?.[1];
 // Inside the project, so `capnweb` resolves from its node_modules.
 const dir = join(process.cwd(), `.rpc-readme-${process.pid}`);
@@ -28,8 +28,8 @@ after(async () => {
   await server.close();
 });
 
-test('the README example type-checks against the published declaration', () => {
-  assert.ok(example, 'the README has an rpc-example block');
+test('the docs/rpc.md example type-checks against the published declaration', () => {
+  assert.ok(example, 'docs/rpc.md has an rpc-example block');
   const file = join(dir, 'check.ts');
   writeFileSync(file, example);
   const options: ts.CompilerOptions = {
@@ -48,7 +48,7 @@ test('the README example type-checks against the published declaration', () => {
   assert.deepEqual(diagnostics, []);
 });
 
-test('the README example runs as printed against the server', async () => {
+test('the docs/rpc.md example runs as printed against the server', async () => {
   const file = join(dir, 'example.ts');
   writeFileSync(file, example!.replaceAll('http://localhost:4321', server.base).replaceAll('ws://localhost:4321', server.wsUrl.replace('/api/rpc', '')));
   const child = spawn(process.execPath, [file], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -115,11 +115,11 @@ export function tasteProfileDocument(profile: TasteProfile, lastModified: string
   return { path: URLS.tasteProfile, file: URLS.tasteProfile.slice(1), contentType: TASTE_PROFILE_MEDIA_TYPE, body: json(profile), lastModified };
 }
 
-/** The MCP discovery documents and the setup page's Markdown twin: declarations and the site URL (absolute, as MCP clients need it). */
-export function mcpDocuments(siteUrl: string): Document[] {
+/** The MCP discovery documents and the setup page's Markdown twin: declarations, the site URL (absolute, as MCP clients need it) and the owner's name. */
+export function mcpDocuments(siteUrl: string, owner?: string): Document[] {
   return [
-    { path: LINKS.mcpServerCard, file: LINKS.mcpServerCard.slice(1), contentType: 'application/json', body: json(serverCard(siteUrl)) },
-    { path: LINKS.mcpDiscovery, file: LINKS.mcpDiscovery.slice(1), contentType: 'application/json', body: json(mcpDiscovery(siteUrl)) },
+    { path: LINKS.mcpServerCard, file: LINKS.mcpServerCard.slice(1), contentType: 'application/json', body: json(serverCard(siteUrl, owner)) },
+    { path: LINKS.mcpDiscovery, file: LINKS.mcpDiscovery.slice(1), contentType: 'application/json', body: json(mcpDiscovery(siteUrl, owner)) },
     { path: URLS.mcpSetupMarkdown, file: URLS.mcpSetupMarkdown.slice(1), contentType: 'text/markdown; charset=utf-8', body: setupMarkdown(siteUrl) },
   ];
 }

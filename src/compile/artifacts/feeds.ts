@@ -11,10 +11,9 @@ import { ATOM_MEDIA_TYPE, JSON_FEED_MEDIA_TYPE, renderAtom, renderJsonFeed, type
 import type { Document } from './document.ts';
 import { URLS } from '../../urls.ts';
 
-/** The site's owner, named as the feeds' author (the demo content's owner unless SITE_AUTHOR says otherwise). */
-export const DEFAULT_SITE_AUTHOR = 'Inês Carvalho';
-
-export function feedDocuments(core: QueryCore, author = DEFAULT_SITE_AUTHOR): Document[] {
+/** The feeds' author is the owner's profile as the image holds it (src/collections/profile.ts). */
+export function feedDocuments(core: QueryCore): Document[] {
+  const profile = core.image.profile;
   const feed = collection('feed-items')!;
   const page = core.run(parseQuery(feed, new URLSearchParams({ limit: String(LIMITS.feedDocumentItems) })));
   const items = page.items.map((json) => JSON.parse(json) as FeedItem);
@@ -22,7 +21,7 @@ export function feedDocuments(core: QueryCore, author = DEFAULT_SITE_AUTHOR): Do
     url: core.image.siteUrl,
     title: 'Collections',
     description: feed.description,
-    author,
+    author: profile.name,
     collectionTitles: Object.fromEntries(contentCollections.map((c) => [c.name, c.title])),
     asOf: page.asOf,
   };

@@ -91,11 +91,11 @@ export const ARTIFACT_GROUPS: readonly ArtifactGroup[] = [
     name: 'feeds',
     reads: ['feed-items'],
     paths: [URLS.jsonFeed, URLS.atomFeed],
-    render: (core, options) => feedDocuments(core, options.siteAuthor).map(fromDocument),
+    render: (core) => feedDocuments(core).map(fromDocument),
   },
   // Read no records, so an incremental rebuild never renders them again.
   { name: 'service documents', reads: [], paths: [], render: () => serviceDocuments().map(fromDocument) },
-  { name: 'mcp discovery', reads: [], paths: [], render: (core) => mcpDocuments(core.image.siteUrl).map(fromDocument) },
+  { name: 'mcp discovery', reads: [], paths: [], render: (core) => mcpDocuments(core.image.siteUrl, core.image.profile.name).map(fromDocument) },
 ];
 
 /** The groups that read any of `changed` (every group when `changed` is undefined). */

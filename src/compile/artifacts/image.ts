@@ -6,6 +6,7 @@
  * maintaining them row by row. Nothing time- or machine-dependent is written, so the same
  * records give the same file.
  */
+import type { SiteProfile } from '../../collections/profile.ts';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
@@ -223,7 +224,8 @@ export class ImageWriter {
 
   /** `media`: the image files published beside the site, recorded for pages to draw them (src/site/media.ts). */
   /** `now`: the build's present (ms), the latest as-of time the image may state. */
-  constructor(path: string, cursorKey: Buffer, siteUrl: string, media: MediaIndex = {}, now: number = buildNow()) {
+  /** `profile`: the owner's profile (src/collections/profile.ts), which pages, feeds and documents read from the image. */
+  constructor(path: string, cursorKey: Buffer, siteUrl: string, media: MediaIndex = {}, now: number = buildNow(), profile?: SiteProfile) {
     this.path = path;
     this.now = now;
     this.partial = `${path}.partial`;
@@ -240,6 +242,7 @@ export class ImageWriter {
         ['format', IMAGE_FORMAT],
         ['cursorKey', cursorKey.toString('hex')],
         ['siteUrl', this.siteUrl],
+        ...(profile ? [['profile', JSON.stringify(profile)] as [string, string]] : []),
         ...Object.entries(media).map(([file, entry]): [string, string] => [`${MEDIA_KEY}${file}`, JSON.stringify(entry)]),
       ],
       search: { table: SEARCH_TABLE, index: SEARCH_INDEX },

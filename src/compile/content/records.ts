@@ -60,7 +60,7 @@ export interface BuildContext extends DeriveContext {
 }
 
 /** The schema's faults of one entry, as `field: reason`. */
-function schemaProblems(error: z.ZodError, data: Record<string, unknown>): FieldProblem[] {
+export function schemaProblems(error: z.ZodError, data: Record<string, unknown>): FieldProblem[] {
   const problems: FieldProblem[] = [];
   for (const issue of error.issues) {
     const at = issue.path.map(String);

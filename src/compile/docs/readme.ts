@@ -1,11 +1,15 @@
 /**
- * The README's reference tables — collections with their filters and sort fields, the
+ * The documentation's reference tables — collections with their filters and sort fields, the
  * problem types, the limits, the content rules, the environment variables — generated from the declarations,
  * the problem catalog, the limits module and the configuration module, and its performance tables from `bench/results.json` (src/compile/docs/bench-readme.ts),
- * so the documentation cannot drift from the code or from the recorded benchmark. `npm run docs`
- * rewrites them in place; a test fails when the README is out of date.
+ * so the documentation cannot drift from the code or from the recorded benchmark. Each table
+ * sits between `<!-- name -->` and `<!-- /name -->` markers in exactly one file of `docs/` (or
+ * the README): the files are scanned rather than named here, so a section can move between
+ * pages without touching this module. `npm run docs` rewrites them in place; a test fails
+ * when a page is out of date.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { contentCollections, restCollections } from '../../collections/index.ts';
 import { VARIABLES } from '../../config.ts';
 import { PROBLEMS } from '../../core/problems.ts';
@@ -79,20 +83,45 @@ export function tables(): Record<string, string> {
   };
 }
 
-/** The README with every generated section replaced (sections not given are kept). */
-export function renderReadme(readme: string, sections: Record<string, string> = tables()): string {
-  let text = readme;
+/** One page with every generated section it holds replaced; a section it does not hold is left alone. */
+export function renderSections(text: string, sections: Record<string, string>): string {
+  let out = text;
   for (const [name, body] of Object.entries(sections)) {
     const open = `<!-- ${name} -->`;
     const close = `<!-- /${name} -->`;
-    const start = text.indexOf(open);
-    const end = text.indexOf(close);
-    if (start < 0 || end < start) throw new Error(`README has no ${open} … ${close} section`);
-    text = `${text.slice(0, start + open.length)}\n${body}\n${text.slice(end)}`;
+    const start = out.indexOf(open);
+    if (start < 0) continue;
+    const end = out.indexOf(close, start);
+    if (end < 0) throw new Error(`${open} has no ${close}`);
+    out = `${out.slice(0, start + open.length)}\n${body}\n${out.slice(end)}`;
   }
-  return text;
+  return out;
 }
 
+/** The Markdown pages that may hold generated sections: the README and every page of `docs/`. */
+export function documentationFiles(root = '.'): string[] {
+  const docs = readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join('docs', f))
+    .sort();
+  return ['README.md', ...docs];
+}
+
+/**
+ * Every page rendered again. Each section must be held by exactly one page: a table that
+ * vanished from the docs, or appears twice, is an error rather than a silent skip.
+ */
+export function renderDocs(pages: Record<string, string>, sections: Record<string, string> = tables()): Record<string, string> {
+  for (const name of Object.keys(sections)) {
+    const holders = Object.keys(pages).filter((file) => pages[file]!.includes(`<!-- ${name} -->`));
+    if (holders.length !== 1) throw new Error(`the generated section ${name} is in ${holders.length === 0 ? 'no page' : holders.join(' and ')}; it belongs in exactly one`);
+  }
+  return Object.fromEntries(Object.entries(pages).map(([file, text]) => [file, renderSections(text, sections)]));
+}
+
+export const readPages = (files: string[] = documentationFiles()): Record<string, string> => Object.fromEntries(files.map((f) => [f, readFileSync(f, 'utf8')]));
+
 if (import.meta.main) {
-  writeFileSync('README.md', renderReadme(readFileSync('README.md', 'utf8')));
+  const pages = readPages();
+  for (const [file, text] of Object.entries(renderDocs(pages))) if (text !== pages[file]) writeFileSync(file, text);
 }
