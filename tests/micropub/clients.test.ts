@@ -75,7 +75,7 @@ test('indiebookclub: read-of with an ISBN and read-status; a private post is kep
   assert.equal(book?.status, 'to-read');
   assert.equal(book?.isbn, '9780441478125');
   assert.deepEqual(book?.genres, ['Science Fiction'], 'as the collection spells its genres');
-  const hidden = await mp.json(post('The Dispossessed', 'private'));
+  const hidden = await mp.json(post('The Lathe of Heaven (private)', 'private'));
   assert.equal(hidden.status, 201);
   assert.equal(await served(site, hidden.location!), undefined);
 });
