@@ -36,7 +36,6 @@ import { MicropubRefused, MicropubWriter } from '../src/micropub/write.ts';
 import { heldScopes, SCOPE } from '../src/oauth/scopes.ts';
 import { bearerToken } from '../src/oauth/verify.ts';
 import type { WriteCaller } from '../src/owner/writes.ts';
-import { MICROPUB_URLS } from '../src/urls.ts';
 
 export const MICROPUB_ALLOW = 'GET, POST, OPTIONS';
 
@@ -107,10 +106,9 @@ export function createMicropubHandler(context: MicropubContext, log: (error: unk
     const auth = authorize(facts, undefined, undefined);
     if ('status' in auth) return auth;
     const q = facts.url.searchParams.get('q');
-    const site = oauth!.config.siteUrl;
     if (q === 'config')
       return json(200, {
-        'media-endpoint': `${site}${MICROPUB_URLS.media}`,
+        // No `media-endpoint` until /micropub/media is served: a client would upload to a 404.
         'syndicate-to': [],
         'post-types': POST_TYPES.map((t) => ({ type: t.type, name: t.name, properties: [t.marker] })),
         q: ['config', 'source', 'syndicate-to'],
