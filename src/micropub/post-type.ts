@@ -19,6 +19,8 @@ export interface MapContext {
   now: string;
   /** The record's fields before an update: fields no property carries (a film's `type`, when it was added) are kept from it. */
   base?: Record<string, unknown>;
+  /** A new post of a record already kept (not an update of it): it may move the record on, never back. */
+  repeat?: boolean;
 }
 
 export interface PostType {

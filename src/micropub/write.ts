@@ -127,7 +127,7 @@ export class MicropubWriter {
     const existing = canonicalId && this.readOrNone(type.collection, canonicalId, caller);
     if (existing && canonicalId) {
       // A second post of a kept record: its repeat fields, as this post gives them.
-      const again = type.toFields(entry, { now: now(), base: existing.fields });
+      const again = type.toFields(entry, { now: now(), base: existing.fields, repeat: true });
       if (!again.ok) throw new MicropubRefused(again.description);
       const change: Record<string, unknown> = {};
       for (const field of type.repeatFields) {

@@ -27,7 +27,7 @@ export const books: PostType = {
   collection: 'books',
   marker: 'read-of',
   matches: (entry) => entry.properties['read-of'] !== undefined,
-  toFields(entry, { now, base }) {
+  toFields(entry, { now, base, repeat }) {
     const given = first(entry, 'read-of');
     const cite = isMf2Object(given) ? given : undefined;
     const title = cite ? text(cite, 'name') : urlOf(given) ? undefined : textOf(given);
@@ -35,7 +35,9 @@ export const books: PostType = {
     const author = text(cite, 'author') ?? (base?.author as string | undefined);
     if (!author) return { ok: false, description: 'read-of needs the book’s author: send author in the read-of h-cite.' };
     const said = (text(entry, 'read-status') ?? text(entry, 'progress'))?.toLowerCase();
-    const status = said === undefined ? (base?.status as string | undefined) : STATUS[said];
+    let status = said === undefined ? (base?.status as string | undefined) : STATUS[said];
+    // A want-to-read post of a book already read or being read says nothing new about it: its status stays.
+    if (repeat && status === 'to-read' && base?.status !== undefined) status = base.status as string;
     if (!status)
       return {
         ok: false,
