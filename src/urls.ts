@@ -151,4 +151,23 @@ export const OAUTH_URLS = {
  * The path prefixes of the owner lane, every `OAUTH_URLS` path among them: the paths only
  * the writer replica answers (src/release/replica.ts), which a load balancer routes to it.
  */
-export const OWNER_LANE_PREFIXES = ['/owner/', '/oauth/', '/.well-known/oauth-'] as const;
+export const OWNER_LANE_PREFIXES = ['/owner/', '/oauth/', '/.well-known/oauth-', '/micropub'] as const;
+
+/**
+ * Micropub (W3C Recommendation 2017-05-23) on the owner lane: the endpoint the home page
+ * names with `rel="micropub"`, and its media endpoint, which `q=config` names. Both are
+ * the writer's paths (under `OWNER_LANE_PREFIXES`): every Micropub request writes or
+ * reads the owner's content files.
+ */
+export const MICROPUB_URLS = {
+  micropub: '/micropub',
+  media: '/micropub/media',
+} as const;
+
+/**
+ * Where the media endpoint keeps an uploaded image, under the content's media folder
+ * (src/compile/content/media.ts publishes `content/media/<path>` at `/<path>`):
+ * `/uploads/2026/<hash>.jpg`. Outside `/micropub`, so the published file is a static one
+ * every replica and a CDN serve.
+ */
+export const uploadedMediaUrl = (year: number, name: string) => `/uploads/${year}/${name}`;

@@ -463,6 +463,36 @@ export const LIMIT_DEFINITIONS = {
     unit: 'bytes',
     why: 'Token, revocation and consent form bodies: a refresh token, a verifier and a few short fields (413).',
   },
+  micropubRequestBytesMax: {
+    value: 64 * 1024,
+    unit: 'bytes',
+    why: 'A Micropub form or JSON request on `POST /micropub`: a post with a review of some thousand words is under 32 KiB; bounds parsing before any work (413).',
+  },
+  micropubMultipartBytesMax: {
+    value: 12 * 1024 * 1024,
+    unit: 'bytes',
+    why: 'A multipart request to `/micropub` or `/micropub/media`: one photo from a phone (micropubMediaBytesMax) and its form fields; the dispatcher stops reading past it (413).',
+  },
+  micropubMediaBytesMax: {
+    value: 10 * 1024 * 1024,
+    unit: 'bytes',
+    why: 'One image uploaded to the media endpoint: a full-size phone photo is 3–8 MB; bounds the file written to the content folder and the variants the build makes of it (413).',
+  },
+  micropubPropertiesMax: {
+    value: 64,
+    unit: 'properties',
+    why: 'Properties of one Micropub post or update operation (nested objects included): real clients send under twenty; bounds the mapping work (400).',
+  },
+  micropubValuesMax: {
+    value: 100,
+    unit: 'values',
+    why: 'Values of one property (categories, photos): bounds the arrays mapped onto a record (50 names at most per field) (400).',
+  },
+  micropubNestingMax: {
+    value: 4,
+    unit: 'levels',
+    why: 'Depth of nested microformats objects (an h-entry citing an h-cite whose author is an h-card is three): deeper JSON is refused before it is walked (400).',
+  },
   oauthRedirectUrisMax: { value: 10, unit: 'URIs', why: 'Redirect URIs per registered client: each is matched exactly; real clients register one or two.' },
   oauthMetadataCharsMax: {
     value: 2000,

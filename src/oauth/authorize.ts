@@ -13,8 +13,9 @@
  * where it would have sent the browser. The checks after the redirect URI:
  * `response_type=code`; a `code_challenge` with `code_challenge_method=S256` (plain or
  * missing is refused: RFC 9700 §2.1.1); `scope` within the supported scopes;
- * `resource`, when given, the owner MCP URL (RFC 8707, else `invalid_target`). Then the
- * browser is sent to the owner's identity provider.
+ * `resource`, when given, the owner MCP URL (RFC 8707, else `invalid_target`); `me`, when
+ * given (IndieAuth), the site's own URL (else `invalid_request`). Then the browser is
+ * sent to the owner's identity provider.
  *
  * `GET /oauth/callback`: the provider's answer is matched to its sign-in by `state`
  * (single use) and to this browser by a cookie, so a callback URL pasted into another
@@ -36,6 +37,7 @@ import { openSession } from './connected.ts';
 import { clientLabel, type OAuthContext } from './context.ts';
 import { clientRedirect, formParams, strictParams, type OAuthErrorCode } from './http.ts';
 import { consentPage, errorPage, notSetUpPage } from './pages.ts';
+import { isSiteProfile, profileUrl } from './profile.ts';
 import { parseScopes, SCOPES, type Scope } from './scopes.ts';
 
 /** A checked authorization request, as it travels through sign-in and consent. */
@@ -128,6 +130,10 @@ export async function authorize(ctx: OAuthContext, facts: RequestFacts): Promise
   if (!scopes) return fail('invalid_scope', `scope may name only ${Object.keys(SCOPES).join(', ')}.`);
   const resource = params.get('resource') ?? ctx.config.resource;
   if (resource !== ctx.config.resource) return fail('invalid_target', `resource must be ${ctx.config.resource}.`);
+  // IndieAuth §5.2: `me` is the user's URL as the client was given it; only the site's own owner signs in here.
+  const me = params.get('me');
+  if (me !== undefined && !isSiteProfile(me, ctx.config.siteUrl))
+    return fail('invalid_request', `me names another site; this server signs in the owner of ${profileUrl(ctx.config.siteUrl)} only.`);
 
   const request: AuthorizationRequest = { clientId, clientName, redirectUri, state, scopes, resource, codeChallenge: challenge };
   try {

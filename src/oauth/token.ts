@@ -18,7 +18,8 @@
  *   (never widen it back to the grant's); a grant approved by a subject that is no
  *   longer `OWNER_SUBJECT` is not refreshed.
  *
- * Access tokens are opaque 256-bit random values living one hour; every secret is stored
+ * Every token response carries `me`, the site's canonical URL (IndieAuth §5.3.3), and
+ * with the `profile` scope a `profile` naming it. Access tokens are opaque 256-bit random values living one hour; every secret is stored
  * as its SHA-256 (src/oauth/store.ts). Every answer is `Cache-Control: no-store`.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -26,7 +27,8 @@ import { LIMITS } from '../core/limits.ts';
 import type { Answer, RequestFacts } from '../http/answer.ts';
 import type { OAuthContext } from './context.ts';
 import { formParams, jsonAnswer, NO_STORE, oauthError, type Params } from './http.ts';
-import { heldScopes, parseScopes } from './scopes.ts';
+import { profileUrl } from './profile.ts';
+import { heldScopes, parseScopes, SCOPE } from './scopes.ts';
 import type { ClientRecord, GrantRecord } from './store.ts';
 
 /** RFC 7636 §4.1: 43 to 128 unreserved characters. */
@@ -46,12 +48,15 @@ function issue(ctx: OAuthContext, grant: GrantRecord, scopes: string[], withRefr
   const access = secret();
   const base = { grantId: grant.id, clientId: grant.clientId, scopes, resource: grant.resource, usedAt: null };
   ctx.store.putToken(access, { ...base, kind: 'access', expiresAt: now + LIMITS.oauthAccessTokenSeconds * 1000 });
-  const response: Record<string, string | number> = {
+  const response: Record<string, string | number | object> = {
     access_token: access,
     token_type: 'Bearer',
     expires_in: LIMITS.oauthAccessTokenSeconds,
     scope: scopes.join(' '),
+    // IndieAuth §5.3.3: every token response names the user's canonical profile URL, which is the site's.
+    me: profileUrl(ctx.config.siteUrl),
   };
+  if (scopes.includes(SCOPE.profile)) response.profile = { url: profileUrl(ctx.config.siteUrl) };
   if (withRefresh) {
     const refresh = secret();
     ctx.store.putToken(refresh, { ...base, kind: 'refresh', expiresAt: now + LIMITS.oauthRefreshTokenSeconds * 1000 });

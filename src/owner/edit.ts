@@ -94,6 +94,14 @@ function scalar(value: unknown): string {
     if (plain.includes('\n')) throw new EditError('only one-line values can be written');
     return plain;
   }
+  // A list of scalars (genres, from a Micropub update) as one flow-style line, `[a, b]`:
+  // the key's line is all that changes, which the read-back check below confirms (a list
+  // written in block style over several lines is refused there, never half rewritten).
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) {
+    const flow = yaml.dump(value, { schema: yaml.CORE_SCHEMA, lineWidth: -1, flowLevel: 0 }).trimEnd();
+    if (flow.includes('\n')) throw new EditError('only one-line values can be written');
+    return flow;
+  }
   throw new EditError('only scalar values can be written');
 }
 

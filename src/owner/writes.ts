@@ -189,6 +189,8 @@ export interface RecordRead {
   file: string;
   /** The record's fields as the content file holds them (a Markdown body not included). */
   fields: Record<string, unknown>;
+  /** Where the record sits in its file (the item of a YAML list; null: the file's one record): what `setUnserved` needs once the image no longer names it. */
+  entry?: number | null;
 }
 
 export class OwnerWrites {
@@ -323,6 +325,7 @@ export class OwnerWrites {
         revision: blockRevision(text, recordBlock(text, markdown, source.entry)),
         file: source.file,
         fields,
+        entry: source.entry,
       };
     } catch (error) {
       if (error instanceof EditError) throw new WriteRefused('conflict', `Cannot read ${source.file}: ${error.message}.`);
@@ -550,5 +553,67 @@ export class OwnerWrites {
     } finally {
       closeSync(fd);
     }
+  }
+
+  // ── Micropub (issue 40): one addition, kept apart for the split of this file ──────────
+
+  /**
+   * Sets fields of a record the image no longer serves — one its file marks private, which
+   * the build leaves out, so the sources table no longer names it — located where an
+   * earlier `read` found it (`file` and `entry`). Micropub's undelete is its one caller: a
+   * deleted record is marked `visibility: private`, and restoring it sets `public` again.
+   * The same checks as `set`: the file must hold the very record there (its canonicalId),
+   * the edit must read back exactly and pass the collection's schema; then it is journaled,
+   * written, rebuilt and swapped like every write.
+   */
+  setUnserved(
+    caller: WriteCaller,
+    tool: string,
+    input: { collection: string; canonicalId: string; file: string; entry: number | null; change: Record<string, unknown>; requestId?: string },
+  ): Promise<WriteResult> {
+    const argsDigest = argsDigestOf(tool, input);
+    return this.serialized(caller, input.requestId, argsDigest, async () => {
+      const host = this.hostOrRefuse();
+      const declaration = collection(input.collection);
+      if (!declaration || declaration.compose)
+        throw new WriteRefused('invalid', `No collection is named ${input.collection.slice(0, 40)} that holds records of its own.`);
+      const path = resolve(this.contentDir, input.file);
+      if (!path.startsWith(`${this.contentDir}${sep}`)) throw new WriteRefused('not-found', 'The record has no content file here.');
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch {
+        throw new WriteRefused('not-found', `The record's file ${input.file} is gone.`);
+      }
+      const markdown = path.endsWith('.md');
+      let edited: ReturnType<typeof setFields>;
+      let revisionBefore: string;
+      try {
+        revisionBefore = blockRevision(text, recordBlock(text, markdown, input.entry));
+        heldRecord(declaration, input.file, text, markdown, input.entry, input.canonicalId);
+        edited = setFields(text, markdown, input.entry, input.change);
+      } catch (error) {
+        if (error instanceof EditError) throw new WriteRefused('conflict', `Cannot edit ${input.file}: ${error.message}.`);
+        throw error;
+      }
+      const { id: _id, ...fields } = edited.record;
+      const checked = declaration.schema.safeParse(bodyOf(declaration, text, markdown)(fields));
+      if (!checked.success)
+        throw new WriteRefused(
+          'invalid',
+          `The change is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`,
+        );
+      const revision = blockRevision(edited.text, recordBlock(edited.text, markdown, input.entry));
+      const { file, collection: name, canonicalId, change, requestId } = input;
+      return this.commit(
+        host,
+        caller,
+        { tool, requestId, argsDigest, collection: name, canonicalId, file, change, revisionBefore },
+        path,
+        text,
+        edited.text,
+        revision,
+      );
+    });
   }
 }

@@ -31,7 +31,7 @@ import type { DispatchTable } from './dispatch.ts';
 import { allowedMethods, type Route } from './route.ts';
 import type { ServingRuntime } from './serving.ts';
 import { pageCollections } from '../site/view.ts';
-import { collectionPageUrl, collectionUrl, exportAt, EXPORTS, LINKS, OAUTH_URLS, PAGES, recordUrl, URLS } from '../urls.ts';
+import { collectionPageUrl, collectionUrl, exportAt, EXPORTS, LINKS, MICROPUB_URLS, OAUTH_URLS, PAGES, recordUrl, URLS } from '../urls.ts';
 import { endWithAnswer } from './node.ts';
 import { upgradeFacts } from '../../functions/rpc.ts';
 
@@ -190,6 +190,17 @@ export const ROUTES: readonly Route[] = [
     kind: 'fetch',
     bodyMax: LIMITS.mcpRequestBytesMax,
     fetch: (rt, exchange) => rt.ownerMcp(exchange),
+  },
+  {
+    // Micropub: posts from apps under an IndieAuth token, checked by the handler (functions/micropub.ts).
+    // Metered like the owner's MCP endpoint; the body bound is a multipart one's, and the handler bounds JSON and forms tighter.
+    name: 'micropub',
+    metered: true,
+    ...oauthAt(MICROPUB_URLS.micropub),
+    methods: ['GET', 'POST', 'OPTIONS'],
+    kind: 'answer',
+    bodyMax: LIMITS.micropubMultipartBytesMax,
+    answer: (rt, request, body) => rt.micropub(request, body),
   },
   {
     // Cap'n Web RPC: POST is an HTTP batch, GET with Upgrade a WebSocket session; it counts sessions itself.

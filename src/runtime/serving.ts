@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createWithheldExportHandler } from '../../functions/exports.ts';
 import { createGraphqlHandler } from '../../functions/graphql.ts';
 import { createMcpHandler, type McpHandler } from '../../functions/mcp.ts';
+import { createMicropubHandler, type MicropubHandler } from '../../functions/micropub.ts';
 import { createMusicHandler, type MusicHandlers } from '../../functions/music.ts';
 import { createOwnerMcpHandler, type OwnerMcpHandler } from '../../functions/owner-mcp.ts';
 import { createRestHandler, type RestHandler } from '../../functions/rest.ts';
@@ -35,6 +36,8 @@ export class ServingRuntime extends Runtime {
   readonly mcp: McpHandler;
   /** The owner lane's MCP endpoint (`/owner/mcp`, behind the process's authorization server). */
   readonly ownerMcp: OwnerMcpHandler;
+  /** Micropub (`/micropub`): posts from apps, through the owner's writes. */
+  readonly micropub: MicropubHandler;
   /** Cap'n Web RPC at /api/rpc: HTTP batches and WebSocket sessions over this generation. */
   readonly rpc: RpcHandler;
   /** The GraphQL explorer page, for browsers visiting the endpoint. */
@@ -71,6 +74,7 @@ export class ServingRuntime extends Runtime {
       clientOf,
     });
     this.ownerMcp = createOwnerMcpHandler({ ...mcp, oauth: this.oauth, owner: this.owner });
+    this.micropub = createMicropubHandler({ oauth: this.oauth, owner: this.owner });
     this.rpc = createRpcHandler(this.core, {
       search: this.search,
       taste: this.tasteSources,

@@ -26,7 +26,19 @@ test('metadata: the protected resource names this server and its scopes; the ser
   const resource = (await response.json()) as Record<string, unknown>;
   assert.equal(resource.resource, site.resource);
   assert.deepEqual(resource.authorization_servers, [site.base]);
-  assert.deepEqual(resource.scopes_supported, ['taste:read', 'taste:write', 'taste:log', 'taste:rate', 'taste:stance']);
+  assert.deepEqual(resource.scopes_supported, [
+    'taste:read',
+    'taste:write',
+    'taste:log',
+    'taste:rate',
+    'taste:stance',
+    'create',
+    'update',
+    'delete',
+    'media',
+    'draft',
+    'profile',
+  ]);
   assert.deepEqual(resource.bearer_methods_supported, ['header']);
   const as = agent.as;
   assert.equal(as.issuer, site.base);
@@ -34,7 +46,19 @@ test('metadata: the protected resource names this server and its scopes; the ser
   assert.deepEqual(as.token_endpoint_auth_methods_supported, ['none']);
   assert.deepEqual(as.response_types_supported, ['code']);
   assert.deepEqual(as.grant_types_supported, ['authorization_code', 'refresh_token']);
-  assert.deepEqual(as.scopes_supported, ['taste:read', 'taste:write', 'taste:log', 'taste:rate', 'taste:stance']);
+  assert.deepEqual(as.scopes_supported, [
+    'taste:read',
+    'taste:write',
+    'taste:log',
+    'taste:rate',
+    'taste:stance',
+    'create',
+    'update',
+    'delete',
+    'media',
+    'draft',
+    'profile',
+  ]);
   assert.equal(as.client_id_metadata_document_supported, true);
   assert.equal(as.authorization_response_iss_parameter_supported, true);
   assert.equal(as.revocation_endpoint, `${site.base}${OAUTH_URLS.revoke}`);

@@ -13,6 +13,7 @@ import { securityHeaders } from '../../http/security.ts';
 import type { Manifest, StaticFile } from '../compile.ts';
 import { EDGE_FILES, writeEdgeFiles } from '../edge/deploy.ts';
 import { MEDIA_VARIANTS } from '../../urls.ts';
+import { HOME_LINK_HEADER } from '../../site/indieweb.ts';
 
 const MEDIA_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -46,7 +47,9 @@ export const urlPathOf = (file: string) => `/${file}`.replace(/(^|\/)index\.html
 /** The entry of a file the compiler did not write (a page, an asset): its media type, a strong ETag of its bytes, a cache policy. */
 export function fileEntry(path: string, file: string, body: Uint8Array): StaticFile {
   const type = mediaTypeOf(file);
-  return { file, headers: { 'Content-Type': type, ETag: strongEtag(body), 'Cache-Control': cacheControlOf(path), ...(isPage(type) ? PAGE_PREFERENCES : {}) } };
+  const headers = { 'Content-Type': type, ETag: strongEtag(body), 'Cache-Control': cacheControlOf(path), ...(isPage(type) ? PAGE_PREFERENCES : {}) };
+  // The home page names the owner's IndieAuth server and Micropub endpoint in its header too (src/site/indieweb.ts).
+  return { file, headers: path === '/' && type.startsWith('text/html') ? { ...headers, Link: HOME_LINK_HEADER } : headers };
 }
 
 /** Site pages and their Markdown twins carry the owner's AI-use preferences, as the API answers do. */
