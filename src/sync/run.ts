@@ -80,10 +80,14 @@ function importerOf(source: SyncSource<SourceName>, candidates: Candidate[]): Im
     ...importer,
     reusesRecords: importer.reusesRecords === true || carry !== undefined,
     async *read(context: ReadContext) {
+      // A later item of a record carries from the earlier one of this read, else from the record the sync wrote before.
+      const earlier = new Map<string, Record<string, unknown>>();
       for (const candidate of candidates) {
         const id = importer.sourceIdOf(candidate.fields);
-        const previous = carry && id !== undefined ? context.previous?.(id) : undefined;
-        yield previous ? { ...candidate, fields: carry!(previous.fields, candidate.fields) } : candidate;
+        const previous = carry && id !== undefined ? (earlier.get(id) ?? context.previous?.(id)?.fields) : undefined;
+        const fields = previous ? carry!(previous, candidate.fields) : candidate.fields;
+        if (carry && id !== undefined) earlier.set(id, fields);
+        yield { ...candidate, fields };
       }
     },
   };
