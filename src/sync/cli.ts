@@ -11,7 +11,8 @@
 import { parseArgs } from 'node:util';
 import { config } from '../config.ts';
 import { readSyncConfig, SOURCE_NAMES, SyncConfigError, type SourceName } from './config.ts';
-import { secretsOf, syncAll, userAgentOf, type SourceOutcome } from './run.ts';
+import { describeOutcome } from './report.ts';
+import { secretsOf, syncAll, userAgentOf } from './run.ts';
 
 const USAGE = `usage: npm run sync -- [source…] [--dry-run] [--since YYYY-MM-DD] [--prune]
 sources: ${SOURCE_NAMES.join(', ')}`;
@@ -19,24 +20,6 @@ sources: ${SOURCE_NAMES.join(', ')}`;
 function usage(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
   process.exit(2);
-}
-
-/** One source's outcome as lines for the owner. */
-export function describeOutcome(outcome: SourceOutcome, dryRun: boolean): string[] {
-  if (!outcome.ok) return [`${outcome.source}: FAILED (${outcome.kind}): ${outcome.message.replace(`${outcome.source}: `, '')}`];
-  const { report } = outcome;
-  const c = report.counts;
-  const dropped = Object.entries(report.dropped).map(([what, n]) => `${n} ${what}`);
-  const lines = [
-    `${outcome.source} → ${report.collection}: ${c.new} new, ${c.same} same, ${c.changed} changed, ${c.conflict} in conflict, ${c.kept} kept as you wrote them${dropped.length ? `; left out: ${dropped.join(', ')}` : ''} (${outcome.requests} request${outcome.requests === 1 ? '' : 's'})`,
-  ];
-  for (const p of report.skipped ?? []) lines.push(`  skipped ${p.origin}: ${p.field}: ${p.reason}`);
-  for (const line of outcome.pruned) lines.push(`  ${line}`);
-  for (const notice of [...report.notices, ...outcome.notices]) lines.push(`  note: ${notice}`);
-  if (outcome.partial) lines.push('  note: stopped at a request budget; run again for the rest');
-  if (dryRun) lines.push('  dry run: nothing written');
-  else if (report.written.length) lines.push(`  wrote ${report.written.join(', ')}`);
-  return lines;
 }
 
 async function main(): Promise<void> {
