@@ -227,8 +227,8 @@ export const VARIABLES = {
   }),
   SYNC_INTERVAL: declare({
     when: ['serve'],
-    what: `seconds between scheduled syncs on the writer (at least ${LIMITS.syncIntervalMinSeconds}), each source staggered within it`,
-    parse: wholeNumber(LIMITS.syncIntervalMinSeconds, 7 * 24 * 3600),
+    what: `seconds between scheduled syncs on the writer (${LIMITS.syncIntervalMinSeconds} to ${LIMITS.syncIntervalMaxSeconds}), each source staggered within it`,
+    parse: wholeNumber(LIMITS.syncIntervalMinSeconds, LIMITS.syncIntervalMaxSeconds),
     unset: 'no scheduled sync; `npm run sync` by hand or from cron',
   }),
   STRAVA_CLIENT_ID: declare({ when: ['serve', 'sync'], what: "the Strava API application's client id, for the `strava` sync", parse: text(100) }),

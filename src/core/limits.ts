@@ -620,6 +620,16 @@ export const LIMIT_DEFINITIONS = {
     unit: 'seconds',
     why: 'Shortest `SYNC_INTERVAL`: GitHub asks for at least 60 s between polls of an events feed (`X-Poll-Interval`), and a personal site needs no fresher than minutes; a shorter value is refused at start-up.',
   },
+  syncIntervalMaxSeconds: {
+    value: 7 * 24 * 3600,
+    unit: 'seconds',
+    why: "Longest `SYNC_INTERVAL`: a week; GitHub's events feed forgets after 90 days and 300 events, and Letterboxd's and Goodreads' feeds hold only their latest entries, so a rarer sync loses what fell out in between.",
+  },
+  syncShelvesMax: {
+    value: 20,
+    unit: 'shelves',
+    why: 'Goodreads shelves one `sync.yaml` entry may name: each is a request per run; twenty covers the exclusive shelves and every custom one people keep.',
+  },
   syncStaggerMaxSeconds: {
     value: 60,
     unit: 'seconds',

@@ -33,7 +33,7 @@ export const SOURCE_CONFIGS = {
     shelves: z
       .array(z.string().regex(/^[a-z0-9_-]{1,64}$/, 'expected a shelf name such as read'))
       .min(1, 'expected at least one shelf')
-      .max(20),
+      .max(LIMITS.syncShelvesMax, `expected at most ${LIMITS.syncShelvesMax} shelves (syncShelvesMax)`),
     baseUrl,
   }),
   listenbrainz: z.strictObject({ user: handle, baseUrl }),

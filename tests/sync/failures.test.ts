@@ -111,6 +111,10 @@ test('a feed of another shape, wrong JSON shapes and a redirect to another host 
     outcome = await syncSource('letterboxd', { user: 'carol', baseUrl: s.base }, dirs);
     assert.ok(!outcome.ok && outcome.kind === 'redirect' && /another host/.test(outcome.message), JSON.stringify(outcome));
     assert.equal(elsewhere.seen.length, 0, 'the other host was never asked');
+    // A redirect loop stops at the cap (syncRedirectsMax).
+    s.route('GET', '/dave/rss/', (_request, res) => void res.writeHead(301, { Location: '/dave/rss/' }).end());
+    outcome = await syncSource('letterboxd', { user: 'dave', baseUrl: s.base }, dirs);
+    assert.ok(!outcome.ok && outcome.kind === 'redirect' && /more than 3 redirects/.test(outcome.message), JSON.stringify(outcome));
   } finally {
     await Promise.all([s.close(), elsewhere.close()]);
   }
