@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { config } from '../../src/config.ts';
-import { parseSyncConfig, SyncConfigError } from '../../src/sync/config.ts';
+import { LIMITS } from '../../src/core/limits.ts';
+import { parseSyncConfig, readSyncConfig, SyncConfigError } from '../../src/sync/config.ts';
 import { budgetLeft, waitSeconds } from '../../src/sync/client.ts';
 import { dayOf } from '../../src/sync/parse.ts';
 import { links } from '../../src/sync/sources/mastodon.ts';
@@ -143,4 +144,16 @@ test('npm run sync: configured sources run; the exit status names a failure; a b
   } finally {
     await s.close();
   }
+});
+
+test('a sync.yaml over syncConfigBytesMax, or absent, is refused before it is parsed', () => {
+  const dir = tempDir('sync-config-size');
+  const big = join(dir, 'sync.yaml');
+  writeFileSync(big, `# ${'x'.repeat(LIMITS.syncConfigBytesMax)}\nletterboxd: { user: alice }\n`);
+  assert.throws(() => readSyncConfig(big), /syncConfigBytesMax/);
+  assert.throws(() => readSyncConfig(join(dir, 'none.yaml')), /does not exist/);
+  assert.throws(
+    () => parseSyncConfig(`goodreads: { userId: "1", shelves: [${Array.from({ length: LIMITS.syncShelvesMax + 1 }, (_, i) => `s${i}`).join(', ')}] }`),
+    /syncShelvesMax/,
+  );
 });

@@ -192,3 +192,26 @@ test('a service’s own budget headers stop the paging short of its limit, and t
     await s.close();
   }
 });
+
+test('a trickle that never ends stops at the total timeout; a service’s own address never reaches a private one', async () => {
+  const s = await replay();
+  try {
+    const dirs = { contentDir: tempDir('sync-trickle'), stateDir: tempDir('sync-trickle-state'), userAgent: 'test', secrets: {}, limits: LIMITS };
+    s.route('GET', '/alice/rss/', (_request, res) => {
+      res.writeHead(200, RSS);
+      // A byte every 100 ms: never idle for the idle timeout, never done.
+      const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(' ')), 100);
+    });
+    const started = Date.now();
+    const outcome = await syncSource('letterboxd', { user: 'alice', baseUrl: s.base }, dirs);
+    assert.ok(!outcome.ok && outcome.kind === 'timeout' && /no complete answer within 2000 ms/.test(outcome.message), JSON.stringify(outcome));
+    assert.ok(Date.now() - started < 4000);
+    // Without a baseUrl the instance is the account's host, fenced like any address others choose.
+    const fenced = await syncSource('mastodon', { account: 'alice@localhost' }, dirs);
+    assert.ok(!fenced.ok && fenced.kind === 'private', JSON.stringify(fenced));
+    const literal = await syncSource('mastodon', { account: 'alice@127.0.0.1' }, dirs);
+    assert.ok(!literal.ok && literal.kind === 'private', JSON.stringify(literal));
+  } finally {
+    await s.close();
+  }
+});
