@@ -10,7 +10,7 @@
  */
 import { config, type Config } from '../config.ts';
 import { replicaRole } from '../release/replica.ts';
-import { startScheduledSync, type ScheduledSync } from '../sync/schedule.ts';
+import { scheduleConfigOrExit, startScheduledSync, type ScheduledSync } from '../sync/schedule.ts';
 import { drain, drainingDispatcher, type Lifecycle } from './drain.ts';
 import { Generations } from './generations.ts';
 import { createNodeServer } from './node.ts';
@@ -20,7 +20,8 @@ import { runtimeOptionsFrom } from './runtime.ts';
 export async function serve(settings: Config = config()): Promise<{ generations: Generations; url: string }> {
   const { PORT: port, HOST: host } = settings;
   const lifecycle: Lifecycle = { draining: false };
-  // With SYNC_INTERVAL the status document also shows the scheduled sync (issue 39, item 6).
+  // With SYNC_INTERVAL the status document also shows the scheduled sync (issue 39, item 6); its sync.yaml is checked first.
+  const syncConfig = settings.SYNC_INTERVAL ? scheduleConfigOrExit(settings.SYNC_CONFIG) : undefined;
   let scheduled: ScheduledSync | undefined;
   const processState = settings.SYNC_INTERVAL ? Object.assign(lifecycle, { sync: () => scheduled?.status() ?? {} }) : lifecycle;
   const options = { ...runtimeOptionsFrom(settings), processState };
@@ -40,8 +41,8 @@ export async function serve(settings: Config = config()): Promise<{ generations:
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   role?.start(generations);
   // Only the writer syncs on its own: the only server, or the replica with the owner lane.
-  if (settings.SYNC_INTERVAL && (role === undefined || ownerLane))
-    scheduled = startScheduledSync({ settings, intervalSeconds: settings.SYNC_INTERVAL, rebuild: (paths) => generations.rebuild(paths) });
+  if (settings.SYNC_INTERVAL && syncConfig && (role === undefined || ownerLane))
+    scheduled = startScheduledSync({ settings, intervalSeconds: settings.SYNC_INTERVAL, config: syncConfig, rebuild: (paths) => generations.rebuild(paths) });
   const stop = async () => {
     scheduled?.stop();
     role?.stop();

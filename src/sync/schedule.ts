@@ -16,7 +16,7 @@
 import { join } from 'node:path';
 import { LIMITS } from '../core/limits.ts';
 import type { Config } from '../config.ts';
-import { readSyncConfig, SOURCE_NAMES, type SourceConfig, type SourceName, type SyncConfig } from './config.ts';
+import { readSyncConfig, SOURCE_NAMES, SyncConfigError, type SourceConfig, type SourceName, type SyncConfig } from './config.ts';
 import { describeOutcome } from './report.ts';
 import { secretsOf, syncSource, userAgentOf, type SourceOutcome } from './run.ts';
 import { loadState } from './state.ts';
@@ -46,6 +46,21 @@ export interface ScheduleOptions {
   config?: SyncConfig;
   /** Seconds between the sources' first runs (tests); `staggerSeconds` of the interval otherwise. */
   staggerSeconds?: number;
+}
+
+/**
+ * The scheduled sync's configuration, read when the server starts: a `sync.yaml` that
+ * cannot be used stops the server before it opens anything, with its problems on stderr
+ * and exit status 2, as a bad environment variable does (src/config.ts).
+ */
+export function scheduleConfigOrExit(path: string): SyncConfig {
+  try {
+    return readSyncConfig(path);
+  } catch (error) {
+    if (!(error instanceof SyncConfigError)) throw error;
+    process.stderr.write(`SYNC_INTERVAL is set, but ${error.message}\n`);
+    process.exit(2);
+  }
 }
 
 /** The delay before each source's first run: spread over the interval, at most `syncStaggerMaxSeconds` apart. */

@@ -4,12 +4,14 @@
  * source when it last succeeded and the kind of its last failure — no URL, no secret.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { test } from 'node:test';
 import { createStatusHandler } from '../../functions/status.ts';
 import { readConfig } from '../../src/config.ts';
 import type { Image } from '../../src/core/image.ts';
+import { LIMITS } from '../../src/core/limits.ts';
 import { factsOf } from '../../src/http/answer.ts';
 import { staggerSeconds, startScheduledSync } from '../../src/sync/schedule.ts';
 import { tempDir } from '../import/harness.ts';
@@ -65,4 +67,20 @@ test('a scheduled run syncs, rebuilds what it wrote, and the status document say
     scheduled.stop();
     await s.close();
   }
+});
+
+test('the server stops at start-up, exit status 2, on a SYNC_INTERVAL below its limit or a sync.yaml it cannot use', () => {
+  const dir = tempDir('sync-serve-bad');
+  const start = (env: Record<string, string>) =>
+    spawnSync(process.execPath, ['server.ts'], {
+      env: { ...process.env, PORT: '0', STATE_DIR: join(dir, 'state'), ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+  const short = start({ SYNC_INTERVAL: '10' });
+  assert.equal(short.status, 2);
+  assert.match(short.stderr, new RegExp(`SYNC_INTERVAL must be a whole number from ${LIMITS.syncIntervalMinSeconds}`));
+  const missing = start({ SYNC_INTERVAL: '300', SYNC_CONFIG: join(dir, 'none.yaml') });
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /SYNC_INTERVAL is set, but .*none\.yaml does not exist/);
 });
