@@ -2,7 +2,8 @@
  * Client ID Metadata Documents (MCP 2025-11-25 authorization; draft-ietf-oauth-client-id-
  * metadata-document): a `client_id` that is an https URL names a JSON document, published
  * by the client, holding its metadata. This server fetches it — the one outbound request
- * a stranger can make it send — so the fetch is fenced in, in order:
+ * a stranger can make it send — so the fetch is fenced in, in order (2–4 by the one
+ * guarded fetcher, src/net/fetch.ts, which the sync's feeds go through too):
  *
  * 1. the URL is https on port 443 with a path, no fragment, no credentials (http, and
  *    other ports, only on loopback and only when `OAUTH_CIMD_ALLOW_LOOPBACK=1`, for tests);
