@@ -142,6 +142,7 @@ export class SourceClient {
   private readonly policy: GuardedPolicy;
   private requests = 0;
   private serviceBudget = true;
+  private cut = false;
   /** Validators of the URLs asked this run (a 304 keeps the old ones). */
   private readonly seen: Record<string, Validators> = {};
 
@@ -160,9 +161,16 @@ export class SourceClient {
     };
   }
 
-  /** Whether another request fits this run's budget and the service's. */
+  /** Whether another request fits this run's budget and the service's; a reader asking and told no has stopped short. */
   canAsk(): boolean {
-    return this.requests < this.options.limits.requestsMax && this.serviceBudget;
+    const room = this.requests < this.options.limits.requestsMax && this.serviceBudget;
+    if (!room) this.cut = true;
+    return room;
+  }
+
+  /** A reader stopped short of the end at a budget: the next run reads the rest. */
+  get stoppedShort(): boolean {
+    return this.cut;
   }
 
   /** Requests sent so far (retries included). */

@@ -168,7 +168,7 @@ export async function syncSource<N extends SourceName>(name: N, config: SourceCo
         lastSuccess: now().toISOString(),
       });
     }
-    return { source: name, ok: true, report, requests: client.sent, partial: !client.canAsk(), pruned, notices };
+    return { source: name, ok: true, report, requests: client.sent, partial: client.stoppedShort, pruned, notices };
   } catch (error) {
     if (error instanceof SyncFailure) return fail(error.kind, error.message);
     if (error instanceof ImportRefused) return fail('write', describeRefusal(error));
