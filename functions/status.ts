@@ -22,6 +22,8 @@ import { LINKS } from '../src/urls.ts';
 export interface ProcessState {
   readonly draining: boolean;
   statusAnswered?(): void;
+  /** The scheduled sync's per-source status on the writer (src/sync/schedule.ts): last success, last failure's kind; absent when off. */
+  readonly sync?: () => Readonly<Record<string, { lastSuccess: string | null; lastFailure: { at: string; kind: string } | null }>>;
 }
 
 const IN_PROCESS: QuotaHealth = { store: 'memory', state: 'ok' };
@@ -48,7 +50,17 @@ export function createStatusHandler(
     const status = state.draining ? 'draining' : health.state;
     const degraded = health.state === 'degraded' ? { reason: `quotas: ${health.reason}` } : {};
     const body = Buffer.from(
-      JSON.stringify({ status, ...degraded, version: API_VERSION, dataAsOf, ...(release ? { release } : {}), quotas: health, links: LINKS, collections }),
+      JSON.stringify({
+        status,
+        ...degraded,
+        version: API_VERSION,
+        dataAsOf,
+        ...(release ? { release } : {}),
+        quotas: health,
+        links: LINKS,
+        collections,
+        ...(state.sync ? { sync: state.sync() } : {}),
+      }),
     );
     const headers = { ...COMMON_HEADERS, 'Content-Type': 'application/json', 'Content-Length': String(body.length), 'Cache-Control': 'no-store' };
     // 503 rather than 200 while draining: health checks (nginx, HAProxy, Kubernetes) act on the status code.

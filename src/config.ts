@@ -18,8 +18,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { LIMITS } from './core/limits.ts';
 
-/** Which command reads a variable: `npm run build`, `npm run serve` (and `npm run dev`), the CDN's worker, the tests, `npm run import`, `npm run release`, `npm run owner:idp`. */
-export type Phase = 'build' | 'serve' | 'edge' | 'test' | 'import' | 'release' | 'owner:idp';
+/** Which command reads a variable: `npm run build`, `npm run serve` (and `npm run dev`), the CDN's worker, the tests, `npm run import`, `npm run sync`, `npm run release`, `npm run owner:idp`. */
+export type Phase = 'build' | 'serve' | 'edge' | 'test' | 'import' | 'sync' | 'release' | 'owner:idp';
 
 /** Turns a set value into its typed form; throws a `RangeError` whose message is what the variable accepts. */
 type Parser<T> = (raw: string) => T;
@@ -105,7 +105,7 @@ export const VARIABLES = {
   PORT: declare({ when: ['serve'], what: 'the port to listen on (0: any free port)', parse: port, default: '4321' }),
   HOST: declare({ when: ['serve'], what: 'the address to listen on', parse: text(255), default: 'localhost' }),
   SITE_URL: declare({
-    when: ['build', 'serve', 'owner:idp'],
+    when: ['build', 'serve', 'sync', 'owner:idp'],
     what: "the site's absolute URL, for KML/GPX/calendar/feed links, blog post URLs and calendar UIDs; the MCP server card's URL, and the host `/mcp` accepts in `Host` and `Origin` (besides loopback); at serve time also the OAuth issuer and the resource `${SITE_URL}/owner/mcp`",
     parse: url('http', 'https'),
     unset: '`http://localhost:4321`',
@@ -128,7 +128,7 @@ export const VARIABLES = {
     parse: epochSeconds,
     unset: 'the clock',
   }),
-  CONTENT_DIR: declare({ when: ['build', 'serve', 'import'], what: 'other content (e.g. generated)', parse: folder, default: 'content' }),
+  CONTENT_DIR: declare({ when: ['build', 'serve', 'import', 'sync'], what: 'other content (e.g. generated)', parse: folder, default: 'content' }),
   DIST_DIR: declare({ when: ['build', 'serve', 'release'], what: 'another output folder inside the project', parse: folder, default: 'dist' }),
   TRUSTED_PROXIES: declare({ when: ['serve'], what: 'comma-separated proxy addresses whose `X-Forwarded-For` names the client', parse: list, default: '' }),
   ORIGIN_URL: declare({
@@ -217,7 +217,7 @@ export const VARIABLES = {
   }),
   RELEASES_CHANNEL: declare({ when: ['serve', 'release'], what: 'the Redis channel of release notices', parse: text(200), default: 'collections:releases' }),
   STATE_DIR: declare({
-    when: ['serve'],
+    when: ['serve', 'sync'],
     what: 'where the owner lane keeps its grants (`oauth.db`) and its write journal (`owner-writes.jsonl`); never inside `dist/`',
     parse: folder,
     default: 'state',
@@ -230,6 +230,31 @@ export const VARIABLES = {
   OWNER_OIDC_CLIENT_ID: declare({ when: ['serve'], what: "this site's client at that provider", parse: text(500) }),
   OWNER_OIDC_CLIENT_SECRET: declare({ when: ['serve'], what: 'the client secret at that provider (omit for a public client, PKCE alone)', parse: text(2000) }),
   OWNER_SUBJECT: declare({ when: ['serve'], what: "the `sub` of the owner's account at that provider", parse: text(500) }),
+  SYNC_CONFIG: declare({
+    when: ['serve', 'sync'],
+    what: 'the sync configuration file: one entry per service to keep current (see "Keeping it current")',
+    parse: folder,
+    default: 'sync.yaml',
+  }),
+  SYNC_INTERVAL: declare({
+    when: ['serve'],
+    what: `seconds between scheduled syncs on the writer (${LIMITS.syncIntervalMinSeconds} to ${LIMITS.syncIntervalMaxSeconds}), each source staggered within it`,
+    parse: wholeNumber(LIMITS.syncIntervalMinSeconds, LIMITS.syncIntervalMaxSeconds),
+    unset: 'no scheduled sync; `npm run sync` by hand or from cron',
+  }),
+  STRAVA_CLIENT_ID: declare({ when: ['serve', 'sync'], what: "the Strava API application's client id, for the `strava` sync", parse: text(100) }),
+  STRAVA_CLIENT_SECRET: declare({ when: ['serve', 'sync'], what: "the Strava API application's client secret", parse: text(500) }),
+  STRAVA_REFRESH_TOKEN: declare({
+    when: ['serve', 'sync'],
+    what: 'the first Strava refresh token (scope `activity:read`); the sync keeps every rotated one in `STATE_DIR` and uses that from then on',
+    parse: text(500),
+  }),
+  GITHUB_TOKEN: declare({
+    when: ['serve', 'sync'],
+    what: 'a GitHub token for the `github` sync: a higher rate limit only (public events need none)',
+    parse: text(500),
+    unset: 'unauthenticated, 60 requests an hour',
+  }),
   OAUTH_CIMD_ALLOW_LOOPBACK: declare({
     when: ['test'],
     what: '`1` lets Client ID Metadata Documents be fetched from loopback and private addresses (tests only)',

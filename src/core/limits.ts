@@ -616,6 +616,81 @@ export const LIMIT_DEFINITIONS = {
     unit: 'metres',
     why: "A track's points this close to its start or end never become a record's coordinates (the start is often home); `--privacy-radius` changes it.",
   },
+  syncConnectTimeoutMs: {
+    value: 5_000,
+    unit: 'milliseconds',
+    why: "Time for a service's host to accept the sync's connection (`npm run sync`): a reachable host answers in well under a second; a dead one fails the source, not the run.",
+  },
+  syncIdleTimeoutMs: {
+    value: 15_000,
+    unit: 'milliseconds',
+    why: 'Longest silence of a sync fetch once connected (no header, no body byte): a server that stalls mid-body fails its source instead of holding the run.',
+  },
+  syncTotalTimeoutMs: {
+    value: 30_000,
+    unit: 'milliseconds',
+    why: 'Whole time of one sync fetch, redirects included: a feed or API page is small, so a trickle of bytes that never ends cannot hold the run.',
+  },
+  syncResponseBytesMax: {
+    value: 4 * 1024 * 1024,
+    unit: 'bytes',
+    why: 'Body of one sync answer, after decompression: the largest real page (100 GitHub events, 200 Strava activities, 40 Mastodon statuses, a Letterboxd or Goodreads feed) is under 1 MiB; past it the source fails and nothing of it is written.',
+  },
+  syncRedirectsMax: {
+    value: 3,
+    unit: 'redirects',
+    why: "Redirects one sync fetch follows (Letterboxd answers 301 for a feed URL without its last slash), each to the source's own host only: more is a loop.",
+  },
+  syncRequestsPerSourceMax: {
+    value: 30,
+    unit: 'requests',
+    why: "Requests one source may send in one sync run: a run reads only what is new, so a few pages suffice; a first sync of a long history finishes over several runs rather than spending a service's hourly budget at once.",
+  },
+  syncRetryAfterWaitMaxSeconds: {
+    value: 60,
+    unit: 'seconds',
+    why: "Longest `Retry-After` a sync waits out before asking again (once): a longer one ends the source's run as rate-limited and the next run resumes from its cursor.",
+  },
+  syncRateLimitReserve: {
+    value: 5,
+    unit: 'requests',
+    why: "Requests left in a service's own budget (GitHub `X-RateLimit-Remaining`, Strava `X-RateLimit-Usage` against `X-RateLimit-Limit`) below which the sync stops asking, so the owner's other apps keep some of the budget.",
+  },
+  syncPageItems: {
+    value: 100,
+    unit: 'items',
+    why: 'Items asked for per page (GitHub `per_page`, Strava `per_page`, ListenBrainz `count`): the largest page GitHub allows, and few requests per run; Mastodon caps its own at 40.',
+  },
+  syncMastodonPageItems: {
+    value: 40,
+    unit: 'statuses',
+    why: "Statuses asked for per Mastodon page (`limit`): Mastodon's own maximum for account statuses.",
+  },
+  syncConfigBytesMax: {
+    value: 64 * 1024,
+    unit: 'bytes',
+    why: '`sync.yaml` read at most: six short entries need a few hundred bytes; a larger file is refused before it is parsed.',
+  },
+  syncIntervalMinSeconds: {
+    value: 300,
+    unit: 'seconds',
+    why: 'Shortest `SYNC_INTERVAL`: GitHub asks for at least 60 s between polls of an events feed (`X-Poll-Interval`), and a personal site needs no fresher than minutes; a shorter value is refused at start-up.',
+  },
+  syncIntervalMaxSeconds: {
+    value: 7 * 24 * 3600,
+    unit: 'seconds',
+    why: "Longest `SYNC_INTERVAL`: a week; GitHub's events feed forgets after 90 days and 300 events, and Letterboxd's and Goodreads' feeds hold only their latest entries, so a rarer sync loses what fell out in between.",
+  },
+  syncShelvesMax: {
+    value: 20,
+    unit: 'shelves',
+    why: 'Goodreads shelves one `sync.yaml` entry may name: each is a request per run; twenty covers the exclusive shelves and every custom one people keep.',
+  },
+  syncStaggerMaxSeconds: {
+    value: 60,
+    unit: 'seconds',
+    why: 'Largest gap between two sources of one scheduled sync: sources are spread over the interval (interval ÷ sources) so they never fire at once, but no more than this apart.',
+  },
 } as const satisfies Record<string, Limit>;
 
 export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {

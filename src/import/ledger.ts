@@ -22,6 +22,8 @@ export interface LedgerEntry {
   revision: string;
   /** The privacy radius the record was imported with, when it was not the default. */
   privacyRadiusMeters?: number;
+  /** `sync` when a sync wrote the record (src/sync/run.ts): `--prune` removes only such records. */
+  via?: 'sync';
 }
 
 export const ledgerFile = (source: string) => `.import/${source}.json`;

@@ -51,6 +51,14 @@ export interface ImportOptions {
    * one); the next waits for a returned promise (a slow reader of the output).
    */
   onLine?: (line: string) => void | Promise<void>;
+  /**
+   * Skip and report (a sync, src/sync/run.ts) rather than all or none (an archive): a
+   * candidate the source or the schema refuses is left out and listed in
+   * `report.skipped`, and the others are written.
+   */
+  skipInvalid?: boolean;
+  /** Marks the ledger entries this run writes as written by it (`via: 'sync'`), so `--prune` removes only those. */
+  via?: 'sync';
 }
 
 export interface ImportReport {
@@ -61,6 +69,8 @@ export interface ImportReport {
   dropped: Record<string, number>;
   /** Files written (relative to the content folder), none on a dry run. */
   written: string[];
+  /** With `skipInvalid`: the candidates left out, and why. */
+  skipped?: ImportProblem[];
 }
 
 interface Frame {
@@ -76,6 +86,7 @@ interface Frame {
 function ledgerValue(frame: Frame, file: string, text: string): LedgerEntry {
   const entry: LedgerEntry = { file: `${frame.declaration.name}/${file}`, revision: itemHashes(text).revision };
   if (frame.source.reusesRecords && frame.radius !== LIMITS.importPrivacyRadiusMeters) entry.privacyRadiusMeters = frame.radius;
+  if (frame.options.via) entry.via = frame.options.via;
   return entry;
 }
 
@@ -97,9 +108,12 @@ function previousOf(frame: Frame, sourceId: string): PreviousRecord | undefined 
   };
 }
 
-async function readCandidates(frame: Frame, path: string): Promise<void> {
+/** What a source reads when it is handed no export: its candidates come from elsewhere (a sync's feed). */
+const NO_EXPORT = { shown: 'the feed', entries: [], close: () => {} };
+
+async function readCandidates(frame: Frame, path: string | undefined): Promise<void> {
   const { source, options, report, store } = frame;
-  const input = await openExport(path);
+  const input = path === undefined ? NO_EXPORT : await openExport(path);
   const problems: ImportProblem[] = [];
   let count = 0;
   try {
@@ -122,7 +136,8 @@ async function readCandidates(frame: Frame, path: string): Promise<void> {
   } finally {
     input.close();
   }
-  if (problems.length) throw new ImportRefused(`${input.shown}: ${problems.length} row(s) cannot be imported; nothing was written.`, problems);
+  if (problems.length && options.skipInvalid) (report.skipped ??= []).push(...problems);
+  else if (problems.length) throw new ImportRefused(`${input.shown}: ${problems.length} row(s) cannot be imported; nothing was written.`, problems);
 }
 
 function describe(declaration: CollectionDeclaration, c: Candidate): string {
@@ -179,6 +194,10 @@ function validateAndMatch(frame: Frame, lists: Set<string>): Plan {
   const replaced = new Set<string>();
   for (const candidate of store.candidates()) {
     const checked = check({ origin: candidate.origin, data: candidate.fields });
+    if (options.skipInvalid && checked.problems.length) {
+      (report.skipped ??= []).push(...checked.problems.map((p) => ({ origin: p.origin, field: p.field, reason: p.reason })));
+      continue;
+    }
     problems.push(...checked.problems);
     // Once one record is refused the import is, and only the problems are still wanted.
     if (problems.length) continue;
@@ -205,8 +224,8 @@ function validateAndMatch(frame: Frame, lists: Set<string>): Plan {
   return plan;
 }
 
-/** Runs one import; throws ImportRefused (nothing written) or returns what it did. */
-export async function runImport(source: ImportSource, path: string, options: ImportOptions): Promise<ImportReport> {
+/** Runs one import (no `path`: the source reads no export, as a sync's does); throws ImportRefused (nothing written) or returns what it did. */
+export async function runImport(source: ImportSource, path: string | undefined, options: ImportOptions): Promise<ImportReport> {
   const declaration = collectionNamed(source.collection);
   if (!declaration) throw new Error(`no collection ${source.collection}`);
   const report: ImportReport = {

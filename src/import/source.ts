@@ -62,3 +62,12 @@ export interface ImportSource {
 
 /** The year of an ISO date, for file names (`letterboxd-2024.yaml`). */
 export const yearPart = (value: unknown) => (typeof value === 'string' && /^\d{4}/.test(value) ? value.slice(0, 4) : 'undated');
+
+/**
+ * One service's mapping of one raw item (an export's row, a feed's item, an API's
+ * object) onto the collection's fields: the record, or an item left out on purpose
+ * (counted by what it is: `skip: 'boosts'`), or an item that cannot become a record (a
+ * problem naming the raw field). Each service has one, shared by the reader of its
+ * archive (src/import/sources/*) and the reader of its feed or API (src/sync/sources/*).
+ */
+export type Mapped = { fields: Record<string, unknown> } | { skip: string } | { problem: { field: string; reason: string } };

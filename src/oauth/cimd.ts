@@ -2,7 +2,8 @@
  * Client ID Metadata Documents (MCP 2025-11-25 authorization; draft-ietf-oauth-client-id-
  * metadata-document): a `client_id` that is an https URL names a JSON document, published
  * by the client, holding its metadata. This server fetches it — the one outbound request
- * a stranger can make it send — so the fetch is fenced in, in order:
+ * a stranger can make it send — so the fetch is fenced in, in order (2–4 by the one
+ * guarded fetcher, src/net/fetch.ts, which the sync's feeds go through too):
  *
  * 1. the URL is https on port 443 with a path, no fragment, no credentials (http, and
  *    other ports, only on loopback and only when `OAUTH_CIMD_ALLOW_LOOPBACK=1`, for tests);
@@ -29,59 +30,13 @@
  * naming the same URL fetches once. Whether the document names the very `client_id`
  * given is checked on every use.
  */
-import type { LookupFunction } from 'node:net';
-import { lookup as dnsLookup } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { LIMITS } from '../core/limits.ts';
-import { embeddedIPv4 } from './address.ts';
+import { FetchFailure, guardedFetch, isPublicAddress } from '../net/fetch.ts';
 import { checkClientMetadata, type ClientLookup } from './clients.ts';
 
-/** Addresses no client metadata may be fetched from (RFC 6890 special-purpose registries). */
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  // IPv4-compatible (::/96, deprecated) and IPv4-translated (::ffff:0:0:0/96), NAT64 (global and local-use), 6to4 and
-  // site-local (fec0::/10, deprecated) are refused whole: each can carry or route to an inner IPv4 address.
-  ['::', 96],
-  ['::ffff:0:0:0', 96],
-  ['64:ff9b::', 96],
-  ['64:ff9b:1::', 48],
-  ['100::', 64],
-  ['2001::', 23],
-  ['2001:db8::', 32],
-  ['2002::', 16],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv6');
-
-/** Whether `address` is one a metadata document may be fetched from: public, and so is any IPv4 address inside it (IPv4-mapped ones included). */
-export const isPublicAddress = (address: string): boolean => {
-  const family = isIP(address);
-  if (family === 0 || BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6')) return false;
-  const inner = family === 6 ? embeddedIPv4(address) : undefined;
-  return inner === undefined || !BLOCKED.check(inner, 'ipv4');
-};
+// The address fence lives with the one guarded fetcher (src/net/fetch.ts); re-exported for this module's readers.
+export { isPublicAddress };
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
@@ -108,63 +63,32 @@ function urlProblem(url: URL, allowLoopback: boolean): string | undefined {
   return undefined;
 }
 
-/** A DNS lookup that fails for names resolving to any non-public address: checked at connect time. */
-const publicOnly: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, '', 0);
-    const list = addresses as { address: string; family: number }[];
-    if (list.length === 0 || !list.every((a) => isPublicAddress(a.address))) {
-      return callback(Object.assign(new Error('its host resolves to a private address'), { code: 'EPRIVATE' }), '', 0);
-    }
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
-    callback(null, list[0]!.address, list[0]!.family);
-  });
-};
-
-/** The body of a bounded, redirect-free GET: a string, or an Error saying why not. */
-function fetchDocument(url: URL, allowLoopback: boolean, timeoutMs: number): Promise<string | Error> {
-  return new Promise((resolve) => {
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
-      method: 'GET',
-      headers: { Accept: 'application/json' },
-      lookup: allowLoopback ? undefined : publicOnly,
-      timeout: timeoutMs,
-    });
-    const timer = setTimeout(() => request.destroy(new Error('timed out')), timeoutMs);
-    const done = (result: string | Error) => {
-      clearTimeout(timer);
-      resolve(result);
-    };
-    // Only this module's own messages leave it: a network error's text could describe the network.
-    request.on('error', (error: Error & { code?: string }) =>
-      done(error.code === 'EPRIVATE' || error.message === 'timed out' ? error : new Error('could not be reached')),
+/**
+ * The body of a bounded, redirect-free GET through the guarded fetcher: a string, or an
+ * Error saying why not (code `EPRIVATE` when the fence refused the host).
+ */
+async function fetchDocument(url: URL, allowLoopback: boolean, timeoutMs: number): Promise<string | Error> {
+  let response;
+  try {
+    response = await guardedFetch(
+      { url, headers: { Accept: 'application/json' } },
+      {
+        allowPrivate: allowLoopback,
+        bytesMax: LIMITS.oauthCimdBytesMax,
+        connectTimeoutMs: timeoutMs,
+        idleTimeoutMs: timeoutMs,
+        totalTimeoutMs: timeoutMs,
+        redirectsMax: 0,
+        userAgent: 'collections (client_id metadata document)',
+      },
     );
-    request.on('timeout', () => request.destroy(new Error('timed out')));
-    request.on('response', (response: IncomingMessage) => {
-      if (response.statusCode !== 200) {
-        response.resume();
-        request.destroy();
-        return done(new Error(`the answer was ${response.statusCode}; redirects are not followed`));
-      }
-      if (!/^application\/([a-z.+-]*\+)?json\s*(;|$)/i.test(response.headers['content-type'] ?? '')) {
-        request.destroy();
-        return done(new Error('the answer is not application/json'));
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > LIMITS.oauthCimdBytesMax) {
-          request.destroy();
-          return done(new Error(`the answer is larger than ${LIMITS.oauthCimdBytesMax} bytes`));
-        }
-        chunks.push(chunk);
-      });
-      response.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
-      response.on('error', () => done(new Error('could not be read')));
-    });
-    request.end();
-  });
+  } catch (error) {
+    if (!(error instanceof FetchFailure)) throw error;
+    return error.kind === 'private' ? Object.assign(new Error(error.message), { code: 'EPRIVATE' }) : error;
+  }
+  if (response.status !== 200) return new Error(`the answer was ${response.status}; redirects are not followed`);
+  if (!/^application\/([a-z.+-]*\+)?json\s*(;|$)/i.test(response.headers['content-type'] ?? '')) return new Error('the answer is not application/json');
+  return response.body.toString('utf8');
 }
 
 /** What fetching a document URL gave: a JSON object, or nothing usable. */

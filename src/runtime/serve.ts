@@ -10,6 +10,7 @@
  */
 import { config, type Config } from '../config.ts';
 import { replicaRole } from '../release/replica.ts';
+import { scheduleConfigOrExit, startScheduledSync, type ScheduledSync } from '../sync/schedule.ts';
 import { drain, drainingDispatcher, Lifecycle } from './drain.ts';
 import { Generations } from './generations.ts';
 import { createNodeServer } from './node.ts';
@@ -19,9 +20,14 @@ import { runtimeOptionsFrom } from './runtime.ts';
 export async function serve(settings: Config = config()): Promise<{ generations: Generations; url: string }> {
   const { PORT: port, HOST: host } = settings;
   const lifecycle = new Lifecycle();
-  const options = { ...runtimeOptionsFrom(settings), processState: lifecycle };
+  // With SYNC_INTERVAL the status document also shows the scheduled sync (issue 39, item 6); its sync.yaml is checked first.
+  const syncConfig = settings.SYNC_INTERVAL ? scheduleConfigOrExit(settings.SYNC_CONFIG) : undefined;
+  let scheduled: ScheduledSync | undefined;
+  const processState = settings.SYNC_INTERVAL ? Object.assign(lifecycle, { sync: () => scheduled?.status() ?? {} }) : lifecycle;
+  const options = { ...runtimeOptionsFrom(settings), processState };
   // The writer is the replica whose owner lane is set up (OWNER_OIDC_* and OWNER_SUBJECT; STATE_DIR on its own disk).
-  const role = await replicaRole(settings, options.oauth?.config.idp !== undefined);
+  const ownerLane = options.oauth?.config.idp !== undefined;
+  const role = await replicaRole(settings, ownerLane);
   const release = role?.initial ? { build: role.initial.build, release: role.initial.manifest.id } : {};
   const generations = await Generations.open({
     ...options,
@@ -34,7 +40,11 @@ export async function serve(settings: Config = config()): Promise<{ generations:
   const server = createNodeServer(role ? role.dispatcher(dispatcher) : dispatcher);
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   role?.start(generations);
+  // Only the writer syncs on its own: the only server, or the replica with the owner lane.
+  if (settings.SYNC_INTERVAL && syncConfig && (role === undefined || ownerLane))
+    scheduled = startScheduledSync({ settings, intervalSeconds: settings.SYNC_INTERVAL, config: syncConfig, rebuild: (paths) => generations.rebuild(paths) });
   const stop = async () => {
+    scheduled?.stop();
     role?.stop();
     const outcome = await drain(server, () => generations.idle(), lifecycle, settings.DRAIN_DELAY_MS);
     if (outcome === 'timed out') console.error('stopping: requests were still under way after the drain limit; closed them');

@@ -9,7 +9,7 @@
 import { entriesNamed } from '../archive.ts';
 import { readCsv, type Columns } from '../csv.ts';
 import { ImportRefused } from '../problems.ts';
-import { yearPart, type Candidate, type ImportSource, type ReadContext } from '../source.ts';
+import { yearPart, type Candidate, type ImportSource, type Mapped, type ReadContext } from '../source.ts';
 
 type Key =
   | 'id'
@@ -68,44 +68,86 @@ function isbn13Of(isbn10: string): string | undefined {
 const int = (cell: string | undefined) => (cell === undefined ? undefined : /^-?\d+$/.test(cell) ? Number(cell) : cell);
 const date = (cell: string | undefined) => cell?.replace(/^(\d{4})\/(\d{2})\/(\d{2})$/, '$1-$2-$3');
 
+/**
+ * One book as Goodreads gives it (a row of the library export, or an item of a shelf's
+ * RSS feed, src/sync/sources/goodreads.ts), as text the way it came. ISBNs may still be
+ * wrapped in Excel's `="…"`; dates are `YYYY/MM/DD` or `YYYY-MM-DD`.
+ */
+export interface BookRaw {
+  id: string | undefined;
+  title: string | undefined;
+  author: string | undefined;
+  additional?: string | undefined;
+  isbn10?: string | undefined;
+  isbn13?: string | undefined;
+  rating: string | undefined;
+  pages?: string | undefined;
+  year?: string | undefined;
+  originalYear?: string | undefined;
+  dateRead?: string | undefined;
+  /** The exclusive shelf (the export's `Exclusive Shelf`, the feed's shelf). */
+  shelf: string;
+  review?: string | undefined;
+}
+
+/** The one mapping of a Goodreads book onto a books record, for the export and the shelves' feeds. */
+export function mapBook(book: BookRaw): Mapped {
+  const status = SHELVES[book.shelf];
+  if (!status)
+    return { problem: { field: 'Exclusive Shelf', reason: `the shelf ${book.shelf || '(empty)'} is not one of ${Object.keys(SHELVES).join(', ')}` } };
+  const rating = int(book.rating);
+  const isbn10 = unwrap(book.isbn10);
+  return {
+    fields: {
+      title: book.title,
+      author: book.author,
+      coAuthors: book.additional
+        ? book.additional
+            .split(',')
+            .map((a) => a.trim())
+            .filter(Boolean)
+        : undefined,
+      isbn: unwrap(book.isbn13) ?? (isbn10 ? isbn13Of(isbn10) : undefined),
+      goodreadsId: book.id,
+      publishedYear: int(book.originalYear ?? book.year),
+      pages: int(book.pages),
+      status,
+      finishedAt: date(book.dateRead),
+      rating: rating === 0 ? undefined : rating,
+      notes: book.review?.replace(/<br\s*\/?>/gi, '\n'),
+    },
+  };
+}
+
 async function* read(context: ReadContext): AsyncGenerator<Candidate> {
   const entry =
     entriesNamed(context.input, /^goodreads_library_export.*\.csv$/i)[0] ?? (context.input.entries.length === 1 ? context.input.entries[0] : undefined);
   if (!entry) throw new ImportRefused(`${context.input.shown} is not a Goodreads export: it has no goodreads_library_export.csv.`);
   for await (const row of readCsv(entry, 'the Goodreads library export (goodreads_library_export.csv)', COLUMNS)) {
     const origin = `${entry.name} row ${row.row}`;
-    const shelf = row.get('shelf') ?? '';
-    const status = SHELVES[shelf];
-    if (!status) {
-      context.problem({ origin, field: 'Exclusive Shelf', reason: `the shelf ${shelf || '(empty)'} is not one of ${Object.keys(SHELVES).join(', ')}` });
+    const mapped = mapBook({
+      id: row.get('id'),
+      title: row.get('title'),
+      author: row.get('author'),
+      additional: row.get('additional'),
+      isbn10: row.get('isbn'),
+      isbn13: row.get('isbn13'),
+      rating: row.get('rating'),
+      pages: row.get('pages'),
+      year: row.get('year'),
+      originalYear: row.get('originalYear'),
+      dateRead: row.get('dateRead'),
+      shelf: row.get('shelf') ?? '',
+      review: row.get('review'),
+    });
+    if ('problem' in mapped) {
+      context.problem({ origin, ...mapped.problem });
       continue;
     }
     // Read only to say how many were left out: private notes never reach a content file.
     if (row.get('privateNotes') !== undefined) context.dropped('private notes');
-    const rating = int(row.get('rating'));
-    const additional = row.get('additional');
-    const isbn10 = unwrap(row.get('isbn'));
-    yield {
-      origin,
-      fields: {
-        title: row.get('title'),
-        author: row.get('author'),
-        coAuthors: additional
-          ? additional
-              .split(',')
-              .map((a) => a.trim())
-              .filter(Boolean)
-          : undefined,
-        isbn: unwrap(row.get('isbn13')) ?? (isbn10 ? isbn13Of(isbn10) : undefined),
-        goodreadsId: row.get('id'),
-        publishedYear: int(row.get('originalYear') ?? row.get('year')),
-        pages: int(row.get('pages')),
-        status,
-        finishedAt: date(row.get('dateRead')),
-        rating: rating === 0 ? undefined : rating,
-        notes: row.get('review')?.replace(/<br\s*\/?>/gi, '\n'),
-      },
-    };
+    if ('skip' in mapped) context.dropped(mapped.skip);
+    else yield { origin, fields: mapped.fields };
   }
 }
 

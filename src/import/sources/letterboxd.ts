@@ -10,7 +10,7 @@
 import { entriesNamed } from '../archive.ts';
 import { readCsv, type Columns } from '../csv.ts';
 import { ImportRefused } from '../problems.ts';
-import { yearPart, type Candidate, type ImportSource, type ReadContext } from '../source.ts';
+import { yearPart, type Candidate, type ImportSource, type Mapped, type ReadContext } from '../source.ts';
 
 type Key = 'date' | 'name' | 'year' | 'uri' | 'rating' | 'watchedDate' | 'review';
 
@@ -44,6 +44,40 @@ const maxDate = (a: string | undefined, b: string | undefined) => (a === undefin
 function number(value: string | undefined): number | string | undefined {
   if (value === undefined) return undefined;
   return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+}
+
+/**
+ * One film as Letterboxd gives it (the export's rows gathered, or one entry of the
+ * member's RSS feed, src/sync/sources/letterboxd.ts), as text the way it came.
+ */
+export interface FilmRaw {
+  name: string;
+  year: string | undefined;
+  addedAt?: string | undefined;
+  watchedAt?: string | undefined;
+  rating?: string | undefined;
+  uri?: string | undefined;
+  review?: string | undefined;
+  /** The feed's `tmdb:movieId` (the export has none). */
+  tmdbId?: string | undefined;
+}
+
+/** The one mapping of a Letterboxd film onto a movie record, for the export and the feed. */
+export function mapFilm(film: FilmRaw): Mapped {
+  // A film without a title is left to the schema, which names it with every other problem at once.
+  return {
+    fields: {
+      title: film.name,
+      type: 'movie',
+      year: number(film.year),
+      addedAt: film.addedAt,
+      watchedAt: film.watchedAt,
+      rating: number(film.rating),
+      tmdbId: number(film.tmdbId),
+      letterboxdUri: film.uri,
+      review: film.review?.replace(/\r\n/g, '\n'),
+    },
+  };
 }
 
 async function* read(context: ReadContext): AsyncGenerator<Candidate> {
@@ -80,19 +114,18 @@ async function* read(context: ReadContext): AsyncGenerator<Candidate> {
     }
   }
   for (const film of films.values()) {
-    yield {
-      origin: film.origin,
-      fields: {
-        title: film.name,
-        type: 'movie',
-        year: number(film.year),
-        addedAt: film.addedAt,
-        watchedAt: film.watchedAt,
-        rating: number(film.rating?.value),
-        letterboxdUri: film.uri?.value,
-        review: film.review?.text.replace(/\r\n/g, '\n'),
-      },
-    };
+    const mapped = mapFilm({
+      name: film.name,
+      year: film.year,
+      addedAt: film.addedAt,
+      watchedAt: film.watchedAt,
+      rating: film.rating?.value,
+      uri: film.uri?.value,
+      review: film.review?.text,
+    });
+    if ('fields' in mapped) yield { origin: film.origin, fields: mapped.fields };
+    else if ('problem' in mapped) context.problem({ origin: film.origin, ...mapped.problem });
+    else context.dropped(mapped.skip);
   }
 }
 

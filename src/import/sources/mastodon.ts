@@ -10,7 +10,7 @@
  */
 import { entriesNamed, readEntry } from '../archive.ts';
 import { ImportRefused } from '../problems.ts';
-import { yearPart, type Candidate, type ImportSource, type ReadContext } from '../source.ts';
+import { yearPart, type Candidate, type ImportSource, type Mapped, type ReadContext } from '../source.ts';
 
 const PUBLIC = new Set(['https://www.w3.org/ns/activitystreams#Public', 'as:Public', 'Public']);
 
@@ -50,6 +50,45 @@ export function htmlText(html: string): string {
     .trim();
 }
 
+/**
+ * One post as Mastodon gives it (a `Create{Note}` of the archive's outbox, or a Status of
+ * the API, src/sync/sources/mastodon.ts), reduced to what a record takes and what decides
+ * whether it is kept.
+ */
+export interface PostRaw {
+  /** The status id (the snowflake: the last segment of the archive's Note id). */
+  id: string | undefined;
+  /** `@user@host`. */
+  author: string;
+  authorName: string;
+  html: string;
+  published: string | undefined;
+  url: string | undefined;
+  /** The URL of the post it answers, when the source says it. */
+  inReplyTo?: string | undefined;
+  /** Addressed to the public collection (the archive's `to`; the API's `visibility: public`). */
+  public: boolean;
+  /** A boost: someone else's post. */
+  boost: boolean;
+}
+
+/** The one mapping of a Mastodon post onto a tweets record, for the archive and the API. */
+export function mapPost(post: PostRaw): Mapped {
+  if (post.boost) return { skip: 'boosts' };
+  if (!post.public) return { skip: 'posts that are not public' };
+  return {
+    fields: {
+      tweetId: post.id,
+      author: post.author,
+      authorName: post.authorName,
+      text: htmlText(post.html),
+      createdAt: post.published,
+      url: post.url,
+      inReplyTo: post.inReplyTo ?? undefined,
+    },
+  };
+}
+
 async function readJson(context: ReadContext, name: string): Promise<unknown> {
   const entry = entriesNamed(context.input, new RegExp(`^${name.replace('.', '\\.')}$`))[0];
   if (!entry) throw new ImportRefused(`${context.input.shown} is not a Mastodon archive: it has no ${name}.`);
@@ -71,28 +110,24 @@ async function* read(context: ReadContext): AsyncGenerator<Candidate> {
   const items = outbox.orderedItems as Activity[];
   for (let i = 0; i < items.length; i++) {
     const activity = items[i]!;
-    if (activity.type === 'Announce') {
-      context.dropped('boosts');
-      continue;
-    }
     const note = activity.object;
-    if (activity.type !== 'Create' || typeof note !== 'object' || note === null || note.type !== 'Note') continue;
-    if (!list(note.to ?? activity.to).some((t) => PUBLIC.has(t))) {
-      context.dropped('posts that are not public');
-      continue;
-    }
-    yield {
-      origin: `outbox.json[${i}]`,
-      fields: {
-        tweetId: note.id?.split('/').pop(),
-        author,
-        authorName: actor.name?.trim() || actor.preferredUsername,
-        text: htmlText(note.content ?? ''),
-        createdAt: note.published,
-        url: note.url ?? note.id,
-        inReplyTo: note.inReplyTo ?? undefined,
-      },
-    };
+    const boost = activity.type === 'Announce';
+    if (!boost && (activity.type !== 'Create' || typeof note !== 'object' || note === null || note.type !== 'Note')) continue;
+    const n: Note = typeof note === 'object' && note !== null ? note : {};
+    const mapped = mapPost({
+      id: n.id?.split('/').pop(),
+      author,
+      authorName: actor.name?.trim() || actor.preferredUsername,
+      html: n.content ?? '',
+      published: n.published,
+      url: n.url ?? n.id,
+      inReplyTo: n.inReplyTo ?? undefined,
+      public: list(n.to ?? activity.to).some((t) => PUBLIC.has(t)),
+      boost,
+    });
+    if ('fields' in mapped) yield { origin: `outbox.json[${i}]`, fields: mapped.fields };
+    else if ('skip' in mapped) context.dropped(mapped.skip);
+    else context.problem({ origin: `outbox.json[${i}]`, ...mapped.problem });
   }
 }
 

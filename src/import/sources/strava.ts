@@ -15,7 +15,7 @@ import { SPORT_TYPES } from '../../collections/activities.ts';
 import { readEntry, type ExportEntry } from '../archive.ts';
 import { readCsv, type Columns, type CsvRow } from '../csv.ts';
 import { ImportRefused } from '../problems.ts';
-import { yearPart, type Candidate, type ImportSource, type ReadContext } from '../source.ts';
+import { yearPart, type Candidate, type ImportSource, type Mapped, type ReadContext } from '../source.ts';
 import { isoInZone, summarize, TrackError, type TrackSummary } from '../track.ts';
 import { readTrackFile } from './track-files.ts';
 
@@ -184,25 +184,68 @@ const int = (v: number | string | undefined) => (typeof v === 'number' ? Math.ro
 
 type Row = CsvRow<Key>;
 
+/**
+ * One activity as Strava gives it (a row of the export's activities.csv, or a
+ * SummaryActivity of the API, src/sync/sources/strava.ts), its figures in SI units, with
+ * the summary of its track (the export's file, the API's polyline) when it has one.
+ */
+export interface ActivityRaw {
+  id: string | undefined;
+  name: string | undefined;
+  sportType: Sport;
+  distance?: number | string | undefined;
+  moving?: number | string | undefined;
+  elapsed?: number | string | undefined;
+  elevationGain?: number | string | undefined;
+  heartRate?: number | string | undefined;
+  gear?: string | undefined;
+  description?: string | undefined;
+  /** The start instant (milliseconds), used when no track gives the start: in `zone`, else UTC. */
+  start?: number | undefined;
+  zone?: string | undefined;
+  summary?: TrackSummary | undefined;
+}
+
+/** The one mapping of a Strava activity onto an activities record, for the export and the API. */
+export function mapActivity(a: ActivityRaw): Mapped {
+  const startDate = a.summary?.startDate ?? (a.start !== undefined ? isoInZone(a.start, a.zone) : undefined);
+  if (startDate === undefined) return { problem: { field: 'start', reason: 'the activity has no start time' } };
+  return {
+    fields: {
+      title: a.name,
+      sportType: a.sportType,
+      startDate,
+      distanceMeters: round1(a.distance) ?? a.summary?.distanceMeters,
+      movingTimeSeconds: int(a.moving) ?? a.summary?.movingTimeSeconds ?? int(a.elapsed),
+      elapsedTimeSeconds: int(a.elapsed) ?? a.summary?.elapsedTimeSeconds,
+      elevationGainMeters: round1(a.elevationGain) ?? a.summary?.elevationGainMeters,
+      averageHeartRate: round1(a.heartRate),
+      gear: a.gear,
+      stravaId: a.id,
+      ...(a.summary?.coordinates ? { coordinates: a.summary.coordinates, coordinatesSource: 'gps' } : {}),
+      notes: a.description,
+    },
+  };
+}
+
 /** An activity record from its CSV row and, when it has one, its track's summary. */
 function fieldsOf(row: Row, sportType: Sport, summary: TrackSummary | undefined, csvStart: number | undefined): Record<string, unknown> {
-  const elapsed = num(row.get('elapsed') ?? row.get('elapsedDisplay'));
-  const moving = num(row.get('moving'));
-  const gain = num(row.get('elevationGain'));
-  return {
-    title: row.get('name'),
+  const mapped = mapActivity({
+    id: row.get('id'),
+    name: row.get('name'),
     sportType,
-    startDate: summary?.startDate ?? isoInZone(csvStart!, undefined),
-    distanceMeters: round1(num(row.get('distance'))) ?? summary?.distanceMeters,
-    movingTimeSeconds: int(moving) ?? summary?.movingTimeSeconds ?? int(elapsed),
-    elapsedTimeSeconds: int(elapsed) ?? summary?.elapsedTimeSeconds,
-    elevationGainMeters: round1(gain) ?? summary?.elevationGainMeters,
-    averageHeartRate: round1(num(row.get('heartRate'))),
+    distance: num(row.get('distance')),
+    moving: num(row.get('moving')),
+    elapsed: num(row.get('elapsed') ?? row.get('elapsedDisplay')),
+    elevationGain: num(row.get('elevationGain')),
+    heartRate: num(row.get('heartRate')),
     gear: row.get('gear'),
-    stravaId: row.get('id'),
-    ...(summary?.coordinates ? { coordinates: summary.coordinates, coordinatesSource: 'gps' } : {}),
-    notes: row.get('description'),
-  };
+    description: row.get('description'),
+    start: csvStart,
+    summary,
+  });
+  // The reader has checked that a row without a track has a date, so the mapping always gives a record here.
+  return 'fields' in mapped ? mapped.fields : {};
 }
 
 /**
