@@ -10,7 +10,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import yaml from 'js-yaml';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { contentFiles, loadFile, type LoadProblem } from '../compile/content/load.ts';
 import { recordChecker } from '../compile/content/records.ts';
@@ -19,7 +18,7 @@ import { ledgerFile, ledgerText } from './ledger.ts';
 import { ImportRefused } from './problems.ts';
 import type { ImportSource } from './source.ts';
 import type { ImportStore } from './store.ts';
-import { itemCore, joinList, splitList } from './yaml-file.ts';
+import { itemCore, joinList, parseYaml, splitList } from '../compile/content/record-text.ts';
 
 /** What matching planned, beside the items in the store. */
 export interface Plan {
@@ -45,7 +44,7 @@ function planFile(folder: string, file: string, source: ImportSource, store: Imp
   const items = store.insertsOf(file);
   if (items.length === 0) return joinList(list);
   const keys = list.items.map((item) => {
-    const data = (yaml.load(item, { schema: yaml.CORE_SCHEMA }) as Record<string, unknown>[] | undefined)?.[0] ?? {};
+    const data = (parseYaml(item) as Record<string, unknown>[] | undefined)?.[0] ?? {};
     return source.sortKeyOf(data);
   });
   // One merge of the sorted new items into the file's items: each new one goes before the first existing item with a greater key.
@@ -99,7 +98,7 @@ export function writePlan(
       for (const file of planned) {
         const text = planFile(folder, file, source, store);
         const shown = `${declaration.name}/${file}`;
-        const data = yaml.load(text, { schema: yaml.CORE_SCHEMA });
+        const data = parseYaml(text);
         (Array.isArray(data) ? data : [data]).forEach((item, i) => problems.push(...check({ origin: `${shown}[${i}]`, data: item }).problems));
         staging?.stage(shown, text);
         written.push(shown);

@@ -25,7 +25,8 @@
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { collection as collectionNamed } from '../collections/index.ts';
 import type { LoadProblem } from '../compile/content/load.ts';
-import { canonicalIdOf, recordChecker } from '../compile/content/records.ts';
+import { canonicalIdOf } from '../compile/content/record-text.ts';
+import { recordChecker } from '../compile/content/records.ts';
 import { LIMITS } from '../core/limits.ts';
 import { openExport } from './archive.ts';
 import { indexExisting } from './existing.ts';
@@ -34,7 +35,8 @@ import { ledgerEntry, loadLedger, type LedgerEntry } from './ledger.ts';
 import { ImportRefused, type ImportProblem } from './problems.ts';
 import type { Candidate, ImportSource, PreviousRecord, ReadContext } from './source.ts';
 import { ImportStore } from './store.ts';
-import { itemHashes, renderItem, revisionOf } from './yaml-file.ts';
+import { renderItem } from '../compile/content/render.ts';
+import { itemHashes, revisionOf } from './yaml-file.ts';
 
 export type Outcome = 'new' | 'same' | 'changed' | 'conflict' | 'kept';
 

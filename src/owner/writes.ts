@@ -25,10 +25,10 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import yaml from 'js-yaml';
 import { collection } from '../collections/index.ts';
 import type { CollectionDeclaration } from '../collections/define.ts';
-import { canonicalIdOf, EXPLICIT_ID } from '../compile/content/records.ts';
+import { canonicalIdOf, EXPLICIT_ID, markdownBody } from '../compile/content/record-text.ts';
+import { renderRecord } from '../compile/content/render.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { recordsTable, SOURCES_TABLE, type Image } from '../core/image.ts';
 import { SCOPE } from '../oauth/scopes.ts';
@@ -133,7 +133,7 @@ const sourceOf = (served: ServedGeneration, collectionName: string, canonicalId:
 
 /** A Markdown file's body is its collection's body field: the record as the schema reads it. */
 function bodyOf(declaration: CollectionDeclaration, text: string, markdown: boolean) {
-  const body = markdown && declaration.bodyField ? text.replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '').trim() : '';
+  const body = markdown ? markdownBody(text) : '';
   return (record: Record<string, unknown>) => (body ? { ...record, [declaration.bodyField!]: body } : record);
 }
 
@@ -452,7 +452,7 @@ export class OwnerWrites {
     for (let n = 2; existsSync(join(this.contentDir, file)) || existsSync(join(this.contentDir, file.replace(/\.yaml$/, '.md'))); n++)
       file = `${input.collection}/${slug}-${n}.yaml`;
     const path = join(this.contentDir, file);
-    const text = yaml.dump(input.fields, { schema: yaml.CORE_SCHEMA, lineWidth: -1, flowLevel: 1 });
+    const text = renderRecord(declaration, input.fields);
     const revision = blockRevision(text, recordBlock(text, false, null));
     return this.commit(
       host,
