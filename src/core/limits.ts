@@ -563,7 +563,7 @@ export const LIMIT_DEFINITIONS = {
   contentLockWaitMs: {
     value: 120_000,
     unit: 'ms',
-    why: "How long a writer waits for the content lock (`STATE_DIR/content-writer.lock`) another process holds: an owner write or a sync batch holds it for a write and its rebuild (seconds), a command-line import for its whole plan and commit (a 900-film export: about a second; a decade of tracks: a minute). Past it the write is refused with the holder's name, never raced.",
+    why: "How long a writer waits for the content lock (`STATE_DIR/content-writer.lock`) another process holds: an owner write or a sync batch holds it for a write and its rebuild (seconds), a command-line import for its whole plan and commit (a 900-film Letterboxd export: 3 s for the whole command, measured on this machine kind; an archive of tracks, longer). Past it the write is refused with the holder's name, never raced.",
   },
   contentLockPollMs: {
     value: 50,

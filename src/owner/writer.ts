@@ -6,8 +6,9 @@
  * 1. one queue: the writes of one process run one at a time, in arrival order;
  * 2. the content lock (src/owner/lock.ts): one process at a time, so a command-line import
  *    and a running server never interleave a plan and a commit;
- * 3. catch-up: the journal lines another process appended since this one last looked are
- *    read, and the files they name rebuilt, before the write reads anything;
+ * 3. catch-up: the first write settles what a crash left in the journal; every write reads
+ *    the journal lines another process appended since this one last looked, and rebuilds
+ *    the files they name, before it reads anything;
  * 4. the journal (src/owner/journal.ts): an intent per file, flushed before the file is
  *    touched, then its outcome;
  * 5. the atomic write (src/owner/content-file.ts): one file, or a batch of files staged
@@ -100,6 +101,9 @@ export class ContentWriter {
   private rebuild: Rebuild | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly foreignListeners: ((entries: readonly JournalEntry[]) => void)[] = [];
+  private readonly startListeners: ((entries: readonly JournalEntry[]) => void)[] = [];
+  /** Whether the journal was settled: done once, by the first write, under the lock (another process may be mid-write before). */
+  private started = false;
 
   constructor(options: ContentWriterOptions) {
     this.options = options;
@@ -116,6 +120,11 @@ export class ContentWriter {
   /** Whether writes are rebuilt (a server is attached). */
   get rebuilds(): boolean {
     return this.rebuild !== undefined;
+  }
+
+  /** Called once, with every entry of the journal as settled (`settle`), when the first write takes the lock. */
+  onStart(listener: (entries: readonly JournalEntry[]) => void): void {
+    this.startListeners.push(listener);
   }
 
   /** Called with the journal entries another process appended, each time the writer catches up (step 3). */
@@ -137,6 +146,12 @@ export class ContentWriter {
     const next = this.queue.then(async () => {
       const release = await takeContentLock({ stateDir: this.stateDir, holder: this.options.holder, onWait: this.options.onWait });
       try {
+        if (!this.started) {
+          // A crash's leftovers are settled under the lock: an import holding it now may be between its intents and its renames.
+          this.started = true;
+          const entries = this.settle();
+          for (const listener of this.startListeners) listener(entries);
+        }
         const foreign = this.journal.readSince();
         if (foreign.length) {
           for (const listener of this.foreignListeners) listener(foreign);

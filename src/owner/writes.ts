@@ -18,6 +18,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { CollectionDeclaration } from '../collections/define.ts';
+import { isContentFile } from '../compile/content/load.ts';
 import { EXPLICIT_ID, identityOf, parseYaml } from '../compile/content/record-text.ts';
 import { renderItem, renderRecord } from '../compile/content/render.ts';
 import { recordsTable } from '../core/image.ts';
@@ -108,8 +109,9 @@ export class OwnerWrites {
       options.writer ?? new ContentWriter({ contentDir: options.contentDir, stateDir: options.stateDir, holder: `the server (pid ${process.pid})` });
     this.contentDir = this.writer.contentDir;
     this.journalPath = this.writer.journal.path;
-    for (const entry of this.writer.settle()) this.remember(entry);
-    // What another process (a command-line import) journals is remembered as the writer catches up with it.
+    // The journal is settled and read by the writer's first write (under the lock); what
+    // another process (a command-line import) journals later is read as the writer catches up.
+    this.writer.onStart((entries) => entries.forEach((e) => this.remember(e)));
     this.writer.onForeign((entries) => entries.filter((e) => !e.pending).forEach((e) => this.remember(e)));
   }
 
@@ -128,12 +130,18 @@ export class OwnerWrites {
    * Rebuilds the files earlier writes edited: a server starts on `dist/`, which may be
    * older than they are (a restart after writes, without a build in between). What the
    * build already holds changes nothing. A file the build refuses is reported and left
-   * to the owner; the build keeps serving.
+   * to the owner; the build keeps serving. It is the writer's first write: the journal is
+   * settled first (src/owner/writer.ts), and a lock another process holds past the wait is
+   * reported, the server starting on its build.
    */
   async catchUp(log: (error: unknown) => void = console.error): Promise<void> {
-    const files = [...this.journaled].filter((file) => /\.(md|ya?ml)$/.test(file)).map((file) => join(this.contentDir, file));
-    if (files.length === 0 || !this.host) return;
-    await this.host.rebuild(files).catch(log);
+    await this.writer
+      .exclusive(async () => {
+        const files = [...this.journaled].filter(isContentFile).map((file) => join(this.contentDir, file));
+        if (files.length === 0 || !this.host) return;
+        await this.host.rebuild(files).catch(log);
+      })
+      .catch(log);
   }
 
   /** Adds a record to a collection: a new content file holding `fields`, validated by the collection's schema. */

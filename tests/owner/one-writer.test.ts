@@ -6,7 +6,7 @@
  * owner writes arrive; a command-line import (a child process) finding the lock held
  * waits, says who holds it, and plans from the files as the holder left them; the server
  * rebuilds what the command line wrote before its next write. Batches: all or none, or
- * skip and report.
+ * skip and report; a batch the build refuses is put back whole.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -24,6 +24,7 @@ import { cursorOf, setCursor } from '../../src/import/cursor.ts';
 import { editFields } from '../../src/owner/edit.ts';
 import { JOURNAL_FILE, type JournalEntry } from '../../src/owner/journal.ts';
 import { ContentLocked, LOCK_FILE, takeContentLock } from '../../src/owner/lock.ts';
+import { ContentWriter, StagedBatch } from '../../src/owner/writer.ts';
 import { BatchRefused, OwnerWrites } from '../../src/owner/writes.ts';
 import { paths } from '../../src/paths.ts';
 import { Generations } from '../../src/runtime/generations.ts';
@@ -303,4 +304,67 @@ test('a source’s cursor is kept per source in STATE_DIR, not in the content', 
   assert.equal(cursorOf('mastodon', stateDir), '113456789012345678');
   assert.throws(() => setCursor('../escape', 'x', stateDir));
   assert.equal(existsSync(join(content, '.import', 'cursors')), false);
+});
+
+test('a batch the build refuses is put back whole: replaced files from their kept copies, new files removed, each step journaled', async () => {
+  const dir = mkdtempSync(join(root, 'batch-refused-'));
+  const folder = join(dir, 'content');
+  cpSync(join(content, 'music'), join(folder, 'music'), { recursive: true });
+  const writer = new ContentWriter({ contentDir: folder, stateDir: join(dir, 'state'), holder: 'a test' });
+  const rebuilt: string[][] = [];
+  writer.attach(async (paths) => {
+    rebuilt.push([...paths]);
+    if (rebuilt.length === 1) throw Object.assign(new Error('refused'), { problems: [{ field: 'title', reason: 'a test refusal' }] });
+    return { swapped: false };
+  });
+  const albums = readFileSync(join(folder, 'music/albums.yaml'), 'utf8');
+  await assert.rejects(
+    writer.exclusive(async () => {
+      const batch = new StagedBatch(folder);
+      batch.stage('music/albums.yaml', `${albums}- title: Refused\n  type: album\n`);
+      batch.stage('music/new.yaml', 'title: New\n');
+      await writer.commitBatch({ client: 'c', tool: 'test.batch', collection: '', canonicalId: '', change: {}, revision: '' }, batch);
+    }),
+    /The build refused the change \(title: a test refusal\)/,
+  );
+  assert.equal(readFileSync(join(folder, 'music/albums.yaml'), 'utf8'), albums, 'the replaced file is back');
+  assert.equal(existsSync(join(folder, 'music/new.yaml')), false, 'the new file is gone');
+  assert.deepEqual(
+    readdirSync(join(folder, 'music')).filter((f) => f.startsWith('.')),
+    [],
+    'no kept copy or staged file is left behind',
+  );
+  assert.equal(rebuilt.length, 2, 'rebuilt again after the put-back');
+  const lines = readFileSync(join(dir, 'state', JOURNAL_FILE), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as JournalEntry);
+  assert.deepEqual(
+    lines.map((e) => `${e.file} ${e.pending ? 'intent' : 'done'}${e.reverted ? ' put back' : ''}`),
+    [
+      'music/albums.yaml intent',
+      'music/new.yaml intent',
+      'music/albums.yaml done',
+      'music/new.yaml done',
+      'music/albums.yaml intent put back',
+      'music/albums.yaml done put back',
+      'music/new.yaml intent put back',
+      'music/new.yaml done put back',
+    ],
+  );
+  assert.equal(new Set(lines.map((e) => e.batch)).size, 1, 'one batch');
+});
+
+test('an import in skip-and-report mode (a sync): a bad record is left out and reported, the others land', async () => {
+  const dir = letterboxdExport([film(300), { ...film(301), year: Number.NaN }, film(302)]);
+  const report = await runImport(letterboxd, dir, { contentDir: content, writer: owner.writer, mode: 'skip-and-report' });
+  assert.equal(report.counts.new, 2);
+  assert.equal(report.skipped.length, 1, JSON.stringify(report.skipped));
+  assert.match(report.skipped[0]!.origin, /row 3/);
+  assert.equal(served('movies', cidOfFilm(300))?.title, film(300).title);
+  assert.equal(served('movies', cidOfFilm(302))?.title, film(302).title);
+  // The same export as an archive (the default): refused whole, nothing written.
+  const before = readFileSync(join(content, 'movies/letterboxd-2024.yaml'), 'utf8');
+  await assert.rejects(runImport(letterboxd, letterboxdExport([film(303), { ...film(304), year: Number.NaN }]), { contentDir: content, writer: owner.writer }));
+  assert.equal(readFileSync(join(content, 'movies/letterboxd-2024.yaml'), 'utf8'), before);
 });
