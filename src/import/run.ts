@@ -38,7 +38,7 @@ import type { LoadProblem } from '../compile/content/load.ts';
 import { canonicalIdOf } from '../compile/content/record-text.ts';
 import { recordChecker } from '../compile/content/records.ts';
 import { LIMITS } from '../core/limits.ts';
-import { openExport } from './archive.ts';
+import { openExport, type ExportInput } from './archive.ts';
 import { indexExisting } from './existing.ts';
 import { writePlan, type Plan } from './files.ts';
 import { ContentWriter } from '../owner/writer.ts';
@@ -121,9 +121,9 @@ function previousOf(frame: Frame, sourceId: string): PreviousRecord | undefined 
   };
 }
 
-async function readCandidates(frame: Frame, path: string): Promise<void> {
+async function readCandidates(frame: Frame, from: string | ExportInput): Promise<void> {
   const { source, options, report, store } = frame;
-  const input = await openExport(path);
+  const input = typeof from === 'string' ? await openExport(from) : from;
   const problems: ImportProblem[] = [];
   let count = 0;
   try {
@@ -236,8 +236,13 @@ function validateAndMatch(frame: Frame, lists: Set<string>): Plan {
   return plan;
 }
 
-/** Runs one import; throws ImportRefused (nothing written) or returns what it did. */
-export async function runImport(source: ImportSource, path: string, options: ImportOptions): Promise<ImportReport> {
+/**
+ * Runs one import; throws ImportRefused (nothing written) or returns what it did. `from`
+ * is an export's path, or an input the caller opened: a sync hands the bodies it fetched
+ * as the entries of an `ExportInput` (src/import/archive.ts), read by the same source
+ * module and written by the same frame. The frame closes the input.
+ */
+export async function runImport(source: ImportSource, from: string | ExportInput, options: ImportOptions): Promise<ImportReport> {
   const declaration = collectionNamed(source.collection);
   if (!declaration) throw new Error(`no collection ${source.collection}`);
   const report: ImportReport = {
@@ -258,7 +263,7 @@ export async function runImport(source: ImportSource, path: string, options: Imp
       const frame: Frame = { declaration, source, options, radius: options.privacyRadiusMeters ?? LIMITS.importPrivacyRadiusMeters, store, report };
       await loadLedger(options.contentDir, source.name, store);
       const lists = indexExisting(options.contentDir, declaration, source, store);
-      await readCandidates(frame, path);
+      await readCandidates(frame, from);
       const plan = validateAndMatch(frame, lists);
       report.written = await writePlan(options.contentDir, declaration, source, store, plan, writer ? { writer, meta } : undefined);
       if (options.onLine) for (const line of store.lines()) await options.onLine(line);

@@ -19,12 +19,14 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { isContentFile } from '../compile/content/load.ts';
-import { EXPLICIT_ID, identityOf, parseYaml } from '../compile/content/record-text.ts';
+import { buildNow } from '../compile/content/now.ts';
+import { EXPLICIT_ID, identityOf, markdownBody, parseYaml } from '../compile/content/record-text.ts';
+import { recordChecker } from '../compile/content/records.ts';
 import { renderItem, renderRecord } from '../compile/content/render.ts';
 import { recordsTable } from '../core/image.ts';
 import { LIMITS } from '../core/limits.ts';
 import { SCOPE } from '../oauth/scopes.ts';
-import { blockRevision, EditError, editFields, recordBlock, type FieldChange } from './edit.ts';
+import { blockRevision, EditError, editFields, readRecord, recordBlock, type FieldChange } from './edit.ts';
 import { type JournalEntry } from './journal.ts';
 import { cidOfFile, heldRecord, locate, ownCollection, sourceOf, withBodyOf, type Located } from './locate.ts';
 import { mergeItems, ownFile, type Placement } from './placement.ts';
@@ -86,6 +88,17 @@ export class BatchRefused extends WriteRefused {
 /** A schema's refusal as `field: reason; …`. */
 const issuesText = (issues: readonly { path: readonly PropertyKey[]; message: string }[]) =>
   issues.map((i) => `${i.path.map(String).join('.') || '(record)'}: ${i.message}`).join('; ');
+
+/**
+ * A record's faults as the build will find them — its schema and its collection's
+ * cross-field rules (src/compile/content/records.ts) — so that a batch refuses (or, in
+ * skip-and-report, skips) the one bad record itself instead of the build refusing the
+ * whole batch.
+ */
+function buildProblems(declaration: CollectionDeclaration, data: Record<string, unknown>, body?: string): string | undefined {
+  const { problems } = recordChecker(declaration, buildNow())({ origin: 'the record', data, ...(body ? { body } : {}) });
+  return problems.length ? problems.map((p) => `${p.field}: ${p.reason}`).join('; ') : undefined;
+}
 
 /** A file a batch is writing: its text as the changes so far leave it. */
 interface PlannedFile {
@@ -393,6 +406,9 @@ export class OwnerWrites {
           // A file an earlier change of the batch edited is edited further, from its planned text.
           if (planned) located.text = planned.text;
           const { text, revision } = this.edited(generation, located, change, false);
+          const record = readRecord(text, located.markdown, located.source.entry);
+          const faults = buildProblems(located.declaration, record, located.markdown ? markdownBody(text) : undefined);
+          if (faults) throw new WriteRefused('invalid', `The change is not valid for ${change.collection}: ${faults}.`);
           fileNow(located.source.file).text = text;
           written.push({
             index,
@@ -401,6 +417,8 @@ export class OwnerWrites {
         } else {
           const declaration = ownCollection(change.collection);
           this.checkedNew(declaration, change.fields);
+          const faults = buildProblems(declaration, change.fields);
+          if (faults) throw new WriteRefused('invalid', `The record is not valid for ${change.collection}: ${faults}.`);
           const canonicalId = identityOf(declaration, change.fields)!;
           if (creating.has(canonicalId) || sourceOf(generation, change.collection, canonicalId))
             throw new WriteRefused(

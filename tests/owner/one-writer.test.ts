@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import yaml from 'js-yaml';
 import movies from '../../src/collections/movies.ts';
@@ -367,4 +368,35 @@ test('an import in skip-and-report mode (a sync): a bad record is left out and r
   const before = readFileSync(join(content, 'movies/letterboxd-2024.yaml'), 'utf8');
   await assert.rejects(runImport(letterboxd, letterboxdExport([film(303), { ...film(304), year: Number.NaN }]), { contentDir: content, writer: owner.writer }));
   assert.equal(readFileSync(join(content, 'movies/letterboxd-2024.yaml'), 'utf8'), before);
+});
+
+test('a sync hands the frame what it fetched as an input of its own (no export file), written through the server’s writer', async () => {
+  const watched = `Date,Name,Year,Letterboxd URI\r\n${film(400).added},${film(400).title},${film(400).year},https://boxd.it/w400\r\n`;
+  const bodies: Record<string, string> = { 'watched.csv': watched };
+  let closed = false;
+  const input = {
+    shown: 'letterboxd (fetched)',
+    entries: Object.entries(bodies).map(([name, text]) => ({ name, size: Buffer.byteLength(text), open: async () => Readable.from([Buffer.from(text)]) })),
+    close: () => void (closed = true),
+  };
+  const report = await runImport(letterboxd, input, { contentDir: content, writer: owner.writer, mode: 'skip-and-report' });
+  assert.equal(report.counts.new, 1, JSON.stringify(report));
+  assert.equal(closed, true, 'the frame closes the input');
+  assert.equal(served('movies', cidOfFilm(400))?.title, film(400).title);
+});
+
+test('batch: a record the collection’s rules refuse (not only its schema) is skipped by itself, never taking the batch down with it', async () => {
+  const run = (title: string, moving: number, elapsed: number) => ({
+    op: 'create' as const,
+    collection: 'activities',
+    fields: { title, sportType: 'Run', startDate: '2026-11-01T08:00:00+01:00', distanceMeters: 5000, movingTimeSeconds: moving, elapsedTimeSeconds: elapsed },
+  });
+  const report = await owner.batch(caller, [run('Rules Fine', 1500, 1600), run('Rules Refused', 1700, 1600)], { mode: 'skip-and-report', tool: 'test.sync' });
+  assert.deepEqual(
+    report.outcomes.map((o) => o.status),
+    ['written', 'skipped'],
+  );
+  const skipped = report.outcomes[1]!;
+  assert.ok(skipped.status === 'skipped' && /movingTimeSeconds/.test(skipped.message), JSON.stringify(skipped));
+  assert.equal(report.swapped, true);
 });
