@@ -95,6 +95,8 @@ export class Journal {
   readSince(): JournalEntry[] {
     if (!existsSync(this.path)) return [];
     const size = statSync(this.path).size;
+    // A journal shorter than what was read was replaced (restored from a backup, cut by hand): read it again from the start.
+    if (size < this.known) this.known = 0;
     if (size <= this.known) return [];
     const fd = openSync(this.path, 'r');
     try {
@@ -116,7 +118,7 @@ export class Journal {
 
   /** One line, flushed to disk before the step it records is taken or acknowledged. */
   append(entry: JournalEntry): void {
-    // Lines another writer appended before this one are read first, so `known` stays a line boundary of what this process has seen.
+    // Appends happen under the content lock, after `readSince`: `known` stays the end of what this process has seen.
     const line = `${JSON.stringify(entry)}\n`;
     appendFileSync(this.path, line, { mode: 0o600 });
     const fd = openSync(this.path, 'r');
