@@ -125,10 +125,12 @@ test('an import in the server’s writer while owner writes arrive: every import
     assert.equal(albums[entry]!.stance, stance);
     assert.equal(served('music', cid)?.stance, stance);
   });
-  // One journal: the import's batch and the owner's writes, each intent followed by its outcome.
+  // One journal: the import's batch and the owner's writes; no owner write falls between the batch's intents and its outcomes.
   const lines = journal();
-  assert.ok(lines.some((e) => e.tool === 'import.letterboxd' && e.batch && !e.pending));
-  assert.ok(lines.some((e) => e.tool === 'taste.log' && !e.pending));
+  const batchAt = lines.flatMap((e, i) => (e.tool === 'import.letterboxd' ? [i] : []));
+  assert.ok(batchAt.length >= 4, 'intents and outcomes of the import’s files');
+  assert.equal(batchAt.at(-1)! - batchAt[0]! + 1, batchAt.length, 'the import’s lines are contiguous');
+  assert.equal(lines.filter((e) => e.tool === 'taste.log' && !e.pending).length, 3);
 });
 
 const readdirYaml = (dir: string) =>
