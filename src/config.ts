@@ -217,8 +217,8 @@ export const VARIABLES = {
   }),
   RELEASES_CHANNEL: declare({ when: ['serve', 'release'], what: 'the Redis channel of release notices', parse: text(200), default: 'collections:releases' }),
   STATE_DIR: declare({
-    when: ['serve', 'sync'],
-    what: 'where the owner lane keeps its grants (`oauth.db`) and its write journal (`owner-writes.jsonl`); never inside `dist/`',
+    when: ['serve', 'import', 'sync'],
+    what: 'where the owner lane keeps its grants (`oauth.db`), its write journal (`owner-writes.jsonl`, which imports and syncs join) and the content lock every writer takes (`content-writer.lock`), and where a sync keeps what it remembers (`sync/`: cursors, ETags, a rotated refresh token); never inside `dist/`',
     parse: folder,
     default: 'state',
   }),

@@ -691,6 +691,21 @@ export const LIMIT_DEFINITIONS = {
     unit: 'seconds',
     why: 'Largest gap between two sources of one scheduled sync: sources are spread over the interval (interval ÷ sources) so they never fire at once, but no more than this apart.',
   },
+  contentLockWaitMs: {
+    value: 120_000,
+    unit: 'ms',
+    why: "How long a writer waits for the content lock (`STATE_DIR/content-writer.lock`) another process holds: an owner write or a sync batch holds it for a write and its rebuild (seconds), a command-line import for its whole plan and commit (a 900-film Letterboxd export: 3 s for the whole command, measured on this machine kind; an archive of tracks, longer). Past it the write is refused with the holder's name, never raced.",
+  },
+  contentLockPollMs: {
+    value: 50,
+    unit: 'ms',
+    why: 'How often a waiting writer looks at the content lock again: a file has no wake-up, and 50 ms is short beside a write and its rebuild while costing nothing measurable.',
+  },
+  writeBatchRecordsMax: {
+    value: 10_000,
+    unit: 'records',
+    why: "Records in one batch handed to the owner lane's writes (a sync's new items, a Micropub request): a batch is planned in memory, file by file; an export larger than this goes through `npm run import`, which plans on disk.",
+  },
 } as const satisfies Record<string, Limit>;
 
 export const LIMITS = Object.fromEntries(Object.entries(LIMIT_DEFINITIONS).map(([k, v]) => [k, v.value])) as {

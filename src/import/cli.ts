@@ -4,7 +4,11 @@
  * default `content/`). Prints what is new, the same, changed, in conflict or kept, and
  * what the owner must do (a photo needing alt text). Exit codes: 0 done (or nothing to
  * do), 1 refused (nothing written; every problem listed), 2 a usage mistake.
- * Reads no network.
+ * Reads no network. It writes through the content writer (src/owner/writer.ts): it takes
+ * the content lock in `STATE_DIR`; while a running server holds it for a write, the import
+ * waits (printing who holds it) up to contentLockWaitMs, then is refused naming the holder.
+ * Its files are journaled in `STATE_DIR/owner-writes.jsonl`, where a running server finds
+ * and rebuilds them at its next write.
  *
  * package.json runs it with a young generation of at most 16 MB and an old generation
  * allowed to grow by 20% past what the last full collection kept: an import keeps its
@@ -18,6 +22,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { config } from '../config.ts';
+import { ContentLocked, describeHolder } from '../owner/lock.ts';
 import { describeRefusal, ImportRefused } from './problems.ts';
 import { runImport, type ImportReport } from './run.ts';
 import { SOURCES } from './sources/index.ts';
@@ -81,6 +86,9 @@ async function main(): Promise<void> {
   try {
     const report = await runImport(source, resolve(path), {
       contentDir: config().CONTENT_DIR,
+      stateDir: config().STATE_DIR,
+      // The running server's writes take the same lock: this import waits for the one under way, and says who holds it.
+      onWait: (holder) => process.stderr.write(`waiting: the content is being written by ${describeHolder(holder)}\n`),
       dryRun,
       update: parsed.values.update ?? false,
       onLine: printLine,
@@ -89,6 +97,11 @@ async function main(): Promise<void> {
     });
     print(report, dryRun);
   } catch (error) {
+    if (error instanceof ContentLocked) {
+      process.stderr.write(`import refused: ${error.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
     if (!(error instanceof ImportRefused)) throw error;
     process.stderr.write(`import refused: ${describeRefusal(error)}\n`);
     process.exitCode = 1;

@@ -9,10 +9,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { contentFiles, loadFile } from '../compile/content/load.ts';
-import { canonicalIdOf } from '../compile/content/records.ts';
+import { identityOf, splitList } from '../compile/content/record-text.ts';
 import type { ImportSource } from './source.ts';
 import type { ImportStore } from './store.ts';
-import { itemHashes, splitList } from './yaml-file.ts';
+import { itemHashes } from './yaml-file.ts';
 
 /** Indexes the collection's files into `store`; returns the files (relative to the collection's folder) that are YAML lists. */
 export function indexExisting(contentDir: string, declaration: CollectionDeclaration, source: ImportSource, store: ImportStore): Set<string> {
@@ -32,9 +32,8 @@ export function indexExisting(contentDir: string, declaration: CollectionDeclara
     }
     entries.forEach((e, i) => {
       if (typeof e.data !== 'object' || e.data === null) return;
-      const { id, ...data } = e.data as Record<string, unknown>;
-      const parsed = declaration.schema.safeParse(e.body !== undefined ? { ...data, [declaration.bodyField]: e.body } : data);
-      const identity = parsed.success ? canonicalIdOf(declaration, typeof id === 'string' ? id : undefined, parsed.data as Record<string, unknown>) : undefined;
+      const { id: _, ...data } = e.data as Record<string, unknown>;
+      const identity = identityOf(declaration, e.data as Record<string, unknown>, e.body);
       const item = list ? items[i] : undefined;
       store.addExisting(source.sourceIdOf(data), identity, {
         file,

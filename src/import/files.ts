@@ -6,20 +6,21 @@
  * the files the import does not touch are read first (their own problems are not this
  * import's), then each planned file; a record of a planned file that the build would
  * refuse — a second record with one identity, above all — refuses the import, and the
- * staged files are removed. Attachments (a photo's image) and the ledger come last.
+ * staged files are removed. Attachments (a photo's image) and the ledger come last. The
+ * staged files are committed all or none by the content writer (src/owner/writer.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import yaml from 'js-yaml';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { contentFiles, loadFile, type LoadProblem } from '../compile/content/load.ts';
 import { recordChecker } from '../compile/content/records.ts';
-import { Staging } from './commit.ts';
+import { StagedBatch, type ContentWriter, type WriteMeta } from '../owner/writer.ts';
 import { ledgerFile, ledgerText } from './ledger.ts';
 import { ImportRefused } from './problems.ts';
 import type { ImportSource } from './source.ts';
 import type { ImportStore } from './store.ts';
-import { itemCore, joinList, splitList } from './yaml-file.ts';
+import { itemCore, joinList, parseYaml, splitList } from '../compile/content/record-text.ts';
+import { mergeItems } from '../owner/placement.ts';
 
 /** What matching planned, beside the items in the store. */
 export interface Plan {
@@ -33,7 +34,7 @@ export interface Plan {
   applied: number;
 }
 
-/** One planned file's text: the file as it is, its replaced items in place, its new items merged in. */
+/** One planned file's text: the file as it is, its replaced items in place, its new items merged in (src/owner/placement.ts). */
 function planFile(folder: string, file: string, source: ImportSource, store: ImportStore): string {
   const path = join(folder, file);
   const list = existsSync(path) ? splitList(readFileSync(path, 'utf8')) : { head: '', items: [] };
@@ -42,41 +43,29 @@ function planFile(folder: string, file: string, source: ImportSource, store: Imp
     const core = itemCore(current);
     list.items[entry] = text + (current.startsWith(core) ? current.slice(core.length) : '');
   }
-  const items = store.insertsOf(file);
-  if (items.length === 0) return joinList(list);
-  const keys = list.items.map((item) => {
-    const data = (yaml.load(item, { schema: yaml.CORE_SCHEMA }) as Record<string, unknown>[] | undefined)?.[0] ?? {};
-    return source.sortKeyOf(data);
-  });
-  // One merge of the sorted new items into the file's items: each new one goes before the first existing item with a greater key.
-  items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const merged: string[] = [];
-  let next = 0;
-  list.items.forEach((existing, i) => {
-    for (; next < items.length && items[next]!.key < keys[i]!; next++) merged.push(items[next]!.text);
-    merged.push(existing);
-  });
-  for (; next < items.length; next++) merged.push(items[next]!.text);
-  list.items = merged;
-  return joinList(list);
+  return mergeItems(joinList(list), store.insertsOf(file), (fields) => source.sortKeyOf(fields));
 }
 
-/** Plans, checks and (unless a dry run) writes the import's files, all or none; returns the files written. */
-export function writePlan(
+/**
+ * Plans, checks and (unless a dry run: `writer` undefined) writes the import's files, all
+ * or none, through the content writer (src/owner/writer.ts: journaled, and rebuilt when
+ * the writer serves); returns the files written. Call inside the writer's `exclusive`.
+ */
+export async function writePlan(
   contentDir: string,
   declaration: CollectionDeclaration,
   source: ImportSource,
   store: ImportStore,
   plan: Plan,
-  dryRun: boolean,
-): string[] {
+  writer: { writer: ContentWriter; meta: WriteMeta } | undefined,
+): Promise<string[]> {
   const folder = join(contentDir, declaration.name);
   for (const file of plan.insertFiles) {
     if (!plan.lists.has(file) && existsSync(join(folder, file)))
       throw new ImportRefused(`${declaration.name}/${file} exists but is not a YAML list; move it aside and import again.`);
   }
   const planned = [...plan.touched].sort();
-  const staging = dryRun ? undefined : new Staging(contentDir);
+  const staging = writer ? new StagedBatch(contentDir) : undefined;
   const written: string[] = [];
   try {
     if (planned.length) {
@@ -99,7 +88,7 @@ export function writePlan(
       for (const file of planned) {
         const text = planFile(folder, file, source, store);
         const shown = `${declaration.name}/${file}`;
-        const data = yaml.load(text, { schema: yaml.CORE_SCHEMA });
+        const data = parseYaml(text);
         (Array.isArray(data) ? data : [data]).forEach((item, i) => problems.push(...check({ origin: `${shown}[${i}]`, data: item }).problems));
         staging?.stage(shown, text);
         written.push(shown);
@@ -120,10 +109,10 @@ export function writePlan(
       staging?.stage(ledgerFile(source.name), ledgerText(source.name, store.ledgerEntries()));
       written.push(ledgerFile(source.name));
     }
-    staging?.commit();
+    if (staging?.files.length) await writer!.writer.commitBatch(writer!.meta, staging);
   } catch (error) {
     staging?.discard();
     throw error;
   }
-  return dryRun ? [] : written;
+  return writer ? written : [];
 }

@@ -7,6 +7,9 @@
  * the record's track again. The build reads only `.md` and `.yaml` files under each
  * collection's folder, so the ledger is never content.
  *
+ * A source's cursor (how far a sync has read the service) is the ledger's companion, kept
+ * in STATE_DIR rather than here: src/import/cursor.ts (`cursorOf`, `setCursor`).
+ *
  * It is read into the import's store and written back from it, a record at a time (never
  * held whole), as `JSON.stringify` writes the object of its sorted keys: the same bytes
  * as ever.

@@ -17,7 +17,17 @@
  *    place in the source's files, changed ones (with `--update`) in place, every other
  *    byte as it was; check the collection as the build will read it (one record per
  *    identity); unless `--dry-run`, stage each file as it is planned, and put them all
- *    in place only when every one is staged (src/import/commit.ts).
+ *    in place only when every one is staged — by the content writer (src/owner/writer.ts),
+ *    which journals them and, in a server, rebuilds.
+ *
+ * Steps 1 to 5 run inside the content writer's `exclusive` (unless `--dry-run`): its queue
+ * and the content lock in STATE_DIR, so no other write lands between the plan and the
+ * commit. A command-line import finding the lock held by a running server waits for the
+ * server's write to end (saying so, with the holder's name), up to contentLockWaitMs.
+ *
+ * An archive is all or none (`mode: 'all-or-none'`, the default): one bad row refuses
+ * the import. A sync is `skip-and-report`: a bad record is left out and reported
+ * (`report.skipped`), the others land.
  *
  * Steps 3 and 4 are one pass over the candidates; what it plans goes to the store too.
  * What stays in memory is a file at a time, the report's counts, and the problems.
@@ -25,16 +35,20 @@
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { collection as collectionNamed } from '../collections/index.ts';
 import type { LoadProblem } from '../compile/content/load.ts';
-import { canonicalIdOf, recordChecker } from '../compile/content/records.ts';
+import { canonicalIdOf } from '../compile/content/record-text.ts';
+import { recordChecker } from '../compile/content/records.ts';
 import { LIMITS } from '../core/limits.ts';
-import { openExport } from './archive.ts';
+import { openExport, type ExportInput } from './archive.ts';
 import { indexExisting } from './existing.ts';
 import { writePlan, type Plan } from './files.ts';
+import { ContentWriter } from '../owner/writer.ts';
+import type { LockHolder } from '../owner/lock.ts';
 import { ledgerEntry, loadLedger, type LedgerEntry } from './ledger.ts';
 import { ImportRefused, type ImportProblem } from './problems.ts';
 import type { Candidate, ImportSource, PreviousRecord, ReadContext } from './source.ts';
 import { ImportStore } from './store.ts';
-import { itemHashes, renderItem, revisionOf } from './yaml-file.ts';
+import { renderItem } from '../compile/content/render.ts';
+import { itemHashes, revisionOf } from './yaml-file.ts';
 
 export type Outcome = 'new' | 'same' | 'changed' | 'conflict' | 'kept';
 
@@ -42,8 +56,16 @@ export interface ImportOptions {
   contentDir: string;
   dryRun?: boolean;
   update?: boolean;
-  /** `YYYY-MM-DD`: records dated before it are left out. */
+  /** `YYYY-MM-DD`: records dated before it are left out (and the source is told before it reads: `ReadContext.since`). */
   since?: string;
+  /** Where the content lock and the write journal are (`STATE_DIR`); required unless `writer` or `dryRun` is given. */
+  stateDir?: string;
+  /** A running server's content writer (a sync inside the server): the import joins its queue, and is rebuilt and swapped in. */
+  writer?: ContentWriter;
+  /** Called once if another process holds the content lock, before the import waits for it. */
+  onWait?: (holder: LockHolder | undefined) => void;
+  /** `all-or-none` (an archive; default) or `skip-and-report` (a sync: a bad record is skipped and reported, the others land). */
+  mode?: 'all-or-none' | 'skip-and-report';
   privacyRadiusMeters?: number;
   /**
    * Each line of the report, one per record that is not `same` (`new  Aftersun (diary.csv
@@ -51,12 +73,6 @@ export interface ImportOptions {
    * one); the next waits for a returned promise (a slow reader of the output).
    */
   onLine?: (line: string) => void | Promise<void>;
-  /**
-   * Skip and report (a sync, src/sync/run.ts) rather than all or none (an archive): a
-   * candidate the source or the schema refuses is left out and listed in
-   * `report.skipped`, and the others are written.
-   */
-  skipInvalid?: boolean;
   /** Marks the ledger entries this run writes as written by it (`via: 'sync'`), so `--prune` removes only those. */
   via?: 'sync';
 }
@@ -69,8 +85,8 @@ export interface ImportReport {
   dropped: Record<string, number>;
   /** Files written (relative to the content folder), none on a dry run. */
   written: string[];
-  /** With `skipInvalid`: the candidates left out, and why. */
-  skipped?: ImportProblem[];
+  /** In `skip-and-report` mode: the records left out, and why. */
+  skipped: ImportProblem[];
 }
 
 interface Frame {
@@ -108,19 +124,18 @@ function previousOf(frame: Frame, sourceId: string): PreviousRecord | undefined 
   };
 }
 
-/** What a source reads when it is handed no export: its candidates come from elsewhere (a sync's feed). */
-const NO_EXPORT = { shown: 'the feed', entries: [], close: () => {} };
-
-async function readCandidates(frame: Frame, path: string | undefined): Promise<void> {
+async function readCandidates(frame: Frame, from: string | ExportInput): Promise<void> {
   const { source, options, report, store } = frame;
-  const input = path === undefined ? NO_EXPORT : await openExport(path);
+  const input = typeof from === 'string' ? await openExport(from) : from;
   const problems: ImportProblem[] = [];
   let count = 0;
   try {
+    const skip = options.mode === 'skip-and-report';
     const context: ReadContext = {
       input,
+      ...(options.since ? { since: options.since } : {}),
       privacyRadiusMeters: frame.radius,
-      problem: (p) => void problems.push(p),
+      problem: (p) => void (skip ? report.skipped : problems).push(p),
       notice: (m) => void report.notices.push(m),
       dropped: (what) => void (report.dropped[what] = (report.dropped[what] ?? 0) + 1),
       ...(source.reusesRecords ? { previous: (sourceId: string) => previousOf(frame, sourceId) } : {}),
@@ -136,8 +151,7 @@ async function readCandidates(frame: Frame, path: string | undefined): Promise<v
   } finally {
     input.close();
   }
-  if (problems.length && options.skipInvalid) (report.skipped ??= []).push(...problems);
-  else if (problems.length) throw new ImportRefused(`${input.shown}: ${problems.length} row(s) cannot be imported; nothing was written.`, problems);
+  if (problems.length) throw new ImportRefused(`${input.shown}: ${problems.length} row(s) cannot be imported; nothing was written.`, problems);
 }
 
 function describe(declaration: CollectionDeclaration, c: Candidate): string {
@@ -194,8 +208,9 @@ function validateAndMatch(frame: Frame, lists: Set<string>): Plan {
   const replaced = new Set<string>();
   for (const candidate of store.candidates()) {
     const checked = check({ origin: candidate.origin, data: candidate.fields });
-    if (options.skipInvalid && checked.problems.length) {
-      (report.skipped ??= []).push(...checked.problems.map((p) => ({ origin: p.origin, field: p.field, reason: p.reason })));
+    if (options.mode === 'skip-and-report' && checked.problems.length) {
+      // A sync leaves the bad record out and says so; the others land.
+      report.skipped.push(...checked.problems.map((p) => ({ origin: p.origin, field: p.field, reason: p.reason })));
       continue;
     }
     problems.push(...checked.problems);
@@ -224,8 +239,13 @@ function validateAndMatch(frame: Frame, lists: Set<string>): Plan {
   return plan;
 }
 
-/** Runs one import (no `path`: the source reads no export, as a sync's does); throws ImportRefused (nothing written) or returns what it did. */
-export async function runImport(source: ImportSource, path: string | undefined, options: ImportOptions): Promise<ImportReport> {
+/**
+ * Runs one import; throws ImportRefused (nothing written) or returns what it did. `from`
+ * is an export's path, or an input the caller opened: a sync hands the bodies it fetched
+ * as the entries of an `ExportInput` (src/import/archive.ts), read by the same source
+ * module and written by the same frame. The frame closes the input.
+ */
+export async function runImport(source: ImportSource, from: string | ExportInput, options: ImportOptions): Promise<ImportReport> {
   const declaration = collectionNamed(source.collection);
   if (!declaration) throw new Error(`no collection ${source.collection}`);
   const report: ImportReport = {
@@ -235,18 +255,32 @@ export async function runImport(source: ImportSource, path: string | undefined, 
     notices: [],
     dropped: {},
     written: [],
+    skipped: [],
   };
-  const store = new ImportStore();
-  try {
-    const frame: Frame = { declaration, source, options, radius: options.privacyRadiusMeters ?? LIMITS.importPrivacyRadiusMeters, store, report };
-    await loadLedger(options.contentDir, source.name, store);
-    const lists = indexExisting(options.contentDir, declaration, source, store);
-    await readCandidates(frame, path);
-    const plan = validateAndMatch(frame, lists);
-    report.written = writePlan(options.contentDir, declaration, source, store, plan, options.dryRun ?? false);
-    if (options.onLine) for (const line of store.lines()) await options.onLine(line);
-    return report;
-  } finally {
-    store.close();
-  }
+  const dryRun = options.dryRun ?? false;
+  const writer = dryRun ? undefined : (options.writer ?? ownWriter(source, options));
+  const meta = { client: 'npm run import', tool: `import.${source.name}`, collection: declaration.name, canonicalId: '', change: {}, revision: '' };
+  const run = async () => {
+    const store = new ImportStore();
+    try {
+      const frame: Frame = { declaration, source, options, radius: options.privacyRadiusMeters ?? LIMITS.importPrivacyRadiusMeters, store, report };
+      await loadLedger(options.contentDir, source.name, store);
+      const lists = indexExisting(options.contentDir, declaration, source, store);
+      await readCandidates(frame, from);
+      const plan = validateAndMatch(frame, lists);
+      report.written = await writePlan(options.contentDir, declaration, source, store, plan, writer ? { writer, meta } : undefined);
+      if (options.onLine) for (const line of store.lines()) await options.onLine(line);
+      return report;
+    } finally {
+      store.close();
+    }
+  };
+  // A dry run writes nothing, so it takes no lock and never makes a server's write wait.
+  return writer ? writer.exclusive(run) : run();
+}
+
+/** The content writer of a command-line import: the lock and journal of `stateDir`, no rebuild (a running server rebuilds at its next write). */
+function ownWriter(source: ImportSource, options: ImportOptions): ContentWriter {
+  if (!options.stateDir) throw new Error('runImport: stateDir (the content lock and journal) is required to write');
+  return new ContentWriter({ contentDir: options.contentDir, stateDir: options.stateDir, holder: `npm run import ${source.name}`, onWait: options.onWait });
 }

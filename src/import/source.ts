@@ -19,6 +19,13 @@ export interface Candidate {
 
 export interface ReadContext {
   input: ExportInput;
+  /**
+   * Records dated before this (`YYYY-MM-DD`, or the source's own cursor a sync kept:
+   * src/import/cursor.ts) are not wanted: given before the source reads, so a feed or an
+   * API asks only for what is newer (`min_ts`, `after`, `min_id`) rather than reading all
+   * and leaving most. The frame still leaves out what a source returns older than it.
+   */
+  since?: string;
   /** Track points this close (metres) to a track's start or end never become coordinates. */
   privacyRadiusMeters: number;
   /** A row that cannot become a record: listed with the others, and nothing is written. */

@@ -6,7 +6,7 @@
  * folder is flushed too, so the rename itself is durable. The files stay the single
  * source of truth; a rebuild derives everything else from them.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, type Hash } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
@@ -24,9 +24,10 @@ export function syncFolder(dir: string): void {
  * Writes `data` whole to a temporary file beside `path` (dot-named, so the watcher and the
  * compiler ignore it), flushed to disk, and returns its name for the caller to rename
  * into place; on a failure nothing is left behind. The importer stages all its files so
- * before renaming any (src/import/commit.ts); it hands a large file over in pieces.
+ * before renaming any (src/owner/writer.ts `StagedBatch`); it hands a large file over in pieces, and
+ * `hash` is given every byte written (the journal's digest of the file).
  */
-export function stageFile(path: string, data: string | Uint8Array | Iterable<string>): string {
+export function stageFile(path: string, data: string | Uint8Array | Iterable<string>, hash?: Hash): string {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   const temporary = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
@@ -35,6 +36,8 @@ export function stageFile(path: string, data: string | Uint8Array | Iterable<str
     try {
       for (const piece of typeof data === 'string' || data instanceof Uint8Array ? [data] : data) {
         const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
+        // The digest the journal names is of the bytes written, taken as they pass (a large file is never held whole).
+        hash?.update(bytes);
         for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written, bytes.length - written);
       }
       fsyncSync(fd);

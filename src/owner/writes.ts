@@ -1,291 +1,160 @@
 /**
- * The owner's writes (issue 17, item 7): the only code that changes anything. A write
- * finds the record's source file through the image's sources table (canonicalId → file
- * and entry), checks that the file still holds the record the caller read (its revision:
- * the hash of the record's own lines, src/owner/edit.ts), edits the record's lines as
- * text — or, for a new record, writes a new file — validated by the collection's schema,
- * journals its intent in STATE_DIR, replaces the file atomically
- * (src/owner/content-file.ts), journals that it is applied, and then rebuilds and swaps
- * the generation. Writes run one at a time, in arrival order. A call with a `requestId`
- * already in the journal for the same grant — one installation's authorization, not its
- * client_id, which a Client ID Metadata Document gives every install of an app alike — and
- * the same tool and arguments (their digest is journaled with it) is answered with the
- * first call's result and changes nothing; with other arguments it is refused as a
- * conflict, never replayed. A rebuild that refuses the edited content puts the file back
- * as it was.
+ * The owner's writes (issue 17, item 7; issue 39, item 1): the operations every client of
+ * the content calls — the MCP owner tools, Micropub, a scheduled sync — over the one
+ * content writer (src/owner/writer.ts: queue, lock, journal, atomic write, rebuild and
+ * put-back). An operation finds the record (src/owner/locate.ts), checks that the file
+ * still holds the record the caller read (its revision: the hash of the record's own
+ * lines, src/owner/edit.ts), edits the record's lines as text — or places a new record
+ * (src/owner/placement.ts) rendered the one way (src/compile/content/render.ts) —
+ * validates it with the collection's schema, and hands the file to the writer. A retried
+ * `requestId` is answered from the journal (src/owner/retries.ts).
  *
- * Why the intent comes first: a process killed between the file's rename and a journal
- * line written after it would leave a changed file that no journal entry names, and the
- * client's retry with the same `requestId` would apply the change again (a second new
- * file for `taste.log`). With the intent (which names the file and the digest of the
- * bytes it will hold) flushed before the file is touched, a restart settles the one write
- * that can be in flight: the file holds those bytes → the write happened (the retry is
- * answered with its result); it does not → it never happened (the retry applies it, once).
+ * `log`, `set` and `read` are the owner tools' calls; `update` writes any field (a list, a
+ * multi-line text) and removes fields; `batch` writes many records at once, all or none
+ * (an archive) or skipping and reporting each bad one (a sync), in one commit and one
+ * rebuild.
  */
-import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
-import yaml from 'js-yaml';
-import { collection } from '../collections/index.ts';
-import type { CollectionDeclaration } from '../collections/define.ts';
-import { canonicalIdOf, EXPLICIT_ID } from '../compile/content/records.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { recordsTable, SOURCES_TABLE, type Image } from '../core/image.ts';
+import type { CollectionDeclaration } from '../collections/define.ts';
+import { isContentFile } from '../compile/content/load.ts';
+import { buildNow } from '../compile/content/now.ts';
+import { EXPLICIT_ID, identityOf, markdownBody, parseYaml } from '../compile/content/record-text.ts';
+import { recordChecker } from '../compile/content/records.ts';
+import { renderItem, renderRecord } from '../compile/content/render.ts';
+import { recordsTable } from '../core/image.ts';
+import { LIMITS } from '../core/limits.ts';
 import { SCOPE } from '../oauth/scopes.ts';
-import { removeContentFile, writeContentFile } from './content-file.ts';
-import { blockRevision, EditError, readRecord, recordBlock, setFields } from './edit.ts';
+import { blockRevision, EditError, editFields, readRecord, recordBlock, type FieldChange } from './edit.ts';
+import { type JournalEntry } from './journal.ts';
+import { cidOfFile, heldRecord, locate, ownCollection, sourceOf, withBodyOf, type Located } from './locate.ts';
+import { mergeItems, ownFile, type Placement } from './placement.ts';
+import { WriteRefused, type RecordRead, type ServedGeneration, type WriteCaller, type WriteHost, type WriteResult } from './refused.ts';
+import { argsDigestOf, Retries } from './retries.ts';
+import { BuildRefused, ContentWriter, StagedBatch } from './writer.ts';
 
-/** A write the caller can act on: a bad value, a record not found, a conflict with a hand edit. */
-export class WriteRefused extends Error {
-  readonly code: 'invalid' | 'not-found' | 'conflict' | 'unavailable';
-  constructor(code: WriteRefused['code'], message: string) {
-    super(message);
-    this.code = code;
+// The shapes other code imports from here (they lived in this file before it was split).
+export { JOURNAL_FILE, type JournalEntry } from './journal.ts';
+export { WriteRefused, type RecordRead, type ServedGeneration, type WriteCaller, type WriteHost, type WriteResult } from './refused.ts';
+export type { Placement } from './placement.ts';
+
+/** One change of a batch: a new record, or fields of an existing one set or removed. */
+export type RecordChange =
+  | {
+      op: 'create';
+      collection: string;
+      fields: Record<string, unknown>;
+      /** A service's list file and order (an importer's or a sync's); absent: a file of its own (src/owner/placement.ts). */
+      placement?: Placement;
+    }
+  | {
+      op: 'update';
+      collection: string;
+      canonicalId: string;
+      set?: Record<string, unknown>;
+      unset?: readonly string[];
+      /** The revision the caller read; a record changed since is a conflict. Absent: fields the file holds otherwise than served are a conflict. */
+      revision?: string;
+    };
+
+export interface BatchOptions {
+  /** `all-or-none`: one refused change refuses the batch (an archive). `skip-and-report`: it is skipped and reported, the others land (a sync). */
+  mode: 'all-or-none' | 'skip-and-report';
+  /** What writes, for the journal: `sync.letterboxd`, `micropub.create`. */
+  tool: string;
+}
+
+/** What became of one change of a batch, by its index in the batch. */
+export type ChangeOutcome =
+  { index: number; status: 'written'; result: WriteResult } | { index: number; status: 'skipped'; code: WriteRefused['code']; message: string };
+
+export interface BatchReport {
+  outcomes: ChangeOutcome[];
+  /** The files written (relative to the content folder), sorted. */
+  files: string[];
+  swapped: boolean;
+}
+
+/** A refused batch (all-or-none): which change, and why; nothing was written. */
+export class BatchRefused extends WriteRefused {
+  readonly index: number;
+  constructor(index: number, refusal: WriteRefused) {
+    super(refusal.code, `Change ${index} of the batch: ${refusal.message} Nothing was written.`);
+    this.index = index;
   }
 }
 
-export interface WriteResult {
-  collection: string;
-  canonicalId: string;
-  /** The record's revision after the write: pass it back to the next write to guard it against hand edits. */
-  revision: string;
-  /** The content file, relative to the content folder. */
-  file: string;
-  /** Whether a new generation serves the change (false: nothing a reader sees changed). */
-  swapped: boolean;
-  /** A retried `requestId`: this is the first call's result, and nothing was written again. */
-  replayed?: boolean;
-}
-
-/** What a write reads of the serving generation: its image (the sources table, the records as served). */
-export interface ServedGeneration {
-  readonly image: Image;
-}
-
-/** What the writes need of the running server (src/runtime/generations.ts): the serving generation, and rebuild-and-swap. */
-export interface WriteHost {
-  current(): ServedGeneration;
-  /** Rebuilds what the content files at `paths` change and swaps the result in; `swapped`: whether a reader sees a change. */
-  rebuild(paths: readonly string[]): Promise<{ swapped: boolean }>;
-}
-
-/** Who asks for a write: the token's grant (one installation) and its client. */
-export interface WriteCaller {
-  client: string;
-  grant: string;
-  /** The token's scopes; reading a private or draft record needs `taste:write`. */
-  scopes?: readonly string[];
-}
-
-export interface JournalEntry {
-  at: string;
-  client: string;
-  /** The grant the write was made under: a `requestId` is unique within it. */
-  grant?: string;
-  requestId?: string;
-  /** SHA-256 (hex) of the tool and its arguments: a reused `requestId` with other arguments is a conflict. */
-  argsDigest?: string;
-  tool: string;
-  collection: string;
-  canonicalId: string;
-  file: string;
-  change: Record<string, unknown>;
-  revisionBefore?: string;
-  revision: string;
-  /** A write the build refused: the file was put back, and the entry it follows is void. */
-  reverted?: boolean;
-  /** SHA-256 (hex) of the content file's bytes after the write: how a restart tells whether an intent reached the file. */
-  digest?: string;
-  /** The intent, journaled before the file changes; the same entry without it follows once the file holds the change. */
-  pending?: boolean;
-  /** On a put-back's intent (`reverted` and `pending`): the bytes the file is put back to, null to remove it, so a restart can finish it. */
-  before?: string | null;
-}
-
-export const JOURNAL_FILE = 'owner-writes.jsonl';
+/** A schema's refusal as `field: reason; …`. */
+const issuesText = (issues: readonly { path: readonly PropertyKey[]; message: string }[]) =>
+  issues.map((i) => `${i.path.map(String).join('.') || '(record)'}: ${i.message}`).join('; ');
 
 /**
- * Where a new record of `collection` goes, relative to the content folder: a file of its
- * own named after its title (or name), `<collection>/<slug>.<extension>`, numbered when the
- * name is taken in either extension. The owner lane's `taste.log` and `npm run new`
- * (src/setup/new.ts) both place records here.
+ * A record's faults as the build will find them — its schema and its collection's
+ * cross-field rules (src/compile/content/records.ts) — so that a batch refuses (or, in
+ * skip-and-report, skips) the one bad record itself instead of the build refusing the
+ * whole batch.
  */
-export function newRecordFile(contentDir: string, collection: string, fields: Record<string, unknown>, extension: 'yaml' | 'md' = 'yaml'): string {
-  const named = String(fields.title ?? fields.name ?? 'record');
-  const slug =
-    named
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '')
-      .slice(0, 60) || 'record';
-  const taken = (base: string) => existsSync(join(contentDir, `${base}.yaml`)) || existsSync(join(contentDir, `${base}.md`));
-  let base = `${collection}/${slug}`;
-  for (let n = 2; taken(base); n++) base = `${collection}/${slug}-${n}`;
-  return `${base}.${extension}`;
+function buildProblems(declaration: CollectionDeclaration, data: Record<string, unknown>, body?: string): string | undefined {
+  const { problems } = recordChecker(declaration, buildNow())({ origin: 'the record', data, ...(body ? { body } : {}) });
+  return problems.length ? problems.map((p) => `${p.field}: ${p.reason}`).join('; ') : undefined;
 }
 
-const digestOf = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
-
-/** JSON with object keys sorted at every level, so equal arguments digest alike whatever their order. */
-const canonicalJson = (value: unknown): string =>
-  Array.isArray(value)
-    ? `[${value.map(canonicalJson).join(',')}]`
-    : value !== null && typeof value === 'object'
-      ? `{${Object.keys(value)
-          .sort()
-          .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-          .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-          .join(',')}}`
-      : JSON.stringify(value);
-
-/** The digest a `requestId` is stored with: the tool and every argument but the id itself. */
-const argsDigestOf = (tool: string, input: { requestId?: string }) => {
-  const { requestId: _, ...args } = input;
-  return digestOf(canonicalJson({ tool, args }));
-};
-
-/** The key of a retried call: the grant and the `requestId`. */
-const retryKey = (grant: string, requestId: string) => `${grant}\n${requestId}`;
-
-const sourceOf = (served: ServedGeneration, collectionName: string, canonicalId: string) =>
-  served.image.db.prepare(`SELECT file, entry FROM ${SOURCES_TABLE} WHERE collection = ? AND cid = ?`).get(collectionName, canonicalId) as
-    { file: string; entry: number | null } | undefined;
-
-/** A Markdown file's body is its collection's body field: the record as the schema reads it. */
-function bodyOf(declaration: CollectionDeclaration, text: string, markdown: boolean) {
-  const body = markdown && declaration.bodyField ? text.replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '').trim() : '';
-  return (record: Record<string, unknown>) => (body ? { ...record, [declaration.bodyField!]: body } : record);
-}
-
-/** The record's fields at the entry the last build found it, refused when the file holds another record there now (a hand edit moved or replaced it). */
-function heldRecord(
-  declaration: CollectionDeclaration,
-  file: string,
-  text: string,
-  markdown: boolean,
-  entry: number | null,
-  canonicalId: string,
-): Record<string, unknown> {
-  const record = readRecord(text, markdown, entry);
-  const { id, ...fields } = record;
-  const parsed = declaration.schema.safeParse(bodyOf(declaration, text, markdown)(fields));
-  if (!parsed.success || canonicalIdOf(declaration, typeof id === 'string' ? id : undefined, parsed.data as Record<string, unknown>) !== canonicalId) {
-    throw new WriteRefused(
-      'conflict',
-      `The file ${file} no longer holds this record where the last build found it (edited by hand?); rebuild, reread and try again.`,
-    );
-  }
-  return record;
-}
-
-/** A record as its content file holds it now, with the revision a write checks. */
-export interface RecordRead {
-  collection: string;
-  canonicalId: string;
-  /** Pass it to a write of this record: the write is refused if the record's lines changed since. */
-  revision: string;
-  file: string;
-  /** The record's fields as the content file holds them (a Markdown body not included). */
-  fields: Record<string, unknown>;
-  /** Where the record sits in its file (the item of a YAML list; null: the file's one record): what `setUnserved` needs once the image no longer names it. */
-  entry?: number | null;
+/** A file a batch is writing: its text as the changes so far leave it. */
+interface PlannedFile {
+  path: string;
+  before: string | undefined;
+  text: string;
 }
 
 export class OwnerWrites {
   readonly contentDir: string;
   readonly journalPath: string;
+  /** The one content writer of this process: importers and sync run in the same server hand their files to it. */
+  readonly writer: ContentWriter;
   private host: WriteHost | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
-  /** Results (and the digest of the call's arguments) by grant and requestId, from the journal. */
-  private readonly done = new Map<string, { result: WriteResult; argsDigest: string | undefined }>();
+  private readonly retries = new Retries();
   /** The content files the journal names: what a server started on a build older than them rebuilds first. */
   private readonly journaled = new Set<string>();
 
-  constructor(options: { contentDir: string; stateDir: string }) {
-    this.contentDir = resolve(options.contentDir);
-    mkdirSync(options.stateDir, { recursive: true });
-    this.journalPath = join(options.stateDir, JOURNAL_FILE);
-    if (existsSync(this.journalPath)) {
-      // Writes are serialized, so only the journal's last intent can lack its outcome (the line after it).
-      let pending: JournalEntry | undefined;
-      for (const line of readFileSync(this.journalPath, 'utf8').split('\n')) {
-        // A line cut short by a crash is the last one, and its write was never acknowledged.
-        let entry: JournalEntry;
-        try {
-          entry = JSON.parse(line) as JournalEntry;
-        } catch {
-          continue;
-        }
-        // A journal names files of the content folder only; a line naming one outside it was not
-        // written by this code, and is never read back, restored or rebuilt.
-        if (typeof entry.file !== 'string' || !this.inContent(entry.file)) continue;
-        if (entry.pending) {
-          pending = entry;
-          continue;
-        }
-        pending = undefined;
-        this.remember(entry);
-      }
-      if (pending?.reverted) {
-        // A put-back cut short: the build refused the change, so the file must not keep it
-        // (unless it no longer holds it: then someone edited it since, and it is theirs).
-        if (this.fileHolds(pending)) this.restore(join(this.contentDir, pending.file), pending.before ?? undefined);
-        const { pending: _, before: __, ...reverted } = pending;
-        this.append(reverted);
-        this.remember(reverted);
-      } else if (pending && this.fileHolds(pending)) {
-        const { pending: _, ...applied } = pending;
-        this.append(applied);
-        this.remember(applied);
-      }
-    }
+  constructor(options: { contentDir: string; stateDir: string; writer?: ContentWriter }) {
+    this.writer =
+      options.writer ?? new ContentWriter({ contentDir: options.contentDir, stateDir: options.stateDir, holder: `the server (pid ${process.pid})` });
+    this.contentDir = this.writer.contentDir;
+    this.journalPath = this.writer.journal.path;
+    // The journal is settled and read by the writer's first write (under the lock); what
+    // another process (a command-line import) journals later is read as the writer catches up.
+    this.writer.onStart((entries) => entries.forEach((e) => this.remember(e)));
+    this.writer.onForeign((entries) => entries.filter((e) => !e.pending).forEach((e) => this.remember(e)));
   }
 
-  /** Whether a journal's relative `file` resolves inside the content folder. */
-  private inContent(file: string): boolean {
-    return resolve(this.contentDir, file).startsWith(`${this.contentDir}${sep}`);
-  }
-
-  /** An applied (or reverted) journal entry: its file is rebuilt on catch-up, its requestId answered with its result. */
   private remember(entry: JournalEntry): void {
     this.journaled.add(entry.file);
-    // Entries journaled before grants were recorded cannot be matched to an installation: never replayed.
-    if (!entry.requestId || !entry.grant) return;
-    const key = retryKey(entry.grant, entry.requestId);
-    if (entry.reverted) this.done.delete(key);
-    else
-      this.done.set(key, {
-        result: { collection: entry.collection, canonicalId: entry.canonicalId, revision: entry.revision, file: entry.file, swapped: true },
-        argsDigest: entry.argsDigest,
-      });
-  }
-
-  /** Whether the content file holds the bytes an intent was about to write. */
-  private fileHolds(intent: JournalEntry): boolean {
-    try {
-      return intent.digest !== undefined && digestOf(readFileSync(join(this.contentDir, intent.file))) === intent.digest;
-    } catch {
-      return false;
-    }
+    this.retries.remember(entry);
   }
 
   /** Connects the writes to the server's generations (src/runtime/generations.ts). */
   attach(host: WriteHost): void {
     this.host = host;
+    this.writer.attach((paths) => host.rebuild(paths));
   }
 
   /**
    * Rebuilds the files earlier writes edited: a server starts on `dist/`, which may be
    * older than they are (a restart after writes, without a build in between). What the
    * build already holds changes nothing. A file the build refuses is reported and left
-   * to the owner; the build keeps serving.
+   * to the owner; the build keeps serving. It is the writer's first write: the journal is
+   * settled first (src/owner/writer.ts), and a lock another process holds past the wait is
+   * reported, the server starting on its build.
    */
   async catchUp(log: (error: unknown) => void = console.error): Promise<void> {
-    const files = [...this.journaled].map((file) => join(this.contentDir, file));
-    if (files.length === 0 || !this.host) return;
-    await this.host.rebuild(files).catch(log);
+    await this.writer
+      .exclusive(async () => {
+        const files = [...this.journaled].filter(isContentFile).map((file) => join(this.contentDir, file));
+        if (files.length === 0 || !this.host) return;
+        await this.host.rebuild(files).catch(log);
+      })
+      .catch(log);
   }
 
   /** Adds a record to a collection: a new content file holding `fields`, validated by the collection's schema. */
@@ -294,14 +163,44 @@ export class OwnerWrites {
     return this.serialized(caller, input.requestId, argsDigest, () => this.logNow(caller, argsDigest, input));
   }
 
-  /** Sets fields of a record (`rating`, `recommended`, `stance`), guarded by the revision the caller read, when given. */
+  /** Sets fields of a record (`rating`, `recommended`, `stance`: one-line scalars), guarded by the revision the caller read, when given. */
   set(
     caller: WriteCaller,
     tool: string,
     input: { collection: string; canonicalId: string; change: Record<string, unknown>; revision?: string; requestId?: string },
   ): Promise<WriteResult> {
     const argsDigest = argsDigestOf(tool, input);
-    return this.serialized(caller, input.requestId, argsDigest, () => this.setNow(caller, argsDigest, tool, input));
+    const change = { op: 'update' as const, collection: input.collection, canonicalId: input.canonicalId, set: input.change, revision: input.revision };
+    return this.serialized(caller, input.requestId, argsDigest, () => this.updateNow(caller, argsDigest, tool, input.requestId, change, true));
+  }
+
+  /**
+   * Sets any fields of a record (lists, multi-line text included) and removes others
+   * (`unset`), guarded as `set` is: what Micropub's update (replace, add, delete) and a
+   * sync's update write.
+   */
+  update(
+    caller: WriteCaller,
+    tool: string,
+    input: { collection: string; canonicalId: string; set?: Record<string, unknown>; unset?: readonly string[]; revision?: string; requestId?: string },
+  ): Promise<WriteResult> {
+    const argsDigest = argsDigestOf(tool, input);
+    const { requestId, ...rest } = input;
+    return this.serialized(caller, requestId, argsDigest, () => this.updateNow(caller, argsDigest, tool, requestId, { op: 'update', ...rest }, false));
+  }
+
+  /**
+   * Writes many records in one commit and one rebuild (see `BatchOptions` for the two
+   * modes). Updates are planned before new records, so that a record inserted into a
+   * list never moves an item another change of the batch edits; outcomes keep the
+   * batch's indexes.
+   */
+  batch(caller: WriteCaller, changes: readonly RecordChange[], options: BatchOptions): Promise<BatchReport> {
+    if (changes.length > LIMITS.writeBatchRecordsMax)
+      return Promise.reject(
+        new WriteRefused('invalid', `A batch holds at most ${LIMITS.writeBatchRecordsMax} records (writeBatchRecordsMax); this one holds ${changes.length}.`),
+      );
+    return this.writer.exclusive(() => this.batchNow(caller, changes, options));
   }
 
   /**
@@ -310,10 +209,10 @@ export class OwnerWrites {
    * alone: read only for a caller holding `taste:write`.
    */
   read(input: { collection: string; canonicalId: string }, caller?: WriteCaller): RecordRead {
-    const generation = this.hostOrRefuse().current();
-    const { declaration, source, text, markdown } = this.locate(generation, input.collection, input.canonicalId);
+    const located = locate(this.contentDir, this.hostOrRefuse().current(), input.collection, input.canonicalId);
+    const { source, text, markdown } = located;
     try {
-      const fields = heldRecord(declaration, source.file, text, markdown, source.entry, input.canonicalId);
+      const fields = heldRecord(located, input.canonicalId);
       // The compiler's rule (src/compile/content/records.ts): such a record never reaches the public surfaces.
       const unpublished = fields.visibility === 'private' || fields.draft === true;
       if (unpublished && !caller?.scopes?.includes(SCOPE.write)) {
@@ -338,111 +237,95 @@ export class OwnerWrites {
     return this.host;
   }
 
+  /** One write through the writer, answered from the journal when it is a retry. */
   private serialized(caller: WriteCaller, requestId: string | undefined, argsDigest: string, run: () => Promise<WriteResult>): Promise<WriteResult> {
-    const key = requestId === undefined ? undefined : retryKey(caller.grant, requestId);
-    const next = this.queue.then(async () => {
-      const earlier = key === undefined ? undefined : this.done.get(key);
-      if (earlier) {
-        if (earlier.argsDigest !== argsDigest) {
-          throw new WriteRefused(
-            'conflict',
-            `The requestId ${requestId!.slice(0, 40)} was already used for another call (another tool or other arguments); nothing was written. Give a new change a new requestId.`,
-          );
-        }
-        const canonicalId = earlier.result.canonicalId || this.cidOfFile(earlier.result.file);
-        return { ...earlier.result, canonicalId, replayed: true };
-      }
-      return run();
+    return this.writer.exclusive(() => {
+      const replayed = this.retries.replay(caller.grant, requestId, argsDigest, (file) => (this.host ? cidOfFile(this.host.current(), file) : ''));
+      return replayed ?? run();
     });
-    this.queue = next.catch(() => undefined);
-    return next;
   }
 
-  private locate(generation: ServedGeneration, collectionName: string, canonicalId: string) {
-    const declaration = collection(collectionName);
-    if (!declaration || declaration.compose)
-      throw new WriteRefused('invalid', `No collection is named ${collectionName.slice(0, 40)} that holds records of its own.`);
-    const source = sourceOf(generation, collectionName, canonicalId);
-    if (!source) throw new WriteRefused('not-found', `No ${collectionName} record has the canonicalId ${canonicalId.slice(0, 80)}.`);
-    const path = resolve(this.contentDir, source.file);
-    if (!path.startsWith(`${this.contentDir}${sep}`)) throw new WriteRefused('not-found', 'The record has no content file here.');
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      throw new WriteRefused('conflict', `The record's file ${source.file} is gone (changed by hand?); reread the record.`);
-    }
-    return { declaration, source, path, text, markdown: path.endsWith('.md') };
-  }
-
-  private async setNow(
-    caller: WriteCaller,
-    argsDigest: string,
-    tool: string,
-    input: { collection: string; canonicalId: string; change: Record<string, unknown>; revision?: string; requestId?: string },
-  ): Promise<WriteResult> {
-    const host = this.hostOrRefuse();
-    const generation = host.current();
-    const { declaration, source, path, text, markdown } = this.locate(generation, input.collection, input.canonicalId);
-    const withBody = bodyOf(declaration, text, markdown);
-    let edited: ReturnType<typeof setFields>;
+  /**
+   * A record's file with `change` applied: checked against the revision the caller read
+   * (or, without one, against the record as served), edited as text, validated.
+   */
+  private edited(
+    generation: ServedGeneration,
+    located: Located,
+    change: Extract<RecordChange, { op: 'update' }>,
+    oneLine: boolean,
+  ): { text: string; revisionBefore: string; revision: string } {
+    const { declaration, source, text, markdown } = located;
+    let edited: ReturnType<typeof editFields>;
     let revisionBefore: string;
+    const fieldChange: FieldChange = { set: change.set ?? {}, unset: change.unset ?? [] };
     try {
       revisionBefore = blockRevision(text, recordBlock(text, markdown, source.entry));
-      if (input.revision !== undefined && input.revision !== revisionBefore) {
+      if (change.revision !== undefined && change.revision !== revisionBefore) {
         throw new WriteRefused(
           'conflict',
-          `The record was changed since revision ${input.revision.slice(0, 40)} (its file was edited; now ${revisionBefore}); reread it and decide again.`,
+          `The record was changed since revision ${change.revision.slice(0, 40)} (its file was edited; now ${revisionBefore}); reread it and decide again.`,
         );
       }
-      const { id: _id, ...current } = heldRecord(declaration, source.file, text, markdown, source.entry, input.canonicalId);
+      const { id: _id, ...current } = heldRecord(located, change.canonicalId);
       // Without a revision, the caller read the record as served: a field it changes that
       // the file holds otherwise was edited by hand since, and is not overwritten blindly.
-      if (input.revision === undefined) {
-        const served = JSON.parse(
-          (generation.image.db.prepare(`SELECT json FROM ${recordsTable(input.collection)} WHERE cid = ?`).get(input.canonicalId) as { json: string }).json,
-        ) as Record<string, unknown>;
-        const edited = Object.keys(input.change).filter(
+      if (change.revision === undefined) {
+        const row = generation.image.db.prepare(`SELECT json FROM ${recordsTable(change.collection)} WHERE cid = ?`).get(change.canonicalId) as
+          { json: string } | undefined;
+        const served = row ? (JSON.parse(row.json) as Record<string, unknown>) : {};
+        const touched = [...Object.keys(fieldChange.set ?? {}), ...(fieldChange.unset ?? [])];
+        const handEdited = touched.filter(
           (field) => current[field] !== undefined && served[field] !== undefined && !isDeepStrictEqual(current[field], served[field]),
         );
-        if (edited.length > 0) {
+        if (handEdited.length > 0) {
           throw new WriteRefused(
             'conflict',
-            `The file ${source.file} changed ${edited.join(', ')} of this record since it was served (edited by hand: ${edited.map((f) => `${f} is ${JSON.stringify(current[f])}`).join(', ')}); to write anyway, call again with revision ${revisionBefore}.`,
+            `The file ${source.file} changed ${handEdited.join(', ')} of this record since it was served (edited by hand: ${handEdited.map((f) => `${f} is ${JSON.stringify(current[f])}`).join(', ')}); to write anyway, call again with revision ${revisionBefore}.`,
           );
         }
       }
-      edited = setFields(text, markdown, source.entry, input.change);
+      edited = editFields(text, markdown, source.entry, fieldChange, { oneLine });
     } catch (error) {
       if (error instanceof EditError) throw new WriteRefused('conflict', `Cannot edit ${source.file}: ${error.message}.`);
       throw error;
     }
     const { id: _edited, ...fields } = edited.record;
-    const checked = declaration.schema.safeParse(withBody(fields));
-    if (!checked.success)
-      throw new WriteRefused(
-        'invalid',
-        `The change is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`,
-      );
-    const revision = blockRevision(edited.text, recordBlock(edited.text, markdown, source.entry));
+    const checked = declaration.schema.safeParse(withBodyOf(declaration, text, markdown)(fields));
+    if (!checked.success) throw new WriteRefused('invalid', `The change is not valid for ${change.collection}: ${issuesText(checked.error.issues)}.`);
+    return { text: edited.text, revisionBefore, revision: blockRevision(edited.text, recordBlock(edited.text, markdown, source.entry)) };
+  }
+
+  private async updateNow(
+    caller: WriteCaller,
+    argsDigest: string,
+    tool: string,
+    requestId: string | undefined,
+    change: Extract<RecordChange, { op: 'update' }>,
+    oneLine: boolean,
+  ): Promise<WriteResult> {
+    const host = this.hostOrRefuse();
+    const generation = host.current();
+    const located = locate(this.contentDir, generation, change.collection, change.canonicalId);
+    const { text, revisionBefore, revision } = this.edited(generation, located, change, oneLine);
+    const fieldChange = oneLine ? (change.set ?? {}) : { ...(change.set ? { set: change.set } : {}), ...(change.unset?.length ? { unset: change.unset } : {}) };
     return this.commit(
-      host,
       caller,
-      {
-        tool,
-        requestId: input.requestId,
-        argsDigest,
-        collection: input.collection,
-        canonicalId: input.canonicalId,
-        file: source.file,
-        change: input.change,
-        revisionBefore,
-      },
-      path,
+      { tool, requestId, argsDigest, collection: change.collection, canonicalId: change.canonicalId, change: fieldChange, revisionBefore, revision },
+      located.path,
+      located.text,
       text,
-      edited.text,
-      revision,
     );
+  }
+
+  /** Validates a new record: its explicit id, its schema. */
+  private checkedNew(declaration: CollectionDeclaration, input: Record<string, unknown>): void {
+    // An explicit `id` is the record's own, beside its schema's fields (as the compiler reads it).
+    const { id, ...fields } = input;
+    if (id !== undefined && (typeof id !== 'string' || !EXPLICIT_ID.test(id)))
+      throw new WriteRefused('invalid', 'The record is not valid: id: expected a slug of letters, digits, . _ : - (at most 128 characters).');
+    const checked = declaration.schema.safeParse(fields);
+    if (!checked.success) throw new WriteRefused('invalid', `The record is not valid for ${declaration.name}: ${issuesText(checked.error.issues)}.`);
   }
 
   private async logNow(
@@ -450,121 +333,170 @@ export class OwnerWrites {
     argsDigest: string,
     input: { collection: string; fields: Record<string, unknown>; requestId?: string },
   ): Promise<WriteResult> {
-    const host = this.hostOrRefuse();
-    const declaration = collection(input.collection);
-    if (!declaration || declaration.compose)
-      throw new WriteRefused('invalid', `No collection is named ${input.collection.slice(0, 40)} that holds records of its own.`);
-    // An explicit `id` is the record's own, beside its schema's fields (as the compiler reads it).
-    const { id, ...fields } = input.fields;
-    if (id !== undefined && (typeof id !== 'string' || !EXPLICIT_ID.test(id)))
-      throw new WriteRefused('invalid', 'The record is not valid: id: expected a slug of letters, digits, . _ : - (at most 128 characters).');
-    const checked = declaration.schema.safeParse(fields);
-    if (!checked.success)
-      throw new WriteRefused(
-        'invalid',
-        `The record is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`,
-      );
-    const file = newRecordFile(this.contentDir, input.collection, input.fields);
-    const path = join(this.contentDir, file);
-    const text = yaml.dump(input.fields, { schema: yaml.CORE_SCHEMA, lineWidth: -1, flowLevel: 1 });
+    this.hostOrRefuse();
+    const declaration = ownCollection(input.collection);
+    this.checkedNew(declaration, input.fields);
+    const file = ownFile(this.contentDir, input.collection, input.fields);
+    const text = renderRecord(declaration, input.fields);
     const revision = blockRevision(text, recordBlock(text, false, null));
     return this.commit(
-      host,
       caller,
-      { tool: 'taste.log', requestId: input.requestId, argsDigest, collection: input.collection, canonicalId: '', file, change: input.fields },
-      path,
+      { tool: 'taste.log', requestId: input.requestId, argsDigest, collection: input.collection, canonicalId: '', change: input.fields, revision },
+      join(this.contentDir, file),
       undefined,
       text,
-      revision,
     );
   }
 
-  private cidOfFile(file: string): string {
-    const row = this.host?.current().image.db.prepare(`SELECT cid FROM ${SOURCES_TABLE} WHERE file = ?`).get(file) as { cid: string } | undefined;
-    return row?.cid ?? '';
-  }
-
-  /**
-   * Journals the intent (flushed), writes the file, journals that the file holds it
-   * (flushed: from here on the write is durable and a retried requestId will not apply it
-   * twice), rebuilds and swaps; on a refused rebuild, puts the file back and journals that.
-   */
+  /** Hands one file to the writer; a refused build is a refused write. */
   private async commit(
-    host: WriteHost,
     caller: WriteCaller,
-    entry: Omit<JournalEntry, 'at' | 'client' | 'grant' | 'revision'>,
+    meta: Omit<JournalEntry, 'at' | 'client' | 'grant' | 'file'>,
     path: string,
     before: string | undefined,
     after: string,
-    revision: string,
   ): Promise<WriteResult> {
-    const file = relative(this.contentDir, path).split(sep).join('/');
-    const journal: JournalEntry = {
-      at: new Date().toISOString(),
-      client: caller.client,
-      grant: caller.grant,
-      ...entry,
-      file,
-      revision,
-      digest: digestOf(after),
-    };
-    this.append({ ...journal, pending: true });
+    let written: Awaited<ReturnType<ContentWriter['writeFile']>>;
     try {
-      writeContentFile(path, after);
+      written = await this.writer.writeFile({ client: caller.client, grant: caller.grant, ...meta }, path, before, after);
     } catch (error) {
-      this.append({ ...journal, at: new Date().toISOString(), reverted: true });
+      if (error instanceof BuildRefused) throw new WriteRefused('invalid', error.message);
       throw error;
     }
-    this.append(journal);
-    let summary: { swapped: boolean };
-    try {
-      summary = await host.rebuild([path]);
-    } catch (error) {
-      // The put-back is journaled the same way: its intent (with the bytes to restore), then its outcome.
-      const putBack: JournalEntry = { ...journal, at: new Date().toISOString(), reverted: true };
-      this.append({ ...putBack, pending: true, before: before ?? null });
-      this.restore(path, before);
-      this.append(putBack);
-      await host.rebuild([path]).catch(() => undefined);
-      const detail =
-        error instanceof Error && 'problems' in error
-          ? (error as { problems: { field: string; reason: string }[] }).problems.map((p) => `${p.field}: ${p.reason}`).join('; ')
-          : 'the rebuild failed';
-      throw new WriteRefused('invalid', `The build refused the change (${detail.slice(0, 500)}); nothing was changed.`);
-    }
-    const canonicalId = entry.canonicalId || this.cidOfFile(file);
-    const result: WriteResult = { collection: entry.collection, canonicalId, revision, file, swapped: summary.swapped };
-    if (entry.requestId !== undefined) this.done.set(retryKey(caller.grant, entry.requestId), { result, argsDigest: entry.argsDigest });
+    const { file } = written.entry;
+    this.journaled.add(file);
+    const canonicalId = meta.canonicalId || (this.host ? cidOfFile(this.host.current(), file) : '');
+    const result: WriteResult = { collection: meta.collection, canonicalId, revision: meta.revision, file, swapped: written.swapped };
+    if (meta.requestId !== undefined) this.retries.record(caller.grant, meta.requestId, result, meta.argsDigest);
     return result;
   }
 
-  /** Puts a file back as it was before a write: its bytes, or no file. */
-  private restore(path: string, before: string | undefined): void {
-    if (before !== undefined) writeContentFile(path, before);
-    else if (existsSync(path)) removeContentFile(path);
-  }
-
-  /** One line per write, flushed to disk before the write is acknowledged. */
-  private append(entry: JournalEntry): void {
-    appendFileSync(this.journalPath, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-    const fd = openSync(this.journalPath, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+  private async batchNow(caller: WriteCaller, changes: readonly RecordChange[], options: BatchOptions): Promise<BatchReport> {
+    const host = this.hostOrRefuse();
+    const generation = host.current();
+    const files = new Map<string, PlannedFile>();
+    const outcomes: ChangeOutcome[] = [];
+    /** canonicalIds the batch creates, so a second record of one identity is refused as the build would. */
+    const creating = new Set<string>();
+    const fileNow = (file: string): PlannedFile => {
+      let planned = files.get(file);
+      if (!planned) {
+        const path = join(this.contentDir, file);
+        const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+        planned = { path, before, text: before ?? '' };
+        files.set(file, planned);
+      }
+      return planned;
+    };
+    const refuse = (index: number, error: unknown) => {
+      const refusal = error instanceof WriteRefused ? error : error instanceof EditError ? new WriteRefused('conflict', error.message) : undefined;
+      if (!refusal) throw error;
+      if (options.mode === 'all-or-none') throw new BatchRefused(index, refusal);
+      outcomes.push({ index, status: 'skipped', code: refusal.code, message: refusal.message });
+    };
+    const order = changes
+      .map((change, index) => ({ change, index }))
+      .sort((a, b) => (a.change.op === b.change.op ? a.index - b.index : a.change.op === 'update' ? -1 : 1));
+    const written: { index: number; result: WriteResult }[] = [];
+    for (const { change, index } of order) {
+      try {
+        if (change.op === 'update') {
+          const source = sourceOf(generation, change.collection, change.canonicalId);
+          const planned = source ? files.get(source.file) : undefined;
+          const located = locate(this.contentDir, generation, change.collection, change.canonicalId);
+          // A file an earlier change of the batch edited is edited further, from its planned text.
+          if (planned) located.text = planned.text;
+          const { text, revision } = this.edited(generation, located, change, false);
+          const record = readRecord(text, located.markdown, located.source.entry);
+          const faults = buildProblems(located.declaration, record, located.markdown ? markdownBody(text) : undefined);
+          if (faults) throw new WriteRefused('invalid', `The change is not valid for ${change.collection}: ${faults}.`);
+          fileNow(located.source.file).text = text;
+          written.push({
+            index,
+            result: { collection: change.collection, canonicalId: change.canonicalId, revision, file: located.source.file, swapped: false },
+          });
+        } else {
+          const declaration = ownCollection(change.collection);
+          this.checkedNew(declaration, change.fields);
+          const faults = buildProblems(declaration, change.fields);
+          if (faults) throw new WriteRefused('invalid', `The record is not valid for ${change.collection}: ${faults}.`);
+          const canonicalId = identityOf(declaration, change.fields)!;
+          if (creating.has(canonicalId) || sourceOf(generation, change.collection, canonicalId))
+            throw new WriteRefused(
+              'conflict',
+              `A ${change.collection} record with this identity (${declaration.identity.join(', ')}) exists already: ${canonicalId}.`,
+            );
+          let file: string;
+          let item: string;
+          if (change.placement) {
+            file = `${change.collection}/${change.placement.fileOf(change.fields)}`;
+            item = renderItem(declaration, change.fields);
+            const planned = fileNow(file);
+            if (planned.before !== undefined && !file.endsWith('.md') && !Array.isArray(parseListOrUndefined(planned.text)))
+              throw new WriteRefused('conflict', `${file} exists but is not a YAML list; move it aside.`);
+            planned.text = mergeItems(planned.text, [{ key: change.placement.sortKeyOf(change.fields), text: item }], (fields) =>
+              change.placement!.sortKeyOf(fields),
+            );
+          } else {
+            file = ownFile(this.contentDir, change.collection, change.fields, new Set(files.keys()));
+            item = renderRecord(declaration, change.fields);
+            fileNow(file).text = item;
+          }
+          creating.add(canonicalId);
+          written.push({
+            index,
+            result: {
+              collection: change.collection,
+              canonicalId,
+              revision: blockRevision(item, { start: 0, end: item.length, indent: 0 }),
+              file,
+              swapped: false,
+            },
+          });
+        }
+      } catch (error) {
+        refuse(index, error);
+      }
     }
+    const changed = [...files].filter(([, planned]) => planned.text !== (planned.before ?? '')).sort(([a], [b]) => (a < b ? -1 : 1));
+    let swapped = false;
+    if (changed.length) {
+      const staged = new StagedBatch(this.contentDir);
+      try {
+        for (const [file, planned] of changed) staged.stage(file, planned.text);
+        swapped = (
+          await this.writer.commitBatch(
+            {
+              client: caller.client,
+              grant: caller.grant,
+              tool: options.tool,
+              collection: '',
+              canonicalId: '',
+              change: { records: written.length },
+              revision: '',
+            },
+            staged,
+          )
+        ).swapped;
+      } catch (error) {
+        staged.discard();
+        if (error instanceof BuildRefused) throw new WriteRefused('invalid', error.message);
+        throw error;
+      }
+      for (const [file] of changed) this.journaled.add(file);
+    }
+    for (const { index, result } of written) outcomes.push({ index, status: 'written', result: { ...result, swapped } });
+    outcomes.sort((a, b) => a.index - b.index);
+    return { outcomes, files: changed.map(([file]) => file), swapped };
   }
 
   // ── Micropub (issue 40): one addition, kept apart for the split of this file ──────────
 
   /**
-   * Sets fields of a record the image no longer serves — one its file marks private, which
-   * the build leaves out, so the sources table no longer names it — located where an
-   * earlier `read` found it (`file` and `entry`). Micropub's undelete is its one caller: a
-   * deleted record is marked `visibility: private`, and restoring it sets `public` again.
-   * The same checks as `set`: the file must hold the very record there (its canonicalId),
-   * the edit must read back exactly and pass the collection's schema; then it is journaled,
-   * written, rebuilt and swapped like every write.
+   * Sets fields of a record the image no longer serves (a Micropub delete made it
+   * private), found by the file and entry it was read at: what undelete writes. The file
+   * must still hold that record there (its identity), and the change is validated and
+   * journaled as every write is.
    */
   setUnserved(
     caller: WriteCaller,
@@ -573,10 +505,8 @@ export class OwnerWrites {
   ): Promise<WriteResult> {
     const argsDigest = argsDigestOf(tool, input);
     return this.serialized(caller, input.requestId, argsDigest, async () => {
-      const host = this.hostOrRefuse();
-      const declaration = collection(input.collection);
-      if (!declaration || declaration.compose)
-        throw new WriteRefused('invalid', `No collection is named ${input.collection.slice(0, 40)} that holds records of its own.`);
+      const generation = this.hostOrRefuse().current();
+      const declaration = ownCollection(input.collection);
       const path = resolve(this.contentDir, input.file);
       if (!path.startsWith(`${this.contentDir}${sep}`)) throw new WriteRefused('not-found', 'The record has no content file here.');
       let text: string;
@@ -585,35 +515,34 @@ export class OwnerWrites {
       } catch {
         throw new WriteRefused('not-found', `The record's file ${input.file} is gone.`);
       }
-      const markdown = path.endsWith('.md');
-      let edited: ReturnType<typeof setFields>;
-      let revisionBefore: string;
-      try {
-        revisionBefore = blockRevision(text, recordBlock(text, markdown, input.entry));
-        heldRecord(declaration, input.file, text, markdown, input.entry, input.canonicalId);
-        edited = setFields(text, markdown, input.entry, input.change);
-      } catch (error) {
-        if (error instanceof EditError) throw new WriteRefused('conflict', `Cannot edit ${input.file}: ${error.message}.`);
-        throw error;
-      }
-      const { id: _id, ...fields } = edited.record;
-      const checked = declaration.schema.safeParse(bodyOf(declaration, text, markdown)(fields));
-      if (!checked.success)
-        throw new WriteRefused(
-          'invalid',
-          `The change is not valid for ${input.collection}: ${checked.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')}.`,
-        );
-      const revision = blockRevision(edited.text, recordBlock(edited.text, markdown, input.entry));
-      const { file, collection: name, canonicalId, change, requestId } = input;
+      const located: Located = { declaration, source: { file: input.file, entry: input.entry }, path, text, markdown: path.endsWith('.md') };
+      const change = { op: 'update' as const, collection: input.collection, canonicalId: input.canonicalId, set: input.change };
+      const edited = this.edited(generation, located, change, true);
       return this.commit(
-        host,
         caller,
-        { tool, requestId, argsDigest, collection: name, canonicalId, file, change, revisionBefore },
+        {
+          tool,
+          requestId: input.requestId,
+          argsDigest,
+          collection: input.collection,
+          canonicalId: input.canonicalId,
+          change: input.change,
+          revisionBefore: edited.revisionBefore,
+          revision: edited.revision,
+        },
         path,
         text,
         edited.text,
-        revision,
       );
     });
+  }
+}
+
+/** The parsed text of a list file, or undefined when it does not parse (the build will say why). */
+function parseListOrUndefined(text: string): unknown {
+  try {
+    return text.trim() === '' ? [] : parseYaml(text);
+  } catch {
+    return undefined;
   }
 }

@@ -42,7 +42,13 @@ export async function serve(settings: Config = config()): Promise<{ generations:
   role?.start(generations);
   // Only the writer syncs on its own: the only server, or the replica with the owner lane.
   if (settings.SYNC_INTERVAL && syncConfig && (role === undefined || ownerLane))
-    scheduled = startScheduledSync({ settings, intervalSeconds: settings.SYNC_INTERVAL, config: syncConfig, rebuild: (paths) => generations.rebuild(paths) });
+    scheduled = startScheduledSync({
+      settings,
+      intervalSeconds: settings.SYNC_INTERVAL,
+      config: syncConfig,
+      ...(options.owner ? { writer: options.owner.writer } : {}),
+      rebuild: (paths) => generations.rebuild(paths),
+    });
   const stop = async () => {
     scheduled?.stop();
     role?.stop();

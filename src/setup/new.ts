@@ -2,7 +2,7 @@
  * `npm run new -- <collection> "<title>" [--<field> <value> …]`: one new record file,
  * generated from the collection's declaration (src/collections/), so every collection has
  * it — Hugo's archetypes, with the schema as the archetype. The file goes where the owner
- * lane puts a new record (`newRecordFile`, src/owner/writes.ts): `content/<collection>/
+ * lane puts a new record (`newRecordFile`, src/owner/placement.ts): `content/<collection>/
  * <slug>.md`. Its front matter has the field that names the record from the title, the
  * required dates set to today, every `--field value` given (read as YAML), every other
  * required field present and empty with what it takes, and the optional fields as
@@ -18,7 +18,7 @@ import type { CollectionDeclaration } from '../collections/define.ts';
 import { contentCollections } from '../collections/index.ts';
 import { loadCollection } from '../compile/content/load.ts';
 import { fold } from '../core/fold.ts';
-import { newRecordFile } from '../owner/writes.ts';
+import { newRecordFile } from '../owner/placement.ts';
 
 /** The fields that name a record, in the order they are looked for; else the collection's text field. */
 const NAMING = ['title', 'name', 'artist'] as const;

@@ -8,6 +8,7 @@
  * usage or configuration mistake (nothing asked). Secrets come from the environment only
  * (src/config.ts); what a sync remembers goes to `STATE_DIR/sync/`.
  */
+import { describeHolder } from '../owner/lock.ts';
 import { parseArgs } from 'node:util';
 import { config } from '../config.ts';
 import { readSyncConfig, SOURCE_NAMES, SyncConfigError, type SourceName } from './config.ts';
@@ -47,6 +48,8 @@ async function main(): Promise<void> {
   const outcomes = await syncAll(syncConfig, names, {
     contentDir: settings.CONTENT_DIR,
     stateDir: settings.STATE_DIR,
+    // A running server's writes take the same lock (STATE_DIR/content-writer.lock): the sync waits for the one under way, and says who holds it.
+    onWait: (holder) => process.stderr.write(`waiting: the content is being written by ${describeHolder(holder)}\n`),
     dryRun,
     prune: parsed.values.prune ?? false,
     userAgent: userAgentOf(settings),

@@ -45,7 +45,8 @@ export type FailureKind =
   | 'not-a-feed'
   | 'malformed'
   | 'wrong-shape'
-  | 'write';
+  | 'write'
+  | 'locked';
 
 /** One source's failure: its kind and a message naming what was wrong (the frame prefixes the source). */
 export class SyncFailure extends Error {

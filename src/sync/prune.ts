@@ -4,18 +4,39 @@
  * Only records a sync wrote (their ledger entry says `via: sync`) and nobody edited since
  * (the item's revision is still the ledger's) are removed; a record the owner edited, or
  * imported from an archive, stays, and is named. The files and the ledger are staged and
- * put in place all or none (src/import/commit.ts), every other byte as it was.
+ * put in place all or none by the content writer (src/owner/writer.ts: its lock, its
+ * journal, and a server's rebuild), every other byte as it was. Without a writer (a dry
+ * run) nothing is written.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CollectionDeclaration } from '../collections/define.ts';
-import { Staging } from '../import/commit.ts';
 import { ledgerEntry, ledgerFile, ledgerText } from '../import/ledger.ts';
 import type { ImportSource } from '../import/source.ts';
-import { itemHashes, joinList, splitList } from '../import/yaml-file.ts';
+import { joinList, splitList } from '../compile/content/record-text.ts';
+import { itemHashes } from '../import/yaml-file.ts';
+import { StagedBatch, type ContentWriter } from '../owner/writer.ts';
 
 /** Removes what the sync wrote, nobody edited, and the service no longer lists; returns one line per record removed or kept. */
-export function prune(contentDir: string, declaration: CollectionDeclaration, importer: ImportSource, listed: ReadonlySet<string>, dryRun: boolean): string[] {
+export async function prune(
+  contentDir: string,
+  declaration: CollectionDeclaration,
+  importer: ImportSource,
+  listed: ReadonlySet<string>,
+  writer: ContentWriter | undefined,
+): Promise<string[]> {
+  return writer
+    ? writer.exclusive(() => pruneNow(contentDir, declaration, importer, listed, writer))
+    : pruneNow(contentDir, declaration, importer, listed, undefined);
+}
+
+async function pruneNow(
+  contentDir: string,
+  declaration: CollectionDeclaration,
+  importer: ImportSource,
+  listed: ReadonlySet<string>,
+  writer: ContentWriter | undefined,
+): Promise<string[]> {
   const ledgerPath = join(contentDir, ledgerFile(importer.name));
   if (!existsSync(ledgerPath)) return [];
   const records = ((JSON.parse(readFileSync(ledgerPath, 'utf8')) as { records?: Record<string, unknown> }).records ?? {}) as Record<string, unknown>;
@@ -29,7 +50,7 @@ export function prune(contentDir: string, declaration: CollectionDeclaration, im
     removals.set(entry.file, list);
   }
   if (removals.size === 0) return [];
-  const staging = dryRun ? undefined : new Staging(contentDir);
+  const staging = writer ? new StagedBatch(contentDir) : undefined;
   const remaining = { ...records };
   try {
     for (const [file, gone] of [...removals].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -52,7 +73,11 @@ export function prune(contentDir: string, declaration: CollectionDeclaration, im
     }
     if (Object.keys(remaining).length !== Object.keys(records).length)
       staging?.stage(ledgerFile(importer.name), ledgerText(importer.name, Object.entries(remaining)));
-    staging?.commit();
+    if (staging)
+      await writer!.commitBatch(
+        { client: 'npm run sync', tool: `sync.${importer.name}.prune`, collection: declaration.name, canonicalId: '', change: {}, revision: '' },
+        staging,
+      );
   } catch (error) {
     staging?.discard();
     throw error;

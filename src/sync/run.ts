@@ -23,6 +23,7 @@
 import { collection as collectionNamed } from '../collections/index.ts';
 import type { Config } from '../config.ts';
 import { describeRefusal, ImportRefused, type ImportProblem } from '../import/problems.ts';
+import type { ExportInput } from '../import/archive.ts';
 import { runImport, type ImportReport } from '../import/run.ts';
 import type { Candidate, ImportSource, ReadContext } from '../import/source.ts';
 import { DEFAULT_CLIENT_LIMITS, SourceClient, SyncFailure, type ClientLimits, type FailureKind } from './client.ts';
@@ -31,6 +32,8 @@ import { prune } from './prune.ts';
 import type { SyncRead, SyncSecrets, SyncSource } from './source.ts';
 import { SYNC_SOURCES } from './sources/index.ts';
 import { loadState, saveState } from './state.ts';
+import { ContentLocked, type LockHolder } from '../owner/lock.ts';
+import { ContentWriter } from '../owner/writer.ts';
 
 /** The User-Agent every request sends: the project, and the site it keeps current (services ask for a way to reach the caller). */
 export const userAgentOf = (settings: Config) => `collections-sync/1 (+${settings.SITE_URL ?? 'http://localhost:4321'})`;
@@ -45,6 +48,15 @@ export const secretsOf = (settings: Config): SyncSecrets => ({
 export interface SyncOptions {
   contentDir: string;
   stateDir: string;
+  /**
+   * The running server's content writer (a scheduled sync): its writes join the owner
+   * lane's queue, journal and lock, and are rebuilt and swapped in. Absent (the command
+   * line): the sync writes through a content writer of its own, which takes the same lock
+   * in `STATE_DIR` and waits while a server holds it.
+   */
+  writer?: ContentWriter;
+  /** Called once if another process holds the content lock, before the sync waits for it. */
+  onWait?: (holder: LockHolder | undefined) => void;
   dryRun?: boolean;
   /** `YYYY-MM-DD`: read from this day on, whatever the cursor says. */
   since?: string;
@@ -104,6 +116,11 @@ function candidatesOf(read: SyncRead, skipped: ImportProblem[], dropped: Record<
 }
 
 /** Syncs one source; never throws for the source's own failure (it is the outcome). */
+/** The content writer of a command-line sync: the lock and journal of `stateDir`, no rebuild (a running server rebuilds at its next write). */
+function ownWriter(name: string, options: SyncOptions): ContentWriter {
+  return new ContentWriter({ contentDir: options.contentDir, stateDir: options.stateDir, holder: `npm run sync ${name}`, onWait: options.onWait });
+}
+
 export async function syncSource<N extends SourceName>(name: N, config: SourceConfig<N>, options: SyncOptions): Promise<SourceOutcome> {
   const source = SYNC_SOURCES[name] as unknown as SyncSource<N>;
   const now = options.now ?? (() => new Date());
@@ -138,11 +155,15 @@ export async function syncSource<N extends SourceName>(name: N, config: SourceCo
     const skipped: ImportProblem[] = [];
     const dropped: Record<string, number> = {};
     const candidates = candidatesOf(read, skipped, dropped);
-    const report = await runImport(importerOf(source as unknown as SyncSource<SourceName>, candidates), undefined, {
+    const writer = dryRun ? undefined : (options.writer ?? ownWriter(name, options));
+    const feed: ExportInput = { shown: `${name}'s feed`, entries: [], close: () => undefined };
+    const report = await runImport(importerOf(source as unknown as SyncSource<SourceName>, candidates), feed, {
       contentDir: options.contentDir,
+      stateDir: options.stateDir,
+      ...(writer ? { writer } : {}),
       dryRun,
       update: true,
-      skipInvalid: true,
+      mode: 'skip-and-report',
       via: 'sync',
       ...(options.since ? { since: options.since } : {}),
       ...(options.onLine ? { onLine: options.onLine } : {}),
@@ -156,7 +177,7 @@ export async function syncSource<N extends SourceName>(name: N, config: SourceCo
       else {
         const declaration = collectionNamed(source.importer.collection)!;
         const ids = new Set(candidates.map((c) => source.importer.sourceIdOf(c.fields)).filter((id): id is string => id !== undefined));
-        pruned = prune(options.contentDir, declaration, source.importer, ids, dryRun);
+        pruned = await prune(options.contentDir, declaration, source.importer, ids, writer);
       }
     }
     if (!dryRun) {
@@ -172,6 +193,7 @@ export async function syncSource<N extends SourceName>(name: N, config: SourceCo
   } catch (error) {
     if (error instanceof SyncFailure) return fail(error.kind, error.message);
     if (error instanceof ImportRefused) return fail('write', describeRefusal(error));
+    if (error instanceof ContentLocked) return fail('locked', error.message);
     throw error;
   }
 }

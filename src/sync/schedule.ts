@@ -13,6 +13,7 @@
  * when it last succeeded and the kind of its last failure — never a URL, never a secret.
  * It starts from the state a previous process left in `STATE_DIR`.
  */
+import type { ContentWriter } from '../owner/writer.ts';
 import { join } from 'node:path';
 import { LIMITS } from '../core/limits.ts';
 import type { Config } from '../config.ts';
@@ -39,7 +40,12 @@ export interface ScheduledSync {
 export interface ScheduleOptions {
   settings: Config;
   intervalSeconds: number;
-  /** Rebuilds and swaps the generation for the content files a run wrote (absolute paths). */
+  /**
+   * The server's content writer, when it has an owner lane: the sync's writes join its
+   * queue and journal, and it rebuilds and swaps them in itself.
+   */
+  writer?: ContentWriter;
+  /** Without a writer: rebuilds and swaps the generation for the content files a run wrote (absolute paths). */
   rebuild(paths: readonly string[]): Promise<unknown>;
   log?: (line: string) => void;
   /** The configuration (tests); read from `SYNC_CONFIG` otherwise. */
@@ -95,13 +101,14 @@ export function startScheduledSync(options: ScheduleOptions): ScheduledSync {
         const outcome = await syncSource(name, config[name] as SourceConfig<typeof name>, {
           contentDir: settings.CONTENT_DIR,
           stateDir: settings.STATE_DIR,
+          ...(options.writer ? { writer: options.writer } : {}),
           userAgent: userAgentOf(settings),
           secrets: secretsOf(settings),
         });
         record(outcome);
         for (const line of describeOutcome(outcome, false)) log(`sync: ${line}`);
         const written = outcome.ok ? outcome.report.written.filter((f) => !f.startsWith('.import/')) : [];
-        if (written.length) await options.rebuild(written.map((f) => join(settings.CONTENT_DIR, f)));
+        if (written.length && !options.writer?.rebuilds) await options.rebuild(written.map((f) => join(settings.CONTENT_DIR, f)));
       } catch (error) {
         // A rebuild the content refuses, or a fault of the frame: logged, and the schedule goes on.
         log(`sync: ${name}: ${(error as Error).message}`);

@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import yaml from 'js-yaml';
 import movies from '../../src/collections/movies.ts';
-import { renderItem } from '../../src/import/yaml-file.ts';
+import { renderItem } from '../../src/compile/content/render.ts';
 import { assertGolden, assertSameFiles, exportZip, FIXTURES, runImport, snapshot, tempDir } from './harness.ts';
 import { zip } from './zip.ts';
 

@@ -19,8 +19,14 @@ export interface Run {
   stderr: string;
 }
 
-export function runImport(args: readonly string[], contentDir: string): Run {
-  const result = spawnSync(process.execPath, ['src/import/cli.ts', ...args], { env: { ...process.env, CONTENT_DIR: contentDir }, encoding: 'utf8' });
+/** The import's state folder (content lock, journal) beside the content folder, never in the project's own `state/`. */
+export const stateDirOf = (contentDir: string) => `${contentDir}.state`;
+
+export function runImport(args: readonly string[], contentDir: string, stateDir = stateDirOf(contentDir)): Run {
+  const result = spawnSync(process.execPath, ['src/import/cli.ts', ...args], {
+    env: { ...process.env, CONTENT_DIR: contentDir, STATE_DIR: stateDir },
+    encoding: 'utf8',
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

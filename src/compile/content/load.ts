@@ -1,6 +1,6 @@
 /**
  * Reading the owner's files. Under `content/<collection>/`, recursively: `.md` files are
- * YAML front matter plus a Markdown body; `.yaml`/`.yml` files hold one record (a
+ * YAML front matter plus a Markdown body (as src/compile/content/record-text.ts cuts them); `.yaml`/`.yml` files hold one record (a
  * mapping) or many (a sequence). YAML is read with the core schema, so dates stay the
  * strings the owner wrote. Paths are visited in sorted order: the same files always give
  * the same records in the same order.
@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import yaml from 'js-yaml';
+import { frontMatter, parseYaml } from './record-text.ts';
 
 export interface SourceEntry {
   /** Where the record came from, for error messages: `content/movies/heat.md` or `content/tweets/2024.yaml[3]`. */
@@ -23,8 +24,6 @@ export interface LoadProblem {
   reason: string;
 }
 
-const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-
 /** Whether a path names a content file (by its extension). */
 export const isContentFile = (path: string) => /\.(md|ya?ml)$/.test(path);
 
@@ -37,10 +36,6 @@ export function contentFiles(dir: string): string[] {
     .sort();
 }
 
-function parseYaml(text: string): unknown {
-  return yaml.load(text, { schema: yaml.CORE_SCHEMA });
-}
-
 /** The entries of one content file (`file` absolute, under `contentDir`), or the problem that kept it from being read. */
 export function loadFile(contentDir: string, file: string, shownRoot: string): { entries: SourceEntry[]; problems: LoadProblem[] } {
   const origin = join(shownRoot, relative(contentDir, file)).split(sep).join('/');
@@ -48,10 +43,10 @@ export function loadFile(contentDir: string, file: string, shownRoot: string): {
   try {
     const text = readFileSync(file, 'utf8');
     if (file.endsWith('.md')) {
-      const match = FRONT_MATTER.exec(text);
-      if (!match) return { entries, problems: [{ origin, field: '(file)', reason: 'expected YAML front matter between --- lines at the top' }] };
-      const body = text.slice(match[0].length).trim();
-      entries.push({ origin, data: parseYaml(match[1]!), ...(body ? { body } : {}) });
+      const front = frontMatter(text);
+      if (!front) return { entries, problems: [{ origin, field: '(file)', reason: 'expected YAML front matter between --- lines at the top' }] };
+      const body = front.rest.trim();
+      entries.push({ origin, data: parseYaml(front.yaml), ...(body ? { body } : {}) });
     } else {
       const data = parseYaml(text);
       if (Array.isArray(data)) data.forEach((item, i) => entries.push({ origin: `${origin}[${i}]`, data: item }));

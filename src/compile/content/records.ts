@@ -6,12 +6,10 @@
  * `id` in the file, never from a position, so reordering files changes nothing and a
  * rename that keeps `id` keeps the ID. Every fault is collected, none stops the others.
  */
-import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { UNPUBLISHED, type CollectionDeclaration, type DeriveContext, type FieldProblem } from '../../collections/define.ts';
-import { fold } from '../../core/fold.ts';
 import type { LoadProblem, SourceEntry } from './load.ts';
-import { CANONICAL_ID } from '../../core/image.ts';
+import { canonicalIdOf, EXPLICIT_ID } from './record-text.ts';
 import { buildNow } from './now.ts';
 
 export interface PublishedRecord {
@@ -21,20 +19,8 @@ export interface PublishedRecord {
   fields: Record<string, unknown>;
 }
 
-export const EXPLICIT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
-
-const digest = (text: string) => `itm_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-
-function identityValue(value: unknown): unknown {
-  if (typeof value === 'string') return fold(value.trim());
-  if (Array.isArray(value)) return value.map(identityValue);
-  return value ?? null;
-}
-
-export function canonicalIdOf(collection: CollectionDeclaration, explicitId: string | undefined, record: Record<string, unknown>): string {
-  if (explicitId !== undefined) return CANONICAL_ID.test(explicitId) ? explicitId : digest(`${collection.name}\u0000id\u0000${explicitId}`);
-  return digest(JSON.stringify([collection.name, ...collection.identity.map((f) => identityValue(record[f]))]));
-}
+/** Identity is read where the rest of a record's text is (record-text.ts); re-exported for the code that named it here. */
+export { canonicalIdOf, EXPLICIT_ID };
 
 function publish(collection: CollectionDeclaration, canonicalId: string, record: Record<string, unknown>, context: DeriveContext): Record<string, unknown> {
   const fields: Record<string, unknown> = { canonicalId };
