@@ -528,7 +528,7 @@ export const LIMIT_DEFINITIONS = {
   drainQuietMs: {
     value: 1_000,
     unit: 'milliseconds',
-    why: 'After a health check has seen `draining`, the balancer has stopped sending once no request but its checks has come for this long; a request it dispatched before taking the replica out arrives within it.',
+    why: 'After two health checks have seen `draining`, the balancer has stopped sending once no request but its checks has come for this long since the second; a request it dispatched before taking the replica out arrives within it.',
   },
   drainPollMs: { value: 50, unit: 'milliseconds', why: 'How often the hand-off looks at the time since the last request: a twentieth of drainQuietMs.' },
   releaseCheckSeconds: {
