@@ -76,21 +76,22 @@ export function drainingDispatcher(dispatcher: Dispatcher, lifecycle: Lifecycle)
 
 /**
  * Step 2: resolves once a balancer that health-checks this process has seen it draining
- * and stopped sending, or after `delayMs`. Seen: two checks answered `draining`, since a
- * balancer asks again only after it has taken in the first answer, even one starved of
- * CPU that takes seconds to; stopped: no other request since the second for
- * LIMITS.drainQuietMs. Health-checked means the status was read twice,
- * the last time within LIMITS.drainWatchedMs; a checker that then misses two of its own
- * intervals (a test's poll that ended, a monitor gone) is taken as gone. Neither: at once.
+ * and stopped sending, or after `delayMs`. Health-checked: the status was read within
+ * LIMITS.drainWatchedMs. Seen: two checks answered `draining`, since a balancer asks
+ * again only after it has taken in the first answer, even one starved of CPU that takes
+ * seconds to. Stopped: no other request since the second for LIMITS.drainQuietMs. A
+ * checker that misses two of its intervals (known from its last two reads, else taken
+ * as LIMITS.drainAssumedCheckMs) is gone: a test's poll that ended, a monitor. Not
+ * health-checked: at once.
  */
 export async function handOff(lifecycle: Lifecycle, delayMs: number): Promise<'watched' | 'unwatched'> {
   const start = performance.now();
-  const watched = start - lifecycle.statusAt <= LIMITS.drainWatchedMs && lifecycle.statusEvery <= LIMITS.drainWatchedMs;
-  if (!watched) return 'unwatched';
+  if (start - lifecycle.statusAt > LIMITS.drainWatchedMs) return 'unwatched';
   lifecycle.requestAt = Math.max(lifecycle.requestAt, start);
   for (let now = start; now - start < delayMs; now = performance.now()) {
     if (now - Math.max(lifecycle.requestAt, lifecycle.secondCheckAt) >= LIMITS.drainQuietMs) break;
-    if (now - Math.max(lifecycle.statusAt, start) > 2 * lifecycle.statusEvery + LIMITS.drainQuietMs) break;
+    const every = Number.isFinite(lifecycle.statusEvery) ? lifecycle.statusEvery : LIMITS.drainAssumedCheckMs;
+    if (now - Math.max(lifecycle.statusAt, start) > 2 * every + LIMITS.drainQuietMs) break;
     await delay(LIMITS.drainPollMs);
   }
   return 'watched';
