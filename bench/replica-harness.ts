@@ -52,7 +52,8 @@ export interface Replica {
  */
 export async function startReplica(env: Record<string, string> = {}, options: { stderr?: 'pipe' | 'inherit' } = {}): Promise<Replica> {
   const child = spawn(process.execPath, ['--max-semi-space-size=4', 'server.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    // No hand-off on SIGTERM unless a test asks for it (DRAIN_DELAY_MS): a test that read the status once would wait for a balancer it does not have.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DRAIN_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', options.stderr ?? 'pipe'],
   });
   let output = '';

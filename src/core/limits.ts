@@ -558,7 +558,12 @@ export const LIMIT_DEFINITIONS = {
   drainQuietMs: {
     value: 1_000,
     unit: 'milliseconds',
-    why: 'After a health check has seen `draining`, the balancer has stopped sending once no request but its checks has come for this long; a request it dispatched before taking the replica out arrives within it.',
+    why: 'After two health checks have seen `draining`, the balancer has stopped sending once no request but its checks has come for this long since the second; a request it dispatched before taking the replica out arrives within it.',
+  },
+  drainAssumedCheckMs: {
+    value: 5_000,
+    unit: 'milliseconds',
+    why: 'The health-check interval a stopping replica assumes when its status was read only once (a new replica and its balancer’s first check): the default of nginx Plus and HAProxy-style checks; the replica waits two of them for the next check before it takes the checker as gone.',
   },
   drainPollMs: { value: 50, unit: 'milliseconds', why: 'How often the hand-off looks at the time since the last request: a twentieth of drainQuietMs.' },
   releaseCheckSeconds: {

@@ -11,7 +11,7 @@
  *    count), and a request it sent just before is already on the wire; closing idle
  *    connections then resets that request (`ECONNRESET`), and closing the listening
  *    socket refuses the next connection. So, when the status page is read at intervals
- *    (something health-checks this process), it waits until a check has been answered
+ *    (something health-checks this process), it waits until two checks have been answered
  *    `draining` and no other request has come for LIMITS.drainQuietMs, or for
  *    `DRAIN_DELAY_MS` at most. Nothing reads the status of a lone server (the dev loop, a
  *    test), and it goes on at once;
@@ -44,8 +44,9 @@ export class Lifecycle {
   statusAt = -Infinity;
   /** The time between its last two answers: a health check's interval. */
   statusEvery = Infinity;
-  /** Whether a status answered `draining` has been read. */
-  drainingSeen = false;
+  /** How many status answers said `draining`, and when the second was given. */
+  drainingChecks = 0;
+  secondCheckAt = Infinity;
   /** While draining: when the last request other than the status arrived. */
   requestAt = -Infinity;
 
@@ -54,7 +55,7 @@ export class Lifecycle {
     const now = performance.now();
     this.statusEvery = now - this.statusAt;
     this.statusAt = now;
-    if (this.draining) this.drainingSeen = true;
+    if (this.draining && ++this.drainingChecks === 2) this.secondCheckAt = now;
   }
 }
 
@@ -75,18 +76,22 @@ export function drainingDispatcher(dispatcher: Dispatcher, lifecycle: Lifecycle)
 
 /**
  * Step 2: resolves once a balancer that health-checks this process has seen it draining
- * and stopped sending, or after `delayMs`. Health-checked means the status was read twice,
- * the last time within LIMITS.drainWatchedMs; a checker that then misses two of its own
- * intervals (a test's poll that ended, a monitor gone) is taken as gone. Neither: at once.
+ * and stopped sending, or after `delayMs`. Health-checked: the status was read within
+ * LIMITS.drainWatchedMs. Seen: two checks answered `draining`, since a balancer asks
+ * again only after it has taken in the first answer, even one starved of CPU that takes
+ * seconds to. Stopped: no other request since the second for LIMITS.drainQuietMs. A
+ * checker that misses two of its intervals (known from its last two reads, else taken
+ * as LIMITS.drainAssumedCheckMs) is gone: a test's poll that ended, a monitor. Not
+ * health-checked: at once.
  */
 export async function handOff(lifecycle: Lifecycle, delayMs: number): Promise<'watched' | 'unwatched'> {
   const start = performance.now();
-  const watched = start - lifecycle.statusAt <= LIMITS.drainWatchedMs && lifecycle.statusEvery <= LIMITS.drainWatchedMs;
-  if (!watched) return 'unwatched';
+  if (start - lifecycle.statusAt > LIMITS.drainWatchedMs) return 'unwatched';
   lifecycle.requestAt = Math.max(lifecycle.requestAt, start);
   for (let now = start; now - start < delayMs; now = performance.now()) {
-    if (lifecycle.drainingSeen && now - lifecycle.requestAt >= LIMITS.drainQuietMs) break;
-    if (now - Math.max(lifecycle.statusAt, start) > 2 * lifecycle.statusEvery + LIMITS.drainQuietMs) break;
+    if (now - Math.max(lifecycle.requestAt, lifecycle.secondCheckAt) >= LIMITS.drainQuietMs) break;
+    const every = Number.isFinite(lifecycle.statusEvery) ? lifecycle.statusEvery : LIMITS.drainAssumedCheckMs;
+    if (now - Math.max(lifecycle.statusAt, start) > 2 * every + LIMITS.drainQuietMs) break;
     await delay(LIMITS.drainPollMs);
   }
   return 'watched';

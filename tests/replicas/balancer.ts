@@ -78,7 +78,7 @@ export async function startBalancer(upstreams: string[], health?: HealthChecks):
       if (before && retriable && tries < state.upstreams.length * 2) {
         retry(error.code ?? 'error');
         forward(req, body, first, tries + 1, reply, fail);
-      } else fail(error);
+      } else fail(Object.assign(error, { upstream: `${host}:${port}` }));
     });
     out.end(body);
   };
@@ -99,7 +99,7 @@ export async function startBalancer(upstreams: string[], health?: HealthChecks):
         },
         (error: NodeJS.ErrnoException) => {
           res.writeHead(502, { 'Content-Type': 'text/plain' });
-          res.end(`bad gateway: ${error.code ?? error.message}`);
+          res.end(`bad gateway: ${error.code ?? error.message} from ${(error as { upstream?: string }).upstream ?? '?'}`);
         },
       ),
     );

@@ -12,14 +12,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startReplica, type Replica } from '../../bench/replica-harness.ts';
+import { LIMITS } from '../../src/core/limits.ts';
 import { LINKS } from '../../src/urls.ts';
 import { startBalancer, type Balancer } from './balancer.ts';
 
 const TARGETS = ['/api/movies.json?limit=5', '/api/places.json?sort=name&limit=20', '/movies/', '/api/books.json?q=the', '/api/movies.json?year=1999'];
 const ROUNDS = 3;
 const WORKERS = 6;
-/** One test client is the whole load: this test is about restarts, not quotas. */
-const LIFTED = { RATE_LIMIT_REQUESTS: '1000000', RPC_SESSION_LIMIT: '1000000' };
+/** One test client is the whole load: this test is about restarts, not quotas. The hand-off is the default one (the harness turns it off). */
+const LIFTED = { RATE_LIMIT_REQUESTS: '1000000', RPC_SESSION_LIMIT: '1000000', DRAIN_DELAY_MS: String(LIMITS.drainDelayMs) };
 
 async function untilInRotation(balancer: Balancer, address: string): Promise<void> {
   while (!balancer.healthy.has(address)) await delay(20);
@@ -41,7 +42,7 @@ test('a rolling restart behind a balancer that health-checks every second and re
       try {
         const response = await fetch(balancer.base + target);
         const body = await response.text();
-        if (response.status >= 400) failures.push(`${target}: ${response.status} ${body.slice(0, 80)}`);
+        if (response.status >= 400) failures.push(`${Math.round(performance.now())} ${target}: ${response.status} ${body.slice(0, 80)}`);
       } catch (error) {
         failures.push(`${target}: ${(error as Error).message} ${String((error as { cause?: unknown }).cause ?? '')}`);
       }
