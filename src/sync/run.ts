@@ -115,12 +115,12 @@ function candidatesOf(read: SyncRead, skipped: ImportProblem[], dropped: Record<
   return candidates;
 }
 
-/** Syncs one source; never throws for the source's own failure (it is the outcome). */
 /** The content writer of a command-line sync: the lock and journal of `stateDir`, no rebuild (a running server rebuilds at its next write). */
 function ownWriter(name: string, options: SyncOptions): ContentWriter {
   return new ContentWriter({ contentDir: options.contentDir, stateDir: options.stateDir, holder: `npm run sync ${name}`, onWait: options.onWait });
 }
 
+/** Syncs one source; never throws for the source's own failure (it is the outcome). */
 export async function syncSource<N extends SourceName>(name: N, config: SourceConfig<N>, options: SyncOptions): Promise<SourceOutcome> {
   const source = SYNC_SOURCES[name] as unknown as SyncSource<N>;
   const now = options.now ?? (() => new Date());
