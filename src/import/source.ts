@@ -20,10 +20,11 @@ export interface Candidate {
 export interface ReadContext {
   input: ExportInput;
   /**
-   * Records dated before this (`YYYY-MM-DD`, or the source's own cursor a sync kept:
-   * src/import/cursor.ts) are not wanted: given before the source reads, so a feed or an
-   * API asks only for what is newer (`min_ts`, `after`, `min_id`) rather than reading all
-   * and leaving most. The frame still leaves out what a source returns older than it.
+   * Records dated before this (`YYYY-MM-DD`) are not wanted: given before the source
+   * reads, so it can skip them as it reads rather than read all and leave most. The frame
+   * still leaves out what a source returns older than it. (A sync's cursor, which asks a
+   * service only for what is newer, is given to its reader the same way, before it reads:
+   * `SyncReadContext.cursor`, from src/import/cursor.ts.)
    */
   since?: string;
   /** Track points this close (metres) to a track's start or end never become coordinates. */

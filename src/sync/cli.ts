@@ -6,7 +6,7 @@
  * left as is) or kept, what was left out, and what failed and why. Exit codes: 0 every
  * source synced; 1 one or more failed (each named on stderr, the others synced); 2 a
  * usage or configuration mistake (nothing asked). Secrets come from the environment only
- * (src/config.ts); what a sync remembers goes to `STATE_DIR/sync/`.
+ * (src/config.ts); what a sync remembers goes to `STATE_DIR` (`cursors/`, `sync/`).
  */
 import { describeHolder } from '../owner/lock.ts';
 import { parseArgs } from 'node:util';

@@ -3,7 +3,7 @@
  * current, with the owner's public handle there, and an optional `baseUrl` that replaces
  * the service's address (a mirror, or a test server). Secrets never go in this file: they
  * come from the environment (src/config.ts), and what a sync remembers goes to
- * `STATE_DIR` (src/sync/state.ts). Every key is checked before any source runs, and every
+ * `STATE_DIR` (its cursor: src/import/cursor.ts; the rest: src/sync/state.ts). Every key is checked before any source runs, and every
  * problem is reported at once (`goodreads.shelves: expected at least one shelf`); an
  * unknown key is refused rather than ignored, since a misspelt source would otherwise
  * never sync and never say so.

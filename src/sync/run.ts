@@ -2,8 +2,9 @@
  * The sync frame, the same for every source, in this order for each source named (one
  * at a time, so a service is never asked twice at once and the writes never overlap):
  *
- * 1. read the source's state from `STATE_DIR` (src/sync/state.ts): its cursor, its
- *    validators, a rotated refresh token;
+ * 1. read what the source remembers in `STATE_DIR`: its cursor (src/import/cursor.ts),
+ *    taken before the service is asked so it is asked only for what is newer, and its
+ *    validators and a rotated refresh token (src/sync/state.ts);
  * 2. ask the service through a polite client of its own (src/sync/client.ts) and map
  *    what it answers with the importer's mapping (src/sync/sources/*);
  * 3. hand the mapped records to the import frame (src/import/run.ts) as an import of no
@@ -32,6 +33,7 @@ import { prune } from './prune.ts';
 import type { SyncRead, SyncSecrets, SyncSource } from './source.ts';
 import { SYNC_SOURCES } from './sources/index.ts';
 import { loadState, saveState } from './state.ts';
+import { cursorOf, setCursor } from '../import/cursor.ts';
 import { ContentLocked, type LockHolder } from '../owner/lock.ts';
 import { ContentWriter } from '../owner/writer.ts';
 
@@ -144,7 +146,7 @@ export async function syncSource<N extends SourceName>(name: N, config: SourceCo
       config,
       base: new URL(configured ?? source.defaultBase),
       client,
-      cursor: options.since !== undefined || options.prune ? undefined : state.cursor,
+      cursor: options.since !== undefined || options.prune ? undefined : cursorOf(name, options.stateDir),
       since: options.since,
       secrets: options.secrets,
       refreshToken: state.refreshToken,
@@ -181,10 +183,10 @@ export async function syncSource<N extends SourceName>(name: N, config: SourceCo
       }
     }
     if (!dryRun) {
+      if (read.cursor !== undefined) setCursor(name, read.cursor, options.stateDir);
       const latest = loadState(options.stateDir, name);
       saveState(options.stateDir, name, {
         ...latest,
-        ...(read.cursor !== undefined ? { cursor: read.cursor } : {}),
         validators: client.validators(),
         lastSuccess: now().toISOString(),
       });

@@ -1,12 +1,14 @@
 /**
- * What a sync remembers between runs, one small JSON file per source in
+ * What the polite client remembers between runs, one small JSON file per source in
  * `STATE_DIR/sync/<source>.json`, never in the content folder (it is not the owner's
- * data, and a refresh token must never be published): the source's cursor (the newest
- * item it has written), the validators (`ETag`, `Last-Modified`) of the URLs it asked
- * last time, a rotated refresh token (Strava's old one stops working once a new one is
- * issued), and when it last succeeded and how it last failed (the status document's
- * `sync` field). The file is written whole, to a temporary file renamed into place, and
- * readable by its owner only.
+ * data, and a refresh token must never be published): the validators (`ETag`,
+ * `Last-Modified`) of the URLs it asked last time, a rotated refresh token (Strava's old
+ * one stops working once a new one is issued), and when it last succeeded and how it last
+ * failed (the status document's `sync` field). The file is written whole, to a temporary
+ * file renamed into place, and readable by its owner only.
+ *
+ * How far the source was read (its cursor) is not here: it is the ledger's, kept in one
+ * place for every reader (src/import/cursor.ts).
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +19,6 @@ export interface Validators {
 }
 
 export interface SourceState {
-  cursor?: string;
   /** Per URL (its full form), the validators of its last 200. */
   validators?: Record<string, Validators>;
   refreshToken?: string;

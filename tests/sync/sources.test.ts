@@ -12,6 +12,7 @@ import { after, test } from 'node:test';
 import yaml from 'js-yaml';
 import { syncSource, type SourceOutcome, type SyncOptions } from '../../src/sync/run.ts';
 import { loadState } from '../../src/sync/state.ts';
+import { cursorOf } from '../../src/import/cursor.ts';
 import type { SourceConfig, SourceName } from '../../src/sync/config.ts';
 import { snapshot, tempDir } from '../import/harness.ts';
 import { answer, fixture, json, replay, type Replay } from './replay.ts';
@@ -145,7 +146,9 @@ test('listenbrainz: listens become one track each (the loved one as love); the n
   assert.equal(loved.addedAt, new Date(1796443200 * 1000).toISOString().replace('.000Z', 'Z'), 'the first listen');
   assert.equal(loved.durationSeconds, 252);
   assert.equal(tracks.find((t) => t.title === 'Simulation Swarm')!.stance, 'neutral');
-  assert.equal(loadState(dirs.stateDir, 'listenbrainz').cursor, '1796450400');
+  assert.equal(cursorOf('listenbrainz', dirs.stateDir), '1796450400');
+  // One place for a cursor: the client's state file keeps validators and the like, never a second cursor.
+  assert.equal('cursor' in loadState(dirs.stateDir, 'listenbrainz'), false);
   const before = snapshot(dirs.contentDir);
   ok(await sync('listenbrainz', { user: 'alice', baseUrl: s.base }, dirs));
   const asked = s.seen.filter((r) => r.url.pathname.endsWith('/listens')).at(-1)!;
@@ -196,7 +199,7 @@ test('mastodon: public posts only, through Link pages back to the oldest; the ne
   );
   assert.equal(posts[0]!.text, 'Ran the lake loop before work.\nCold & bright.');
   assert.equal(posts[1]!.authorName, 'Alice Example');
-  assert.equal(loadState(dirs.stateDir, 'mastodon').cursor, '111000000000000004', 'the newest status read, public or not');
+  assert.equal(cursorOf('mastodon', dirs.stateDir), '111000000000000004', 'the newest status read, public or not');
   pages.newer = JSON.parse(fixture('mastodon/statuses-new.json')) as unknown[];
   const second = ok(await sync('mastodon', config, dirs));
   assert.equal(second.report.counts.new, 1);
@@ -204,7 +207,7 @@ test('mastodon: public posts only, through Link pages back to the oldest; the ne
     s.seen.some((r) => r.url.searchParams.get('min_id') === '111000000000000006'),
     'followed rel="prev" forward',
   );
-  assert.equal(loadState(dirs.stateDir, 'mastodon').cursor, '111000000000000006');
+  assert.equal(cursorOf('mastodon', dirs.stateDir), '111000000000000006');
 });
 
 test('mastodon --prune: a post gone upstream is removed when the sync wrote it and nobody edited it; an edited one stays', async () => {
