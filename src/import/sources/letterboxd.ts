@@ -62,6 +62,19 @@ export interface FilmRaw {
   tmdbId?: string | undefined;
 }
 
+/**
+ * A Letterboxd link as the film's own: `https://letterboxd.com/alice/film/aftersun/1/`
+ * (a member's diary entry or review, as the feed links it and as an app syndicates a
+ * post to it) → `https://letterboxd.com/film/aftersun/`; the film's own link as it is;
+ * anything else (an export's `https://boxd.it/…` short link, which names no film without
+ * asking Letterboxd) undefined. One film, one source ID, however it was linked: a film the
+ * owner posted with a syndication link is then the film a later sync reads.
+ */
+export function filmLink(link: string | undefined): string | undefined {
+  const m = link ? /^https:\/\/(?:www\.)?letterboxd\.com\/(?:[^/?#]+\/)?film\/([^/?#]+)(?:[/?#]|$)/.exec(link) : null;
+  return m ? `https://letterboxd.com/film/${m[1]}/` : undefined;
+}
+
 /** The one mapping of a Letterboxd film onto a movie record, for the export and the feed. */
 export function mapFilm(film: FilmRaw): Mapped {
   // A film without a title is left to the schema, which names it with every other problem at once.
@@ -132,7 +145,8 @@ async function* read(context: ReadContext): AsyncGenerator<Candidate> {
 export const letterboxd: ImportSource = {
   name: 'letterboxd',
   collection: 'movies',
-  sourceIdOf: (r) => (typeof r.letterboxdUri === 'string' ? r.letterboxdUri : undefined),
+  // Read as the film's link, so a record written with another link to the same film (a Micropub post's syndication) matches.
+  sourceIdOf: (r) => (typeof r.letterboxdUri === 'string' ? (filmLink(r.letterboxdUri) ?? r.letterboxdUri) : undefined),
   fileOf: (r) => `letterboxd-${yearPart(r.addedAt)}.yaml`,
   sortKeyOf: (r) => `${String(r.addedAt ?? '')}\u0000${String(r.title ?? '')}\u0000${String(r.year ?? '')}`,
   dateOf: (r) => (typeof r.watchedAt === 'string' ? r.watchedAt : typeof r.addedAt === 'string' ? r.addedAt : undefined),

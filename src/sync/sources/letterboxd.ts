@@ -11,7 +11,7 @@
  * `Last-Modified`), and deletions cannot be told (no `--prune`). Not kept: the like, the
  * rewatch flag and tags (the movies schema has no field for them).
  */
-import { mapFilm } from '../../import/sources/letterboxd.ts';
+import { filmLink, mapFilm } from '../../import/sources/letterboxd.ts';
 import { htmlText } from '../../import/sources/mastodon.ts';
 import { letterboxd as importer } from '../../import/sources/letterboxd.ts';
 import { childText, dayOf, rssItems, xmlOf } from '../parse.ts';
@@ -19,12 +19,6 @@ import type { SyncItem, SyncSource } from '../source.ts';
 
 const LETTERBOXD = 'https://letterboxd.com';
 const TMDB = 'https://themoviedb.org';
-
-/** A diary entry's link as the film's: `https://letterboxd.com/alice/film/aftersun/1/` → `https://letterboxd.com/film/aftersun/`. */
-export function filmLink(link: string | undefined): string | undefined {
-  const m = link ? /^https:\/\/letterboxd\.com\/[^/]+\/film\/([^/?#]+)\//.exec(link) : null;
-  return m ? `https://letterboxd.com/film/${m[1]}/` : undefined;
-}
 
 /** The review in an entry's description: its text without the poster, or nothing for a bare "Watched on …". */
 export function reviewOf(description: string | undefined): string | undefined {
