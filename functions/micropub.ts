@@ -8,7 +8,11 @@
  *    token, never a cookie, so a page of another site gains nothing by calling).
  * 2. The body: a JSON or form request within `micropubRequestBytesMax`, a multipart one
  *    within `micropubMultipartBytesMax` (413), of one of those three media types (415),
- *    read into one action (400 `invalid_request` for a malformed or oversized shape).
+ *    read into one action (400 `invalid_request` for a malformed or oversized shape). A
+ *    request without an `Authorization: Bearer` header is held to
+ *    `micropubRequestBytesMax` whatever its type (`micropubBodyMax`): the dispatcher
+ *    refuses a larger one from its headers, before reading it, so a stranger cannot make
+ *    the server read 12 MiB to learn it has no token. (A token in a form body is small.)
  * 3. The token, in `Authorization: Bearer` or (POST only, §2.1) as `access_token` in a
  *    form body: in both at once → 400 `invalid_request`; in the query string → 400 (a URL
  *    is logged everywhere it passes); none → 401 `unauthorized`; not a live token of the
@@ -31,7 +35,7 @@ import type { Answer, RequestFacts } from '../src/http/answer.ts';
 import { preflight } from '../src/http/cors.ts';
 import type { MicropubContext } from '../src/micropub/context.ts';
 import { POST_TYPES } from '../src/micropub/types/index.ts';
-import { bodyKind, parseBody, photoWithoutAlt, type MicropubAction } from '../src/micropub/request.ts';
+import { bodyKind, parseBody, photoWithoutAlt, type BodyKind, type MicropubAction } from '../src/micropub/request.ts';
 import { MicropubRefused, MicropubWriter } from '../src/micropub/write.ts';
 import { heldScopes, SCOPE } from '../src/oauth/scopes.ts';
 import { bearerToken } from '../src/oauth/verify.ts';
@@ -69,6 +73,31 @@ function scopeNeeded(request: MicropubAction | 'query' | 'media'): string | unde
   if (request === 'query') return undefined;
   if (request === 'media') return SCOPE.media;
   return request.action === 'create' ? SCOPE.create : request.action === 'update' ? SCOPE.update : SCOPE.delete;
+}
+
+/**
+ * The most a request may carry, from its headers alone (step 2): a multipart upload only
+ * under a token in the `Authorization` header; without one — no token, or `access_token`
+ * in a form body — a form's or JSON's bound. The route hands it to the dispatcher
+ * (`bodyMaxFor`), which reads no further.
+ */
+export function micropubBodyMax(request: RequestFacts): { bytes: number; limit: 'micropubRequestBytesMax' | 'micropubMultipartBytesMax' } {
+  return bearerToken(request.header('Authorization')) === undefined
+    ? { bytes: LIMITS.micropubRequestBytesMax, limit: 'micropubRequestBytesMax' }
+    : { bytes: LIMITS.micropubMultipartBytesMax, limit: 'micropubMultipartBytesMax' };
+}
+
+/** A body past the bound of its type, and of its headers (`micropubBodyMax`): the 413 naming the limit it broke, or undefined. */
+function tooLarge(facts: RequestFacts, kind: BodyKind, body: Uint8Array | null): Answer | undefined {
+  const headed = micropubBodyMax(facts);
+  const bound =
+    kind === 'multipart' && headed.limit === 'micropubMultipartBytesMax' ? headed : { bytes: LIMITS.micropubRequestBytesMax, limit: 'micropubRequestBytesMax' };
+  if (body === null || body.length <= bound.bytes) return undefined;
+  const hint =
+    kind === 'multipart' && headed.limit === 'micropubRequestBytesMax'
+      ? ' without a token in the Authorization header; send it there (Authorization: Bearer) to upload files'
+      : '';
+  return micropubError(413, 'invalid_request', `The request body is larger than ${bound.bytes} bytes (${bound.limit})${hint}.`);
 }
 
 /** `GET /micropub` and `POST /micropub` over one generation; `context` is the process's owner lane. */
@@ -125,13 +154,8 @@ export function createMicropubHandler(context: MicropubContext, log: (error: unk
     const contentType = facts.header('Content-Type');
     const kind = bodyKind(contentType);
     if (!kind) return micropubError(415, 'invalid_request', 'Send the request as application/x-www-form-urlencoded, multipart/form-data or application/json.');
-    const bound = kind === 'multipart' ? LIMITS.micropubMultipartBytesMax : LIMITS.micropubRequestBytesMax;
-    if (body && body.length > bound)
-      return micropubError(
-        413,
-        'invalid_request',
-        `The request body is larger than ${bound} bytes (${kind === 'multipart' ? 'micropubMultipartBytesMax' : 'micropubRequestBytesMax'}).`,
-      );
+    const oversized = tooLarge(facts, kind, body);
+    if (oversized) return oversized;
     const parsed = await parseBody(kind, contentType!, body ?? new Uint8Array());
     if (!parsed.ok) return micropubError(parsed.status, 'invalid_request', parsed.description);
     const { request } = parsed;
