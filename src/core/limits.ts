@@ -478,6 +478,11 @@ export const LIMIT_DEFINITIONS = {
     unit: 'bytes',
     why: 'One image uploaded to the media endpoint: a full-size phone photo is 3–8 MB; bounds the file written to the content folder and the variants the build makes of it (413).',
   },
+  micropubMediaPixelsMax: {
+    value: 50_000_000,
+    unit: 'pixels',
+    why: 'Width × height of one image uploaded to the media endpoint: a 48 MP phone sensor is under it; a small file declaring a huge canvas (a decompression bomb) would cost the build its memory when it makes the variants (413).',
+  },
   micropubPropertiesMax: {
     value: 64,
     unit: 'properties',

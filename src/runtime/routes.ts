@@ -206,6 +206,17 @@ export const ROUTES: readonly Route[] = [
     answer: (rt, request, body) => rt.micropub(request, body),
   },
   {
+    // Micropub's media endpoint (functions/micropub-media.ts): one image per request, bounded as `/micropub`'s multipart.
+    name: 'micropub-media',
+    metered: true,
+    ...oauthAt(MICROPUB_URLS.media),
+    methods: ['POST', 'OPTIONS'],
+    kind: 'answer',
+    bodyMax: LIMITS.micropubMultipartBytesMax,
+    bodyMaxFor: (request) => micropubBodyMax(request).bytes,
+    answer: (rt, request, body) => rt.micropubMedia(request, body),
+  },
+  {
     // Cap'n Web RPC: POST is an HTTP batch, GET with Upgrade a WebSocket session; it counts sessions itself.
     name: 'rpc',
     ...exactly(URLS.rpc),

@@ -62,11 +62,11 @@ function exchange(write: (x: Exchange) => Promise<void>): Promise<{ status: numb
   });
 }
 
-/** A multipart create of `size` bytes: `h=entry` and one photo of filler. */
+/** A multipart body of `size` bytes: `h=entry` and one file of filler (what either endpoint reads as far as the token). */
 function multipartOf(size: number): Buffer {
   const start = Buffer.from(
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="h"\r\n\r\nentry\r\n` +
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="photo"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
   );
   const end = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
   return Buffer.concat([start, Buffer.alloc(size - start.length - end.length, 0x61), end]);
@@ -89,7 +89,7 @@ const wait = async (x: Exchange) => {
   for (let i = 0; i < 400 && x.answeredAt < 0; i++) await new Promise((r) => setTimeout(r, 5));
 };
 
-for (const path of [MICROPUB_URLS.micropub]) {
+for (const path of [MICROPUB_URLS.micropub, MICROPUB_URLS.media]) {
   test(`${path}: a 2 MiB multipart without a token, declared by Content-Length, is refused (413 naming the limit) before any of it is read`, async () => {
     const answer = await exchange(async (x) => {
       x.socket.write(head(path, {}, TWO_MIB));
