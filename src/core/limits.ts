@@ -466,17 +466,22 @@ export const LIMIT_DEFINITIONS = {
   micropubRequestBytesMax: {
     value: 64 * 1024,
     unit: 'bytes',
-    why: 'A Micropub form or JSON request on `POST /micropub`: a post with a review of some thousand words is under 32 KiB; bounds parsing before any work (413).',
+    why: 'A Micropub form or JSON request on `POST /micropub`, and any request to `/micropub` or `/micropub/media` without an `Authorization: Bearer` header: a post with a review of some thousand words is under 32 KiB, and a form carrying its token is as small; a larger request without a header token is refused from its headers, unread, so a stranger costs no more (413).',
   },
   micropubMultipartBytesMax: {
     value: 12 * 1024 * 1024,
     unit: 'bytes',
-    why: 'A multipart request to `/micropub` or `/micropub/media`: one photo from a phone (micropubMediaBytesMax) and its form fields; the dispatcher stops reading past it (413).',
+    why: 'A multipart request to `/micropub` or `/micropub/media` under a bearer header: one photo from a phone (micropubMediaBytesMax) and its form fields; the dispatcher stops reading past it (413).',
   },
   micropubMediaBytesMax: {
     value: 10 * 1024 * 1024,
     unit: 'bytes',
     why: 'One image uploaded to the media endpoint: a full-size phone photo is 3–8 MB; bounds the file written to the content folder and the variants the build makes of it (413).',
+  },
+  micropubMediaPixelsMax: {
+    value: 50_000_000,
+    unit: 'pixels',
+    why: 'Width × height of one image uploaded to the media endpoint: a 48 MP phone sensor is under it; a small file declaring a huge canvas (a decompression bomb) would cost the build its memory when it makes the variants (413).',
   },
   micropubPropertiesMax: {
     value: 64,

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { collection } from '../collections/index.ts';
 import { canonicalIdOf } from '../compile/content/records.ts';
 import { writeContentFile } from '../owner/content-file.ts';
+import type { ImageType } from './media.ts';
 import { WriteRefused, type OwnerWrites, type RecordRead, type WriteCaller } from '../owner/writes.ts';
 import { recordUrl } from '../urls.ts';
 import type { Mf2Object } from './mf2.ts';
@@ -117,6 +118,16 @@ export class MicropubWriter {
   }
 
   /** A new post: a new record, or the record it repeats updated. `draftOnly`: the token may only create drafts. */
+  /**
+   * Keeps an image the media endpoint took (src/micropub/media.ts checked it) through the
+   * owner's writes, and answers the absolute URL the build publishes it at; the same bytes
+   * again answer the same URL and write nothing.
+   */
+  async media(caller: WriteCaller, bytes: Uint8Array, type: ImageType): Promise<{ url: string; written: boolean }> {
+    const kept = await this.writes.media(caller, { bytes, extension: type.extension, year: new Date().getUTCFullYear() }).catch(refusedBy);
+    return { url: `${this.siteUrl}${kept.url}`, written: kept.written };
+  }
+
   async create(caller: WriteCaller, entry: Mf2Object, draftOnly: boolean): Promise<Written> {
     const type = postTypeOf(entry);
     if ('refused' in type) throw new MicropubRefused(type.refused);

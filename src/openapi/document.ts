@@ -11,12 +11,13 @@ import { RESOURCE_CATALOG_SCHEMA } from '../compile/artifacts/resource-catalog.t
 import { restCollections } from '../collections/index.ts';
 import { LIMIT_DEFINITIONS } from '../core/limits.ts';
 import { API_VERSION } from '../http/headers.ts';
-import { OAUTH_URLS } from '../urls.ts';
+import { MICROPUB_URLS, OAUTH_URLS } from '../urls.ts';
 import { collectionPathItem, isGeographic } from './collection-paths.ts';
 import { itemSchema } from '../collections/item-schema.ts';
 import { exportPaths } from './export-paths.ts';
 import { metaPaths } from './meta-paths.ts';
 import { searchPaths, SEARCH_SCHEMAS } from './search-paths.ts';
+import { MICROPUB_SCHEMAS, micropubPaths } from './micropub-paths.ts';
 import { OAUTH_SCHEMAS, oauthPaths, OWNER_SECURITY_SCHEMES } from './oauth-paths.ts';
 import { rpcPaths } from './rpc-paths.ts';
 import { sqlPaths } from './sql-paths.ts';
@@ -46,6 +47,11 @@ const OTHER_TAGS: readonly Tag[] = [
     name: 'oauth',
     description: `The owner lane: an OAuth 2.1 authorization server that only the site’s owner can complete, and \`${OAUTH_URLS.ownerMcp}\`, the MCP endpoint where the owner’s agents read and change the collections. Everything else in this API is anonymous.`,
     'x-displayName': 'Owner lane (OAuth)',
+  },
+  {
+    name: 'micropub',
+    description: `The owner lane's Micropub endpoint (\`${MICROPUB_URLS.micropub}\`) and media endpoint (\`${MICROPUB_URLS.media}\`): apps post films, books, check-ins, listens and events, and upload images, under the owner's IndieAuth token.`,
+    'x-displayName': 'Owner lane (Micropub)',
   },
 ];
 
@@ -77,8 +83,8 @@ export function openApiDocument(): OpenApiDocument {
     paths[path] = pathItem;
     Object.assign(schemas, collectionSchemas(c, item, isGeographic(c)));
   }
-  Object.assign(paths, searchPaths(), metaPaths(), exportPaths(), sqlPaths(), tastePaths(), rpcPaths(), oauthPaths());
-  Object.assign(schemas, SEARCH_SCHEMAS, tasteSchemas(), OAUTH_SCHEMAS);
+  Object.assign(paths, searchPaths(), metaPaths(), exportPaths(), sqlPaths(), tastePaths(), rpcPaths(), oauthPaths(), micropubPaths());
+  Object.assign(schemas, SEARCH_SCHEMAS, tasteSchemas(), OAUTH_SCHEMAS, MICROPUB_SCHEMAS);
   Object.assign(schemas, {
     ServiceMeta: SERVICE_META_SCHEMA,
     ServiceStatus: STATUS_SCHEMA,

@@ -12,7 +12,7 @@ import { LIMITS } from '../core/limits.ts';
 import { OWNER_TOOLS } from '../mcp/owner-tools.ts';
 import { BATCH_PROTOCOL_VERSION } from '../mcp/streamable-http.ts';
 import { SCOPE, SCOPE_NAMES, SCOPES } from '../oauth/scopes.ts';
-import { OAUTH_URLS } from '../urls.ts';
+import { MICROPUB_URLS, OAUTH_URLS } from '../urls.ts';
 import { problemRef } from './problems.ts';
 import { ref, type JsonSchema, type Operation, type PathItem, type Response } from './types.ts';
 
@@ -26,7 +26,7 @@ export const OWNER_SECURITY_SCHEMES = {
   ownerBearer: {
     type: 'http',
     scheme: 'bearer',
-    description: `The access token the \`ownerOAuth\` flow issues (opaque), in \`Authorization: Bearer …\`; accepted only at \`${OAUTH_URLS.ownerMcp}\` and only for the resource it was issued for.`,
+    description: `The access token the \`ownerOAuth\` flow issues (opaque), in \`Authorization: Bearer …\`; accepted at \`${OAUTH_URLS.ownerMcp}\` and, under the Micropub scopes, at \`${MICROPUB_URLS.micropub}\` and \`${MICROPUB_URLS.media}\`, only for the resource it was issued for.`,
   },
 } as const;
 

@@ -16,6 +16,9 @@
  * 6. the rebuild and swap, when a server is attached; a build that refuses the change puts
  *    every file of it back as it was (journaled too), rebuilds again and refuses the write.
  *
+ * A binary file no record is compiled from (an uploaded image, `writeBinary`) stops after
+ * step 5 too: the full build publishes it.
+ *
  * A command-line process has no server: its writes stop after step 5, and the server
  * rebuilds them at its next write (step 3) or its next start (`OwnerWrites.catchUp`).
  */
@@ -195,6 +198,29 @@ export class ContentWriter {
       await this.rebuild([path]).catch(() => undefined);
       throw new BuildRefused(detailOf(error));
     }
+  }
+
+  /**
+   * Writes one binary file that no record is compiled from — an image under the content's
+   * media folder (src/compile/content/media.ts publishes it at the next full build) — with
+   * steps 4 and 5 only: the journaled intent, the atomic write, the outcome. There is no
+   * rebuild to refuse it: a rebuild compiles records, and the media build reads images
+   * only when the site is built whole. A file already holding exactly these bytes is left
+   * as it is, unjournaled (`written: false`): a file named after its bytes' hash is then a
+   * retry's. Call inside `exclusive`.
+   */
+  writeBinary(meta: WriteMeta, path: string, bytes: Uint8Array): { written: boolean; entry: JournalEntry } {
+    const entry: JournalEntry = { at: new Date().toISOString(), ...meta, file: this.fileOf(path), digest: digestOf(bytes) };
+    if (this.fileHolds(entry)) return { written: false, entry };
+    this.journal.append({ ...entry, pending: true });
+    try {
+      writeContentFile(path, bytes);
+    } catch (error) {
+      this.journal.append({ ...entry, at: new Date().toISOString(), reverted: true });
+      throw error;
+    }
+    this.journal.append(entry);
+    return { written: true, entry };
   }
 
   /**

@@ -10,7 +10,7 @@
  * `requestId` is answered from the journal (src/owner/retries.ts).
  *
  * `log`, `set` and `read` are the owner tools' calls; `update` writes any field (a list, a
- * multi-line text) and removes fields; `batch` writes many records at once, all or none
+ * multi-line text) and removes fields; `media` keeps an uploaded image; `batch` writes many records at once, all or none
  * (an archive) or skipping and reporting each bad one (a sync), in one commit and one
  * rebuild.
  */
@@ -26,8 +26,10 @@ import { renderItem, renderRecord } from '../compile/content/render.ts';
 import { recordsTable } from '../core/image.ts';
 import { LIMITS } from '../core/limits.ts';
 import { SCOPE } from '../oauth/scopes.ts';
+import { MEDIA_FOLDER } from '../paths.ts';
+import { uploadedMediaUrl } from '../urls.ts';
 import { blockRevision, EditError, editFields, readRecord, recordBlock, type FieldChange } from './edit.ts';
-import { type JournalEntry } from './journal.ts';
+import { digestOf, type JournalEntry } from './journal.ts';
 import { cidOfFile, heldRecord, locate, ownCollection, sourceOf, withBodyOf, type Located } from './locate.ts';
 import { mergeItems, ownFile, type Placement } from './placement.ts';
 import { WriteRefused, type RecordRead, type ServedGeneration, type WriteCaller, type WriteHost, type WriteResult } from './refused.ts';
@@ -201,6 +203,37 @@ export class OwnerWrites {
         new WriteRefused('invalid', `A batch holds at most ${LIMITS.writeBatchRecordsMax} records (writeBatchRecordsMax); this one holds ${changes.length}.`),
       );
     return this.writer.exclusive(() => this.batchNow(caller, changes, options));
+  }
+
+  /**
+   * Keeps an uploaded image (Micropub's media endpoint) in the content's media folder, at
+   * `media/uploads/<year>/<hash>.<extension>`, which the build publishes at
+   * `uploadedMediaUrl(year, name)`: named after the SHA-256 of its bytes, so a client's
+   * retry of the same upload finds the file already there and writes nothing. Through the
+   * writer (queue, lock, journal, atomic write); no record changes, so nothing is rebuilt.
+   * `extension` is the sniffed type's, never the client's file name.
+   */
+  media(caller: WriteCaller, input: { bytes: Uint8Array; extension: string; year: number }): Promise<{ url: string; file: string; written: boolean }> {
+    this.hostOrRefuse();
+    const name = `${digestOf(input.bytes).slice(0, 32)}.${input.extension}`;
+    const url = uploadedMediaUrl(input.year, name);
+    const path = join(this.contentDir, MEDIA_FOLDER, ...url.split('/').filter(Boolean));
+    return this.writer.exclusive(() => {
+      const { written, entry } = this.writer.writeBinary(
+        {
+          client: caller.client,
+          grant: caller.grant,
+          tool: 'micropub.media',
+          collection: MEDIA_FOLDER,
+          canonicalId: '',
+          change: { bytes: input.bytes.length },
+          revision: '',
+        },
+        path,
+        input.bytes,
+      );
+      return { url, file: entry.file, written };
+    });
   }
 
   /**

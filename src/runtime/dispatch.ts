@@ -2,8 +2,9 @@
  * The dispatcher: one node:http request in, one answer out, whatever the request holds.
  * In order: the request target and Host are checked (a malformed one is a 400 problem,
  * never a thrown URL error), the route is found (404), the method checked (405 with
- * `Allow`; HEAD is served as GET without a body), the body read up to the route's bound,
- * the handler run, and any throw or rejection turned into one logged 500 problem that
+ * `Allow`; HEAD is served as GET without a body), the body read up to the route's bound
+ * (or the smaller one it sets for this request's headers, `bodyMaxFor`: a body declared
+ * larger is never read, and its connection closes after the answer), the handler run, and any throw or rejection turned into one logged 500 problem that
  * says nothing of the cause. Every answer leaves with the security headers of its media
  * type (src/http/security.ts). Web-standard routes get a `Request` and have their
  * `Response` streamed back; a WebSocket handshake to a path that takes upgrades passes
@@ -114,15 +115,46 @@ function withSecurity(answer: Answer, path: string, siteUrl: string): Answer {
   return headers === answer.headers ? answer : { ...answer, headers };
 }
 
+/** RFC 9110 §8.6: the body's length as `Content-Length` declares it (Node has checked its syntax); undefined when sent in chunks. */
+function declaredLength(req: IncomingMessage): number | undefined {
+  const value = req.headers['content-length'];
+  return value === undefined ? undefined : Number(value);
+}
+
 /** The route's answer; a Promise only when a body is read or the handler returns one (no microtask for a remembered answer). */
-function run(route: Route & { kind: 'answer' }, runtime: ServingRuntime, req: IncomingMessage, request: RequestFacts): Answer | Promise<Answer> {
+function run(
+  route: Route & { kind: 'answer' },
+  runtime: ServingRuntime,
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: RequestFacts,
+): Answer | Promise<Answer> {
   if (route.bodyMax === undefined) return route.answer(runtime, request, null);
-  return readBody(req, route.bodyMax + 1).then((body) => route.answer(runtime, request, body));
+  const lowered = route.bodyMaxFor === undefined ? route.bodyMax : Math.min(route.bodyMax, route.bodyMaxFor(request));
+  if (lowered === route.bodyMax) return readBody(req, route.bodyMax + 1).then((body) => route.answer(runtime, request, body));
+  // A request the route bounds tighter is refused at its headers when it declares more
+  // (the handler sees one byte past the bound, as for a body read past it), and read no
+  // further than the bound when it comes in chunks; either way the unread rest is never
+  // drained: the connection closes after the answer.
+  if ((declaredLength(req) ?? 0) > lowered) {
+    res.shouldKeepAlive = false;
+    return route.answer(runtime, request, new Uint8Array(lowered + 1));
+  }
+  return readBody(req, lowered + 1, true).then((body) => {
+    if (body !== null && body.length > lowered) res.shouldKeepAlive = false;
+    return route.answer(runtime, request, body);
+  });
 }
 
 /** `run` under the collections quota (src/http/rate-limit.ts: a 304 spends nothing). */
-function runMetered(route: Route & { kind: 'answer' }, runtime: ServingRuntime, req: IncomingMessage, request: RequestFacts): Answer | Promise<Answer> {
-  return metered(runtime.quota, runtime.clientOf(request), () => run(route, runtime, req, request));
+function runMetered(
+  route: Route & { kind: 'answer' },
+  runtime: ServingRuntime,
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: RequestFacts,
+): Answer | Promise<Answer> {
+  return metered(runtime.quota, runtime.clientOf(request), () => run(route, runtime, req, res, request));
 }
 
 /**
@@ -285,7 +317,7 @@ export function createDispatcher(current: () => ServingRuntime, table: DispatchT
         if (!metered) return void answer().catch(failed);
         return underQuota(runtime, request, () => void answer().catch(failed), send, failed);
       }
-      const answer = (metered ? runMetered : run)(route, runtime, req, request);
+      const answer = (metered ? runMetered : run)(route, runtime, req, res, request);
       if (answer instanceof Promise) answer.then(send, failed);
       else send(answer);
     } catch (error) {

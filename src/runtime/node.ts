@@ -91,18 +91,27 @@ function fixedBlock(fixed: Readonly<Record<string, string>>): FixedBlock | undef
 
 /**
  * The request body, read up to `max` bytes: past that the rest is discarded unread into
- * memory, and the handler sees `max` bytes, enough to know the body was too large.
+ * memory, and the handler sees `max` bytes, enough to know the body was too large. With
+ * `stop`, the read ends as soon as `max` bytes arrived, the rest left on the socket (the
+ * caller closes the connection after its answer: the request's framing was not consumed).
  */
-export function readBody(req: IncomingMessage, max: number): Promise<Uint8Array | null> {
+export function readBody(req: IncomingMessage, max: number, stop = false): Promise<Uint8Array | null> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const done = () => resolve(size === 0 ? null : Buffer.concat(chunks));
+    const onData = (chunk: Buffer) => {
       if (size >= max) return;
       chunks.push(chunk.subarray(0, max - size));
       size += Math.min(chunk.length, max - size);
-    });
-    req.on('end', () => resolve(size === 0 ? null : Buffer.concat(chunks)));
+      if (stop && size >= max) {
+        req.off('data', onData);
+        req.pause();
+        done();
+      }
+    };
+    req.on('data', onData);
+    req.on('end', done);
     req.on('error', () => resolve(null));
   });
 }

@@ -17,6 +17,14 @@ export interface AnswerRoute {
   kind: 'answer';
   /** Largest body read, in bytes; the handler sees one byte more when the body was larger. Absent: no body is read. */
   bodyMax?: number;
+  /**
+   * A smaller bound for this request, from its headers alone (at most `bodyMax`): what a
+   * request without credentials may cost before it is refused. A body declared larger
+   * (`Content-Length`) is not read at all, and one sent in chunks is read only up to it;
+   * either way the handler sees one byte more than this bound, and the connection closes
+   * after the answer, since the rest of the body was never read.
+   */
+  bodyMaxFor?(request: RequestFacts): number;
   answer(runtime: ServingRuntime, request: RequestFacts, body: Uint8Array | null): Answer | Promise<Answer>;
   /**
    * A remembered answer to a GET or HEAD, found by the request's words alone (its target

@@ -20,6 +20,7 @@ import {
   recordPageAnswer,
   searchPageAnswer,
 } from '../../functions/pages.ts';
+import { micropubBodyMax } from '../../functions/micropub.ts';
 import { isCollectionPath } from '../../functions/rest.ts';
 import { restCollections } from '../collections/index.ts';
 import { LIMITS } from '../core/limits.ts';
@@ -194,13 +195,26 @@ export const ROUTES: readonly Route[] = [
   {
     // Micropub: posts from apps under an IndieAuth token, checked by the handler (functions/micropub.ts).
     // Metered like the owner's MCP endpoint; the body bound is a multipart one's, and the handler bounds JSON and forms tighter.
+    // A request without a bearer header is bounded as a form from its headers: an unauthenticated upload is never read.
     name: 'micropub',
     metered: true,
     ...oauthAt(MICROPUB_URLS.micropub),
     methods: ['GET', 'POST', 'OPTIONS'],
     kind: 'answer',
     bodyMax: LIMITS.micropubMultipartBytesMax,
+    bodyMaxFor: (request) => micropubBodyMax(request).bytes,
     answer: (rt, request, body) => rt.micropub(request, body),
+  },
+  {
+    // Micropub's media endpoint (functions/micropub-media.ts): one image per request, bounded as `/micropub`'s multipart.
+    name: 'micropub-media',
+    metered: true,
+    ...oauthAt(MICROPUB_URLS.media),
+    methods: ['POST', 'OPTIONS'],
+    kind: 'answer',
+    bodyMax: LIMITS.micropubMultipartBytesMax,
+    bodyMaxFor: (request) => micropubBodyMax(request).bytes,
+    answer: (rt, request, body) => rt.micropubMedia(request, body),
   },
   {
     // Cap'n Web RPC: POST is an HTTP batch, GET with Upgrade a WebSocket session; it counts sessions itself.

@@ -11,6 +11,7 @@ import { createWithheldExportHandler } from '../../functions/exports.ts';
 import { createGraphqlHandler } from '../../functions/graphql.ts';
 import { createMcpHandler, type McpHandler } from '../../functions/mcp.ts';
 import { createMicropubHandler, type MicropubHandler } from '../../functions/micropub.ts';
+import { createMicropubMediaHandler, type MicropubMediaHandler } from '../../functions/micropub-media.ts';
 import { createMusicHandler, type MusicHandlers } from '../../functions/music.ts';
 import { createOwnerMcpHandler, type OwnerMcpHandler } from '../../functions/owner-mcp.ts';
 import { createRestHandler, type RestHandler } from '../../functions/rest.ts';
@@ -38,6 +39,8 @@ export class ServingRuntime extends Runtime {
   readonly ownerMcp: OwnerMcpHandler;
   /** Micropub (`/micropub`): posts from apps, through the owner's writes. */
   readonly micropub: MicropubHandler;
+  /** Micropub's media endpoint (`/micropub/media`): images from apps, kept through the owner's writes. */
+  readonly micropubMedia: MicropubMediaHandler;
   /** Cap'n Web RPC at /api/rpc: HTTP batches and WebSocket sessions over this generation. */
   readonly rpc: RpcHandler;
   /** The GraphQL explorer page, for browsers visiting the endpoint. */
@@ -75,6 +78,7 @@ export class ServingRuntime extends Runtime {
     });
     this.ownerMcp = createOwnerMcpHandler({ ...mcp, oauth: this.oauth, owner: this.owner });
     this.micropub = createMicropubHandler({ oauth: this.oauth, owner: this.owner });
+    this.micropubMedia = createMicropubMediaHandler({ oauth: this.oauth, owner: this.owner });
     this.rpc = createRpcHandler(this.core, {
       search: this.search,
       taste: this.tasteSources,

@@ -44,7 +44,7 @@ export function client(site: OwnerSite, token: string | undefined) {
 }
 
 /** A record's fields as REST serves them, by its page URL (`/collection/canonicalId`). */
-export async function served(site: OwnerSite, url: string): Promise<Record<string, unknown> | undefined> {
+export async function served(site: Pick<OwnerSite, 'base'>, url: string): Promise<Record<string, unknown> | undefined> {
   const [, collection, canonicalId] = new URL(url).pathname.split('/');
   const response = await fetch(`${site.base}/api/${collection}.json?limit=100&q=`);
   assert.equal(response.status, 200);

@@ -78,10 +78,10 @@ test('500–503: delete (form, JSON) takes the film off REST and its page; undel
   assert.equal((await fetch(url)).status, 200);
 });
 
-test('600 and 601: q=config names the post types and syndicate-to (no media endpoint until one is served); q=syndicate-to', async () => {
+test('600 and 601: q=config names the media endpoint, the post types and syndicate-to; q=syndicate-to', async () => {
   const config = await mp.query('q=config');
   assert.equal(config.status, 200);
-  assert.equal(config.body['media-endpoint'], undefined);
+  assert.equal(config.body['media-endpoint'], `${site.base}/micropub/media`);
   assert.deepEqual(config.body['syndicate-to'], []);
   assert.deepEqual(
     (config.body['post-types'] as { type: string }[]).map((t) => t.type),

@@ -117,7 +117,7 @@ export class Agent {
 }
 
 /** A site with the test identity provider, and an agent that has read its metadata: where most OAuth tests start. */
-export async function startAgentSite(): Promise<{ site: Site & { idp?: { issuer: string } }; agent: Agent }> {
-  const site = await startSite({ idp: startIdp });
+export async function startAgentSite(options: { content?: string } = {}): Promise<{ site: Site & { idp?: { issuer: string } }; agent: Agent }> {
+  const site = await startSite({ idp: startIdp, ...options });
   return { site, agent: new Agent(site, await discover(site)) };
 }

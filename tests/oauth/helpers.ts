@@ -7,7 +7,7 @@
  * on 127.0.0.1 only.
  */
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,8 @@ import { OAuthServer } from '../../src/oauth/server.ts';
 import { SqliteOAuthStore } from '../../src/oauth/store.ts';
 import { paths } from '../../src/paths.ts';
 import { createDispatcher } from '../../src/runtime/dispatch.ts';
-import { createNodeServer } from '../../src/runtime/node.ts';
+import { Generations } from '../../src/runtime/generations.ts';
+import { createNodeServer, type Dispatcher } from '../../src/runtime/node.ts';
 import { DISPATCH_TABLE } from '../../src/runtime/routes.ts';
 import { ServingRuntime } from '../../src/runtime/serving.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
@@ -71,10 +72,22 @@ export interface Site {
   stop(): Promise<void>;
 }
 
-/** The runtime on a free port, with an authorization server configured for `idp` (or none). */
-export async function startSite(options: { idp?: (callback: string) => Promise<Idp>; cimdAllowLoopback?: boolean } = {}): Promise<Site & { idp?: Idp }> {
+/**
+ * The runtime on a free port, with an authorization server configured for `idp` (or none).
+ * With `content` (a content folder, copied), the process's generations serve it as a
+ * server does, so the owner's writes (Micropub) are rebuilt and served; `restart` then
+ * reaches only the generation being served.
+ */
+export async function startSite(
+  options: { idp?: (callback: string) => Promise<Idp>; cimdAllowLoopback?: boolean; content?: string } = {},
+): Promise<Site & { idp?: Idp }> {
   let runtime: ServingRuntime | undefined;
-  const server = createNodeServer(createDispatcher(() => runtime!, DISPATCH_TABLE));
+  let dispatcher: Dispatcher = createDispatcher(() => runtime!, DISPATCH_TABLE);
+  const server = createNodeServer({
+    request: (req, res) => dispatcher.request(req, res),
+    upgrades: (req) => dispatcher.upgrades(req),
+    upgrade: (req, socket, head) => dispatcher.upgrade(req, socket, head),
+  });
   const base = await listen(server);
   const idp = options.idp ? await options.idp(`${base}${OAUTH_URLS.callback}`) : undefined;
   const stateDir = mkdtempSync(join(tmpdir(), 'oauth-state-'));
@@ -93,7 +106,14 @@ export async function startSite(options: { idp?: (callback: string) => Promise<I
       registrationQuota: 1000,
     });
   let authorizationServer = open();
-  runtime = await ServingRuntime.open({ distDir: paths.dist, oauth: authorizationServer });
+  let generations: Generations | undefined;
+  const contentDir = options.content === undefined ? undefined : join(stateDir, 'content');
+  if (contentDir) {
+    cpSync(options.content!, contentDir, { recursive: true });
+    generations = await Generations.open({ distDir: paths.dist, contentDir, oauth: authorizationServer });
+    dispatcher = generations.dispatcher();
+    runtime = generations.current();
+  } else runtime = await ServingRuntime.open({ distDir: paths.dist, oauth: authorizationServer });
   const site = {
     base,
     idp,
@@ -113,7 +133,8 @@ export async function startSite(options: { idp?: (callback: string) => Promise<I
     stop: async () => {
       server.closeAllConnections();
       server.close();
-      await runtime!.close();
+      if (generations) await generations.shutdown();
+      else await runtime!.close();
       authorizationServer.close();
       await idp?.stop();
       rmSync(stateDir, { recursive: true, force: true });
