@@ -259,7 +259,9 @@ export async function runImport(source: ImportSource, from: string | ExportInput
   };
   const dryRun = options.dryRun ?? false;
   const writer = dryRun ? undefined : (options.writer ?? ownWriter(source, options));
-  const meta = { client: 'npm run import', tool: `import.${source.name}`, collection: declaration.name, canonicalId: '', change: {}, revision: '' };
+  // The journal names what wrote: an archive's import, or a sync (on the command line or the server's schedule).
+  const by = options.via === 'sync' ? { client: 'sync', tool: `sync.${source.name}` } : { client: 'npm run import', tool: `import.${source.name}` };
+  const meta = { ...by, collection: declaration.name, canonicalId: '', change: {}, revision: '' };
   const run = async () => {
     const store = new ImportStore();
     try {

@@ -75,7 +75,7 @@ async function pruneNow(
       staging?.stage(ledgerFile(importer.name), ledgerText(importer.name, Object.entries(remaining)));
     if (staging)
       await writer!.commitBatch(
-        { client: 'npm run sync', tool: `sync.${importer.name}.prune`, collection: declaration.name, canonicalId: '', change: {}, revision: '' },
+        { client: 'sync', tool: `sync.${importer.name}.prune`, collection: declaration.name, canonicalId: '', change: {}, revision: '' },
         staging,
       );
   } catch (error) {

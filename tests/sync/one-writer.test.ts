@@ -159,7 +159,7 @@ test('a command-line sync while the server writes: it says it waits for the serv
 
     // One journal: the sync's batch and the owner's writes, none of them between the batch's intents and its outcomes.
     const lines = journal();
-    const batchAt = lines.flatMap((e, i) => (e.tool === 'import.letterboxd' ? [i] : []));
+    const batchAt = lines.flatMap((e, i) => (e.tool === 'sync.letterboxd' ? [i] : []));
     assert.ok(batchAt.length >= 4, 'intents and outcomes of the sync’s files (the list and the ledger)');
     assert.equal(batchAt.at(-1)! - batchAt[0]! + 1, batchAt.length, 'the sync’s lines are contiguous');
     assert.equal(lines.filter((e) => e.tool === 'taste.log' && !e.pending).length, 3);
