@@ -73,4 +73,7 @@ test('the compose file runs Redis, two replicas, the writer and nginx, and lets 
   }
   assert.ok(compose.services.writer!.environment!.STATE_DIR);
   assert.equal(compose.services.replica1!.environment!.STATE_DIR, undefined);
+  // The scheduled sync runs on the writer alone (issue 39, item 6).
+  assert.ok('SYNC_INTERVAL' in compose.services.writer!.environment!, 'the writer carries SYNC_INTERVAL');
+  for (const name of ['replica1', 'replica2']) assert.equal(compose.services[name]!.environment!.SYNC_INTERVAL, undefined, `${name} does not sync`);
 });
