@@ -8,17 +8,19 @@
  * required field present and empty with what it takes, and the optional fields as
  * comments; the body is the collection's text field. Refuses, writing nothing, when a
  * record already has the identity the arguments give (identity fields not given match any
- * value). Exit codes: 0 written, 1 refused, 2 a usage mistake.
+ * value). The file is written by the one content writer (src/owner/writer.ts), as every
+ * write to content/ is. Exit codes: 0 written, 1 refused, 2 a usage mistake.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import yaml from 'js-yaml';
 import type { z } from 'zod';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { contentCollections } from '../collections/index.ts';
 import { loadCollection } from '../compile/content/load.ts';
 import { fold } from '../core/fold.ts';
+import { ContentLocked, describeHolder } from '../owner/lock.ts';
 import { newRecordFile } from '../owner/placement.ts';
+import { ContentWriter } from '../owner/writer.ts';
 
 /** The fields that name a record, in the order they are looked for; else the collection's text field. */
 const NAMING = ['title', 'name', 'artist'] as const;
@@ -183,10 +185,22 @@ if (import.meta.main) {
   }
   const contentDir = config().CONTENT_DIR;
   try {
-    const record = newRecord(contentDir, c, title, given, new Date());
-    const path = join(contentDir, record.file);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, record.text, { flag: 'wx' });
+    // Through the one content writer, as every write to content/ is: its lock (a running
+    // server's write is waited for, never raced), its journal and its atomic write.
+    const writer = new ContentWriter({
+      contentDir,
+      stateDir: config().STATE_DIR,
+      holder: `npm run new ${c.name}`,
+      onWait: (holder) => process.stderr.write(`waiting: the content is being written by ${describeHolder(holder)}\n`),
+    });
+    const { record, path } = await writer.exclusive(async () => {
+      // Planned under the lock, so the file name and the identity check see every write before it.
+      const planned = newRecord(contentDir, c, title, given, new Date());
+      const target = join(contentDir, planned.file);
+      const meta = { client: 'npm run new', tool: `new.${c.name}`, collection: c.name, canonicalId: '', change: {}, revision: '' };
+      await writer.writeFile(meta, target, undefined, planned.text);
+      return { record: planned, path: target };
+    });
     const shown = relative(process.cwd(), path);
     process.stdout.write(
       `wrote ${shown}\n` +
@@ -195,7 +209,7 @@ if (import.meta.main) {
           : 'a save, or npm run build, publishes it\n'),
     );
   } catch (error) {
-    if (error instanceof NewRefused) {
+    if (error instanceof NewRefused || error instanceof ContentLocked) {
       process.stderr.write(`npm run new wrote nothing: ${error.message}\n`);
       process.exit(1);
     }
