@@ -25,7 +25,7 @@ import { LOCK_FILE } from '../../src/owner/lock.ts';
 import { OwnerWrites } from '../../src/owner/writes.ts';
 import { paths } from '../../src/paths.ts';
 import { Generations } from '../../src/runtime/generations.ts';
-import { answer, fixture, replay, type Replay } from './replay.ts';
+import { answer, newFilmsFeed, replay, type Replay } from './replay.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'sync-one-writer-'));
 const content = join(root, 'content');
@@ -37,12 +37,7 @@ let generations: Generations;
 let feed: Replay;
 const caller = { client: 'client-s', grant: 'grant-s' };
 
-/** The documentation-shaped feed with two films the demo content does not have: Lock Step (2023) and Queue Jump (2022). */
-const FEED = fixture('letterboxd/rss.xml')
-  .replaceAll('Past Lives', 'Lock Step')
-  .replaceAll('past-lives', 'lock-step')
-  .replaceAll('Aftersun', 'Queue Jump')
-  .replaceAll('aftersun', 'queue-jump');
+const FEED = newFilmsFeed();
 
 before(async () => {
   owner = new OwnerWrites({ contentDir: content, stateDir });

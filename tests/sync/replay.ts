@@ -13,6 +13,14 @@ import type { AddressInfo } from 'node:net';
 export const FIXTURES = join(import.meta.dirname, 'fixtures');
 export const fixture = (path: string) => readFileSync(join(FIXTURES, path), 'utf8');
 
+/** The documentation-shaped Letterboxd feed with two films the demo content does not have: Lock Step (2023, rated 5) and Queue Jump (2022, rated 4.5). */
+export const newFilmsFeed = () =>
+  fixture('letterboxd/rss.xml')
+    .replaceAll('Past Lives', 'Lock Step')
+    .replaceAll('past-lives', 'lock-step')
+    .replaceAll('Aftersun', 'Queue Jump')
+    .replaceAll('aftersun', 'queue-jump');
+
 export interface Seen {
   method: string;
   url: URL;

@@ -21,7 +21,7 @@ import { paths } from '../../src/paths.ts';
 import { Generations } from '../../src/runtime/generations.ts';
 import { syncSource } from '../../src/sync/run.ts';
 import { snapshot } from '../import/harness.ts';
-import { answer, fixture, replay, type Replay } from './replay.ts';
+import { answer, newFilmsFeed, replay, type Replay } from './replay.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'sync-syndication-'));
 const content = join(root, 'content');
@@ -32,12 +32,7 @@ let generations: Generations;
 let feed: Replay;
 const caller = { client: 'https://sparkles.example/', grant: 'grant-m' };
 
-/** The documentation-shaped feed with two films the demo content does not have: Lock Step (2023, rated 5) and Queue Jump (2022, rated 4.5). */
-const FEED = fixture('letterboxd/rss.xml')
-  .replaceAll('Past Lives', 'Lock Step')
-  .replaceAll('past-lives', 'lock-step')
-  .replaceAll('Aftersun', 'Queue Jump')
-  .replaceAll('aftersun', 'queue-jump');
+const FEED = newFilmsFeed();
 
 before(async () => {
   owner = new OwnerWrites({ contentDir: content, stateDir });
