@@ -100,16 +100,25 @@ export function routesFor(manifest: Manifest): Routes {
     });
   const paths = Object.keys(manifest).sort();
   const files = paths.filter(plain);
+  const isFile = new Set(files);
   // Every path a folder rule must not cover: the manifest's other paths, the URLs negotiated
   // among its files, and every URL the runtime answers on its own (src/urls.ts; record pages).
-  const kept = new Set(paths.filter((p) => !files.includes(p)));
+  const kept = new Set(paths.filter((p) => !isFile.has(p)));
   for (const path of paths)
     for (const url of [path.replace(/\.json$/, ''), path.replace(/index\.(json|md)$/, ''), path.replace(/\/$/, '')])
       if (ACCEPTS.some((accept) => resolveRepresentation(has, url, accept)?.negotiated)) kept.add(url);
-  for (const url of runtimeUrls()) if (!files.includes(url)) kept.add(url);
-  // A folder's own URL that is no file (`/media/`, a prefix in src/urls.ts) answers 404 from Pages as from the runtime.
+  for (const url of runtimeUrls()) if (!isFile.has(url)) kept.add(url);
+  // The folders a kept path lies under, found once (a set, not a scan of every kept path per
+  // folder: the manifest holds thousands of paths at scale). A folder's own URL that is no
+  // file (`/media/`, a prefix in src/urls.ts) answers 404 from Pages as from the runtime, so
+  // it blocks only when it is a file.
+  const blocked = new Set<string>();
+  for (const p of kept) {
+    for (let slash = p.indexOf('/', 1); slash !== -1 && slash < p.length - 1; slash = p.indexOf('/', slash + 1)) blocked.add(p.slice(0, slash + 1));
+    if (p.endsWith('/') && has(p)) blocked.add(p);
+  }
   // Nor may a rule's folder be a URL the runtime answers under the folder's name (`/api/rpc/*` beside `/api/rpc`): a host may read the rule as covering it.
-  const excludable = (folder: string) => !kept.has(folder.slice(0, -1)) && ![...kept].some((p) => p.startsWith(folder) && (p !== folder || has(p)));
+  const excludable = (folder: string) => !kept.has(folder.slice(0, -1)) && !blocked.has(folder);
   const folders = new Map<string, number>();
   for (const file of files) {
     const parts = file.split('/');
