@@ -17,9 +17,10 @@ import type { z } from 'zod';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { contentCollections } from '../collections/index.ts';
 import { loadCollection } from '../compile/content/load.ts';
+import { renderField } from '../compile/content/render.ts';
 import { fold } from '../core/fold.ts';
 import { ContentLocked, describeHolder } from '../owner/lock.ts';
-import { newRecordFile } from '../owner/placement.ts';
+import { newRecordFile, slugOf } from '../owner/placement.ts';
 import { ContentWriter } from '../owner/writer.ts';
 
 /** The fields that name a record, in the order they are looked for; else the collection's text field. */
@@ -77,18 +78,6 @@ export function namingField(c: CollectionDeclaration): string {
   return NAMING.find((n) => fields.some((f) => f.name === n && f.required)) ?? NAMING.find((n) => fields.some((f) => f.name === n)) ?? c.bodyField;
 }
 
-/** A slug as blog posts take it, from the title. */
-const slugOf = (title: string) =>
-  title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 60) || 'post';
-
-const line = (name: string, value: unknown) => yaml.dump({ [name]: value }, { schema: yaml.CORE_SCHEMA, lineWidth: -1, flowLevel: 1 }).trimEnd();
-
 export interface NewRecord {
   /** Relative to the content folder. */
   file: string;
@@ -103,7 +92,7 @@ export function newRecord(contentDir: string, c: CollectionDeclaration, title: s
   const unknown = Object.keys(given).filter((k) => !fields.some((f) => f.name === k));
   if (unknown.length) throw new NewRefused(`${c.name} has no field ${unknown.join(', ')}; it has ${fields.map((f) => f.name).join(', ')}`);
   const values: Record<string, unknown> = { [namingField(c)]: title.trim() };
-  if (fields.some((f) => f.name === 'slug' && f.required)) values.slug = slugOf(title);
+  if (fields.some((f) => f.name === 'slug' && f.required)) values.slug = slugOf({ title });
   for (const f of fields) if (f.required && f.today) values[f.name] = f.today(now);
   Object.assign(values, given);
   for (const [name, value] of Object.entries(given)) {
@@ -126,7 +115,7 @@ export function newRecord(contentDir: string, c: CollectionDeclaration, title: s
   const missing: string[] = [];
   for (const f of fields) {
     if (f.name === c.bodyField) continue;
-    if (values[f.name] !== undefined) front.push(line(f.name, values[f.name]));
+    if (values[f.name] !== undefined) front.push(renderField(f.name, values[f.name]).join('\n'));
     else if (f.required) {
       front.push(`${f.name}: # required: ${f.hint}`);
       missing.push(f.name);
