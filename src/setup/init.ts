@@ -10,12 +10,14 @@
  * mistake.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import yaml from 'js-yaml';
 import { PROFILE_FILE, profileSchema } from '../collections/profile.ts';
 import { schemaProblems } from '../compile/content/records.ts';
+import { removeContentFile } from '../owner/content-file.ts';
+import { ContentWriter } from '../owner/writer.ts';
 import { DEMO_MANIFEST, demoFiles, unsafeDemoPath } from './demo.ts';
 
 export class InitRefused extends Error {
@@ -28,6 +30,8 @@ export class InitRefused extends Error {
 
 export interface InitOptions {
   contentDir: string;
+  /** Where the content lock and the write journal are (`STATE_DIR`): init writes as every writer of content/ does. */
+  stateDir: string;
   name: string;
   url: string;
   force?: boolean;
@@ -80,7 +84,7 @@ ${scalars}# note: A sentence or two about you.
 `;
 }
 
-export function initSite(options: InitOptions): InitReport {
+export async function initSite(options: InitOptions): Promise<InitReport> {
   const contentDir = resolve(options.contentDir);
   const problems: string[] = [];
   const text = profileText(options.name, options.url);
@@ -107,19 +111,27 @@ export function initSite(options: InitOptions): InitReport {
   }
   if (problems.length) throw new InitRefused(problems);
 
+  // Under the one content writer's lock (a running server's write is waited for, never
+  // raced): the demo's files go (each unlink flushed), and the profile is a journaled,
+  // atomic write like every other.
+  const writer = new ContentWriter({ contentDir, stateDir: options.stateDir, holder: 'npm run init' });
   const removed: string[] = [];
-  const folders = new Set<string>();
-  for (const file of listed) {
-    const path = join(contentDir, file);
-    if (!existsSync(path)) continue;
-    rmSync(path);
-    removed.push(file);
-    for (let dir = dirname(path); dir.startsWith(contentDir + '/') || dir.startsWith(contentDir + '\\'); dir = dirname(dir)) folders.add(dir);
-  }
-  // Deepest first, so a folder emptied by its subfolders' removal goes too; a folder holding anything else stays.
-  for (const dir of [...folders].sort((a, b) => b.length - a.length)) if (existsSync(dir) && readdirSync(dir).length === 0) rmdirSync(dir);
-  rmSync(join(contentDir, DEMO_MANIFEST), { force: true });
-  writeFileSync(join(contentDir, PROFILE_FILE), text);
+  await writer.exclusive(async () => {
+    const folders = new Set<string>();
+    for (const file of listed) {
+      const path = join(contentDir, file);
+      if (!existsSync(path)) continue;
+      removeContentFile(path);
+      removed.push(file);
+      for (let dir = dirname(path); dir.startsWith(contentDir + '/') || dir.startsWith(contentDir + '\\'); dir = dirname(dir)) folders.add(dir);
+    }
+    // Deepest first, so a folder emptied by its subfolders' removal goes too; a folder holding anything else stays.
+    for (const dir of [...folders].sort((a, b) => b.length - a.length)) if (existsSync(dir) && readdirSync(dir).length === 0) rmdirSync(dir);
+    const manifest = join(contentDir, DEMO_MANIFEST);
+    if (existsSync(manifest)) removeContentFile(manifest);
+    const meta = { client: 'npm run init', tool: 'init', collection: '', canonicalId: '', change: {}, revision: '' };
+    await writer.writeFile(meta, join(contentDir, PROFILE_FILE), undefined, text);
+  });
   return { removed, profile: join(contentDir, PROFILE_FILE) };
 }
 
@@ -146,7 +158,7 @@ if (import.meta.main) {
   }
   try {
     const contentDir = config().CONTENT_DIR;
-    const report = initSite({ contentDir, name: args.name, url: args.url, force: args.force });
+    const report = await initSite({ contentDir, stateDir: config().STATE_DIR, name: args.name, url: args.url, force: args.force });
     const shown = relative(process.cwd(), report.profile);
     process.stdout.write(
       [

@@ -33,7 +33,10 @@ const distRoot = join(process.cwd(), 'scratch', `empty-site-${process.pid}`);
 const dist = join(distRoot, 'dist');
 const git = (...args: string[]) => spawnSync('git', args, { cwd: content, encoding: 'utf8' });
 const init = (...args: string[]) =>
-  spawnSync(process.execPath, ['src/setup/init.ts', ...args], { env: { ...process.env, CONTENT_DIR: content }, encoding: 'utf8' });
+  spawnSync(process.execPath, ['src/setup/init.ts', ...args], {
+    env: { ...process.env, CONTENT_DIR: content, STATE_DIR: join(root, 'state') },
+    encoding: 'utf8',
+  });
 
 let server: RunningServer;
 let base: string;
