@@ -1,7 +1,8 @@
 /**
  * `bench/results.json`, the record of a benchmark run: figures over runs reduced to a
  * median and a spread, the file merged section by section (a 1M `--build-only` run adds
- * its build figures beside the 100k ones and leaves the load figures alone) and written
+ * its build figures beside the 100k ones and leaves the load figures alone; the dev loop's
+ * figures merge by record count too) and written
  * with sorted keys, so the same figures are always the same bytes.
  */
 import { cpus, totalmem } from 'node:os';
@@ -69,6 +70,7 @@ const sorted = (value: unknown): unknown =>
 export function writeResults(path: string, update: Partial<BenchResults>): BenchResults {
   const old = readBenchResults(path);
   const merged: BenchResults = { ...old, ...update, build: { ...old.build, ...update.build } };
+  if (old.rebuild || update.rebuild) merged.rebuild = { ...old.rebuild, ...update.rebuild };
   if ('note' in update && update.note === undefined) delete merged.note;
   writeFileSync(path, `${JSON.stringify(sorted(merged), null, 2)}\n`);
   return merged;

@@ -19,7 +19,8 @@
  *
  * Usage: npm run bench [-- --records 100000 --seconds 8 --connections 16 --runs 3
  *        --only <text> --build-only --reuse-build --note <text> --out <file>]
- * `--only rebuild` measures the dev loop instead (bench/rebuild.ts); `--only import` the
+ * `--only rebuild` measures the dev loop alone (bench/rebuild.ts; a full run measures it after
+ * the load, on the same build, and records it by record count); `--only import` the
  * importers (bench/import.ts: `--tweets 100000 --activities 10000 --points 120`);
  * `--only replicas` several replicas (bench/replicas.ts), which a full run measures last.
  */
@@ -28,7 +29,9 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { loopTables } from '../src/compile/docs/bench-loop.ts';
 import { benchTables, type BuildFigures, type TargetRow } from '../src/compile/docs/bench-readme.ts';
+import { targetTable } from '../src/compile/docs/bench-targets.ts';
 import { loadGenerator, type LoadRequest } from './load.ts';
 import { measureHeaderCost } from './header-cost.ts';
 import { measureRebuild } from './rebuild.ts';
@@ -108,26 +111,14 @@ function build(): BuildFigures {
 const reuse = args['reuse-build'] && existsSync(imagePath);
 const built = reuse ? undefined : build();
 
+/** The dev loop on the build of this size (bench/rebuild.ts), recorded by record count. */
+async function recordLoop(path: string): Promise<void> {
+  const edits = await measureRebuild(content, dist, log);
+  const results = writeResults(path, { ...(built ? { build: { [records]: built } } : {}), rebuild: { [records]: { ...runFacts(), records, edits } } });
+  console.log(loopTables({ [records]: results.rebuild![records]! }));
+}
 if (args.only === 'rebuild') {
-  // The dev loop on the build just made (bench/rebuild.ts).
-  const figures = await measureRebuild(content, dist, log);
-  const text = [
-    built
-      ? `Full build of the same run: compile ${built.compileSeconds.toFixed(2)} s, whole \`astro build\` ${built.buildSeconds.toFixed(2)} s, peak RSS ${built.peakRssMb} MB.`
-      : 'Build reused (--reuse-build).',
-    '',
-    '| dev loop (`npm run dev`) | save → every surface answers | server: change seen → new generation | documents whose bytes changed |',
-    '| --- | ---: | ---: | --- |',
-    ...figures.map(
-      (f) =>
-        `| ${f.label} | ${(f.ms / 1000).toFixed(2)} s | ${(f.serverMs / 1000).toFixed(2)} s | ${f.changed
-          .split(' ')
-          .map((p) => `\`${p}\``)
-          .join(' ')} |`,
-    ),
-  ].join('\n');
-  console.log(text);
-  writeFileSync(join(root, `results-rebuild-${records}.md`), `${text}\n`);
+  await recordLoop(args.out ?? RESULTS_PATH);
   process.exit(0);
 }
 if (args['build-only']) {
@@ -297,11 +288,12 @@ const results = writeResults(out, {
     ...(headerCost ? { headerCost } : {}),
   },
 });
-console.log(benchTables(results));
+console.log(`${benchTables(results)}\n\n${targetTable(results)}`);
 log(`written to ${out}; \`npm run docs\` puts ${out === RESULTS_PATH ? 'it' : RESULTS_PATH} in the README`);
 
-// Several replicas (bench/replicas.ts), after the record above: two behind nginx sharing quotas in Redis beside one, Redis's round trip, propagation.
+// The dev loop on this build, then several replicas (bench/replicas.ts): two behind nginx sharing quotas in Redis beside one, Redis's round trip, propagation.
 if (args.only === undefined) {
+  await recordLoop(out);
   const { recordReplicas } = await import('./replicas.ts');
   await recordReplicas({ dist, content, records, collection: args.collection, runs, seconds, connections, scratch: root, log }, out);
 }

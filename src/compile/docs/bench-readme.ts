@@ -91,6 +91,8 @@ export interface BenchResults {
   load?: LoadResults;
   /** Several replicas (src/compile/docs/bench-replicas.ts): its own table, in the README's "Several replicas". */
   replicas?: import('./bench-replicas.ts').ReplicaResults;
+  /** The dev loop, keyed by the number of records (src/compile/docs/bench-loop.ts): its own tables, in docs/dev-loop.md. */
+  rebuild?: import('./bench-loop.ts').LoopResults;
 }
 
 const count = (n: number) => Math.round(n).toLocaleString('en');
@@ -168,47 +170,11 @@ function sqlRefusals(rows: readonly TargetRow[]): string[] {
   ];
 }
 
-/** Issue 18's targets, each beside the figure of these results that it is judged on. */
-function targetTable(results: BenchResults): string[] {
-  const lines: string[] = [];
-  const check = (what: string, target: string, measured: number | undefined, met: (n: number) => boolean, show: (n: number) => string) =>
-    lines.push(`| ${what} | ${target} | ${measured === undefined || Number.isNaN(measured) ? 'not measured | —' : `${show(measured)} | ${met(measured) ? 'yes' : '**no**'}`} |`);
-  for (const [records, seconds, gb] of [[100_000, 10, 1], [1_000_000, 120, 4]] as const) {
-    const b = results.build[records];
-    check(`compile, ${count(records)} records`, `≤ ${seconds} s`, b?.compileSeconds, (n) => n <= seconds, (n) => `${n.toFixed(2)} s`);
-    check(`peak RSS of the build, ${count(records)} records`, `≤ ${gb} GB`, b?.peakRssMb, (n) => n <= gb * 1024, (n) => `${count(n)} MB`);
-  }
-  const rows = new Map((results.load?.rows ?? []).map((r) => [r.id, r]));
-  const toBare = (id: string, variant: 'warm' | 'cold') => {
-    const r = rows.get(id);
-    return r ? r[variant].rps.median / r.bare.rps.median : undefined;
-  };
-  // Three digits: two would round a miss (0.076 against ≥ 0.08) up to the target it misses.
-  const three = (n: number) => n.toFixed(3);
-  check('REST filtered, cold ÷ bare node:http', '≥ 0.12', toBare('rest-filtered', 'cold'), (n) => n >= 0.12, three);
-  check('REST q search, cold ÷ bare node:http', '≥ 0.08', toBare('rest-q', 'cold'), (n) => n >= 0.08, three);
-  for (const id of ['rest-page-one', 'rest-filtered', 'rest-q', 'rest-deep-cursor']) {
-    check(`${rows.get(id)?.label ?? id}, caches ÷ bare node:http`, '≥ 0.75', toBare(id, 'warm'), (n) => n >= 0.75, three);
-  }
-  for (const r of rows.values()) {
-    const rest = r.sameQuestionAs === undefined ? undefined : rows.get(r.sameQuestionAs);
-    if (!rest) continue;
-    for (const variant of ['warm', 'cold'] as const) {
-      check(`${r.label} ÷ ${rest.label}, ${variant === 'warm' ? 'caches' : 'cold'}`, '≥ 0.5', r[variant].rps.median / rest[variant].rps.median, (n) => n >= 0.5, three);
-    }
-  }
-  // Datasette is not installed by the project, so this comparison is outside the benchmark.
-  lines.push('| SQL `QUERY` ÷ Datasette `?sql=` on the same statement | ≥ 4 | not measured by `npm run bench` | — |');
-  return ['| target (issue 18) | wanted | measured | met |', '| --- | --- | ---: | --- |', ...lines];
-}
-
-/** The generated Markdown: a warning when the results are not the record, the load tables, the build table, the targets. */
+/** The generated Markdown: a warning when the results are not the record, the load tables, the build table (the targets are src/compile/docs/bench-targets.ts). */
 export function benchTables(results: BenchResults): string {
   return [
     ...(results.note ? [`**${results.note}**`, ''] : []),
     ...(results.load ? [...loadTables(results.load), ''] : []),
     ...buildTable(results),
-    '',
-    ...targetTable(results),
   ].join('\n');
 }

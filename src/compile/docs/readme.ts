@@ -17,7 +17,9 @@ import { LIMIT_DEFINITIONS } from '../../core/limits.ts';
 import { collectionUrl, problemUrl } from '../../urls.ts';
 import { TOOLS } from '../../mcp/tools.ts';
 import { benchTables, readBenchResults } from './bench-readme.ts';
+import { loopTables } from './bench-loop.ts';
 import { replicaTables } from './bench-replicas.ts';
+import { targetTable } from './bench-targets.ts';
 
 const code = (s: string) => `\`${s}\``;
 
@@ -30,6 +32,7 @@ function filterText(kind: import('../../collections/define.ts').FilterKind): str
 }
 
 export function tables(): Record<string, string> {
+  const bench = readBenchResults();
   const collections = [
     '| collection | filters | `q` searches | sort fields (default) |',
     '| --- | --- | --- | --- |',
@@ -78,8 +81,10 @@ export function tables(): Record<string, string> {
     'limits-table': limits.join('\n'),
     'rules-table': rules.join('\n'),
     'config-table': variables.join('\n'),
-    bench: benchTables(readBenchResults()),
-    'bench-replicas': replicaTables(readBenchResults().replicas),
+    bench: benchTables(bench),
+    'bench-targets': targetTable(bench),
+    'bench-loop': loopTables(bench.rebuild),
+    'bench-replicas': replicaTables(bench.replicas),
   };
 }
 
