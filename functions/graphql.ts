@@ -18,7 +18,7 @@ import { BoundedMemo } from '../src/core/memo.ts';
 import type { QueryCore } from '../src/core/query.ts';
 import { measureOperation } from '../src/graphql/cost.ts';
 import { publicError } from '../src/graphql/errors.ts';
-import { replayed, replayKey, rememberedBytes, type RememberedAnswer } from '../src/graphql/replay.ts';
+import { replayed, replayKey, rememberedBytes, searchOf, type RememberedAnswer } from '../src/graphql/replay.ts';
 import { rootValue } from '../src/graphql/resolvers.ts';
 import { GRAPHQL_API_VERSION, graphqlSchema } from '../src/graphql/schema.ts';
 import type { Answer, RequestFacts } from '../src/http/answer.ts';
@@ -73,7 +73,10 @@ const limitError = (code: string, message: string) => new GraphQLError(message, 
  */
 const checkedDocumentBytes = (checked: CheckedDocument, text: string): number => 4096 + 128 * text.length + 4096 * checked.errors.length;
 
-export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = {}): (request: RequestFacts, body: Uint8Array | null) => Promise<Answer> {
+/** The handler: an Answer, or a Promise of one when the operation runs (a replay with the in-process budget store answers at once). */
+export type GraphqlHandler = (request: RequestFacts, body: Uint8Array | null) => Answer | Promise<Answer>;
+
+export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = {}): GraphqlHandler {
   const { schema } = graphqlSchema();
   const root = rootValue(core);
   const budget = options.budget ?? LIMITS.graphqlCostPerWindow;
@@ -200,36 +203,8 @@ export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = 
     },
   });
 
-  return async (request, body) => {
-    if (request.method === 'OPTIONS') {
-      return preflight(ALLOW, { headers: baseHeaders, allowHeaders: 'Accept, Content-Type, GraphQL-API-Version' });
-    }
-    const version = request.header('GraphQL-API-Version')?.trim() ?? '';
-    if (version !== '' && version.split('.')[0] !== GRAPHQL_API_VERSION) {
-      return errorsAnswer(
-        400,
-        baseHeaders,
-        limitError(
-          'UNSUPPORTED_API_VERSION',
-          `This endpoint serves GraphQL API version ${GRAPHQL_API_VERSION}; send GraphQL-API-Version: ${GRAPHQL_API_VERSION} or leave the header out.`,
-        ),
-      );
-    }
-    const tooLarge =
-      (body?.length ?? 0) > LIMITS.graphqlDocumentBytesMax ||
-      (request.url.search !== '' && Buffer.byteLength(request.url.searchParams.get('query') ?? '') > LIMITS.graphqlDocumentBytesMax);
-    if (tooLarge) {
-      return errorsAnswer(413, baseHeaders, limitError('DOCUMENT_TOO_LARGE', `The request is larger than ${LIMITS.graphqlDocumentBytesMax} bytes.`));
-    }
-    const text = body === null ? '' : Buffer.from(body).toString('utf8');
-    const key = replayKey(request, text);
-    const remembered = answers.get(key);
-    if (remembered) {
-      // Charged as the full path charges a document of this cost (`spend`), refused with the same 429.
-      return settle(limiter.take(clientOf(request), Math.max(1, remembered.cost)), (quota) =>
-        quota.allowed ? replayed(remembered, quota.header) : answerOf(rateLimited(quota), { cost: remembered.cost, rateLimit: quota.header }),
-      );
-    }
+  /** The full path: graphql-http parses the request and runs the operation; a clean 200 is remembered by `key`. */
+  const computed = async (request: RequestFacts, text: string, key: string): Promise<Answer> => {
     const req: GraphQLHttpRequest<RequestFacts, undefined> = {
       method: request.method,
       url: request.url.href,
@@ -246,5 +221,38 @@ export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = 
       answers.set(key, { body: answer.body, fixed, cost: demand.cost });
     }
     return answer;
+  };
+
+  return (request, body) => {
+    if (request.method === 'OPTIONS') {
+      return preflight(ALLOW, { headers: baseHeaders, allowHeaders: 'Accept, Content-Type, GraphQL-API-Version' });
+    }
+    const version = request.header('GraphQL-API-Version')?.trim() ?? '';
+    if (version !== '' && version.split('.')[0] !== GRAPHQL_API_VERSION) {
+      return errorsAnswer(
+        400,
+        baseHeaders,
+        limitError(
+          'UNSUPPORTED_API_VERSION',
+          `This endpoint serves GraphQL API version ${GRAPHQL_API_VERSION}; send GraphQL-API-Version: ${GRAPHQL_API_VERSION} or leave the header out.`,
+        ),
+      );
+    }
+    const tooLarge =
+      (body?.length ?? 0) > LIMITS.graphqlDocumentBytesMax ||
+      (searchOf(request) !== '' && Buffer.byteLength(request.url.searchParams.get('query') ?? '') > LIMITS.graphqlDocumentBytesMax);
+    if (tooLarge) {
+      return errorsAnswer(413, baseHeaders, limitError('DOCUMENT_TOO_LARGE', `The request is larger than ${LIMITS.graphqlDocumentBytesMax} bytes.`));
+    }
+    const text = body === null ? '' : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+    const key = replayKey(request, text);
+    const remembered = answers.get(key);
+    if (remembered) {
+      // Charged as the full path charges a document of this cost (`spend`), refused with the same 429.
+      return settle(limiter.take(clientOf(request), Math.max(1, remembered.cost)), (quota) =>
+        quota.allowed ? replayed(remembered, quota.header) : answerOf(rateLimited(quota), { cost: remembered.cost, rateLimit: quota.header }),
+      );
+    }
+    return computed(request, text, key);
   };
 }

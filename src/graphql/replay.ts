@@ -27,12 +27,19 @@ export interface RememberedAnswer {
 }
 
 /**
+ * The request's query string (`?…`, or empty), as the URL parser reads it; without parsing
+ * the target when it holds no `?` (the dispatcher leaves a plain path unparsed), since its
+ * query string is then empty.
+ */
+export const searchOf = (request: RequestFacts): string => (request.target === undefined || request.target.includes('?') ? request.url.search : '');
+
+/**
  * The words a GraphQL answer is remembered by. Header values and a query string never
  * hold a NUL (Node's parser and `Headers` refuse one; `URL` escapes it), and the body
  * text comes last, so no two requests share a key.
  */
 export const replayKey = (request: RequestFacts, text: string): string =>
-  `${request.method}\u0000${request.header('Accept') ?? ''}\u0000${request.header('Content-Type') ?? ''}\u0000${request.url.search}\u0000${text}`;
+  `${request.method}\u0000${request.header('Accept') ?? ''}\u0000${request.header('Content-Type') ?? ''}\u0000${searchOf(request)}\u0000${text}`;
 
 /** What a remembered answer holds, as the cache charges it: body bytes, header names and values, and the answer's fixed overhead. */
 export function rememberedBytes(value: RememberedAnswer): number {
