@@ -107,3 +107,15 @@ test('a repeated request is replayed: the same bytes, its cost charged again, it
   assert.deepEqual([left[0]! - left[1]!, left[1]! - left[2]!], [cost, cost]);
   for (const answer of answers) assert.deepEqual(Buffer.from(answer.body!), Buffer.from(answers[0]!.body!));
 });
+
+test('a GET is remembered by its query string: another query string is never answered with it', async () => {
+  const handler = createGraphqlHandler(core, { now: () => 0 });
+  const accept = { accept: 'application/graphql-response+json' };
+  const one = facts('GET', `?query=${encodeURIComponent('{ movies(first: 1) { totalCount } }')}`, accept);
+  const other = facts('GET', `?query=${encodeURIComponent('{ movies(first: 2) { nodes { title } } }')}`, accept);
+  for (let i = 0; i < 3; i++) await handler(one, null);
+  const [replayed, computed] = [await handler(one, null), await handler(other, null)];
+  assert.ok(replayed.fixedHeaders, 'the first query string is replayed');
+  assert.equal(computed.status, 200);
+  assert.notDeepEqual(Buffer.from(computed.body!), Buffer.from(replayed.body!));
+});
