@@ -7,7 +7,9 @@
  * a mutation over GET (405), validation, depth, alias and static cost limits, and the
  * client's cost budget for the window (429). Every answer carries the operation's cost and
  * the RateLimit fields of the cost budget; errors are the standard `errors` array, never
- * internals (src/graphql/errors.ts).
+ * internals (src/graphql/errors.ts). A request asked before with the same words (after the
+ * version and size checks) is answered from what it was answered then, its cost charged
+ * again (src/graphql/replay.ts).
  */
 import { createHandler, type OperationArgs, type Request as GraphQLHttpRequest, type Response as GraphQLHttpResponse } from 'graphql-http';
 import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode } from 'graphql';
@@ -16,13 +18,16 @@ import { BoundedMemo } from '../src/core/memo.ts';
 import type { QueryCore } from '../src/core/query.ts';
 import { measureOperation } from '../src/graphql/cost.ts';
 import { publicError } from '../src/graphql/errors.ts';
+import { replayed, replayKey, rememberedBytes, searchOf, type RememberedAnswer } from '../src/graphql/replay.ts';
 import { rootValue } from '../src/graphql/resolvers.ts';
 import { GRAPHQL_API_VERSION, graphqlSchema } from '../src/graphql/schema.ts';
 import type { Answer, RequestFacts } from '../src/http/answer.ts';
 import { AnswerCache } from '../src/http/answer-cache.ts';
 import { preflight } from '../src/http/cors.ts';
 import { CONTENT_SIGNAL, CONTENT_USAGE } from '../src/http/headers.ts';
-import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
+import { RateLimiter, settle, type CounterStore, type Quota } from '../src/http/rate-limit.ts';
+import { secured } from '../src/http/security.ts';
+import { URLS } from '../src/urls.ts';
 
 const ALLOW = 'GET, POST, OPTIONS';
 const POLICY_NAME = 'graphql';
@@ -38,38 +43,13 @@ export interface GraphqlOptions {
   clientOf?: (request: RequestFacts) => string;
 }
 
-/** What one request's checks learned, for its response headers and the result cache. */
+/** What one request's checks learned, for its response headers and the answer cache. */
 interface Demand {
   cost: number;
   rateLimit?: string;
-  /** The result cache's key, once the operation is admitted to run. */
-  key?: string;
-  /** Whether the answer came from the cache (it is not stored again). */
-  replayed?: boolean;
   /** Whether execution finished without errors: only such results are remembered. */
   clean?: boolean;
 }
-
-/** A remembered result as graphql-http serialised it for one `Accept`: the body, its content type, and the operation's cost. */
-interface Remembered {
-  body: string;
-  contentType: string;
-  cost: number;
-}
-
-/**
- * The result cache's key; undefined (not remembered) for variables JSON cannot write back,
- * such as nesting deep enough to exhaust the stack (found by the fuzz campaign: a 500).
- */
-function resultKey(accept: string | null, operationName: string | null | undefined, variables: unknown, query: string): string | undefined {
-  try {
-    return `${accept ?? ''}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables ?? {})}\u0000${query}`;
-  } catch {
-    return undefined;
-  }
-}
-
-const rememberedBytes = (value: Remembered) => 2 * (value.body.length + value.contentType.length) + 96;
 
 /** A document as parsed and validated: its syntax tree, unless parsing failed, and its errors. */
 interface CheckedDocument {
@@ -93,7 +73,10 @@ const limitError = (code: string, message: string) => new GraphQLError(message, 
  */
 const checkedDocumentBytes = (checked: CheckedDocument, text: string): number => 4096 + 128 * text.length + 4096 * checked.errors.length;
 
-export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = {}): (request: RequestFacts, body: Uint8Array | null) => Promise<Answer> {
+/** The handler: an Answer, or a Promise of one when the operation runs (a replay with the in-process budget store answers at once). */
+export type GraphqlHandler = (request: RequestFacts, body: Uint8Array | null) => Answer | Promise<Answer>;
+
+export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = {}): GraphqlHandler {
   const { schema } = graphqlSchema();
   const root = rootValue(core);
   const budget = options.budget ?? LIMITS.graphqlCostPerWindow;
@@ -131,10 +114,38 @@ export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = 
     valueBytes: checkedDocumentBytes,
   });
   const demands = new WeakMap<GraphQLHttpRequest<RequestFacts, undefined>, Demand>();
-  // The image never changes under a runtime and resolvers read nothing else, so a query's
-  // result is a pure function of its text, operation name, variables and the media type
-  // Accept negotiates: replaying it is exact. Cost and quota are still charged each time.
-  const results = new AnswerCache<Remembered>(options.cacheBytes ?? LIMITS.graphqlAnswerCacheBytes, LIMITS.answerCacheAdmissionSlots, rememberedBytes);
+  // The image never changes under a runtime and resolvers read nothing else, so an answer
+  // is a pure function of the request's words (src/graphql/replay.ts): replaying it is
+  // exact. Cost and quota are still charged each time.
+  const answers = new AnswerCache<RememberedAnswer>(options.cacheBytes ?? LIMITS.graphqlAnswerCacheBytes, LIMITS.answerCacheAdmissionSlots, rememberedBytes);
+  const siteUrl = core.image.siteUrl;
+
+  /** The 429 of a spent budget, as graphql-http hands a response back. */
+  const rateLimited = (quota: Quota): GraphQLHttpResponse => {
+    const error = limitError(
+      'RATE_LIMITED',
+      `This client spent its ${budget} cost points for the ${LIMITS.graphqlWindowSeconds}-second window; retry after the time in Retry-After.`,
+    );
+    return [
+      JSON.stringify({ errors: [error] }),
+      { status: 429, statusText: 'Too Many Requests', headers: { 'content-type': JSON_ERRORS_TYPE, 'retry-after': String(quota.reset) } },
+    ];
+  };
+
+  /**
+   * The answer to a response graphql-http made: the endpoint's headers, the response's own
+   * (capitalised), the operation's cost and the client's count, last; with the security
+   * headers of the path, as the dispatcher would add them, so a remembered one leaves as it is.
+   */
+  const answerOf = ([responseBody, init]: GraphQLHttpResponse, demand: Demand | undefined): Answer => {
+    const headers: Record<string, string> = { ...baseHeaders };
+    for (const [name, value] of Object.entries(init.headers ?? {}))
+      headers[name.replace(/(^|-)([a-z])/g, (_, dash: string, ch: string) => dash + ch.toUpperCase())] = String(value);
+    if (demand) headers['GraphQL-Cost'] = String(demand.cost);
+    if (demand?.rateLimit) headers.RateLimit = demand.rateLimit;
+    if (init.status === 405 && !headers.Allow) headers.Allow = ALLOW;
+    return { status: init.status, headers: secured(headers, URLS.graphql, siteUrl), body: responseBody === null ? null : encoder.encode(responseBody) };
+  };
 
   const handler = createHandler<RequestFacts, undefined>({
     schema,
@@ -147,24 +158,8 @@ export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = 
       const spend = async (points: number): Promise<GraphQLHttpResponse | undefined> => {
         const quota = await limiter.take(clientOf(req.raw), Math.max(1, points));
         record.rateLimit = quota.header;
-        if (quota.allowed) return undefined;
-        const error = limitError(
-          'RATE_LIMITED',
-          `This client spent its ${budget} cost points for the ${LIMITS.graphqlWindowSeconds}-second window; retry after the time in Retry-After.`,
-        );
-        return [
-          JSON.stringify({ errors: [error] }),
-          { status: 429, statusText: 'Too Many Requests', headers: { 'content-type': JSON_ERRORS_TYPE, 'retry-after': String(quota.reset) } },
-        ];
+        return quota.allowed ? undefined : rateLimited(quota);
       };
-      record.key = resultKey(req.raw.header('Accept'), params.operationName, params.variables, params.query);
-      const hit = record.key === undefined ? undefined : results.get(record.key);
-      if (hit) {
-        // Remembered with the cost it was charged, which the same text and variables always have.
-        record.cost = hit.cost;
-        record.replayed = true;
-        return (await spend(hit.cost)) ?? [hit.body, { status: 200, statusText: 'OK', headers: { 'content-type': hit.contentType } }];
-      }
       const checked = params.query.length <= LIMITS.graphqlDocumentCacheCharsMax ? documents.get(params.query) : check(params.query);
       if (!checked.document) return (await spend(1)) ?? checked.errors;
       const { document } = checked;
@@ -208,7 +203,27 @@ export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = 
     },
   });
 
-  return async (request, body) => {
+  /** The full path: graphql-http parses the request and runs the operation; a clean 200 is remembered by `key`. */
+  const computed = async (request: RequestFacts, text: string, key: string): Promise<Answer> => {
+    const req: GraphQLHttpRequest<RequestFacts, undefined> = {
+      method: request.method,
+      url: request.url.href,
+      headers: { get: (name: string) => request.header(name) },
+      body: request.method === 'POST' ? text : null,
+      raw: request,
+      context: undefined,
+    };
+    const response = await handler(req);
+    const demand = demands.get(req);
+    const answer = answerOf(response, demand);
+    if (demand?.clean && answer.status === 200 && answer.body !== null && answer.headers.RateLimit !== undefined) {
+      const { RateLimit: _count, ...fixed } = answer.headers;
+      answers.set(key, { body: answer.body, fixed, cost: demand.cost });
+    }
+    return answer;
+  };
+
+  return (request, body) => {
     if (request.method === 'OPTIONS') {
       return preflight(ALLOW, { headers: baseHeaders, allowHeaders: 'Accept, Content-Type, GraphQL-API-Version' });
     }
@@ -223,32 +238,21 @@ export function createGraphqlHandler(core: QueryCore, options: GraphqlOptions = 
         ),
       );
     }
-    const text = body === null ? '' : Buffer.from(body).toString('utf8');
     const tooLarge =
-      (body?.length ?? 0) > LIMITS.graphqlDocumentBytesMax || Buffer.byteLength(request.url.searchParams.get('query') ?? '') > LIMITS.graphqlDocumentBytesMax;
+      (body?.length ?? 0) > LIMITS.graphqlDocumentBytesMax ||
+      (searchOf(request) !== '' && Buffer.byteLength(request.url.searchParams.get('query') ?? '') > LIMITS.graphqlDocumentBytesMax);
     if (tooLarge) {
       return errorsAnswer(413, baseHeaders, limitError('DOCUMENT_TOO_LARGE', `The request is larger than ${LIMITS.graphqlDocumentBytesMax} bytes.`));
     }
-    const req: GraphQLHttpRequest<RequestFacts, undefined> = {
-      method: request.method,
-      url: request.url.href,
-      headers: { get: (name: string) => request.header(name) },
-      body: request.method === 'POST' ? text : null,
-      raw: request,
-      context: undefined,
-    };
-    const [responseBody, init] = await handler(req);
-    const demand = demands.get(req);
-    const contentType = (init.headers as Record<string, string> | undefined)?.['content-type'];
-    if (demand?.key !== undefined && demand.clean && !demand.replayed && init.status === 200 && responseBody !== null && contentType !== undefined) {
-      results.set(demand.key, { body: responseBody, contentType, cost: demand.cost });
+    const text = body === null ? '' : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+    const key = replayKey(request, text);
+    const remembered = answers.get(key);
+    if (remembered) {
+      // Charged as the full path charges a document of this cost (`spend`), refused with the same 429.
+      return settle(limiter.take(clientOf(request), Math.max(1, remembered.cost)), (quota) =>
+        quota.allowed ? replayed(remembered, quota.header) : answerOf(rateLimited(quota), { cost: remembered.cost, rateLimit: quota.header }),
+      );
     }
-    const headers: Record<string, string> = { ...baseHeaders };
-    for (const [name, value] of Object.entries(init.headers ?? {}))
-      headers[name.replace(/(^|-)([a-z])/g, (_, dash: string, ch: string) => dash + ch.toUpperCase())] = String(value);
-    if (demand) headers['GraphQL-Cost'] = String(demand.cost);
-    if (demand?.rateLimit) headers.RateLimit = demand.rateLimit;
-    if (init.status === 405 && !headers.Allow) headers.Allow = ALLOW;
-    return { status: init.status, headers, body: responseBody === null ? null : encoder.encode(responseBody) };
+    return computed(request, text, key);
   };
 }

@@ -14,6 +14,9 @@
  *   fields.
  * - The batch runs; errors leave as `{message, code}` only (src/rpc/errors.ts).
  *
+ * A batch text answered before is answered again from its bytes once the size check
+ * passed (it was well-formed and counted then), after the session is admitted.
+ *
  * WebSocket sessions (src/rpc/websocket.ts) bound each message by size (`maxPayload`)
  * and operations, calls in flight, idle time, and the session's budgets.
  */
@@ -28,6 +31,7 @@ import { COMMON_HEADERS } from '../src/http/headers.ts';
 import { preflight } from '../src/http/cors.ts';
 import { problemAnswer } from '../src/http/problem.ts';
 import { RateLimiter, settle, type CounterStore } from '../src/http/rate-limit.ts';
+import { secured } from '../src/http/security.ts';
 import { runBatch } from '../src/rpc/batch.ts';
 import { sendable } from '../src/rpc/errors.ts';
 import { batchMessages, countOperations } from '../src/rpc/operations.ts';
@@ -41,6 +45,9 @@ import { URLS } from '../src/urls.ts';
 const ALLOW = 'GET, POST, OPTIONS';
 export const RPC_POLICY_NAME = 'rpc-sessions';
 const RPC_HEADERS: Readonly<Record<string, string>> = { ...COMMON_HEADERS, 'Cache-Control': 'no-store' };
+const BATCH_TYPE = 'text/plain; charset=utf-8';
+/** Shared: decoding keeps no state between calls (no `stream` option), and one decoder is built once, not per batch. */
+const decoder = new TextDecoder();
 
 export interface RpcOptions {
   /** The cross-collection search of the runtime's generation (shared with REST and the site); a new one by default. */
@@ -69,10 +76,11 @@ export interface RpcHandler {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, client: string): Answer | undefined | Promise<Answer | undefined>;
 }
 
-/** A session admitted (its RateLimit fields) or refused (the 429). */
+/** A session admitted (its count) or refused (the 429). */
 interface Admission {
   refusal?: Answer;
-  headers: Record<string, string>;
+  /** The `RateLimit` field of this session's count. */
+  rateLimit: string;
 }
 
 /** The facts of a WebSocket handshake the quota key reads: its peer and forwarding header. */
@@ -108,12 +116,13 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
   /** Admits one session for `client`, or the 429 refusing it; the answer's RateLimit fields either way. */
   const admit = (client: string): Admission | Promise<Admission> =>
     settle(limiter.take(client), (quota) => {
-      const headers = { ...limiter.policyHeaders, RateLimit: quota.header };
-      if (quota.allowed) return { headers };
+      if (quota.allowed) return { rateLimit: quota.header };
       const detail = `This address opened its ${options.sessions ?? LIMITS.rpcSessionsPerWindow} RPC sessions for this ${LIMITS.rpcWindowSeconds}-second window; retry after the time in Retry-After, and keep a WebSocket session open for many calls.`;
       return {
-        headers,
-        refusal: problemAnswer('rate-limited', detail, { headers: { ...RPC_HEADERS, ...headers, 'Retry-After': String(LIMITS.rpcWindowSeconds) } }),
+        rateLimit: quota.header,
+        refusal: problemAnswer('rate-limited', detail, {
+          headers: { ...RPC_HEADERS, ...limiter.policyHeaders, RateLimit: quota.header, 'Retry-After': String(LIMITS.rpcWindowSeconds) },
+        }),
       };
     });
 
@@ -126,10 +135,15 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
     LIMITS.answerCacheAdmissionSlots,
     (answer) => answer.byteLength + 96,
   );
-  const answered = (answer: Buffer, admitted: Record<string, string>): Answer => ({
+  // Every batch answer's fields before the client's count, with the security headers the
+  // dispatcher would add (first, as it adds them): checked and serialized once by the
+  // node:http writer (`Answer.fixedHeaders`); the count and Content-Type follow, as ever.
+  const fixed = secured({ ...RPC_HEADERS, ...limiter.policyHeaders }, URLS.rpc, core.image.siteUrl);
+  const answered = (answer: Buffer, rateLimit: string): Answer => ({
     status: 200,
-    headers: { ...RPC_HEADERS, ...admitted, 'Content-Type': 'text/plain; charset=utf-8' },
+    headers: { ...fixed, RateLimit: rateLimit, 'Content-Type': BATCH_TYPE },
     body: answer,
+    fixedHeaders: fixed,
   });
 
   return {
@@ -145,7 +159,10 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
       const bytes = body ?? new Uint8Array(0);
       if (bytes.byteLength > LIMITS.rpcBatchBytesMax)
         return tooLarge(`The batch is larger than ${LIMITS.rpcBatchBytesMax} bytes; nothing was run. Split it, or use a WebSocket session.`);
-      const text = new TextDecoder().decode(bytes);
+      const text = decoder.decode(bytes);
+      // A remembered text was well-formed and within the operations bound when it ran.
+      const known = answers.get(text);
+      if (known) return settle(admit(client), (admitted) => admitted.refusal ?? answered(known, admitted.rateLimit));
       const messages = batchMessages(text);
       const counted = countOperations(messages, LIMITS.rpcBatchOperationsMax);
       if (!counted.ok && counted.reason === 'malformed') {
@@ -159,8 +176,6 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
         );
       const admitted = await admit(client);
       if (admitted.refusal) return admitted.refusal;
-      const remembered = answers.get(text);
-      if (remembered) return answered(remembered, admitted.headers);
       let answer: string;
       try {
         answer = await runBatch(messages, rootFor('batch'), { onSendError: sendable, limits: { maxMessageSize: LIMITS.rpcBatchBytesMax } });
@@ -170,7 +185,7 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
       }
       const bytesOut = Buffer.from(answer);
       answers.set(text, bytesOut);
-      return answered(bytesOut, admitted.headers);
+      return answered(bytesOut, admitted.rateLimit);
     },
 
     upgrade(req, socket, head, client) {

@@ -67,6 +67,18 @@ export function targetUrl(target: string): URL | undefined {
   return undefined;
 }
 
+/**
+ * The path of an origin-form target that `targetUrl` would return unchanged: a `/` and
+ * then only letters, digits, `-`, `_`, `~`, `.` and `/`, with no dot segment (no `/.`),
+ * so the URL parser has nothing to resolve, escape or cut (no `%`, `?`, `#`, `\`).
+ * Undefined for any other target, which is parsed. A property holds it to `targetUrl`
+ * (tests/http/target-path.test.ts).
+ */
+const PLAIN_PATH = /^\/[A-Za-z0-9\-_~./]*$/;
+export function plainPath(target: string): string | undefined {
+  return PLAIN_PATH.test(target) && !target.includes('/.') ? target : undefined;
+}
+
 /** Header names as node:http keys them: handlers ask for a few fixed names, each lowercased once (bounded, whatever asks). */
 const lowered = new Map<string, string>();
 function lowerName(name: string): string {
@@ -166,18 +178,28 @@ function underQuota(runtime: ServingRuntime, request: RequestFacts, go: () => vo
   if (decided instanceof Promise) decided.catch(failed);
 }
 
+/** A request past `admit`: its path, its URL where it was parsed (a plain path is not: `NodeFacts` parses it when read), its route. */
+interface Admitted {
+  path: string;
+  url?: URL;
+  route: Route;
+}
+
 /** The checks every request passes before its route is asked: target length and form, Host (`hostValid`, where it was checked), a route for the path. */
-function admit(req: IncomingMessage, runtime: ServingRuntime, routes: readonly Route[], hostValid = validHost(req)): { url: URL; route: Route } | Answer {
+function admit(req: IncomingMessage, runtime: ServingRuntime, routes: readonly Route[], hostValid = validHost(req)): Admitted | Answer {
   const target = req.url ?? '';
   if (target.length > LIMITS.requestTargetBytesMax) {
     return problemAnswer('target-too-long', `The request target is longer than ${LIMITS.requestTargetBytesMax} bytes.`);
   }
-  const url = targetUrl(target);
-  if (!url) return problemAnswer('bad-request', 'The request target is not an origin-form path (/path?query) or an absolute http(s) URL.');
+  const plain = plainPath(target);
+  const url = plain === undefined ? targetUrl(target) : undefined;
+  if (plain === undefined && !url)
+    return problemAnswer('bad-request', 'The request target is not an origin-form path (/path?query) or an absolute http(s) URL.');
   if (!hostValid) return problemAnswer('bad-request', 'An HTTP/1.1 request carries exactly one Host header, a valid host[:port].');
-  const route = routeFor(url.pathname, runtime, routes);
+  const path = plain ?? url!.pathname;
+  const route = routeFor(path, runtime, routes);
   if (!route) return problemAnswer('not-found', 'Nothing is published at this path.');
-  return { url, route };
+  return { path, url, route };
 }
 
 const isWebSocketHandshake = (req: IncomingMessage) => req.method === 'GET' && (req.headers.upgrade ?? '').toLowerCase() === 'websocket';
@@ -235,8 +257,8 @@ export function createDispatcher(current: () => ServingRuntime, table: DispatchT
   const replayers = routes.filter((route) => route.kind === 'answer' && route.replay !== undefined) as (Route & AnswerRoute)[];
 
   /** A sender of answers to `req`: as the client prefers a refusal, secured, without a body for HEAD. */
-  const sender = (runtime: ServingRuntime, req: IncomingMessage, res: ServerResponse, admitted: { url: URL; route: Route } | Answer) => {
-    const path = 'route' in admitted ? admitted.url.pathname : '';
+  const sender = (runtime: ServingRuntime, req: IncomingMessage, res: ServerResponse, admitted: { path: string; route: Route } | Answer) => {
+    const path = 'route' in admitted ? admitted.path : '';
     const accept = req.headers.accept ?? null;
     // Where a refusal stands decides its form (functions/pages.ts): a target refused before routing is read as a page's.
     const site = () => ('route' in admitted ? problemSiteOf(runtime, path, admitted.route.name) : 'unrouted');
@@ -261,7 +283,7 @@ export function createDispatcher(current: () => ServingRuntime, table: DispatchT
       }
       if (answer === undefined) continue;
       const send = (result: Answer) =>
-        result.status === 200 ? write(res, result, req.method === 'HEAD') : sender(runtime, req, res, { url: facts.url, route })(result);
+        result.status === 200 ? write(res, result, req.method === 'HEAD') : sender(runtime, req, res, { path: facts.url.pathname, route })(result);
       if (answer instanceof Promise) answer.then(send, (error: unknown) => (res.headersSent ? res.destroy() : send(errorAnswer(error))));
       else send(answer);
       return true;
@@ -289,7 +311,7 @@ export function createDispatcher(current: () => ServingRuntime, table: DispatchT
     const admitted = admit(req, runtime, routes, hostValid);
     const send = sender(runtime, req, res, admitted);
     if (!('route' in admitted)) return send(admitted);
-    const { url, route } = admitted;
+    const { path, url, route } = admitted;
     const method = req.method ?? '';
     const allow = allows.get(route)!;
     if (!allow.includes(method)) {
@@ -303,15 +325,10 @@ export function createDispatcher(current: () => ServingRuntime, table: DispatchT
         const answer = async () => {
           const body = route.bodyMax === undefined ? null : await readBody(req, route.bodyMax + 1);
           let web: Request | undefined;
-          const exchange = { facts: request, body, request: () => (web ??= webRequest(req, res, url, body)) };
+          const exchange = { facts: request, body, request: () => (web ??= webRequest(req, res, request.url, body)) };
           const result = await route.fetch(runtime, exchange);
           if (result instanceof Response)
-            await writeResponse(
-              res,
-              result,
-              securityHeaders(url.pathname, result.headers.get('Content-Type') ?? undefined, runtime.siteUrl),
-              req.method === 'HEAD',
-            );
+            await writeResponse(res, result, securityHeaders(path, result.headers.get('Content-Type') ?? undefined, runtime.siteUrl), req.method === 'HEAD');
           else send(result);
         };
         if (!metered) return void answer().catch(failed);

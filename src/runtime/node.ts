@@ -99,7 +99,8 @@ export function readBody(req: IncomingMessage, max: number, stop = false): Promi
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const done = () => resolve(size === 0 ? null : Buffer.concat(chunks));
+    // One chunk (a small body arrives in one) is handed over as it is: the parser gave it a buffer of its own.
+    const done = () => resolve(size === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     const onData = (chunk: Buffer) => {
       if (size >= max) return;
       chunks.push(chunk.subarray(0, max - size));

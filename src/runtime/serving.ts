@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createWithheldExportHandler } from '../../functions/exports.ts';
-import { createGraphqlHandler } from '../../functions/graphql.ts';
+import { createGraphqlHandler, type GraphqlHandler } from '../../functions/graphql.ts';
 import { createMcpHandler, type McpHandler } from '../../functions/mcp.ts';
 import { createMicropubHandler, type MicropubHandler } from '../../functions/micropub.ts';
 import { createMicropubMediaHandler, type MicropubMediaHandler } from '../../functions/micropub-media.ts';
@@ -29,7 +29,7 @@ import type { StaticFiles } from './static.ts';
 export class ServingRuntime extends Runtime {
   readonly rest: RestHandler;
   readonly sql: SqlHandler;
-  readonly graphql: (request: RequestFacts, body: Uint8Array | null) => Promise<Answer>;
+  readonly graphql: GraphqlHandler;
   readonly status: (request: RequestFacts) => Answer;
   readonly taste: (request: RequestFacts) => Answer;
   readonly withheld: (request: RequestFacts) => Answer | undefined;
