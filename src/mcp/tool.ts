@@ -75,6 +75,32 @@ export function validate(tool: { inputSchema: JsonSchema }, args: unknown): stri
   return result.valid ? undefined : (result.errorMessage ?? 'the arguments do not match the input schema').replace(/\bdata\b/g, 'arguments');
 }
 
+/** The JSON text of each element of an array, where it is already held (`withJsonText`). */
+const JSON_TEXT = Symbol('collections.jsonText');
+
+/**
+ * `values` marked with the JSON text each element was parsed from (records as the image
+ * holds them), for `jsonText` to write instead of serializing them again. The text must be
+ * what `JSON.stringify` writes for the element (the image's records are written by it, and
+ * parsing then stringifying such text gives it back: tests/mcp/direct-properties.test.ts).
+ */
+export function withJsonText<T>(values: T[], texts: readonly string[]): T[] {
+  Object.defineProperty(values, JSON_TEXT, { value: texts });
+  return values;
+}
+
+/** `JSON.stringify(value)` of a structured result, writing its marked arrays' held text (`withJsonText`) rather than serializing them. */
+export function jsonText(value: Record<string, unknown>): string {
+  const members: string[] = [];
+  for (const name in value) {
+    const member = value[name];
+    const texts = Array.isArray(member) ? (member as unknown as Record<symbol, readonly string[] | undefined>)[JSON_TEXT] : undefined;
+    const text = texts !== undefined ? `[${texts.join(',')}]` : JSON.stringify(member);
+    if (text !== undefined) members.push(`${JSON.stringify(name)}:${text}`);
+  }
+  return `{${members.join(',')}}`;
+}
+
 /** Renames a core problem's parameter to the argument the tool took it from. */
 export type ParameterNames = (parameter: string) => string;
 
