@@ -40,7 +40,7 @@ import { loopbackOrigin } from '../src/http/origin.ts';
 import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
 import type { McpContext } from '../src/mcp/context.ts';
 import { createServer, sharesUi } from '../src/mcp/server.ts';
-import { answerHead, plainCall, transportAccepts, type PlainCall } from '../src/mcp/direct.ts';
+import { answerBody, plainCall, transportAccepts, type PlainCall } from '../src/mcp/direct.ts';
 import { answerStatelessly, NO_STORE, readMessages, rpcError, siteRefusal, toolsCalled, type Message } from '../src/mcp/streamable-http.ts';
 import { secured } from '../src/http/security.ts';
 import { toolNamed } from '../src/mcp/tools.ts';
@@ -178,7 +178,7 @@ export function createMcpHandler(context: McpContext, options: McpOptions): McpH
       const hit = key === undefined ? undefined : answers.get(key);
       if (hit) return answered(hit, call, cors, quota.header);
       if (transportAccepts(facts)) {
-        const body = Buffer.from(`${answerHead(call, context, options.log)}${call.id}}`);
+        const body = answerBody(call, context, options.log);
         const answer = { body, head: body.byteLength - Buffer.byteLength(call.id) - 1, id: call.id };
         if (key !== undefined) answers.set(key, answer);
         return answered(answer, call, cors, quota.header);

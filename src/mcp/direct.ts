@@ -22,7 +22,7 @@ import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestFacts } from '../http/answer.ts';
 import type { McpContext } from './context.ts';
-import { callTool, jsonText, type CallResult, type ToolDefinition } from './tool.ts';
+import { callTool, jsonChunks, type CallResult, type ToolDefinition } from './tool.ts';
 import { toolNamed } from './tools.ts';
 
 /** A call of a public tool with nothing but its name and arguments, and the id to answer it with. */
@@ -58,23 +58,31 @@ export function transportAccepts(facts: RequestFacts): boolean {
   return version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
 }
 
-/** The result's JSON, its members in the order the SDK's `CallToolResultSchema` writes them. */
-function resultJson(result: CallResult): string {
+/** The result's JSON, its members in the order the SDK's `CallToolResultSchema` writes them, in pieces appended to `chunks`. */
+function resultChunks(result: CallResult, chunks: string[]): void {
   const { _meta, content, structuredContent, isError, ...other } = result;
   const members: string[] = [];
   if (_meta !== undefined) members.push(`"_meta":${JSON.stringify(_meta)}`);
   members.push(`"content":${JSON.stringify(content)}`);
-  if (structuredContent !== undefined) members.push(`"structuredContent":${jsonText(structuredContent)}`);
+  chunks.push(`{${members.join(',')}`);
+  if (structuredContent !== undefined) {
+    chunks.push(',"structuredContent":');
+    jsonChunks(structuredContent, chunks);
+  }
+  members.length = 0;
   if (isError !== undefined) members.push(`"isError":${JSON.stringify(isError)}`);
   // Members the schema does not name follow, as it passes them through.
   for (const name in other) {
     const value = JSON.stringify(other[name]);
     if (value !== undefined) members.push(`${JSON.stringify(name)}:${value}`);
   }
-  return `{${members.join(',')}}`;
+  chunks.push(members.length > 0 ? `,${members.join(',')}}` : '}');
 }
 
-/** The body the transport writes for `call`, up to its id (`…,"id":`): the id is the request's, written in by the caller. */
-export function answerHead(call: PlainCall, context: McpContext, log?: (error: unknown) => void): string {
-  return `{"result":${resultJson(callTool(call.tool, call.args, context, log))},"jsonrpc":"2.0","id":`;
+/** The body the transport writes for `call`: `{"result":…,"jsonrpc":"2.0","id":…}`, encoded a piece at a time. */
+export function answerBody(call: PlainCall, context: McpContext, log?: (error: unknown) => void): Buffer {
+  const chunks = ['{"result":'];
+  resultChunks(callTool(call.tool, call.args, context, log), chunks);
+  chunks.push(`,"jsonrpc":"2.0","id":${call.id}}`);
+  return Buffer.concat(chunks.map((chunk) => Buffer.from(chunk)));
 }

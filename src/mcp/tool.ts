@@ -80,7 +80,7 @@ const JSON_TEXT = Symbol('collections.jsonText');
 
 /**
  * `values` marked with the JSON text each element was parsed from (records as the image
- * holds them), for `jsonText` to write instead of serializing them again. The text must be
+ * holds them), for `jsonChunks` to write instead of serializing them again. The text must be
  * what `JSON.stringify` writes for the element (the image's records are written by it, and
  * parsing then stringifying such text gives it back: tests/mcp/direct-properties.test.ts).
  */
@@ -89,16 +89,29 @@ export function withJsonText<T>(values: T[], texts: readonly string[]): T[] {
   return values;
 }
 
-/** `JSON.stringify(value)` of a structured result, writing its marked arrays' held text (`withJsonText`) rather than serializing them. */
-export function jsonText(value: Record<string, unknown>): string {
-  const members: string[] = [];
+/**
+ * `JSON.stringify(value)` of a structured result, in pieces appended to `chunks`: its
+ * marked arrays' held text (`withJsonText`) is written as it is, a piece per element,
+ * rather than serialized again. (Pieces, because a text joined from them is as wide as its
+ * widest character, and encoding a wide text is several times slower than a narrow one.)
+ */
+export function jsonChunks(value: Record<string, unknown>, chunks: string[]): void {
+  let separator = '{';
   for (const name in value) {
     const member = value[name];
     const texts = Array.isArray(member) ? (member as unknown as Record<symbol, readonly string[] | undefined>)[JSON_TEXT] : undefined;
-    const text = texts !== undefined ? `[${texts.join(',')}]` : JSON.stringify(member);
-    if (text !== undefined) members.push(`${JSON.stringify(name)}:${text}`);
+    if (texts !== undefined) {
+      chunks.push(`${separator}${JSON.stringify(name)}:[`);
+      for (let i = 0; i < texts.length; i++) chunks.push(i === 0 ? texts[i]! : `,${texts[i]!}`);
+      chunks.push(']');
+    } else {
+      const text = JSON.stringify(member);
+      if (text === undefined) continue;
+      chunks.push(`${separator}${JSON.stringify(name)}:${text}`);
+    }
+    separator = ',';
   }
-  return `{${members.join(',')}}`;
+  chunks.push(separator === '{' ? '{}' : '}');
 }
 
 /** Renames a core problem's parameter to the argument the tool took it from. */
