@@ -13,19 +13,23 @@
  * 5. POST: the body is at most 64 KiB (413), UTF-8 JSON (400, -32700), one message or a
  *    batch only where the protocol version allows one (2025-03-26), at most ten (400).
  * 6. The tool-work quota: each `tools/call` spends its tool's weight before it runs (429).
- * 7. A fresh server and transport (no session) answer, as JSON; DELETE is answered by
- *    the transport as a stateless server does. `Authorization` is never read: this lane
- *    takes no credential and sends no one through OAuth (the owner's is `/owner/mcp`).
+ * 7. A plain `tools/call` of a public tool (src/mcp/direct.ts: nothing but the tool's name
+ *    and arguments, headers the transport takes) is answered from memory, or by the tool
+ *    directly with the bytes the SDK's server and transport would write, without them.
+ * 8. Anything else: a fresh server and transport (no session) answer, as JSON; DELETE is
+ *    answered by the transport as a stateless server does. `Authorization` is never read:
+ *    this lane takes no credential and sends no one through OAuth (the owner's is `/owner/mcp`).
  *
- * Steps 1, 5 and 7 are the Streamable HTTP edge it shares with the owner lane
+ * Steps 1, 5 and 8 are the Streamable HTTP edge it shares with the owner lane
  * (src/mcp/streamable-http.ts); the origins it admits, the quotas and the public tool set
  * are its own. The handler is built once per generation, over that generation's
  * `McpContext`, with the generation's remembered answers.
  *
- * A `tools/call` answer is remembered (per generation, bounded, admitted from its second
+ * A plain call's answer is remembered (per generation, bounded, admitted from its second
  * request as REST's are): the public tools read only the immutable image, so the answer
  * to the same tool, arguments and transport headers is the same bytes but for the
  * request's id, which a replay writes in. Both quotas are charged before a replay too.
+ * Its fields are the transport's JSON answer's with this endpoint's, secured once.
  */
 import { LIMITS } from '../src/core/limits.ts';
 import { AnswerCache } from '../src/http/answer-cache.ts';
@@ -36,7 +40,9 @@ import { loopbackOrigin } from '../src/http/origin.ts';
 import { RateLimiter, type CounterStore } from '../src/http/rate-limit.ts';
 import type { McpContext } from '../src/mcp/context.ts';
 import { createServer, sharesUi } from '../src/mcp/server.ts';
+import { answerBody, plainCall, transportAccepts, type PlainCall } from '../src/mcp/direct.ts';
 import { answerStatelessly, NO_STORE, readMessages, rpcError, siteRefusal, toolsCalled, type Message } from '../src/mcp/streamable-http.ts';
+import { secured } from '../src/http/security.ts';
 import { toolNamed } from '../src/mcp/tools.ts';
 import { problemUrl, URLS } from '../src/urls.ts';
 
@@ -53,33 +59,28 @@ export interface McpOptions {
   /** The budget of remembered `tools/call` answers (`ANSWER_CACHE_BYTES`; 0: none). */
   cacheBytes?: number;
   log?: (error: unknown) => void;
+  /** false: plain calls too go through the SDK's server and transport, unremembered (what the property tests compare the direct answers with). */
+  direct?: boolean;
 }
-
-/** A remembered `tools/call` answer: its body's bytes up to the id (`…,"id":`), and its type. */
-interface Remembered {
-  head: Buffer;
-  contentType: string;
-}
-
-const rememberedBytes = (value: Remembered) => value.head.byteLength + 2 * value.contentType.length + 96;
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
- * The replay key of a message whose answer may be remembered: one `tools/call` of a public
- * tool carrying nothing but its name and arguments (no `_meta`, no other member), with the
- * headers the transport reads; and the id to write into the answer.
+ * A plain call's answer body and where its id starts (`…,"id":` is the head before it): a
+ * call asked again with the same id is answered with the same bytes, without a copy; another
+ * id is written in after the head.
  */
-function replayable(body: unknown, facts: RequestFacts): { key: string; id: string } | undefined {
-  if (!isObject(body)) return undefined;
-  const { jsonrpc, id, method, params, ...other } = body;
-  if (jsonrpc !== '2.0' || method !== 'tools/call' || Object.keys(other).length > 0 || !isObject(params)) return undefined;
-  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
-  const { name, arguments: args, ...rest } = params;
-  if (typeof name !== 'string' || !toolNamed(name) || Object.keys(rest).length > 0) return undefined;
-  const headers = ['Accept', 'Content-Type', 'MCP-Protocol-Version'].map((header) => facts.header(header));
-  return { key: JSON.stringify([...headers, name, args ?? null]), id: JSON.stringify(id) };
+interface Answered {
+  body: Buffer;
+  head: number;
+  /** The id the body ends with, as JSON. */
+  id: string;
 }
+
+/** What a remembered answer holds: its body, and the objects around it. */
+const rememberedBytes = (answer: Answered) => answer.body.byteLength + 2 * answer.id.length + 128;
+
+/** What a replay is keyed by: the headers the transport reads, the tool and its arguments (the id is written in). */
+const replayKey = (call: PlainCall, facts: RequestFacts) =>
+  JSON.stringify([facts.header('Accept'), facts.header('Content-Type'), facts.header('MCP-Protocol-Version'), call.tool.name, call.args ?? null]);
 
 /** One request to `/mcp` over the generation the handler was built for. */
 export type McpHandler = (exchange: Exchange) => Promise<Response | Answer>;
@@ -99,7 +100,8 @@ export function createMcpHandler(context: McpContext, options: McpOptions): McpH
     windowSeconds,
     policy: 'mcp-tool-work',
   });
-  const answers = new AnswerCache<Remembered>(options.cacheBytes ?? LIMITS.mcpAnswerCacheBytes, LIMITS.answerCacheAdmissionSlots, rememberedBytes);
+  const cacheBytes = options.cacheBytes ?? LIMITS.mcpAnswerCacheBytes;
+  const answers = new AnswerCache<Answered>(cacheBytes, LIMITS.answerCacheAdmissionSlots, rememberedBytes);
   // The site's own origin, or a loopback one (local tools such as the MCP Inspector).
   const site = new URL(context.siteUrl);
   const admitsOrigin = (origin: string) => origin === site.origin || loopbackOrigin(origin);
@@ -112,14 +114,16 @@ export function createMcpHandler(context: McpContext, options: McpOptions): McpH
       { type: problemUrl('rate-limited'), retryAfter: windowSeconds },
     );
 
-  /** The transport's answer to a replayable call, remembered when it is a result ending in the request's id. */
-  const remember = async (replay: { key: string; id: string }, response: Response): Promise<Response> => {
-    const text = await response.text();
-    const contentType = response.headers.get('Content-Type');
-    if (text.startsWith('{"result":') && text.endsWith(`"id":${replay.id}}`) && contentType)
-      answers.set(replay.key, { head: Buffer.from(text.slice(0, -(replay.id.length + 1))), contentType });
-    return new Response(text, { status: response.status, headers: response.headers });
-  };
+  // The fields every answer to a plain call shares, secured once (src/http/security.ts) and
+  // named as fixed: the node:http writer serializes them once, not per answer (src/runtime/node.ts).
+  const fixed = Object.freeze(secured({ 'Content-Type': 'application/json', ...requests.policyHeaders, ...NO_STORE }, URLS.mcp, context.siteUrl));
+  /** A plain call's answer: its body with the request's id, and the fields of the transport's JSON answer. */
+  const answered = (answer: Answered, call: PlainCall, cors: Record<string, string>, count: string): Answer => ({
+    status: 200,
+    headers: { ...fixed, ...cors, RateLimit: count },
+    fixedHeaders: fixed,
+    body: answer.id === call.id ? answer.body : Buffer.concat([answer.body.subarray(0, answer.head), Buffer.from(`${call.id}}`)]),
+  });
 
   return async (exchange) => {
     const { facts } = exchange;
@@ -167,16 +171,20 @@ export function createMcpHandler(context: McpContext, options: McpOptions): McpH
         if (!spent.allowed) return refused(work, spent.header, `tool work budget of ${LIMITS.mcpToolWorkPerWindow} units`);
       }
     }
-    const replay = replayable(parsed, facts);
-    const hit = replay && answers.get(replay.key);
-    if (replay && hit)
-      return {
-        status: 200,
-        headers: { 'Content-Type': hit.contentType, ...limits, ...NO_STORE },
-        body: Buffer.concat([hit.head, Buffer.from(`${replay.id}}`)]),
-      };
+    // A plain call of a public tool: remembered, or answered as the SDK would answer it, without it (src/mcp/direct.ts).
+    const call = options.direct === false ? undefined : plainCall(parsed);
+    if (call) {
+      const key = cacheBytes > 0 ? replayKey(call, facts) : undefined;
+      const hit = key === undefined ? undefined : answers.get(key);
+      if (hit) return answered(hit, call, cors, quota.header);
+      if (transportAccepts(facts)) {
+        const body = answerBody(call, context, options.log);
+        const answer = { body, head: body.byteLength - Buffer.byteLength(call.id) - 1, id: call.id };
+        if (key !== undefined) answers.set(key, answer);
+        return answered(answer, call, cors, quota.header);
+      }
+    }
     const server = createServer(context, { ui: sharesUi(messages), log: options.log });
-    const answered = await answerStatelessly(server, exchange.request(), parsed, { ...limits, ...NO_STORE });
-    return replay && answered.status === 200 ? remember(replay, answered) : answered;
+    return answerStatelessly(server, exchange.request(), parsed, { ...limits, ...NO_STORE });
   };
 }

@@ -29,7 +29,7 @@ import {
   sortSchema,
   type EvidenceDetail,
 } from './schemas.ts';
-import { ToolError, type ToolDefinition, type ToolResult } from './tool.ts';
+import { ToolError, withJsonText, type ToolDefinition, type ToolResult } from './tool.ts';
 
 const COMMON = new Set(['q', 'sort', 'limit', 'cursor']);
 const DEFAULT_LIMIT = 20;
@@ -90,7 +90,10 @@ export function listPage(context: McpContext, name: string, args: ListArgs, rena
     throw renamed(error, rename);
   }
   const page = context.core.run(query);
-  const items = page.items.map((json) => JSON.parse(json) as Record<string, unknown>);
+  const items = withJsonText(
+    page.items.map((json) => JSON.parse(json) as Record<string, unknown>),
+    page.items,
+  );
   const restUrl = `${collectionUrl(name)}${canonicalSearch(query, query.cursor)}`;
   const selection = {
     task,

@@ -75,6 +75,45 @@ export function validate(tool: { inputSchema: JsonSchema }, args: unknown): stri
   return result.valid ? undefined : (result.errorMessage ?? 'the arguments do not match the input schema').replace(/\bdata\b/g, 'arguments');
 }
 
+/** The JSON text of each element of an array, where it is already held (`withJsonText`). */
+const JSON_TEXT = Symbol('collections.jsonText');
+
+/**
+ * `values` marked with the JSON text each element was parsed from (records as the image
+ * holds them), for `jsonChunks` to write instead of serializing them again. The text must be
+ * what `JSON.stringify` writes for the element (the image's records are written by it, and
+ * parsing then stringifying such text gives it back: tests/mcp/direct-properties.test.ts).
+ */
+export function withJsonText<T>(values: T[], texts: readonly string[]): T[] {
+  Object.defineProperty(values, JSON_TEXT, { value: texts });
+  return values;
+}
+
+/**
+ * `JSON.stringify(value)` of a structured result, in pieces appended to `chunks`: its
+ * marked arrays' held text (`withJsonText`) is written as it is, a piece per element,
+ * rather than serialized again. (Pieces, because a text joined from them is as wide as its
+ * widest character, and encoding a wide text is several times slower than a narrow one.)
+ */
+export function jsonChunks(value: Record<string, unknown>, chunks: string[]): void {
+  let separator = '{';
+  for (const name in value) {
+    const member = value[name];
+    const texts = Array.isArray(member) ? (member as unknown as Record<symbol, readonly string[] | undefined>)[JSON_TEXT] : undefined;
+    if (texts !== undefined) {
+      chunks.push(`${separator}${JSON.stringify(name)}:[`);
+      for (let i = 0; i < texts.length; i++) chunks.push(i === 0 ? texts[i]! : `,${texts[i]!}`);
+      chunks.push(']');
+    } else {
+      const text = JSON.stringify(member);
+      if (text === undefined) continue;
+      chunks.push(`${separator}${JSON.stringify(name)}:${text}`);
+    }
+    separator = ',';
+  }
+  chunks.push(separator === '{' ? '{}' : '}');
+}
+
 /** Renames a core problem's parameter to the argument the tool took it from. */
 export type ParameterNames = (parameter: string) => string;
 
