@@ -105,14 +105,10 @@ export function searchBinding(query: SearchQuery): string {
   return binding(['search', ...query.collections.map((c) => `collection=${c}`), `year=${query.year ?? ''}`, `q=${query.q.key}`]);
 }
 
-interface Row {
-  rid: number;
-  cid: string;
-  d: string;
-  collection: string;
-  rest: string;
-  json: string;
-}
+/** A matched row as `tier` reads it, an array in its statement's column order (no object per row). */
+type Row = [rid: number, cid: string, d: string, collection: string, rest: string, json: string];
+const CID = 1;
+const D = 2;
 
 const invalid = () =>
   new PublicError(
@@ -138,21 +134,25 @@ export class SearchCore {
     if (position && position.values[0] !== 0 && position.values[0] !== 1) throw invalid();
     const totalCount = this.count(query, bound);
     const want = query.limit + 1;
-    const rows: (Row & { tier: number })[] = [];
+    const rows: Row[] = [];
+    const tiers: number[] = [];
     const after = position ? this.ridAfter(position) : 0;
     for (const tier of [0, 1]) {
       if (position && Number(position.values[0]) > tier) continue;
       const from = position && Number(position.values[0]) === tier ? after : 0;
-      for (const row of this.tier(query, tier, from, want - rows.length)) rows.push({ ...row, tier });
+      for (const row of this.tier(query, tier, from, want - rows.length)) {
+        rows.push(row);
+        tiers.push(tier);
+      }
       if (rows.length >= want) break;
     }
     const more = rows.length > query.limit;
     if (more) rows.pop();
     const last = rows[rows.length - 1];
-    const next = more && last ? encodeCursor(this.image.cursorKey, bound, { values: [last.tier, last.d], canonicalId: last.cid }) : undefined;
+    const next = more && last ? encodeCursor(this.image.cursorKey, bound, { values: [tiers[rows.length - 1]!, last[D]], canonicalId: last[CID] }) : undefined;
     return {
-      items: rows.map((r) => hitJson(r, query.q.key, r.tier)),
-      canonicalIds: rows.map((r) => r.cid),
+      items: rows.map((r, i) => hitJson(r, query.q.key, tiers[i]!)),
+      canonicalIds: rows.map((r) => r[CID]),
       totalCount,
       next,
       facets: undefined,
@@ -203,7 +203,7 @@ export class SearchCore {
     params.push(from);
     this.filters(query, where, params);
     const sql = `SELECT s.rid AS rid, s.cid AS cid, s.d AS d, s.collection AS collection, s.rest AS rest, s.json AS json FROM ${source} WHERE ${where.join(' AND ')} ORDER BY ${rid} LIMIT ?`;
-    return this.image.statement(sql).all(...params, limit) as unknown as Row[];
+    return this.image.statement(sql, true).all(...params, limit) as unknown as Row[];
   }
 
   private filters(query: SearchQuery, where: string[], params: (string | number)[]): void {
@@ -246,10 +246,43 @@ export class SearchCore {
 }
 
 /** The hit as published: the stored parts, and the searched field that matched (the first, else the first other one holding the text). */
-function hitJson(row: Row, key: string, tier: number): string {
-  const fields = collection(row.collection)?.search ?? [];
-  const at = tier === 0 ? -1 : row.rest.split(FIELD_SEPARATOR).findIndex((text) => text.includes(key));
-  const field = fields[at + 1] ?? fields[0] ?? '';
-  const { canonicalId, collection: name, title, ...rest } = JSON.parse(row.json) as Record<string, unknown>;
+function hitJson([, , , name, rest, json]: Row, key: string, tier: number): string {
+  const fields = collection(name)?.search ?? [];
+  const at = tier === 0 ? -1 : rest.split(FIELD_SEPARATOR).findIndex((text) => text.includes(key));
+  return withField(json, fields[at + 1] ?? fields[0] ?? '');
+}
+
+/**
+ * The stored hit's members as they begin when the image writer wrote them
+ * (src/compile/artifacts/search-index.ts): canonicalId, collection, then the title as a
+ * string, whose closing quote `titleEnd` finds.
+ */
+const HIT_START = /^\{"canonicalId":"itm_[0-9a-f]{24}","collection":"[a-z][a-z-]*","title":"/;
+
+/** The index just past the title string's closing quote, where the next member or the end follows; -1 when the hit does not begin as the writer writes it. */
+function titleEnd(json: string): number {
+  const start = HIT_START.exec(json);
+  if (start === null) return -1;
+  // Inside a JSON string a quote is escaped and a backslash escapes the one character after it.
+  for (let i = start[0].length; i < json.length; i++) {
+    const code = json.charCodeAt(i);
+    if (code === 92) i++;
+    else if (code === 34) return json.charCodeAt(i + 1) === 44 || json.charCodeAt(i + 1) === 125 ? i + 1 : -1;
+  }
+  return -1;
+}
+
+/**
+ * `{canonicalId, collection, title, field, ...rest}` of the stored hit: the field spliced
+ * in after the title, the stored text kept as it is, which is what parsing the hit and
+ * serializing it again gives (the writer serialized it with JSON.stringify), without
+ * either (a page of 50 hits: a parse and a stringify each, most of the search's own
+ * work). A hit not shaped as the writer writes it, or already naming a field, is parsed
+ * and serialized; a property test holds both equal (tests/core/search-hit.test.ts).
+ */
+export function withField(json: string, field: string): string {
+  const end = json.includes('"field":') ? -1 : titleEnd(json);
+  if (end !== -1) return `${json.slice(0, end)},"field":${JSON.stringify(field)}${json.slice(end)}`;
+  const { canonicalId, collection: name, title, ...rest } = JSON.parse(json) as Record<string, unknown>;
   return JSON.stringify({ canonicalId, collection: name, title, field, ...rest });
 }
