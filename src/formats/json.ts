@@ -30,7 +30,12 @@ const DATA_OPEN = Buffer.from('{"data":[');
 
 /** The same bytes as `renderJson`, from items already joined (QueryCore.runJoined). */
 export function renderJsonJoined(query: Query, page: JoinedPage, links: PageLinks): Buffer {
-  return Buffer.concat([DATA_OPEN, page.joined, Buffer.from(envelopeTail(listMeta(query, page), links))]);
+  return renderEnvelopeJoined(page.joined, listMeta(query, page), links);
+}
+
+/** The same bytes as `renderEnvelope`, from items already joined as one UTF-8 run. */
+export function renderEnvelopeJoined(joined: Uint8Array, meta: Record<string, unknown>, links: PageLinks): Buffer {
+  return Buffer.concat([DATA_OPEN, joined, Buffer.from(envelopeTail(meta, links))]);
 }
 
 function listMeta(query: Query, page: PageSummary): Record<string, unknown> {

@@ -3,8 +3,9 @@
  * the same tag, so rebuilt static files and runtime answers agree and caches survive
  * rebuilds of unchanged content.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
+/** One-shot `hash`, which builds no Hash object per answer. */
 export function strongEtag(body: string | Uint8Array): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  return `"${hash('sha256', body, 'base64url').slice(0, 32)}"`;
 }

@@ -5,9 +5,10 @@
  * other list to caches and clients.
  */
 import { LIMITS } from '../core/limits.ts';
+import type { PageSummary } from '../core/query.ts';
 import { SEARCH_PARAMETERS, searchCanonical, type SearchCore, type SearchQuery } from '../core/search.ts';
 import { renderCsv } from '../formats/csv.ts';
-import { renderEnvelope, type PageLinks } from '../formats/json.ts';
+import { renderEnvelopeJoined, type PageLinks } from '../formats/json.ts';
 import { strongEtag } from './etag.ts';
 import { listHeaders } from './headers.ts';
 import type { ListAnswer } from './list.ts';
@@ -24,18 +25,8 @@ export const SEARCH_MEDIA_TYPES = [
 ] as const;
 
 export function searchAnswer(core: SearchCore, query: SearchQuery, mediaType: string): ListAnswer {
-  const page = core.run(query);
-  const links: PageLinks = { self: URLS.search + searchCanonical(query, query.cursor), first: URLS.search + searchCanonical(query) };
-  if (page.next !== undefined) links.next = URLS.search + searchCanonical(query, page.next);
   const format = SEARCH_MEDIA_TYPES.find((m) => m.mediaType === mediaType) ?? SEARCH_MEDIA_TYPES[0];
-  const text =
-    format.mediaType === 'text/csv'
-      ? renderCsv(
-          SEARCH_COLUMNS,
-          page.items.map((i) => JSON.parse(i) as Record<string, unknown>),
-        )
-      : renderEnvelope(page.items, { totalCount: page.totalCount, pageSize: Math.min(query.limit, LIMITS.pageSizeMax), timestamp: page.asOf }, links);
-  const body = Buffer.from(text);
+  const { page, links, body } = format.mediaType === 'text/csv' ? csv(core, query) : json(core, query);
   const headers = listHeaders({
     path: URLS.search,
     template: SEARCH_LINK_TEMPLATE,
@@ -47,4 +38,25 @@ export function searchAnswer(core: SearchCore, query: SearchQuery, mediaType: st
   });
   headers['Content-Length'] = String(body.length);
   return { body, headers };
+}
+
+/** The page's links: itself, the first page and, when another follows, the next. */
+function searchLinks(query: SearchQuery, page: PageSummary): PageLinks {
+  const links: PageLinks = { self: URLS.search + searchCanonical(query, query.cursor), first: URLS.search + searchCanonical(query) };
+  if (page.next !== undefined) links.next = URLS.search + searchCanonical(query, page.next);
+  return links;
+}
+
+/** The JSON list: the hits spliced in as bytes, joined by the core. */
+function json(core: SearchCore, query: SearchQuery): { page: PageSummary; links: PageLinks; body: Buffer } {
+  const page = core.runJoined(query);
+  const links = searchLinks(query, page);
+  const meta = { totalCount: page.totalCount, pageSize: Math.min(query.limit, LIMITS.pageSizeMax), timestamp: page.asOf };
+  return { page, links, body: renderEnvelopeJoined(page.joined, meta, links) };
+}
+
+function csv(core: SearchCore, query: SearchQuery): { page: PageSummary; links: PageLinks; body: Buffer } {
+  const page = core.run(query);
+  const rows = page.items.map((i) => JSON.parse(i) as Record<string, unknown>);
+  return { page, links: searchLinks(query, page), body: Buffer.from(renderCsv(SEARCH_COLUMNS, rows)) };
 }

@@ -93,6 +93,27 @@ export interface BenchResults {
   replicas?: import('./bench-replicas.ts').ReplicaResults;
   /** The dev loop, keyed by the number of records (src/compile/docs/bench-loop.ts): its own tables, in docs/dev-loop.md. */
   rebuild?: import('./bench-loop.ts').LoopResults;
+  /** The cold answers beside their statements (`npm run bench:cold`, `coldTable`). */
+  cold?: ColdResults;
+}
+
+/** One cold target in process (bench/cold.ts): CPU µs per answer through the REST handler, and per run of its statements alone. */
+export interface ColdRow {
+  id: string;
+  label: string;
+  request: string;
+  /** SQLite statements one answer runs, on average over the target's requests. */
+  statements: number;
+  answerUs: Spread;
+  statementsUs: Spread;
+}
+
+export interface ColdResults extends RunFacts {
+  records: number;
+  collection: string;
+  /** Alternating rounds of answers and statements; each figure is over them. */
+  rounds: number;
+  rows: ColdRow[];
 }
 
 const count = (n: number) => Math.round(n).toLocaleString('en');
@@ -167,6 +188,18 @@ function sqlRefusals(rows: readonly TargetRow[]): string[] {
     '| --- | ---: | ---: | ---: |',
     ...sql.map((r) => `| ${r.label} | ${rps(r.warm.rps)} | ${refused(r.warm)} | ${refused(r.cold)} |`),
     '',
+  ];
+}
+
+/** `npm run bench:cold`'s table: each cold answer beside the statements it runs, and their ratio (issue 42: at most 2). */
+export function coldTable(cold: ColdResults): string[] {
+  const us = (s: Spread) => spread(s, (n) => n.toFixed(1));
+  return [
+    `${count(cold.records)} generated records (${cold.collection}), ${cold.date}, node ${cold.node}, ${cold.machine}; in process, answer and page caches off, CPU µs per answer, median (min–max) of ${cold.rounds} alternating rounds. *Statements*: the SQLite statements the answer ran, captured from its code path and run alone with the same parameters, prepared: the floor no answer can beat.`,
+    '',
+    '| request | statements per answer | answer µs | statements µs | answer ÷ statements (target ≤ 2) |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...cold.rows.map((r) => `| ${r.label} | ${r.statements} | ${us(r.answerUs)} | ${us(r.statementsUs)} | ${ratio(r.answerUs.median, r.statementsUs.median)} |`),
   ];
 }
 
