@@ -291,8 +291,15 @@ const results = writeResults(out, {
 console.log(`${benchTables(results)}\n\n${targetTable(results)}`);
 log(`written to ${out}; \`npm run docs\` puts ${out === RESULTS_PATH ? 'it' : RESULTS_PATH} in the README`);
 
-// The dev loop on this build, then several replicas (bench/replicas.ts): two behind nginx sharing quotas in Redis beside one, Redis's round trip, propagation.
+// The cold answers' floor, the dev loop on this build, then several replicas (bench/replicas.ts): two behind nginx sharing quotas in Redis beside one, Redis's round trip, propagation.
 if (args.only === undefined) {
+  // Each cold answer in process beside the statements it runs (bench/cold.ts), on the same build.
+  log('cold answers beside their statements (bench/cold.ts)');
+  if (
+    spawnSync(process.execPath, ['bench/cold.ts', '--records', String(records), '--collection', args.collection, '--out', out], { stdio: 'inherit' }).status !==
+    0
+  )
+    process.exit(1);
   await recordLoop(out);
   const { recordReplicas } = await import('./replicas.ts');
   await recordReplicas({ dist, content, records, collection: args.collection, runs, seconds, connections, scratch: root, log }, out);

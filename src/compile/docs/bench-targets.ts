@@ -32,6 +32,9 @@ export function targetTable(results: BenchResults): string {
   for (const [id, wanted] of [['rest-filtered', 0.15], ['rest-q', 0.12], ['search', 0.06]] as const) {
     check(`${label(id)}, cold ÷ bare node:http`, `≥ ${wanted}`, toBare(id, 'cold'), (n) => n >= wanted, three);
   }
+  for (const r of results.cold?.rows ?? []) {
+    check(`${r.label}, cold answer ÷ its SQLite statements alone (in process)`, '≤ 2', r.answerUs.median / r.statementsUs.median, (n) => n <= 2, (n) => n.toFixed(2));
+  }
   for (const id of ['rest-page-one', 'rest-filtered', 'rest-q', 'rest-deep-cursor']) {
     check(`${label(id)}, caches ÷ bare node:http`, '≥ 0.75', toBare(id, 'warm'), (n) => n >= 0.75, three);
   }

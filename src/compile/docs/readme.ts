@@ -16,7 +16,7 @@ import { PROBLEMS } from '../../core/problems.ts';
 import { LIMIT_DEFINITIONS } from '../../core/limits.ts';
 import { collectionUrl, problemUrl } from '../../urls.ts';
 import { TOOLS } from '../../mcp/tools.ts';
-import { benchTables, readBenchResults } from './bench-readme.ts';
+import { benchTables, coldTable, readBenchResults } from './bench-readme.ts';
 import { loopTables } from './bench-loop.ts';
 import { replicaTables } from './bench-replicas.ts';
 import { targetTable } from './bench-targets.ts';
@@ -83,6 +83,7 @@ export function tables(): Record<string, string> {
     'config-table': variables.join('\n'),
     bench: benchTables(bench),
     'bench-targets': targetTable(bench),
+    'bench-cold': bench.cold ? coldTable(bench.cold).join('\n') : 'No cold figures recorded yet: `npm run bench:cold`.',
     'bench-loop': loopTables(bench.rebuild),
     'bench-replicas': replicaTables(bench.replicas),
   };
