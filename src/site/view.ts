@@ -80,26 +80,42 @@ export function itemHref(collection: string, r: Record<string, unknown>): string
   return recordUrl(collection, String(r.canonicalId));
 }
 
-const values = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined || v === null || v === '' ? [] : [String(v)]);
+/** The fields a list row's detail line shows, once per collection: each facet's field, once, in the facets' order. */
+const detailFieldsByCollection = new Map<string, readonly string[]>();
+function detailFields(c: CollectionDeclaration): readonly string[] {
+  let fields = detailFieldsByCollection.get(c.name);
+  if (fields === undefined) {
+    fields = [...new Set(facetable(c).map((param) => c.filters[param]!.field))];
+    detailFieldsByCollection.set(c.name, fields);
+  }
+  return fields;
+}
+
+/** Up to 5 of the record's filterable values, at most 3 of each field, joined (a row is built per listed record: no array per field). */
+function detailOf(c: CollectionDeclaration, r: Record<string, unknown>): string {
+  const shown: string[] = [];
+  for (const field of detailFields(c)) {
+    const v = r[field];
+    if (Array.isArray(v)) for (let i = 0; i < v.length && i < 3; i++) shown.push(String(v[i]));
+    else if (v !== undefined && v !== null && v !== '') shown.push(String(v));
+    if (shown.length >= 5) break;
+  }
+  return (shown.length > 5 ? shown.slice(0, 5) : shown).join(' · ');
+}
 
 /** One list row of a record; with `media`, its image too. */
 export function itemView(c: CollectionDeclaration, r: Record<string, unknown>, media?: MediaLookup): ItemView {
   const picture = media === undefined ? undefined : pictureOf(c.name, r, media);
   const when = HAPPENED[c.name]?.(r) ?? (typeof r[c.dateField] === 'string' ? String(r[c.dateField]) : undefined);
-  const detail = facetable(c)
-    .map((param) => c.filters[param]!.field)
-    .filter((field, i, all) => all.indexOf(field) === i)
-    .flatMap((field) => values(r[field]).slice(0, 3))
-    .slice(0, 5)
-    .join(' · ');
-  return {
-    canonicalId: String(r.canonicalId),
-    title: headline(c.name, r),
-    href: itemHref(c.name, r),
-    ...(when ? { date: { iso: when, text: formatDate(when, typeof r.timezone === 'string' ? r.timezone : undefined) } } : {}),
-    detail,
-    ...(picture ? { picture } : {}),
-  };
+  const canonicalId = String(r.canonicalId);
+  const title = headline(c.name, r);
+  const href = itemHref(c.name, r);
+  const detail = detailOf(c, r);
+  const view: ItemView = when
+    ? { canonicalId, title, href, date: { iso: when, text: formatDate(when, typeof r.timezone === 'string' ? r.timezone : undefined) }, detail }
+    : { canonicalId, title, href, detail };
+  if (picture) view.picture = picture;
+  return view;
 }
 
 /** The query string of `query` changed by `change` (a fresh URLSearchParams of its canonical form), always from the first page. */
