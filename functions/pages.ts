@@ -110,7 +110,10 @@ type PageRoute = 'collection' | 'search' | 'record';
  * Undefined, having spent nothing, when none is remembered for these words.
  */
 export function pageReplay(context: SiteContext, route: PageRoute, request: RequestFacts): Answer | Promise<Answer> | undefined {
-  const page = context.pageCache.get(pageKey(route, request));
+  const cache = context.pageCache;
+  // Asked of every GET no earlier route replayed: no key is built while nothing is remembered.
+  if (cache.size === 0) return undefined;
+  const page = cache.get(pageKey(route, request));
   return page && metered(context.quota, context.clientOf(request), () => answered(request, page));
 }
 

@@ -178,7 +178,7 @@ export class Runtime {
     return new Runtime(options, await Runtime.pagesOf(options.distDir));
   }
 
-  /** The site pages rendered on request (functions/pages.ts), remembered per path, query and representation; made on the first such page. */
+  /** The site pages rendered on request (functions/pages.ts), remembered per `Accept` and request target; made on the first such page. */
   get pageCache(): AnswerCache<PageAnswer> {
     this.pageAnswers ??= new AnswerCache(this.pageCacheBytes);
     return this.pageAnswers;
