@@ -30,7 +30,7 @@ import { metered } from '../src/http/rate-limit.ts';
 import { securityHeaders } from '../src/http/security.ts';
 import type { SiteContext } from '../src/site/context.ts';
 import { collectionMarkdown, searchMarkdown } from '../src/site/markdown.ts';
-import { cutFrame, framedPage, type Frame } from '../src/site/collection-page.ts';
+import { cutFrame, pageBytes, type Frame } from '../src/site/collection-page.ts';
 import type { PageAnswer } from '../src/site/context.ts';
 import { problemPageHtml, problemPageMarkdown, type ProblemSite, type ProblemView } from '../src/site/problem-page.ts';
 import { renderPage } from '../src/site/render-page.ts';
@@ -184,7 +184,7 @@ export function collectionPageAnswer(context: SiteContext, request: RequestFacts
         // Computed here, so a bad cursor is the REST problem rather than a failed render.
         const view = collectionView(context.core, query);
         const frame = await frameOf(context, declaration.name);
-        if (frame) return Buffer.from(framedPage(frame, view, context.core.image.siteUrl));
+        if (frame) return pageBytes(frame, view, context.core.image.siteUrl);
         const search = canonicalSearch({ ...query, facets: false }, query.cursor);
         return renderPage(context.pages, `${RERENDER_ROUTE}/collection/${declaration.name}${search}`, { core: context.core, collectionView: view });
       },
