@@ -24,12 +24,14 @@ import { RERENDER_ROUTE } from '../src/compile/incremental/pages.ts';
 import type { Answer, RequestFacts } from '../src/http/answer.ts';
 import { conditionalAnswer } from '../src/http/conditional.ts';
 import { strongEtag } from '../src/http/etag.ts';
-import type { ListAnswer } from '../src/http/list.ts';
 import { NEGOTIATED_HEADERS, negotiate } from '../src/http/negotiate.ts';
 import { errorAnswer, PROBLEM_MEDIA_TYPE, problemAnswer, type ProblemBody } from '../src/http/problem.ts';
 import { metered } from '../src/http/rate-limit.ts';
+import { securityHeaders } from '../src/http/security.ts';
 import type { SiteContext } from '../src/site/context.ts';
 import { collectionMarkdown, searchMarkdown } from '../src/site/markdown.ts';
+import { cutFrame, pageBytes, type Frame } from '../src/site/collection-page.ts';
+import type { PageAnswer } from '../src/site/context.ts';
 import { problemPageHtml, problemPageMarkdown, type ProblemSite, type ProblemView } from '../src/site/problem-page.ts';
 import { renderPage } from '../src/site/render-page.ts';
 import { searchView } from '../src/site/search-view.ts';
@@ -54,26 +56,86 @@ export function isRecordPage(pathname: string): boolean {
 /** Markdown when the client prefers it to HTML; HTML otherwise (no Accept, `*∕*`, browsers, or neither acceptable). */
 export const wantsMarkdown = (request: RequestFacts) => negotiate(request.header('Accept'), ['text/html', 'text/markdown']) === 'text/markdown';
 
-function pageHeaders(type: string, body: Buffer): Record<string, string> {
-  return { 'Content-Type': type, ETag: strongEtag(body), ...NEGOTIATED_HEADERS, ...PAGE_PREFERENCES };
+/**
+ * A page as it leaves: its headers in the order the dispatcher sends a page (the security
+ * headers, then the page's own, its length and the quota's policy, src/http/security.ts
+ * and src/http/rate-limit.ts `carry`), so a remembered page is replayed as it is; `fixed`
+ * is what every answer of it repeats, which the writer serializes once (src/runtime/node.ts).
+ */
+function pageAnswer(context: SiteContext, request: RequestFacts, type: string, body: Buffer): PageAnswer {
+  const own = { 'Content-Type': type, ETag: strongEtag(body), ...NEGOTIATED_HEADERS, ...PAGE_PREFERENCES };
+  const security = securityHeaders(request.url.pathname, type, context.image.siteUrl);
+  return {
+    body,
+    headers: { ...security, ...own, 'Content-Length': String(body.length), ...context.quota.policyHeaders },
+    fixed: { ...own, ...security },
+  };
+}
+
+/** A remembered page as this request asks for it: whole, headers alone (HEAD) or 304 (`If-None-Match` alone: pages carry no date). */
+const answered = (request: RequestFacts, page: PageAnswer): Answer =>
+  conditionalAnswer(request.method, { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: null }, page.headers, page.body, page.fixed);
+
+/**
+ * The key a page is remembered by: what the request says, its `Accept` and its target as
+ * the client wrote it, with the route's letter (as REST's answers are, functions/rest.ts):
+ * a repeated request is replayed (`pageReplay`) without parsing its target or query again.
+ * Exact, since only a valid query's page is remembered and within a generation the same
+ * words always name the same page; two spellings of one query are remembered apart.
+ */
+function pageKey(route: PageRoute, request: RequestFacts): string {
+  const target = request.target ?? request.url.pathname + request.url.search;
+  const accept = request.header('Accept');
+  return accept === null ? `${route} ${target}` : `${route} ${target} ${accept}`;
 }
 
 /** The remembered (or freshly rendered) page for `key`, answered conditionally. */
 async function remembered(context: SiteContext, request: RequestFacts, key: string, render: () => Promise<{ type: string; body: Buffer }>): Promise<Answer> {
   const cache = context.pageCache;
-  let answer: ListAnswer | undefined = cache.get(key);
-  if (!answer) {
+  let page = cache.get(key);
+  if (!page) {
     const { type, body } = await render();
-    answer = { body, headers: pageHeaders(type, body) };
-    cache.set(key, answer);
+    page = pageAnswer(context, request, type, body);
+    cache.set(key, page);
   }
-  const preconditions = { ifNoneMatch: request.header('If-None-Match'), ifModifiedSince: null };
-  return conditionalAnswer(request.method, preconditions, { ...answer.headers, 'Content-Length': String(answer.body.length) }, answer.body, answer.headers);
+  return answered(request, page);
+}
+
+/** The routes whose pages are remembered by their words. */
+type PageRoute = 'collection' | 'search' | 'record';
+
+/**
+ * A GET's (or HEAD's) remembered page, under the collections quota, before its target is
+ * parsed or routed: the runtime's dispatcher asks here (src/runtime/route.ts `replay`).
+ * Undefined, having spent nothing, when none is remembered for these words.
+ */
+export function pageReplay(context: SiteContext, route: PageRoute, request: RequestFacts): Answer | Promise<Answer> | undefined {
+  const cache = context.pageCache;
+  // Asked of every GET no earlier route replayed: no key is built while nothing is remembered.
+  if (cache.size === 0) return undefined;
+  const page = cache.get(pageKey(route, request));
+  return page && metered(context.quota, context.clientOf(request), () => answered(request, page));
+}
+
+/**
+ * The frame of a collection's pages (src/site/collection-page.ts), rendered through Astro
+ * once per generation and collection; undefined when it is not of the expected shape,
+ * and the page is then rendered through Astro whole.
+ */
+function frameOf(context: SiteContext, name: string): Promise<Frame | undefined> {
+  let frame = context.pageFrames.get(name);
+  if (frame === undefined) {
+    const siteUrl = context.core.image.siteUrl;
+    frame = renderPage(context.pages, `${RERENDER_ROUTE}/collection-frame/${name}`, { core: context.core })
+      .then((html) => cutFrame(html.toString('utf8'), name, siteUrl))
+      .catch(() => undefined);
+    context.pageFrames.set(name, frame);
+  }
+  return frame;
 }
 
 /** How a query page reads its query string: the cache key's stem and the page as Markdown or through Astro. */
 interface QueryPage {
-  key: string;
   markdown: () => string;
   html: () => Promise<Buffer>;
 }
@@ -84,7 +146,12 @@ interface QueryPage {
  * collections quota, with the query string bounded and parsed by `parse` (REST's own
  * parser, so the same problems), and remembered per canonical query and representation.
  */
-function queryPageAnswer(context: SiteContext, request: RequestFacts, parse: (params: URLSearchParams) => QueryPage): Answer | Promise<Answer> {
+function queryPageAnswer(
+  context: SiteContext,
+  request: RequestFacts,
+  route: PageRoute,
+  parse: (params: URLSearchParams) => QueryPage,
+): Answer | Promise<Answer> {
   const { url } = request;
   if (url.search === '') {
     const file = context.files.resolve(url.pathname, request.header('Accept'));
@@ -97,7 +164,7 @@ function queryPageAnswer(context: SiteContext, request: RequestFacts, parse: (pa
       }
       const page = parse(url.searchParams);
       const markdown = wantsMarkdown(request);
-      return await remembered(context, request, `${markdown ? 'md' : 'html'} ${page.key}`, async () =>
+      return await remembered(context, request, pageKey(route, request), async () =>
         markdown ? { type: MARKDOWN, body: Buffer.from(page.markdown()) } : { type: HTML, body: await page.html() },
       );
     } catch (error) {
@@ -109,15 +176,16 @@ function queryPageAnswer(context: SiteContext, request: RequestFacts, parse: (pa
 /** `GET /<collection>/[?query]`: the REST list's parameters, validation and problems. */
 export function collectionPageAnswer(context: SiteContext, request: RequestFacts): Answer | Promise<Answer> {
   const declaration = collectionPageOf(request.url.pathname)!;
-  return queryPageAnswer(context, request, (params) => {
+  return queryPageAnswer(context, request, 'collection', (params) => {
     const query = parseQuery(declaration, params);
-    const search = canonicalSearch({ ...query, facets: false }, query.cursor);
     return {
-      key: `${declaration.name}${search}`,
       markdown: () => collectionMarkdown(collectionView(context.core, query)),
-      html: () => {
-        // Computed here, so a bad cursor is the REST problem rather than a failed render; the page renders this view.
+      html: async () => {
+        // Computed here, so a bad cursor is the REST problem rather than a failed render.
         const view = collectionView(context.core, query);
+        const frame = await frameOf(context, declaration.name);
+        if (frame) return pageBytes(frame, view, context.core.image.siteUrl);
+        const search = canonicalSearch({ ...query, facets: false }, query.cursor);
         return renderPage(context.pages, `${RERENDER_ROUTE}/collection/${declaration.name}${search}`, { core: context.core, collectionView: view });
       },
     };
@@ -126,14 +194,13 @@ export function collectionPageAnswer(context: SiteContext, request: RequestFacts
 
 /** `GET /search/[?q=…]`: the search list's parameters, validation and problems. */
 export function searchPageAnswer(context: SiteContext, request: RequestFacts): Answer | Promise<Answer> {
-  return queryPageAnswer(context, request, (params) => {
+  return queryPageAnswer(context, request, 'search', (params) => {
     const query = parseSearch(
       contentCollections.map((c) => c.name),
       params,
     );
     const search = searchCanonical(query, query.cursor);
     return {
-      key: `search${search}`,
       markdown: () => searchMarkdown(searchView(context.search, query)),
       html: () => {
         // As for collection pages: a bad cursor is the search list's problem, not a failed render.
@@ -151,7 +218,7 @@ export function recordPageAnswer(context: SiteContext, request: RequestFacts): P
   const json = context.core.get(declaration, id!);
   if (json === undefined) return problemAnswer('not-found', 'No published record has this identifier in this collection.');
   const markdown = wantsMarkdown(request);
-  return remembered(context, request, `${markdown ? 'md' : 'html'} ${request.url.pathname}`, async () => {
+  return remembered(context, request, pageKey('record', request), async () => {
     if (markdown)
       return {
         type: MARKDOWN,

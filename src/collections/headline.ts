@@ -8,14 +8,25 @@ import type { SourceRecord } from './define.ts';
 import { recordUrl } from '../urls.ts';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+/** Whitespace that `clip` would change: any but a single space between words. */
+const LOOSE_SPACE = /[^\S ]| {2}|^ | $/;
+
 /** The text on one line, at most `max` code points (the last an ellipsis when cut). */
 const clip = (text: string, max = 100) => {
-  const line = text.replace(/\s+/g, ' ').trim();
+  // Most titles are one line already: tested, not rewritten (a list page clips one per row).
+  const line = LOOSE_SPACE.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
   // A line of at most `max` UTF-16 units has at most `max` code points: most lines stop here.
   if (line.length <= max) return line;
-  // `max` code points take at most 2·max units, so this prefix tells whether the line is longer.
-  const points = Array.from(line.slice(0, 2 * max + 2));
-  return points.length > max ? `${points.slice(0, max - 1).join('')}…` : line;
+  // Counted as the string iterator counts code points (a lone surrogate is one), without an array of them.
+  let end = 0;
+  let cut = 0;
+  for (let points = 0; points < max; points++) {
+    if (end >= line.length) return line;
+    if (points === max - 1) cut = end;
+    const unit = line.charCodeAt(end);
+    end += unit >= 0xd800 && unit <= 0xdbff && end + 1 < line.length && (line.charCodeAt(end + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+  }
+  return end >= line.length ? line : `${line.slice(0, cut)}…`;
 };
 
 /** A record's one-line title. */

@@ -109,7 +109,7 @@ export const LIMIT_DEFINITIONS = {
   pageCacheBytes: {
     value: 16 * 1024 * 1024,
     unit: 'bytes',
-    why: 'Site pages rendered on request (a collection page with a query string, a record page, a search, their Markdown twins) remembered per path, query and representation, admitted from the second request like list answers; bounds their memory. `PAGE_CACHE_BYTES` overrides, 0 turns it off.',
+    why: 'Site pages rendered on request (a collection page with a query string, a record page, a search, their Markdown twins) remembered per `Accept` and request target and replayed before the target is parsed, admitted from the second request like list answers; bounds their memory. `PAGE_CACHE_BYTES` overrides, 0 turns it off.',
   },
   collectionPageBytesMax: {
     value: 60 * 1024,

@@ -16,6 +16,7 @@ import {
   collectionPageOf,
   humaneProblem,
   isRecordPage,
+  pageReplay,
   problemSiteOf,
   recordPageAnswer,
   searchPageAnswer,
@@ -251,6 +252,7 @@ export const ROUTES: readonly Route[] = [
     matches: (pathname) => collectionPageOf(pathname) !== undefined,
     kind: 'answer',
     answer: (rt, request) => collectionPageAnswer(rt, request),
+    replay: (rt, request) => pageReplay(rt, 'collection', request),
   },
   {
     name: 'search-page',
@@ -258,6 +260,7 @@ export const ROUTES: readonly Route[] = [
     methods: ['GET'],
     kind: 'answer',
     answer: (rt, request) => searchPageAnswer(rt, request),
+    replay: (rt, request) => pageReplay(rt, 'search', request),
   },
   {
     name: 'static',
@@ -284,6 +287,7 @@ export const ROUTES: readonly Route[] = [
     matches: (pathname) => isRecordPage(pathname),
     kind: 'answer',
     answer: (rt, request) => recordPageAnswer(rt, request),
+    replay: (rt, request) => pageReplay(rt, 'record', request),
   },
 ];
 

@@ -29,6 +29,8 @@ import { OAuthServer } from '../oauth/server.ts';
 import type { OwnerWrites } from '../owner/writes.ts';
 import { SearchCore } from '../core/search.ts';
 import { TasteSources } from '../taste/sources.ts';
+import type { Frame } from '../site/collection-page.ts';
+import type { PageAnswer } from '../site/context.ts';
 import type { PageHandler } from '../site/render-page.ts';
 
 export interface RuntimeOptions {
@@ -138,7 +140,9 @@ export class Runtime {
   /** The owner's writes (`/owner/mcp`'s write tools), shared by every generation; absent: the write tools refuse. */
   readonly owner: OwnerWrites | undefined;
   private readonly pageCacheBytes: number;
-  private pageAnswers: AnswerCache | undefined;
+  private pageAnswers: AnswerCache<PageAnswer> | undefined;
+  /** The frames of the collection pages rendered on request (src/site/collection-page.ts): the site layout, once per collection. */
+  readonly pageFrames = new Map<string, Promise<Frame | undefined>>();
 
   protected constructor(options: RuntimeOptions, pages: PageHandler) {
     const trusted = options.trustedProxies ?? new Set<string>();
@@ -174,8 +178,8 @@ export class Runtime {
     return new Runtime(options, await Runtime.pagesOf(options.distDir));
   }
 
-  /** The site pages rendered on request (functions/pages.ts), remembered per path, query and representation; made on the first such page. */
-  get pageCache(): AnswerCache {
+  /** The site pages rendered on request (functions/pages.ts), remembered per `Accept` and request target; made on the first such page. */
+  get pageCache(): AnswerCache<PageAnswer> {
     this.pageAnswers ??= new AnswerCache(this.pageCacheBytes);
     return this.pageAnswers;
   }

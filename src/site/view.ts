@@ -80,34 +80,50 @@ export function itemHref(collection: string, r: Record<string, unknown>): string
   return recordUrl(collection, String(r.canonicalId));
 }
 
-const values = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined || v === null || v === '' ? [] : [String(v)]);
+/** The fields a list row's detail line shows, once per collection: each facet's field, once, in the facets' order. */
+const detailFieldsByCollection = new Map<string, readonly string[]>();
+function detailFields(c: CollectionDeclaration): readonly string[] {
+  let fields = detailFieldsByCollection.get(c.name);
+  if (fields === undefined) {
+    fields = [...new Set(facetable(c).map((param) => c.filters[param]!.field))];
+    detailFieldsByCollection.set(c.name, fields);
+  }
+  return fields;
+}
+
+/** Up to 5 of the record's filterable values, at most 3 of each field, joined (a row is built per listed record: no array per field). */
+function detailOf(c: CollectionDeclaration, r: Record<string, unknown>): string {
+  const shown: string[] = [];
+  for (const field of detailFields(c)) {
+    const v = r[field];
+    if (Array.isArray(v)) for (let i = 0; i < v.length && i < 3; i++) shown.push(String(v[i]));
+    else if (v !== undefined && v !== null && v !== '') shown.push(String(v));
+    if (shown.length >= 5) break;
+  }
+  return (shown.length > 5 ? shown.slice(0, 5) : shown).join(' · ');
+}
 
 /** One list row of a record; with `media`, its image too. */
 export function itemView(c: CollectionDeclaration, r: Record<string, unknown>, media?: MediaLookup): ItemView {
   const picture = media === undefined ? undefined : pictureOf(c.name, r, media);
   const when = HAPPENED[c.name]?.(r) ?? (typeof r[c.dateField] === 'string' ? String(r[c.dateField]) : undefined);
-  const detail = facetable(c)
-    .map((param) => c.filters[param]!.field)
-    .filter((field, i, all) => all.indexOf(field) === i)
-    .flatMap((field) => values(r[field]).slice(0, 3))
-    .slice(0, 5)
-    .join(' · ');
-  return {
-    canonicalId: String(r.canonicalId),
-    title: headline(c.name, r),
-    href: itemHref(c.name, r),
-    ...(when ? { date: { iso: when, text: formatDate(when, typeof r.timezone === 'string' ? r.timezone : undefined) } } : {}),
-    detail,
-    ...(picture ? { picture } : {}),
-  };
+  const canonicalId = String(r.canonicalId);
+  const title = headline(c.name, r);
+  const href = itemHref(c.name, r);
+  const detail = detailOf(c, r);
+  const view: ItemView = when
+    ? { canonicalId, title, href, date: { iso: when, text: formatDate(when, typeof r.timezone === 'string' ? r.timezone : undefined) }, detail }
+    : { canonicalId, title, href, detail };
+  if (picture) view.picture = picture;
+  return view;
 }
 
-/** The query string of `query` changed by `change` (a fresh URLSearchParams of its canonical form), always from the first page. */
-function linkTo(query: Query, change: (params: URLSearchParams) => void): string {
-  const params = new URLSearchParams(canonicalSearch({ ...query, facets: false }));
+/** The page's link with `search` (the query's canonical form from the first page) changed by `change`. */
+function linkTo(name: string, search: string, change: (params: URLSearchParams) => void): string {
+  const params = new URLSearchParams(search);
   change(params);
   const text = params.toString();
-  return `${collectionPageUrl(query.collection.name)}${text ? `?${text}` : ''}`;
+  return `${collectionPageUrl(name)}${text ? `?${text}` : ''}`;
 }
 
 /** The page sizes offered as links: the REST list's default and maximum among them. */
@@ -120,19 +136,23 @@ export function collectionView(core: QueryCore, query: Query): CollectionView {
   const c = query.collection;
   const page = core.run({ ...query, facets: true });
   const plain = { ...query, facets: false };
+  // The query's canonical form, from the first page: every link starts from it.
+  const fromFirst = canonicalSearch(plain);
+  const link = (change: (params: URLSearchParams) => void) => linkTo(c.name, fromFirst, change);
+  const here = canonicalSearch(plain, query.cursor);
   const items = page.items.map((json) => itemView(c, JSON.parse(json) as Record<string, unknown>, (src) => core.image.media(src)));
   const applied: LinkView[] = query.filters.flatMap((f) =>
     f.values.map((value) => ({
       label: `${humanize(f.param)}: ${value}`,
       active: true,
-      href: linkTo(query, (p) => {
+      href: link((p) => {
         const rest = p.getAll(f.param).filter((v) => v !== value);
         p.delete(f.param);
         for (const v of rest) p.append(f.param, v);
       }),
     })),
   );
-  if (query.q) applied.push({ label: `Search: ${query.q.value}`, active: true, href: linkTo(query, (p) => p.delete('q')) });
+  if (query.q) applied.push({ label: `Search: ${query.q.value}`, active: true, href: link((p) => p.delete('q')) });
   const facets: FacetView[] = Object.entries(page.facets ?? {})
     .filter(([, counted]) => counted.length > 0)
     .map(([param, counted]) => {
@@ -145,7 +165,7 @@ export function collectionView(core: QueryCore, query: Query): CollectionView {
           label: value,
           count,
           active: chosen.has(fold(value)),
-          href: linkTo(query, (p) => (chosen.has(fold(value)) ? p.delete(param) : p.set(param, value))),
+          href: link((p) => (chosen.has(fold(value)) ? p.delete(param) : p.set(param, value))),
         })),
       };
     });
@@ -157,22 +177,22 @@ export function collectionView(core: QueryCore, query: Query): CollectionView {
       return {
         label: `${humanize(field)} ${direction === 'asc' ? '↑' : '↓'}`,
         active: current === sort,
-        href: linkTo(query, (p) => (isDefault ? p.delete('sort') : p.set('sort', sort))),
+        href: link((p) => (isDefault ? p.delete('sort') : p.set('sort', sort))),
       };
     }),
   );
   const sizes: LinkView[] = PAGE_SIZES.map((size) => ({
     label: String(size),
     active: query.limit === size,
-    href: linkTo(query, (p) => (size === LIMITS.pageSizeDefault ? p.delete('limit') : p.set('limit', String(size)))),
+    href: link((p) => (size === LIMITS.pageSizeDefault ? p.delete('limit') : p.set('limit', String(size)))),
   }));
-  const path = `${collectionPageUrl(c.name)}${canonicalSearch(plain, query.cursor)}`;
+  const path = `${collectionPageUrl(c.name)}${here}`;
   return {
     name: c.name,
     title: c.title,
     description: c.description,
     path,
-    apiPath: `${collectionUrl(c.name)}${canonicalSearch(plain, query.cursor)}`,
+    apiPath: `${collectionUrl(c.name)}${here}`,
     items,
     totalCount: page.totalCount,
     applied,
@@ -180,7 +200,7 @@ export function collectionView(core: QueryCore, query: Query): CollectionView {
     facets,
     sorts,
     sizes,
-    first: query.cursor === undefined ? undefined : `${collectionPageUrl(c.name)}${canonicalSearch(plain)}`,
+    first: query.cursor === undefined ? undefined : `${collectionPageUrl(c.name)}${fromFirst}`,
     next: page.next === undefined ? undefined : `${collectionPageUrl(c.name)}${canonicalSearch(plain, page.next)}`,
     ...(core.image.count(c.name) === 0 && !c.compose ? { empty: firstRecordHint(c.name) } : {}),
   };
