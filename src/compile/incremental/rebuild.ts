@@ -142,6 +142,8 @@ export async function rebuildOutput(
     // Read through the writing connection: the new rows, before they are committed.
     const image = new Image(target.image, { db });
     const core = new QueryCore(image);
+    // The exports and calendars read back only the changed records of the lists kept for `previous`.
+    options.orders?.begin(previous, core, new Map([...changes.records].map(([name, records]) => [name, records.keys()])));
     const affected = new Set([...changes.records].filter(([, c]) => c.size > 0).map(([name]) => name));
     // A collection no record dates is as of the site's newest data (src/core/image.ts `asOf`): when that moves, so do its lists.
     if (image.meta(SITE_AS_OF) !== reading.meta(SITE_AS_OF)) for (const c of collections) if (image.lastModified(c.name) === undefined) affected.add(c.name);
@@ -199,8 +201,11 @@ export async function rebuildOutput(
     db.exec('PRAGMA optimize');
     db.exec('COMMIT');
     open = false;
-    return { build: { image: target.image, sqlImage, manifest, root: target.root }, changed: changed.sort(), warnings: changes.warnings, timings };
+    const build = { image: target.image, sqlImage, manifest, root: target.root };
+    options.orders?.commit(build);
+    return { build, changed: changed.sort(), warnings: changes.warnings, timings };
   } catch (error) {
+    options.orders?.abort();
     if (open) db.exec('ROLLBACK');
     rmSync(target.dir, { recursive: true, force: true });
     throw error;
