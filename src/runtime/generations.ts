@@ -335,9 +335,11 @@ export class Generations {
     });
     await Promise.all([image, fragments]);
     const { calendarDocuments, exportDocuments } = await import('../compile/artifacts/exports.ts');
+    const { keptRecordSitemaps } = await import('../compile/incremental/pages.ts');
     this.orders.use(this.runtime.build, this.runtime.core);
     exportDocuments(this.runtime.core, this.fragments, this.orders);
     calendarDocuments(this.runtime.core, this.fragments, this.orders);
+    keptRecordSitemaps(this.runtime.core, this.orders);
   }
 
   /** Closes every generation and removes the files rebuilds wrote; for the end of the process (requests still under way may fail). */

@@ -19,6 +19,7 @@ import { Image } from '../../src/core/image.ts';
 import { QueryCore } from '../../src/core/query.ts';
 import { calendarDocuments, exportDocuments } from '../../src/compile/artifacts/exports.ts';
 import { RecordOrders } from '../../src/compile/artifacts/record-order.ts';
+import { keptRecordSitemaps } from '../../src/compile/incremental/pages.ts';
 import { FragmentStore } from '../../src/formats/fragments.ts';
 import { buildLayout } from '../../src/paths.ts';
 import { blogPosts } from '../../src/components/page-data.ts';
@@ -147,6 +148,7 @@ function warmed(build: BuildOutput): Kept {
     kept.orders.use(build, core);
     exportDocuments(core, kept.fragments, kept.orders);
     calendarDocuments(core, kept.fragments, kept.orders);
+    keptRecordSitemaps(core, kept.orders);
   } finally {
     image.close();
   }

@@ -24,7 +24,7 @@ import { sqlImageOf, type Manifest, type StaticFile } from '../compile.ts';
 import { updateImage } from './image-update.ts';
 import { buildNow } from '../content/now.ts';
 import { fileEntry, withSecurity } from '../artifacts/manifest.ts';
-import { pagesToRender } from './pages.ts';
+import { keptRecordSitemaps, pagesToRender, recordSitemapNumber } from './pages.ts';
 import { URLS } from '../../urls.ts';
 
 /**
@@ -177,8 +177,11 @@ export async function rebuildOutput(
     }
     lap('render');
     const pages = pagesToRender(changes, reading, image);
+    let sitemaps: ((n: number) => string) | undefined;
     for (const page of pages.render) {
-      const body = await renderPage(core, page.route);
+      // The record sitemaps from the lines kept across rebuilds, when they are kept; else through the page's route.
+      const sitemap = options.orders === undefined ? undefined : recordSitemapNumber(page);
+      const body = sitemap === undefined ? await renderPage(core, page.route) : Buffer.from((sitemaps ??= keptRecordSitemaps(core, options.orders!))(sitemap));
       put(page.path, withSecurity(page.path, fileEntry(page.path, page.file, body), siteUrl), body);
     }
     for (const path of pages.remove) drop(path);
