@@ -52,19 +52,6 @@ export class FragmentStore {
 }
 
 /**
- * The lines of the element of a pretty-printed XML document whose start tag begins with
- * `open` (`<Placemark `), through its end tag `close` at the same indentation. Rendered
- * in a document shaped like the full one, the element's lines are the full document's.
- */
-export function elementLines(xml: string, open: string, close: string): string {
-  const lines = xml.split('\n');
-  const first = lines.findIndex((line) => line.trimStart().startsWith(open));
-  const indent = lines[first]!.length - lines[first]!.trimStart().length;
-  const last = lines.findIndex((line, i) => i > first && line === `${' '.repeat(indent)}${close}`);
-  return lines.slice(first, last + 1).join('\n');
-}
-
-/**
  * Replaces each slot line of a pretty-printed XML shell (`<tag>n</tag>` alone on its
  * line) with the lines `fill(n)` gives; an empty fill removes the line.
  */

@@ -1,5 +1,6 @@
 /**
- * GPX 1.1 waypoints for located items, written with xmlbuilder2, every text and
+ * GPX 1.1 waypoints for located items, the document written with xmlbuilder2 and each
+ * waypoint as the text xmlbuilder2 would write for it, every text and
  * attribute value passed through xml-text.ts so a parser reads back the record's string
  * exactly. Each `wpt` carries, in
  * the schema's element order: elevation when recorded, name, desc (category and place),
@@ -10,8 +11,8 @@
  */
 
 import { create } from 'xmlbuilder2';
-import { elementLines, fillSlots } from './fragments.ts';
-import { xmlAttribute, xmlText } from './xml-text.ts';
+import { fillSlots } from './fragments.ts';
+import { serializedAttribute, serializedText, textElement, xmlAttribute, xmlText } from './xml-text.ts';
 import type { LocatedItem } from './located.ts';
 import { detailUrl, placeLine } from './located.ts';
 
@@ -33,22 +34,32 @@ function root(title: string, siteUrl: string, asOf: string): XMLBuilder {
   return gpx;
 }
 
-/** An item's `wpt` as the lines the full document has for it (rendered in a document of the same shape). */
+/** Where the full document has a waypoint: gpx › wpt, two spaces a level. */
+const WPT_INDENT = '  ';
+/** A text element of a waypoint, its text given to `xmlText`. */
+const line = (name: string, value: string) => textElement(`${WPT_INDENT}  `, name, serializedText(xmlText(value)));
+
+/**
+ * An item's `wpt` as the lines xmlbuilder2 writes for it in the pretty-printed full
+ * document (written as text, as kml.ts writes placemarks; tests/unit/xml-writers.test.ts
+ * holds the two equal).
+ */
 export function gpxWaypoint(item: LocatedItem, siteUrl: string): string {
-  const gpx = root('', siteUrl, '');
   const { latitude, longitude, altitude } = item.coordinates;
-  const wpt = gpx.ele('wpt', { lat: String(latitude), lon: String(longitude) });
-  if (altitude !== undefined) wpt.ele('ele').txt(String(altitude));
+  const out = [`${WPT_INDENT}<wpt lat="${serializedAttribute(String(latitude))}" lon="${serializedAttribute(String(longitude))}">`];
+  if (altitude !== undefined) out.push(textElement(`${WPT_INDENT}  `, 'ele', serializedText(String(altitude))));
   const time = (item as { takenAt?: unknown }).takenAt;
-  if (typeof time === 'string' && /T.*(Z|[+-]\d{2}:\d{2})$/.test(time)) wpt.ele('time').txt(new Date(time).toISOString());
-  wpt.ele('name').txt(xmlText(item.name ?? item.title ?? item.canonicalId));
-  wpt.ele('desc').txt(xmlText([item.category, placeLine(item)].filter(Boolean).join(' · ')));
-  wpt
-    .ele('link', { href: xmlAttribute(detailUrl(siteUrl, item)) })
-    .ele('text')
-    .txt('Details');
-  if (item.category) wpt.ele('type').txt(xmlText(item.category));
-  return elementLines(gpx.end({ prettyPrint: true }), '<wpt ', '</wpt>');
+  if (typeof time === 'string' && /T.*(Z|[+-]\d{2}:\d{2})$/.test(time))
+    out.push(textElement(`${WPT_INDENT}  `, 'time', serializedText(new Date(time).toISOString())));
+  out.push(line('name', item.name ?? item.title ?? item.canonicalId), line('desc', [item.category, placeLine(item)].filter(Boolean).join(' · ')));
+  out.push(
+    `${WPT_INDENT}  <link href="${serializedAttribute(xmlAttribute(detailUrl(siteUrl, item)))}">`,
+    `${WPT_INDENT}    <text>Details</text>`,
+    `${WPT_INDENT}  </link>`,
+  );
+  if (item.category) out.push(line('type', item.category));
+  out.push(`${WPT_INDENT}</wpt>`);
+  return out.join('\n');
 }
 
 /** The document: its metadata, then the waypoints' lines (gpxWaypoint) in the order given. */

@@ -1,5 +1,6 @@
 /**
- * KML 2.2 for located items, written with xmlbuilder2 (a maintained XML writer), every
+ * KML 2.2 for located items, the document written with xmlbuilder2 (a maintained XML
+ * writer) and each placemark as the text xmlbuilder2 would write for it, every
  * text and attribute value passed through xml-text.ts so a parser reads back the
  * record's string exactly (xmlbuilder2 alone leaves `&amp;` as it is). Placemarks are
  * grouped in one Folder per category, each category with its own Style; every Placemark
@@ -11,8 +12,8 @@
  * the placemarks of unchanged records.
  */
 import { create } from 'xmlbuilder2';
-import { elementLines, fillSlots } from './fragments.ts';
-import { xmlAttribute, xmlText } from './xml-text.ts';
+import { fillSlots } from './fragments.ts';
+import { serializedAttribute, serializedText, textElement, xmlAttribute, xmlText } from './xml-text.ts';
 import type { LocatedItem } from './located.ts';
 import { detailUrl, placeLine } from './located.ts';
 
@@ -31,6 +32,7 @@ const styleId = (category: string) => `category-${category.replace(/[^a-z0-9-]/g
 type XMLBuilder = ReturnType<typeof create>;
 
 const KML_NS = 'http://www.opengis.net/kml/2.2';
+/** The prefix placemarks' links are written with, declared on the document's root. */
 const ATOM_NS = 'http://www.w3.org/2005/Atom';
 /** Where a shell document takes a folder's placemarks; never a KML element. */
 const SLOT = 'collections-slot';
@@ -39,37 +41,11 @@ function root(): XMLBuilder {
   return create({ version: '1.0', encoding: 'UTF-8' }).ele(KML_NS, 'kml').att('xmlns:atom', ATOM_NS);
 }
 
-function addPlacemark(folder: XMLBuilder, item: LocatedItem, category: string, siteUrl: string): void {
-  const placemark = folder.ele('Placemark', { id: item.canonicalId });
-  placemark.ele('name').txt(xmlText(item.name ?? item.title ?? item.canonicalId));
-  placemark.ele(ATOM_NS, 'atom:link', { href: xmlAttribute(detailUrl(siteUrl, item)) });
-  const line = placeLine(item);
-  if (line) placemark.ele('address').txt(xmlText(line));
-  if (item.notes) placemark.ele('description').txt(xmlText(item.notes));
-  placemark.ele('styleUrl').txt(`#${styleId(category)}`);
-  const data = placemark.ele('ExtendedData');
-  const extended: Record<string, unknown> = {
-    canonicalId: item.canonicalId,
-    category,
-    city: item.city,
-    country: item.country,
-    neighborhood: item.neighborhood,
-    mapsUrl: item.mapsUrl,
-    detailUrl: detailUrl(siteUrl, item),
-    coordinatesSource: item.coordinatesSource,
-    coordinatesLicense: item.coordinatesLicense,
-  };
-  for (const [name, value] of Object.entries(extended))
-    if (value !== undefined)
-      data
-        .ele('Data', { name })
-        .ele('value')
-        .txt(xmlText(String(value)));
-  const { longitude, latitude, altitude } = item.coordinates;
-  const point = placemark.ele('Point');
-  if (altitude !== undefined) point.ele('altitudeMode').txt('absolute');
-  point.ele('coordinates').txt(altitude === undefined ? `${longitude},${latitude}` : `${longitude},${latitude},${altitude}`);
-}
+/** A text element of a placemark at `depth` levels below it, its text given to `xmlText`. */
+const line = (depth: number, name: string, value: string) => textElement(PLACEMARK_INDENT + '  '.repeat(depth), name, serializedText(xmlText(value)));
+
+/** Where the full document has a placemark: kml › Document › Folder › Placemark, two spaces a level. */
+const PLACEMARK_INDENT = '      ';
 
 /** A placemark as the full document has it: its lines, and the category folder it goes in. */
 export interface KmlPlacemark {
@@ -77,12 +53,41 @@ export interface KmlPlacemark {
   lines: string;
 }
 
-/** An item's Placemark (rendered in a document of the full one's shape, so its lines are the full document's). */
+/**
+ * An item's Placemark, as the lines xmlbuilder2 writes for it in the pretty-printed full
+ * document (written as text: building a namespaced document per placemark cost a tenth of
+ * the 100k build; tests/unit/xml-writers.test.ts holds the two equal over arbitrary items).
+ */
 export function kmlPlacemark(item: LocatedItem, siteUrl: string): KmlPlacemark {
-  const doc = root();
   const category = item.category ?? 'other';
-  addPlacemark(doc.ele('Document').ele('Folder'), item, category, siteUrl);
-  return { category, lines: elementLines(doc.end({ prettyPrint: true }), '<Placemark ', '</Placemark>') };
+  const detail = detailUrl(siteUrl, item);
+  const out = [`${PLACEMARK_INDENT}<Placemark id="${serializedAttribute(item.canonicalId)}">`, line(1, 'name', item.name ?? item.title ?? item.canonicalId)];
+  out.push(`${PLACEMARK_INDENT}  <atom:link href="${serializedAttribute(xmlAttribute(detail))}"/>`);
+  const address = placeLine(item);
+  if (address) out.push(line(1, 'address', address));
+  if (item.notes) out.push(line(1, 'description', item.notes));
+  out.push(line(1, 'styleUrl', `#${styleId(category)}`), `${PLACEMARK_INDENT}  <ExtendedData>`);
+  const extended: Record<string, unknown> = {
+    canonicalId: item.canonicalId,
+    category,
+    city: item.city,
+    country: item.country,
+    neighborhood: item.neighborhood,
+    mapsUrl: item.mapsUrl,
+    detailUrl: detail,
+    coordinatesSource: item.coordinatesSource,
+    coordinatesLicense: item.coordinatesLicense,
+  };
+  for (const [name, value] of Object.entries(extended)) {
+    if (value === undefined) continue;
+    out.push(`${PLACEMARK_INDENT}    <Data name="${name}">`, line(3, 'value', String(value)), `${PLACEMARK_INDENT}    </Data>`);
+  }
+  out.push(`${PLACEMARK_INDENT}  </ExtendedData>`, `${PLACEMARK_INDENT}  <Point>`);
+  const { longitude, latitude, altitude } = item.coordinates;
+  if (altitude !== undefined) out.push(`${PLACEMARK_INDENT}    <altitudeMode>absolute</altitudeMode>`);
+  const at = altitude === undefined ? `${longitude},${latitude}` : `${longitude},${latitude},${altitude}`;
+  out.push(textElement(`${PLACEMARK_INDENT}    `, 'coordinates', serializedText(at)), `${PLACEMARK_INDENT}  </Point>`, `${PLACEMARK_INDENT}</Placemark>`);
+  return { category, lines: out.join('\n') };
 }
 
 /** The document: its title, a Style and a Folder per category (sorted), each folder's placemarks in the order given. */

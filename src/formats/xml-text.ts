@@ -44,3 +44,26 @@ export function xmlText(value: string): string {
 export function xmlAttribute(value: string): string {
   return xmlText(value).replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
 }
+
+/** The `&`s xmlbuilder2's serializer escapes (its `nonEntityAmpersandRegex`). */
+const NON_ENTITY_AMPERSAND = /&(?![A-Za-z]+;|#\d+;)/g;
+const MARKUP = /[&<>"]/;
+
+/**
+ * Text already made safe by `xmlText` as xmlbuilder2's serializer writes it in element
+ * content (`&` not beginning an entity, `<`, `>` escaped), for writers that assemble
+ * elements as strings: the same bytes, without building a document per element.
+ */
+export function serializedText(text: string): string {
+  if (!MARKUP.test(text)) return text;
+  return text.replace(NON_ENTITY_AMPERSAND, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** An attribute value as xmlbuilder2's serializer writes it (as `serializedText`, and `"`). */
+export function serializedAttribute(value: string): string {
+  if (!MARKUP.test(value)) return value;
+  return serializedText(value).replace(/"/g, '&quot;');
+}
+
+/** A pretty-printed element holding only `text` (`serializedText` already), as xmlbuilder2 writes it: `<name/>` when empty. */
+export const textElement = (indent: string, name: string, text: string) => (text === '' ? `${indent}<${name}/>` : `${indent}<${name}>${text}</${name}>`);

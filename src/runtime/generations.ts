@@ -21,6 +21,7 @@ import { prepareImage, rebuildOutput, type BuildOutput } from '../compile/increm
 import { LIMITS } from '../core/limits.ts';
 import { OwnerWrites } from '../owner/writes.ts';
 import { FragmentStore, type FragmentDump } from '../formats/fragments.ts';
+import { RecordOrders } from '../compile/artifacts/record-order.ts';
 import { MemoryCounterStore } from '../http/rate-limit.ts';
 import { createDispatcher, type DispatchTable } from './dispatch.ts';
 import type { Dispatcher } from './node.ts';
@@ -106,6 +107,8 @@ export class Generations {
   private idleWaiters: (() => void)[] = [];
   /** Per-record fragments of the exports and calendars, kept across rebuilds (src/formats/fragments.ts). */
   private readonly fragments = new FragmentStore();
+  /** The records the exports and calendars read, in default order, kept across rebuilds (src/compile/artifacts/record-order.ts). */
+  private readonly orders = new RecordOrders();
 
   /** The current generation. */
   private get runtime(): ServingRuntime {
@@ -265,7 +268,7 @@ export class Generations {
     let result;
     try {
       await this.prepare();
-      const options = { ...this.options, fragments: this.fragments };
+      const options = { ...this.options, fragments: this.fragments, orders: this.orders };
       result = await rebuildOutput(previous.build, previous.image, target, all, options, (core, route) => renderPage(previous.pages, route, { core }));
     } catch (error) {
       this.pending = new Set(all);
@@ -332,8 +335,11 @@ export class Generations {
     });
     await Promise.all([image, fragments]);
     const { calendarDocuments, exportDocuments } = await import('../compile/artifacts/exports.ts');
-    exportDocuments(this.runtime.core, this.fragments);
-    calendarDocuments(this.runtime.core, this.fragments);
+    const { keptRecordSitemaps } = await import('../compile/incremental/pages.ts');
+    this.orders.use(this.runtime.build, this.runtime.core);
+    exportDocuments(this.runtime.core, this.fragments, this.orders);
+    calendarDocuments(this.runtime.core, this.fragments, this.orders);
+    keptRecordSitemaps(this.runtime.core, this.orders);
   }
 
   /** Closes every generation and removes the files rebuilds wrote; for the end of the process (requests still under way may fail). */

@@ -17,8 +17,17 @@ export const recordCollections = () => pageCollections.filter((c) => c.name !== 
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-const urlset = (urls: readonly string[]) =>
-  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.map((u) => `  <url><loc>${escapeXml(u)}</loc></url>`).join('\n')}\n</urlset>\n`;
+/** A URL's line in a urlset. */
+export const urlLine = (url: string) => `  <url><loc>${escapeXml(url)}</loc></url>`;
+
+/** A urlset of lines (`urlLine`), in order. */
+export const urlsetOf = (lines: readonly string[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${lines.join('\n')}\n</urlset>\n`;
+
+const urlset = (urls: readonly string[]) => urlsetOf(urls.map(urlLine));
+
+/** A record page's line in the record sitemaps. */
+export const recordLine = (siteUrl: string, collectionName: string, cid: string) => urlLine(new URL(recordUrl(collectionName, cid), siteUrl).href);
 
 export const recordSitemapPath = (n: number) => `/sitemap-records-${n}.xml`;
 export const PAGES_SITEMAP = '/sitemap-pages.xml';
@@ -68,7 +77,7 @@ export function recordSitemap(image: Image, n: number): string {
       cid: string;
     }[];
     skip = 0;
-    for (const r of rows) urls.push(new URL(recordUrl(c.name, r.cid), image.siteUrl).href);
+    for (const r of rows) urls.push(recordLine(image.siteUrl, c.name, r.cid));
   }
-  return urlset(urls);
+  return urlsetOf(urls);
 }

@@ -16,6 +16,11 @@ import { compile, ContentError, type Manifest } from '../../src/compile/compile.
 import { prepareImage, rebuildOutput, type BuildOutput, type PageRenderer } from '../../src/compile/incremental/rebuild.ts';
 import { withSecurity, writeManifest } from '../../src/compile/artifacts/manifest.ts';
 import { Image } from '../../src/core/image.ts';
+import { QueryCore } from '../../src/core/query.ts';
+import { calendarDocuments, exportDocuments } from '../../src/compile/artifacts/exports.ts';
+import { RecordOrders } from '../../src/compile/artifacts/record-order.ts';
+import { keptRecordSitemaps } from '../../src/compile/incremental/pages.ts';
+import { FragmentStore } from '../../src/formats/fragments.ts';
 import { buildLayout } from '../../src/paths.ts';
 import { blogPosts } from '../../src/components/page-data.ts';
 import { parseQuery } from '../../src/core/params.ts';
@@ -128,12 +133,34 @@ function assertEquivalent(build: BuildOutput, full: { dir: string; manifest: Man
 }
 
 /** The next build output in `dir`, its files named from the folder above, its image the live one there. */
-async function rebuild(previous: BuildOutput, dir: string, content: string, paths: readonly string[]) {
+/** What a running server keeps from one rebuild to the next: the exports' and calendars' fragments and record lists. */
+interface Kept {
+  fragments: FragmentStore;
+  orders: RecordOrders;
+}
+
+/** Kept state as a server's warm-up leaves it: the build's exports and calendars rendered once, keeping their fragments and lists. */
+function warmed(build: BuildOutput): Kept {
+  const kept = { fragments: new FragmentStore(), orders: new RecordOrders() };
+  const image = new Image(build.image);
+  try {
+    const core = new QueryCore(image);
+    kept.orders.use(build, core);
+    exportDocuments(core, kept.fragments, kept.orders);
+    calendarDocuments(core, kept.fragments, kept.orders);
+    keptRecordSitemaps(core, kept.orders);
+  } finally {
+    image.close();
+  }
+  return kept;
+}
+
+async function rebuild(previous: BuildOutput, dir: string, content: string, paths: readonly string[], kept?: Kept) {
   const live = join(dir, '..', 'live.db');
   if (previous.image !== live && !existsSync(live)) await prepareImage(previous.image, live);
   const image = new Image(previous.image);
   try {
-    return await rebuildOutput(previous, image, { dir, root: join(dir, '..'), image: live }, paths, { contentDir: content }, renderPage);
+    return await rebuildOutput(previous, image, { dir, root: join(dir, '..'), image: live }, paths, { contentDir: content, ...kept }, renderPage);
   } finally {
     image.close();
   }
@@ -251,6 +278,35 @@ test('incremental rebuilds after random edit sequences equal a full build of the
         rmSync(root, { recursive: true, force: true });
       }
     }),
+    { numRuns: 12 },
+  );
+});
+
+test('rebuilds that keep fragments and record lists from one to the next, as a server does, equal a full build after random edit sequences', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.tuple(fc.constantFrom(...Object.keys(EDITS)), fc.nat(1000)), { minLength: 1, maxLength: 6 }),
+      fc.boolean(),
+      async (steps, warm) => {
+        const { root, content, files } = site();
+        let build = firstBuild(root, content);
+        // Warmed as a server warms, or cold: then the first rebuild reads whole lists and keeps them.
+        const kept = warm ? warmed(build) : { fragments: new FragmentStore(), orders: new RecordOrders() };
+        try {
+          for (const [i, [name, n]] of steps.entries()) {
+            if (name !== 'new post' && yamlFiles(files).length === 0) continue;
+            if (name.endsWith('post') && name !== 'new post' && markdownFiles(files).length === 0) continue;
+            const touched = EDITS[name]!(files, n);
+            writeFiles(content, files, touched);
+            const result = await rebuild(build, join(root, `gen-${i + 1}`), content, touched, kept);
+            if (result) build = result.build;
+            assertEquivalent(build, fullBuild(root, content, `full-${i + 1}`));
+          }
+        } finally {
+          rmSync(root, { recursive: true, force: true });
+        }
+      },
+    ),
     { numRuns: 12 },
   );
 });

@@ -17,6 +17,7 @@ import { serializers } from '../../formats/index.ts';
 import { kmlDocument, kmlPlacemark } from '../../formats/kml.ts';
 import { located, type LocatedItem } from '../../formats/located.ts';
 import type { Document } from './document.ts';
+import type { RecordOrders } from './record-order.ts';
 import { CALENDARS, EXPORTS } from '../../urls.ts';
 
 /** The rendering of one export's items, given their JSON texts (in order) and the fragments remembered so far. */
@@ -66,21 +67,26 @@ function locatedOne<T>(name: string, text: string, render: (item: LocatedItem) =
 
 const exportPath = (query: Query) => EXPORTS.find((e) => e.collection === query.collection.name)!.path;
 
+/** Every record of a collection in its default order: kept across rebuilds when `orders` is given (record-order.ts), else read whole. */
+const textsOf = (core: QueryCore, name: string, orders: RecordOrders | undefined): readonly string[] =>
+  orders ? orders.texts(core, name) : [...core.all(parseQuery(collection(name)!, new URLSearchParams()))];
+
 /**
  * The exports, from every record in the collection's default order. `fragments` keeps
  * each record's feature, placemark and waypoint for the next render (a rebuild under a
  * running server passes the same store each time); a fresh store renders everything.
+ * `orders` keeps the records themselves, so a rebuild reads only the changed ones.
  */
-export function exportDocuments(core: QueryCore, fragments: FragmentStore = new FragmentStore()): Document[] {
+export function exportDocuments(core: QueryCore, fragments: FragmentStore = new FragmentStore(), orders?: RecordOrders): Document[] {
   // Each collection's records are read once for all of its formats.
-  const read = new Map<string, string[]>();
+  const read = new Map<string, readonly string[]>();
   return EXPORTS.filter((spec) => core.image.provenanceComplete(spec.collection)).map((spec) => {
     const declaration = collection(spec.collection)!;
     const serializer = serializers.find((s) => s.mediaType === spec.mediaType)!;
     const query = parseQuery(declaration, new URLSearchParams());
     let texts = read.get(spec.collection);
     if (!texts) {
-      texts = [...core.all(query)];
+      texts = textsOf(core, spec.collection, orders);
       read.set(spec.collection, texts);
     }
     const asOf = core.image.asOf(spec.collection);
@@ -89,13 +95,13 @@ export function exportDocuments(core: QueryCore, fragments: FragmentStore = new 
   });
 }
 
-/** The calendars; `fragments` keeps each record's event for the next render, as for the exports. */
-export function calendarDocuments(core: QueryCore, fragments: FragmentStore = new FragmentStore()): Document[] {
+/** The calendars; `fragments` keeps each record's event for the next render, and `orders` the records, as for the exports. */
+export function calendarDocuments(core: QueryCore, fragments: FragmentStore = new FragmentStore(), orders?: RecordOrders): Document[] {
   const siteUrl = core.image.siteUrl;
   const kept = fragments.of(`ics ${siteUrl}`);
   const events = new Map<string, CalendarEvent[]>();
   for (const name of ['concerts', 'sporting-events'] as const) {
-    const texts = [...core.all(parseQuery(collection(name)!, new URLSearchParams()))];
+    const texts = textsOf(core, name, orders);
     events.set(
       name,
       texts.map((text) => kept.get(`${name} ${idOf(text)}`, text, () => calendarEvent({ collection: name, fields: parse(text) }, siteUrl))),

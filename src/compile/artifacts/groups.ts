@@ -17,6 +17,7 @@ import type { Document } from './document.ts';
 import { mcpDocuments, metaDocument, serviceDocuments, tasteProfileDocument } from './documents.ts';
 import { calendarDocuments, exportDocuments } from './exports.ts';
 import { feedDocuments } from './feeds.ts';
+import type { RecordOrders } from './record-order.ts';
 import { CALENDARS, collectionUrl, EXPORTS, LINKS, URLS } from '../../urls.ts';
 
 /** A file of the client directory with the headers it is served with (before the security headers, which the manifest adds). */
@@ -34,6 +35,8 @@ export interface ArtifactOptions {
   siteAuthor?: string;
   /** Per-record fragments of the exports and calendars kept from earlier renders (a rebuild under a running server keeps one store). */
   fragments?: FragmentStore;
+  /** Every record of the collections the exports and calendars read, in default order, kept across rebuilds (record-order.ts). */
+  orders?: RecordOrders;
 }
 
 interface ArtifactGroup {
@@ -79,13 +82,13 @@ export const ARTIFACT_GROUPS: readonly ArtifactGroup[] = [
     name: 'exports',
     reads: [...new Set(EXPORTS.map((e) => e.collection))],
     paths: EXPORTS.map((e) => e.path),
-    render: (core, options) => exportDocuments(core, options.fragments).map(fromDocument),
+    render: (core, options) => exportDocuments(core, options.fragments, options.orders).map(fromDocument),
   },
   {
     name: 'calendars',
     reads: [...new Set(CALENDARS.flatMap((c) => c.collections))],
     paths: CALENDARS.map((c) => c.path),
-    render: (core, options) => calendarDocuments(core, options.fragments).map(fromDocument),
+    render: (core, options) => calendarDocuments(core, options.fragments, options.orders).map(fromDocument),
   },
   {
     name: 'feeds',

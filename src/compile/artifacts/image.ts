@@ -287,10 +287,25 @@ export class ImageWriter {
     }
   }
 
+  /**
+   * The as-of time of the records last searched: a content collection's records are
+   * searched, then handed over as the collection, and need it twice. Held until that
+   * second use only, so no collection's records outlive their turn.
+   */
+  private lastAsOf: { records: readonly PublishedRecord[]; collection: CollectionDeclaration; value: string } | undefined;
+
+  private asOf(collection: CollectionDeclaration, records: readonly PublishedRecord[], keep: boolean): string {
+    const last = this.lastAsOf;
+    this.lastAsOf = undefined;
+    const value = last?.records === records && last.collection === collection ? last.value : asOf(collection, records, this.now);
+    if (keep) this.lastAsOf = { records, collection, value };
+    return value;
+  }
+
   /** A collection's table, its indexes and its meta rows, from all of its records. */
   collection(entry: CollectionRecords): void {
     const name = entry.collection.name;
-    const collectionAsOf = asOf(entry.collection, entry.records, this.now);
+    const collectionAsOf = this.asOf(entry.collection, entry.records, false);
     this.asOfs.push(collectionAsOf);
     const meta: MetaRows = [
       [`count:${name}`, String(entry.records.length)],
@@ -311,7 +326,7 @@ export class ImageWriter {
       this.post({ op: 'search', rows });
     }
     this.searchCount += source.records.length;
-    const newest = asOf(source.collection, source.records, this.now);
+    const newest = this.asOf(source.collection, source.records, true);
     if (newest > this.searchAsOf) this.searchAsOf = newest;
   }
 

@@ -11,7 +11,9 @@
 import { blogPath } from '../../collections/blog.ts';
 import { restCollections } from '../../collections/index.ts';
 import { MAPPED } from '../../site/map.ts';
-import { PAGES_SITEMAP, recordCollections, recordSitemapCount, recordSitemapPath } from '../../site/sitemap.ts';
+import { PAGES_SITEMAP, recordCollections, recordSitemapCount, recordSitemapPath, SITEMAP_URLS_MAX, urlsetOf } from '../../site/sitemap.ts';
+import type { QueryCore } from '../../core/query.ts';
+import { SITEMAP_LINES, type RecordOrders } from '../artifacts/record-order.ts';
 import { pageCollections } from '../../site/view.ts';
 import type { Image } from '../../core/image.ts';
 import type { ContentChanges } from './changes.ts';
@@ -25,6 +27,7 @@ export interface PageRender {
 }
 
 export const RERENDER_ROUTE = '/rerender';
+const RECORD_SITEMAP = 'sitemap-records/';
 
 const page = (path: string, route: string): PageRender => ({ path, file: `${path.slice(1)}index.html`, route: `${RERENDER_ROUTE}/${route}` });
 /** A file served at its own path (a Markdown twin, `/llms.txt`). */
@@ -48,7 +51,7 @@ export function pagesToRender(changes: ContentChanges, before: Image, after: Ima
   if (recordCollections().some((c) => cameOrWent(c.name))) {
     const [was, is] = [recordSitemapCount(before), recordSitemapCount(after)];
     render.push(file(PAGES.sitemap, 'sitemap'));
-    for (let n = 1; n <= is; n++) render.push(file(recordSitemapPath(n), `sitemap-records/${n}`));
+    for (let n = 1; n <= is; n++) render.push(file(recordSitemapPath(n), `${RECORD_SITEMAP}${n}`));
     for (let n = is + 1; n <= was; n++) remove.push(recordSitemapPath(n));
   }
   if (changed('blog')) render.push(file(PAGES_SITEMAP, 'sitemap-pages'));
@@ -69,4 +72,33 @@ export function pagesToRender(changes: ContentChanges, before: Image, after: Ima
     }
   }
   return { render, remove };
+}
+
+/** Which record sitemap a page is (its number), or undefined. */
+export const recordSitemapNumber = (page: PageRender): number | undefined =>
+  page.route.startsWith(`${RERENDER_ROUTE}/${RECORD_SITEMAP}`) ? Number(page.route.slice(RERENDER_ROUTE.length + 1 + RECORD_SITEMAP.length)) : undefined;
+
+/**
+ * The record sitemaps as `recordSitemap` (src/site/sitemap.ts) writes them — the record
+ * collections in the registry's order, each by canonicalId, SITEMAP_URLS_MAX lines a
+ * file — from the lines `orders` keeps across rebuilds: a record that comes or goes moves
+ * every later line to the next file, and each file is then a join of kept lines rather
+ * than fifty thousand URLs read and built again.
+ */
+export function keptRecordSitemaps(core: QueryCore, orders: RecordOrders): (n: number) => string {
+  const lists = recordCollections().map((c) => orders.list(core, c.name, SITEMAP_LINES));
+  return (n) => {
+    let skip = (n - 1) * SITEMAP_URLS_MAX;
+    let lines: string[] = [];
+    for (const list of lists) {
+      if (lines.length >= SITEMAP_URLS_MAX) break;
+      if (skip >= list.length) {
+        skip -= list.length;
+        continue;
+      }
+      lines = lines.concat(list.slice(skip, skip + SITEMAP_URLS_MAX - lines.length));
+      skip = 0;
+    }
+    return urlsetOf(lines);
+  };
 }

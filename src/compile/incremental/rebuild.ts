@@ -24,7 +24,7 @@ import { sqlImageOf, type Manifest, type StaticFile } from '../compile.ts';
 import { updateImage } from './image-update.ts';
 import { buildNow } from '../content/now.ts';
 import { fileEntry, withSecurity } from '../artifacts/manifest.ts';
-import { pagesToRender } from './pages.ts';
+import { keptRecordSitemaps, pagesToRender, recordSitemapNumber } from './pages.ts';
 import { URLS } from '../../urls.ts';
 
 /**
@@ -142,6 +142,8 @@ export async function rebuildOutput(
     // Read through the writing connection: the new rows, before they are committed.
     const image = new Image(target.image, { db });
     const core = new QueryCore(image);
+    // The exports and calendars read back only the changed records of the lists kept for `previous`.
+    options.orders?.begin(previous, core, new Map([...changes.records].map(([name, records]) => [name, records.keys()])));
     const affected = new Set([...changes.records].filter(([, c]) => c.size > 0).map(([name]) => name));
     // A collection no record dates is as of the site's newest data (src/core/image.ts `asOf`): when that moves, so do its lists.
     if (image.meta(SITE_AS_OF) !== reading.meta(SITE_AS_OF)) for (const c of collections) if (image.lastModified(c.name) === undefined) affected.add(c.name);
@@ -175,8 +177,11 @@ export async function rebuildOutput(
     }
     lap('render');
     const pages = pagesToRender(changes, reading, image);
+    let sitemaps: ((n: number) => string) | undefined;
     for (const page of pages.render) {
-      const body = await renderPage(core, page.route);
+      // The record sitemaps from the lines kept across rebuilds, when they are kept; else through the page's route.
+      const sitemap = options.orders === undefined ? undefined : recordSitemapNumber(page);
+      const body = sitemap === undefined ? await renderPage(core, page.route) : Buffer.from((sitemaps ??= keptRecordSitemaps(core, options.orders!))(sitemap));
       put(page.path, withSecurity(page.path, fileEntry(page.path, page.file, body), siteUrl), body);
     }
     for (const path of pages.remove) drop(path);
@@ -199,8 +204,11 @@ export async function rebuildOutput(
     db.exec('PRAGMA optimize');
     db.exec('COMMIT');
     open = false;
-    return { build: { image: target.image, sqlImage, manifest, root: target.root }, changed: changed.sort(), warnings: changes.warnings, timings };
+    const build = { image: target.image, sqlImage, manifest, root: target.root };
+    options.orders?.commit(build);
+    return { build, changed: changed.sort(), warnings: changes.warnings, timings };
   } catch (error) {
+    options.orders?.abort();
     if (open) db.exec('ROLLBACK');
     rmSync(target.dir, { recursive: true, force: true });
     throw error;
