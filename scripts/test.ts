@@ -88,7 +88,7 @@ function nodeTest(name: string, files: string[], concurrency: number): Promise<b
     `${name} (${files.length} files, ${concurrency} at a time)`,
     process.execPath,
     ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
-    true,
+    { live: true },
   );
 }
 
