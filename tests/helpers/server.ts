@@ -2,7 +2,14 @@
  * Starts the real built server (`node server.ts`, as `npm run serve` runs it) on a free
  * port for HTTP tests, its stderr shown, and stops it afterwards. Tests that use it need
  * `npm run build` to have run, which `npm test` does first.
+ *
+ * Each server keeps its state (`STATE_DIR`: the OAuth store, the journal, the content lock)
+ * in a temporary folder of its own, removed when it stops, unless the test names one: test
+ * files run concurrently, and a project-wide `state/` would be shared between them.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startReplica } from '../../bench/replica-harness.ts';
 
 export interface RunningServer {
@@ -11,9 +18,17 @@ export interface RunningServer {
 }
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const server = await startReplica(env, { stderr: 'inherit' });
+  const ownState = env.STATE_DIR === undefined ? mkdtempSync(join(tmpdir(), 'server-state-')) : undefined;
+  const removeState = () => ownState && rmSync(ownState, { recursive: true, force: true });
+  const server = await startReplica({ ...(ownState && { STATE_DIR: ownState }), ...env }, { stderr: 'inherit' }).catch((error: unknown) => {
+    removeState();
+    throw error;
+  });
   return {
     base: server.base,
-    stop: async () => void (await server.stop()),
+    stop: async () => {
+      await server.stop();
+      removeState();
+    },
   };
 }

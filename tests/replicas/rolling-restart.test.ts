@@ -4,6 +4,9 @@
  * each replica in turn gets SIGTERM, drains and exits 0, and a new one takes its place.
  * No HTTP request fails, and every WebSocket session a stopping replica held ends with
  * 1001 (going away), none with 1006 (reset). Needs `npm run build`.
+ *
+ * @alone: a replica's drain is timed against the load balancer's view of it; a loaded
+ * machine stretches those timings (scripts/test.ts).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -217,7 +217,6 @@ test('server.ts stops at start-up on a bad value, naming it, with exit status 2'
     cwd: root,
     env: { ...process.env, PORT: 'abc', ANSWER_CACHE_BYTES: '-1' },
     encoding: 'utf8',
-    timeout: 30_000,
   });
   assert.equal(run.status, 2, run.stderr);
   assert.match(run.stderr, /PORT must be a whole number from 0 to 65535; got "abc"/);

@@ -1,0 +1,128 @@
+/**
+ * `npm test` and `npm run test:quick` (issue 42, item 4): the whole suite in as little wall
+ * time as two cores allow, and the inner loop's unit and property tests without a build.
+ *
+ * Which group a test file is in is read off the file, never from a list kept here:
+ * - quick: `tests/unit/**`, `tests/core/**` and every `*-properties.test.ts`. They start
+ *   no server and need no Redis; some read the demo image of the last build (`dist/`).
+ * - alone: a file whose header comment has a line `@alone` (it holds a wall-clock promise,
+ *   such as "ok within 5 s of Redis answering again", that a loaded machine breaks). These
+ *   run after the rest, one at a time.
+ * - the rest, which isolate themselves (port 0, a temporary folder per file, `STATE_DIR`
+ *   per server, Redis keys under `runPrefix()`), so they run concurrently.
+ *
+ * `npm test` starts the format check, the import-cycle check, the type check and the build
+ * at once (they only read the sources; the build alone writes `dist/`), the checks at a
+ * lower priority, so the build gets the processor first. As soon as the build is done, the
+ * quick group and the rest run, `--concurrency=N` files at a time (default 4: most files
+ * wait on child servers, sockets and timers more than they compute), beside whichever
+ * check is still running; then, once the checks are done too, the `@alone` group. Every
+ * step runs even when another failed (the tests do not run without a build), so one run
+ * reports everything; the exit status is 1 when anything failed.
+ *
+ * Every Node process of the run shares one V8 compile cache (`NODE_COMPILE_CACHE` is set to
+ * `node_modules/.cache/node-compile-cache`): each test file and each server it starts otherwise compiles the
+ * same few hundred modules again.
+ *
+ * `node scripts/test.ts [--quick] [--concurrency=N] [file…]` (`npm test -- --concurrency=2`): with
+ * files, runs only those, grouped the same way, against the last build and without the checks.
+ */
+import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
+import { globSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+process.chdir(root);
+
+/** The quick group (see the header). */
+const isQuick = (file: string): boolean => /^tests\/(unit|core)\//.test(file) || file.endsWith('-properties.test.ts');
+
+/** The alone group: `@alone` on a line of the file's header comment. */
+const isAlone = (file: string): boolean => /^\s*\*\s*@alone\b/m.test(readFileSync(file, 'utf8').slice(0, 4000));
+
+interface Step {
+  name: string;
+  ok: boolean;
+  ms: number;
+}
+
+const steps: Step[] = [];
+const started = performance.now();
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const env = { ...process.env, NODE_COMPILE_CACHE: join(root, 'node_modules', '.cache', 'node-compile-cache') };
+
+/**
+ * Runs a command to its end. A check's output is printed in one piece when it ends; the
+ * test runner's (`live`) is passed on line by line, so the two never cut into each other's lines.
+ */
+function run(name: string, command: string, args: string[], options: { live?: boolean; background?: boolean } = {}): Promise<boolean> {
+  const live = options.live ?? false;
+  const start = performance.now();
+  return new Promise((done) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (options.background && child.pid !== undefined) setPriority(child.pid, 10);
+    let kept = '';
+    const take = (chunk: Buffer) => {
+      kept += chunk.toString();
+      if (!live) return;
+      const end = kept.lastIndexOf('\n') + 1;
+      process.stdout.write(kept.slice(0, end));
+      kept = kept.slice(end);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    child.on('close', (code) => {
+      const step = { name, ok: code === 0, ms: performance.now() - start };
+      steps.push(step);
+      const tail = kept && !kept.endsWith('\n') ? `${kept}\n` : kept;
+      process.stdout.write(`${tail}# ${step.ok ? 'ok' : 'FAILED'}: ${name} (${seconds(step.ms)})\n`);
+      done(step.ok);
+    });
+  });
+}
+
+function nodeTest(name: string, files: string[], concurrency: number): Promise<boolean> {
+  if (files.length === 0) return Promise.resolve(true);
+  return run(
+    `${name} (${files.length} files, ${concurrency} at a time)`,
+    process.execPath,
+    ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
+    { live: true },
+  );
+}
+
+const args = process.argv.slice(2);
+const named = args.filter((a) => !a.startsWith('--'));
+const all = (named.length > 0 ? named : globSync('tests/**/*.test.ts')).map((f) => f.replaceAll('\\', '/')).sort();
+const quick = all.filter(isQuick);
+const alone = all.filter((f) => !isQuick(f) && isAlone(f));
+const rest = all.filter((f) => !isQuick(f) && !isAlone(f));
+const concurrency = Number(/^--concurrency=(\d+)$/.exec(args.find((a) => a.startsWith('--concurrency=')) ?? '')?.[1] ?? 4);
+
+if (args.includes('--quick')) process.exit((await nodeTest('quick tests', quick, 2)) ? 0 : 1);
+if (named.length > 0) {
+  // Named files: only those, against the last build, no checks.
+  const ok = (await nodeTest('tests', [...rest, ...quick], concurrency)) && (await nodeTest('tests that run alone', alone, 1));
+  process.exit(ok ? 0 : 1);
+}
+
+// The browser tests' Chromium is unpacked into the temporary folder the first time it is
+// asked for, and files started together would each find a half-written one: unpack it first.
+const unpack = run('unpack Chromium', process.execPath, ['--input-type=module', '-e', "await (await import('@sparticuz/chromium')).default.executablePath()"]);
+// The checks yield the processor to the build and the tests (lower priority), and use the time those spend waiting.
+const checks = [
+  run('format check', 'npm', ['run', '--silent', 'format:check'], { background: true }),
+  run('import cycles', 'npm', ['run', '--silent', 'check:cycles'], { background: true }),
+  run('type check', 'npm', ['run', '--silent', 'check'], { background: true }),
+];
+const built = await run('build', 'npm', ['run', '--silent', 'build']);
+await unpack;
+if (built) await nodeTest('tests', [...rest, ...quick], concurrency);
+await Promise.all(checks);
+if (built) await nodeTest('tests that run alone', alone, 1);
+else console.log('# the build failed: the tests, which need it, did not run');
+
+console.log(`\n# ${steps.map((s) => `${s.ok ? 'ok    ' : 'FAILED'} ${seconds(s.ms).padStart(8)}  ${s.name}`).join('\n# ')}`);
+console.log(`# npm test: ${seconds(performance.now() - started)}`);
+process.exit(steps.every((s) => s.ok) ? 0 : 1);
