@@ -50,7 +50,7 @@ async function guarded(viewport = { width: 1280, height: 900 }): Promise<{ conte
 
 const shot = (page: Page, name: string) => page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: false });
 
-test('a person walks home → collection → filter → page size → next page → record, and an agent reads the twin', { timeout: 120_000 }, async () => {
+test('a person walks home → collection → filter → page size → next page → record, and an agent reads the twin', { timeout: 300_000 }, async () => {
   const { context, page, external, errors } = await guarded();
   await page.goto(`${server.base}/`);
   await shot(page, 'home');
@@ -113,7 +113,7 @@ test('the layout holds at 360 px: no horizontal scrolling, navigation visible', 
   await context.close();
 });
 
-test('axe-core finds no violations and html-validate no errors on every page type', { timeout: 180_000 }, async () => {
+test('axe-core finds no violations and html-validate no errors on every page type', { timeout: 600_000 }, async () => {
   const movie = ((await (await fetch(`${server.base}/api/movies.json?limit=1`)).json()) as { data: { canonicalId: string }[] }).data[0]!.canonicalId;
   const place = ((await (await fetch(`${server.base}/api/places.json?limit=1`)).json()) as { data: { canonicalId: string }[] }).data[0]!.canonicalId;
   const post = ((await (await fetch(`${server.base}/api/blog.json?limit=1`)).json()) as { data: { slug: string }[] }).data[0]!.slug;
