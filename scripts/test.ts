@@ -5,6 +5,7 @@
  * Which group a test file is in is read off the file, never from a list kept here:
  * - quick: `tests/unit/**`, `tests/core/**` and every `*-properties.test.ts`. They start
  *   no server and need no Redis; some read the demo image of the last build (`dist/`).
+ *   Tests that compile whole sites live in `tests/compile/**`, outside the quick group.
  * - alone: a file whose header comment has a line `@alone` (it holds a wall-clock promise,
  *   such as "ok within 5 s of Redis answering again", that a loaded machine breaks). These
  *   run after the rest, one at a time.

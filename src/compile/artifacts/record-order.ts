@@ -7,7 +7,7 @@
  * position is below its own (positions number a collection's rows in that order:
  * src/core/image.ts) — so an edit of one concert reads one record and counts one index
  * range instead of reading every concert. The bytes are the same either way
- * (tests/unit/incremental.test.ts compares rebuilds with full builds). The same is kept
+ * (tests/compile/incremental.test.ts compares rebuilds with full builds). The same is kept
  * of the record sitemaps' lines, in canonicalId order (`SITEMAP_LINES`), so a record that
  * comes or goes costs one line, not fifty thousand URLs per sitemap file.
  *
