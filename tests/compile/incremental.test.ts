@@ -259,21 +259,27 @@ const EDITS: Record<string, Edit> = {
   },
 };
 
+/** Each edit of `steps` made, rebuilt from the build before it (keeping `kept` across rebuilds, when given), and compared with a full build of the same content. */
+async function editAndCompare(steps: [string, number][], root: string, content: string, files: Files, first: BuildOutput, kept?: Kept): Promise<void> {
+  let build = first;
+  for (const [i, [name, n]] of steps.entries()) {
+    if (name !== 'new post' && yamlFiles(files).length === 0) continue;
+    if (name.endsWith('post') && name !== 'new post' && markdownFiles(files).length === 0) continue;
+    const touched = EDITS[name]!(files, n);
+    writeFiles(content, files, touched);
+    const result = await rebuild(build, join(root, `gen-${i + 1}`), content, touched, kept);
+    if (result) build = result.build;
+    assertEquivalent(build, fullBuild(root, content, `full-${i + 1}`));
+  }
+}
+
 test('incremental rebuilds after random edit sequences equal a full build of the same content', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...Object.keys(EDITS)), fc.nat(1000)), { minLength: 1, maxLength: 5 }), async (steps) => {
       const { root, content, files } = site();
-      let build = firstBuild(root, content);
+      const build = firstBuild(root, content);
       try {
-        for (const [i, [name, n]] of steps.entries()) {
-          if (name !== 'new post' && yamlFiles(files).length === 0) continue;
-          if (name.endsWith('post') && name !== 'new post' && markdownFiles(files).length === 0) continue;
-          const touched = EDITS[name]!(files, n);
-          writeFiles(content, files, touched);
-          const result = await rebuild(build, join(root, `gen-${i + 1}`), content, touched);
-          if (result) build = result.build;
-          assertEquivalent(build, fullBuild(root, content, `full-${i + 1}`));
-        }
+        await editAndCompare(steps, root, content, files, build);
       } finally {
         rmSync(root, { recursive: true, force: true });
       }
@@ -289,19 +295,11 @@ test('rebuilds that keep fragments and record lists from one to the next, as a s
       fc.boolean(),
       async (steps, warm) => {
         const { root, content, files } = site();
-        let build = firstBuild(root, content);
+        const build = firstBuild(root, content);
         // Warmed as a server warms, or cold: then the first rebuild reads whole lists and keeps them.
         const kept = warm ? warmed(build) : { fragments: new FragmentStore(), orders: new RecordOrders() };
         try {
-          for (const [i, [name, n]] of steps.entries()) {
-            if (name !== 'new post' && yamlFiles(files).length === 0) continue;
-            if (name.endsWith('post') && name !== 'new post' && markdownFiles(files).length === 0) continue;
-            const touched = EDITS[name]!(files, n);
-            writeFiles(content, files, touched);
-            const result = await rebuild(build, join(root, `gen-${i + 1}`), content, touched, kept);
-            if (result) build = result.build;
-            assertEquivalent(build, fullBuild(root, content, `full-${i + 1}`));
-          }
+          await editAndCompare(steps, root, content, files, build, kept);
         } finally {
           rmSync(root, { recursive: true, force: true });
         }
