@@ -215,8 +215,14 @@ function webRequest(req: IncomingMessage, res: ServerResponse, url: URL, body: U
     if (!res.writableFinished) aborted.abort();
   });
   const signal = aborted.signal;
+  // Node's view of the fields (`req.headers`), not the raw lines: a singleton field sent twice
+  // (Content-Type, Authorization, Host…) is its first value there, as every handler reading
+  // `RequestFacts` sees it, so a Web handler cannot read the same request differently.
   const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  for (const name in req.headers) {
+    const value = req.headers[name];
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
   const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
   return new Request(url, { method, headers, body: method === 'GET' || body === null ? null : new Uint8Array(body), signal });
 }

@@ -180,3 +180,25 @@ test('quotas: requests and tool work per client, 429 with Retry-After and a JSON
     await work.close();
   }
 });
+
+test('a field sent twice reads the same whether the SDK or the direct path answers: the first Content-Type, as Node keeps it', async () => {
+  const { rawRequest } = await import('../helpers/raw-http.ts');
+  const { host } = new URL(served.base);
+  const send = (contentTypes: string[], message: Record<string, unknown>) => {
+    const body = JSON.stringify(message);
+    const fields = contentTypes.map((type) => `Content-Type: ${type}\r\n`).join('');
+    return rawRequest(
+      served.base,
+      `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json, text/event-stream\r\n${fields}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  };
+  const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'taste.find', arguments: { collection: 'movies', limit: 1 } } };
+  const list = { jsonrpc: '2.0', id: 8, method: 'tools/list' };
+  for (const [types, status] of [
+    [['application/json', 'text/plain'], 200],
+    [['text/plain', 'application/json'], 415],
+  ] as const) {
+    // A plain tools/call goes the direct way, tools/list through the SDK's transport: both read one Content-Type.
+    for (const message of [call, call, list]) assert.equal((await send([...types], message)).status, status, `${types.join(' + ')}, ${message.method}`);
+  }
+});
