@@ -19,8 +19,8 @@ import { parseSearch, searchBinding, type SearchQuery } from '../core/search.ts'
 import { exportSelection, type ExportOptions, type ExportResult } from './export.ts';
 import { fromPublicError, invalidArgument, RpcError } from './errors.ts';
 import type { RpcContext } from './context.ts';
-import { itemOf, nativeFields, nativeRecord, toDate, type Item } from './values.ts';
-import { wireFields, wireJoined, type WireKind } from './wire.ts';
+import { itemOf, nativeFields, nativeRecord, SEARCH_HIT_KINDS, searchHit, type Item } from './values.ts';
+import { wireFields, wireJoined } from './wire.ts';
 
 /** What a Selection ranges over: one collection, or the cross-collection search. */
 export type Source = { kind: 'collection'; collection: CollectionDeclaration } | { kind: 'search'; searchable: readonly string[] };
@@ -282,18 +282,4 @@ export class Selection extends RpcTarget {
     }
     return this.#joined;
   }
-}
-
-/** A search hit's native fields, as `searchHit` makes them. */
-const SEARCH_HIT_KINDS: ReadonlyMap<string, WireKind> = new Map([
-  ['url', 'url'],
-  ['date', 'instant'],
-]);
-
-/** A search hit with its link and date native. */
-function searchHit(json: string): Record<string, unknown> {
-  const hit = JSON.parse(json) as Record<string, unknown>;
-  if (typeof hit.url === 'string' && URL.canParse(hit.url)) hit.url = new URL(hit.url);
-  if (typeof hit.date === 'string') hit.date = toDate(hit.date);
-  return hit;
 }
