@@ -7,7 +7,10 @@
  * filter, sort field, page size or cursor fails where it is given, with INVALID_ARGUMENT
  * naming the RPC argument (REST's parameter, renamed). Each call is charged to the
  * session (src/rpc/session.ts); the page of a selection is read once, however many of
- * `info()`, `records()`, `items()` ask for it.
+ * `info()`, `records()`, `items()` ask for it. In a batch that pre-serializes its records
+ * (src/rpc/preserialized.ts) `records()` and `info()` read it as the records' stored bytes,
+ * as REST does; `items()` or `next()` beside them read it once more as text (the image
+ * never changes under a session, so both reads say the same).
  */
 import { RpcTarget, serialize } from 'capnweb';
 import type { CollectionDeclaration } from '../collections/define.ts';
