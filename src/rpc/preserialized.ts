@@ -4,13 +4,12 @@
  * `URL`), walking them into a new tree and stringifying it: two fifths of a batch's CPU.
  * Where nothing in the batch can look at a `records()` answer but the client, the session
  * runs with a `WireHold` in its context: `records()` builds the page's wire form from
- * the stored JSON (src/rpc/wire.ts) and answers an opaque marker string in its place,
+ * the stored bytes (src/rpc/wire.ts) and answers an opaque marker string in its place,
  * which capnweb carries like any string; the answer's bytes have each marker, quoted as
  * capnweb wrote it, replaced by the wire form it stands for. capnweb still reads,
  * evaluates, orders and numbers everything, so the answer is its own, byte for byte
- * (tests/rpc/preserialized-properties.test.ts runs generated batches both ways).
- *
- * A batch qualifies (`preserializable`) when it holds only `push` and `pull` messages, no
+ * (tests/rpc/preserialized-properties.test.ts runs generated batches both ways). A batch
+ * qualifies (`preserializable`) when it holds only `push` and `pull` messages, no
  * `.map()` (`remap`), every call of a member named `records` is the whole expression of
  * its push (not an argument, not inside a literal), and no expression reads or passes the
  * export such a push makes: the only thing that can happen to its value is a pull, which
