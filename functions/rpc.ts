@@ -12,7 +12,9 @@
  * - The session is admitted against the address's quota (100 sessions per 60 s,
  *   batches and upgrades alike); the 101st is a 429 with `Retry-After` and the RateLimit
  *   fields.
- * - The batch runs; errors leave as `{message, code}` only (src/rpc/errors.ts).
+ * - The batch runs; errors leave as `{message, code}` only (src/rpc/errors.ts). A batch
+ *   whose `records()` answers can only be pulled gets them pre-serialized from the stored
+ *   JSON (src/rpc/preserialized.ts): the same bytes as capnweb's, without its round trip.
  *
  * A batch text answered before is answered again from its bytes once the size check
  * passed (it was well-formed and counted then), after the session is admitted.
@@ -35,6 +37,7 @@ import { secured } from '../src/http/security.ts';
 import { runBatch } from '../src/rpc/batch.ts';
 import { sendable } from '../src/rpc/errors.ts';
 import { batchMessages, countOperations } from '../src/rpc/operations.ts';
+import { preserializable, WireHold } from '../src/rpc/preserialized.ts';
 import { Root } from '../src/rpc/root.ts';
 import { DEFAULT_BUDGETS, DEFAULT_EXPORT_BYTES, Session, type SessionBudgets, type Transport } from '../src/rpc/session.ts';
 import { acceptWebSocket, type WebSocketOptions } from '../src/rpc/websocket.ts';
@@ -68,6 +71,8 @@ export interface RpcOptions {
   now?: () => number;
   /** The budget of remembered batch answers (`ANSWER_CACHE_BYTES`; 0: none). */
   cacheBytes?: number;
+  /** Whether a batch that only pulls its records gets them pre-serialized (src/rpc/preserialized.ts); true unless a test compares it with capnweb's own path. */
+  preserialize?: boolean;
 }
 
 export interface RpcHandler {
@@ -107,9 +112,16 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
   const search = options.search ?? new SearchCore(core.image);
   const taste = options.taste ?? new TasteSources(core);
   const budgets = options.budgets ?? DEFAULT_BUDGETS;
-  const rootFor = (transport: Transport) =>
+  const preserialize = options.preserialize ?? true;
+  const rootFor = (transport: Transport, wire?: WireHold) =>
     new Root(
-      { core, search, siteUrl: core.image.siteUrl, session: new Session(transport, budgets, { ...DEFAULT_EXPORT_BYTES, ...options.exportBytes }[transport]) },
+      {
+        core,
+        search,
+        siteUrl: core.image.siteUrl,
+        session: new Session(transport, budgets, { ...DEFAULT_EXPORT_BYTES, ...options.exportBytes }[transport]),
+        wire,
+      },
       taste,
     );
 
@@ -177,13 +189,14 @@ export function createRpcHandler(core: QueryCore, options: RpcOptions = {}): Rpc
       const admitted = await admit(client);
       if (admitted.refusal) return admitted.refusal;
       let answer: string;
+      const wire = preserialize && preserializable(messages) ? new WireHold() : undefined;
       try {
-        answer = await runBatch(messages, rootFor('batch'), { onSendError: sendable, limits: { maxMessageSize: LIMITS.rpcBatchBytesMax } });
+        answer = await runBatch(messages, rootFor('batch', wire), { onSendError: sendable, limits: { maxMessageSize: LIMITS.rpcBatchBytesMax } });
       } catch {
         // capnweb refused a message it could not read (a forged expression): the session is over, nothing more ran.
         return problemAnswer('rpc-batch-malformed', 'The batch holds a message capnweb cannot read; the session was aborted.', { headers: RPC_HEADERS });
       }
-      const bytesOut = Buffer.from(answer);
+      const bytesOut = wire === undefined ? Buffer.from(answer) : wire.encode(answer);
       answers.set(text, bytesOut);
       return answered(bytesOut, admitted.rateLimit);
     },

@@ -96,7 +96,7 @@ export function recommend(context: RpcContext, options: unknown, candidates: unk
   if (!(selection instanceof Selection) || !Selection.isOf(selection, context)) {
     throw invalidArgument('recommend(candidates)', 'candidates is a Selection of this session (content.<collection>…, feed.select(…) or discovery.search(…)).');
   }
-  const records = selection.records();
+  const records = Selection.nativeRecords(selection);
   const items = selection.items();
   const own = Selection.collectionOf(selection);
   const ranked = rank(

@@ -7,19 +7,23 @@
  * filter, sort field, page size or cursor fails where it is given, with INVALID_ARGUMENT
  * naming the RPC argument (REST's parameter, renamed). Each call is charged to the
  * session (src/rpc/session.ts); the page of a selection is read once, however many of
- * `info()`, `records()`, `items()` ask for it.
+ * `info()`, `records()`, `items()` ask for it. In a batch that pre-serializes its records
+ * (src/rpc/preserialized.ts) `records()` and `info()` read it as the records' stored bytes,
+ * as REST does; `items()` or `next()` beside them read it once more as text (the image
+ * never changes under a session, so both reads say the same).
  */
-import { RpcTarget } from 'capnweb';
+import { RpcTarget, serialize } from 'capnweb';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { decodeCursor } from '../core/cursor.ts';
 import { LIMITS } from '../core/limits.ts';
 import { parseQuery, type Query } from '../core/params.ts';
-import { queryBinding, type Page } from '../core/query.ts';
+import { queryBinding, type JoinedPage, type Page } from '../core/query.ts';
 import { parseSearch, searchBinding, type SearchQuery } from '../core/search.ts';
 import { exportSelection, type ExportOptions, type ExportResult } from './export.ts';
 import { fromPublicError, invalidArgument, RpcError } from './errors.ts';
 import type { RpcContext } from './context.ts';
-import { itemOf, nativeRecord, toDate, type Item } from './values.ts';
+import { itemOf, nativeFields, nativeRecord, SEARCH_HIT_KINDS, searchHit, type Item } from './values.ts';
+import { wireFields, wireJoined } from './wire.ts';
 
 /** What a Selection ranges over: one collection, or the cross-collection search. */
 export type Source = { kind: 'collection'; collection: CollectionDeclaration } | { kind: 'search'; searchable: readonly string[] };
@@ -63,6 +67,7 @@ export class Selection extends RpcTarget {
   readonly #params: URLSearchParams;
   readonly #query: Query | SearchQuery;
   #page: Page | undefined;
+  #joined: JoinedPage | undefined;
 
   /** Validates `params` as REST would; throws INVALID_ARGUMENT naming the argument at fault. */
   constructor(context: RpcContext, source: Source, params: URLSearchParams) {
@@ -195,7 +200,9 @@ export class Selection extends RpcTarget {
 
   info(): SelectionInfo {
     this.#context.session.call('info');
-    const page = this.#read('info', 1);
+    this.#spend('info', 1);
+    // A batch that pre-serializes its records reads the page as their bytes (below); either form says the same.
+    const page = this.#page ?? this.#joined ?? (this.#context.wire === undefined ? this.#text() : this.#bytes());
     return {
       collection: this.#name,
       totalCount: page.totalCount,
@@ -206,10 +213,26 @@ export class Selection extends RpcTarget {
     };
   }
 
-  /** The REST items of the page, in order, with date fields as Date and URL fields as URL. */
+  /**
+   * The REST items of the page, in order, with date fields as Date and URL fields as URL;
+   * in a batch that only pulls them, their wire form, held for the answer (src/rpc/preserialized.ts).
+   */
   records(): Record<string, unknown>[] {
     this.#context.session.call('records');
-    const page = this.#read('records', this.#query.limit + 1);
+    const wire = this.#context.wire;
+    if (wire === undefined) return this.#native(this.#read('records', this.#query.limit + 1));
+    this.#spend('records', this.#query.limit + 1);
+    const fields = wireFields(this.#source.kind === 'search' ? SEARCH_HIT_KINDS : nativeFields(this.#source.collection));
+    return wire.hold(wireJoined(this.#bytes().joined, fields) ?? Buffer.from(serialize(this.#native(this.#text()))));
+  }
+
+  /** `records()` as objects, whatever the session, for the server's own use (a static member: never part of the RPC surface). */
+  static nativeRecords(selection: Selection): Record<string, unknown>[] {
+    selection.#context.session.call('records');
+    return selection.#native(selection.#read('records', selection.#query.limit + 1));
+  }
+
+  #native(page: Page): Record<string, unknown>[] {
     if (this.#source.kind === 'search') return page.items.map((json) => searchHit(json));
     const c = this.#source.collection;
     return page.items.map((json) => nativeRecord(c, json));
@@ -234,7 +257,16 @@ export class Selection extends RpcTarget {
 
   /** The page, read once per selection; its work is charged on every read. */
   #read(member: string, units: number): Page {
+    this.#spend(member, units);
+    return this.#text();
+  }
+
+  #spend(member: string, units: number): void {
     this.#context.session.spend(member, units);
+  }
+
+  /** The page's records as text, read once. */
+  #text(): Page {
     try {
       this.#page ??= this.#source.kind === 'collection' ? this.#context.core.run(this.#query as Query) : this.#context.search.run(this.#query as SearchQuery);
     } catch (error) {
@@ -242,12 +274,15 @@ export class Selection extends RpcTarget {
     }
     return this.#page;
   }
-}
 
-/** A search hit with its link and date native. */
-function searchHit(json: string): Record<string, unknown> {
-  const hit = JSON.parse(json) as Record<string, unknown>;
-  if (typeof hit.url === 'string' && URL.canParse(hit.url)) hit.url = new URL(hit.url);
-  if (typeof hit.date === 'string') hit.date = toDate(hit.date);
-  return hit;
+  /** The same page, its records' stored bytes joined as REST reads them (the same statement), read once. */
+  #bytes(): JoinedPage {
+    try {
+      this.#joined ??=
+        this.#source.kind === 'collection' ? this.#context.core.runJoined(this.#query as Query) : this.#context.search.runJoined(this.#query as SearchQuery);
+    } catch (error) {
+      throw fromPublicError(error, (parameter) => argumentOf(this.#source, parameter));
+    }
+    return this.#joined;
+  }
 }

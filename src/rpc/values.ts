@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import * as fields from '../collections/fields.ts';
 import { HAPPENED, headline, linkOf } from '../collections/headline.ts';
+import type { WireKind } from './wire.ts';
 
 export type FieldKind = 'date' | 'url';
 
@@ -69,6 +70,20 @@ export function nativeRecord(c: CollectionDeclaration, json: string): Record<str
   for (const [name, kind] of nativeFields(c)) if (name in record) record[name] = native(kind, record[name]);
   return record;
 }
+
+/** A search hit with its link and date native (the date a Date even when invalid). */
+export function searchHit(json: string): Record<string, unknown> {
+  const hit = JSON.parse(json) as Record<string, unknown>;
+  if (typeof hit.url === 'string' && URL.canParse(hit.url)) hit.url = new URL(hit.url);
+  if (typeof hit.date === 'string') hit.date = toDate(hit.date);
+  return hit;
+}
+
+/** A search hit's native fields, as `searchHit` makes them, for the pre-serialized wire form (src/rpc/wire.ts). */
+export const SEARCH_HIT_KINDS: ReadonlyMap<string, WireKind> = new Map([
+  ['url', 'url'],
+  ['date', 'instant'],
+]);
 
 /** What any list says of a record, whatever its collection. */
 export interface Item {
