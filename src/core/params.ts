@@ -216,26 +216,26 @@ export function cursorParameter(cursor: string): string {
 const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
 
 /**
- * A query's canonical parameters without its cursor, made once per query: a list answer
- * asks for its self, first and next links (three `URLSearchParams` built and serialized,
- * 7 % of a cold filtered answer with the URL's parsing). Appending the cursor's pair to
- * that text is what setting it last on the same parameters serializes to.
+ * The last query's canonical parameters without its cursor: a list answer asks for its
+ * self, first and next links in turn (three `URLSearchParams` built and serialized, 7 % of
+ * a cold filtered answer with the URL's parsing), so the one query asked last is kept
+ * (not a map: a WeakMap entry per answer is GC work). Appending the cursor's pair to that
+ * text is what setting it last on the same parameters serializes to.
  */
-const canonicalBases = new WeakMap<Query, string>();
+let canonicalBase: { query: Query | undefined; text: string } = { query: undefined, text: '' };
 
 /** The canonical query string of a query (defaults left out), optionally at another cursor. */
 export function canonicalSearch(query: Query, cursor?: string): string {
-  let base = canonicalBases.get(query);
-  if (base === undefined) {
+  if (canonicalBase.query !== query) {
     const params = new URLSearchParams();
     for (const f of query.filters) for (const value of f.values) params.append(f.param, value);
     if (query.q) params.set('q', query.q.value);
     if (!sameSort(query.sort, query.collection.defaultSort)) params.set('sort', query.sort.map((k) => `${k.field}:${k.direction}`).join(','));
     if (query.limit !== LIMITS.pageSizeDefault) params.set('limit', String(query.limit));
     if (query.facets) params.set('facets', '1');
-    base = params.toString();
-    canonicalBases.set(query, base);
+    canonicalBase = { query, text: params.toString() };
   }
+  const base = canonicalBase.text;
   const text = cursor === undefined ? base : base === '' ? cursorParameter(cursor) : `${base}&${cursorParameter(cursor)}`;
   return text ? `?${text}` : '';
 }

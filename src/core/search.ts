@@ -90,20 +90,19 @@ export function parseSearch(searchable: readonly string[], search: URLSearchPara
   return { q: { value: q, key: fold(q) }, collections: [...collections].sort(), year, limit, cursor: cursor ?? undefined };
 }
 
-/** A search's canonical parameters without its cursor, made once per query (as `canonicalSearch`'s). */
-const canonicalBases = new WeakMap<SearchQuery, string>();
+/** The last search's canonical parameters without its cursor, kept as `canonicalSearch` keeps a list's. */
+let canonicalBase: { query: SearchQuery | undefined; text: string } = { query: undefined, text: '' };
 
 /** The canonical query string of a search (defaults left out), optionally at another cursor. */
 export function searchCanonical(query: SearchQuery, cursor?: string): string {
-  let base = canonicalBases.get(query);
-  if (base === undefined) {
+  if (canonicalBase.query !== query) {
     const params = new URLSearchParams({ q: query.q.value });
     for (const c of query.collections) params.append('collection', c);
     if (query.year !== undefined) params.set('year', String(query.year));
     if (query.limit !== LIMITS.pageSizeDefault) params.set('limit', String(query.limit));
-    base = params.toString();
-    canonicalBases.set(query, base);
+    canonicalBase = { query, text: params.toString() };
   }
+  const base = canonicalBase.text;
   return cursor === undefined ? `?${base}` : `?${base}&${cursorParameter(cursor)}`;
 }
 
