@@ -150,7 +150,15 @@ for (const target of chosen) {
     statementsUs: spread(floors, 1),
   };
   rows.push(row);
-  console.error(`· ${target.label}: answer ${row.answerUs.median} µs, statements ${row.statementsUs.median} µs`);
+  // Each round's answers and statements ran back to back, under the same load from other
+  // processes: their quotient is steadier than the quotient of the two medians on a shared machine.
+  const perRound = spread(
+    answers.map((a, i) => a / floors[i]!),
+    2,
+  );
+  console.error(
+    `· ${target.label}: answer ${row.answerUs.median} µs, statements ${row.statementsUs.median} µs, per round ÷ ${perRound.median} (${perRound.min}–${perRound.max})`,
+  );
 }
 
 const results: ColdResults = { ...runFacts(), records: Number(args.records), collection: args.collection, rounds, rows };

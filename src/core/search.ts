@@ -17,7 +17,7 @@ import { ftsPhrase, indexable } from './fts.ts';
 import type { Image } from './image.ts';
 import { LIMITS } from './limits.ts';
 import { BoundedCache } from './memo.ts';
-import { refuseControlCharacters } from './params.ts';
+import { cursorParameter, refuseControlCharacters } from './params.ts';
 import type { JoinedPage, Page, PageSummary } from './query.ts';
 
 export const SEARCH_TABLE = '"search"';
@@ -90,14 +90,20 @@ export function parseSearch(searchable: readonly string[], search: URLSearchPara
   return { q: { value: q, key: fold(q) }, collections: [...collections].sort(), year, limit, cursor: cursor ?? undefined };
 }
 
+/** The last search's canonical parameters without its cursor, kept as `canonicalSearch` keeps a list's. */
+let canonicalBase: { query: SearchQuery | undefined; text: string } = { query: undefined, text: '' };
+
 /** The canonical query string of a search (defaults left out), optionally at another cursor. */
 export function searchCanonical(query: SearchQuery, cursor?: string): string {
-  const params = new URLSearchParams({ q: query.q.value });
-  for (const c of query.collections) params.append('collection', c);
-  if (query.year !== undefined) params.set('year', String(query.year));
-  if (query.limit !== LIMITS.pageSizeDefault) params.set('limit', String(query.limit));
-  if (cursor !== undefined) params.set('cursor', cursor);
-  return `?${params.toString()}`;
+  if (canonicalBase.query !== query) {
+    const params = new URLSearchParams({ q: query.q.value });
+    for (const c of query.collections) params.append('collection', c);
+    if (query.year !== undefined) params.set('year', String(query.year));
+    if (query.limit !== LIMITS.pageSizeDefault) params.set('limit', String(query.limit));
+    canonicalBase = { query, text: params.toString() };
+  }
+  const base = canonicalBase.text;
+  return cursor === undefined ? `?${base}` : `?${base}&${cursorParameter(cursor)}`;
 }
 
 /** What a search cursor must agree with: everything but the page size. */
@@ -134,18 +140,18 @@ export class SearchCore {
   }
 
   /**
-   * The same page as `run`, its hits joined by commas as one UTF-8 run, as the JSON list
-   * splices them: every hit's bytes as stored, copied once (a page of 50: no string per
-   * hit, and no re-encoding of the body).
+   * The same page as `run`, its hits as UTF-8 parts with commas between them, as the JSON
+   * list splices them: every hit's bytes as stored, copied only into the body (a page of
+   * 50: no string per hit, and no re-encoding of the body).
    */
   runJoined(query: SearchQuery): JoinedPage {
     const { hits, summary } = this.page(query);
     const parts: Uint8Array[] = [];
     for (const hit of hits) {
       if (parts.length > 0) parts.push(COMMA);
-      parts.push(...hit);
+      for (const part of hit) parts.push(part);
     }
-    return { joined: Buffer.concat(parts), ...summary };
+    return { parts, ...summary };
   }
 
   /** What `run` and `runJoined` share: the page's rows, each hit as parts of bytes, and what the page says besides. */
@@ -219,7 +225,9 @@ export class SearchCore {
     where.push(`${rid} > ?`);
     params.push(from);
     this.filters(query, where, params);
-    const sql = `SELECT s.rid AS rid, s.cid AS cid, s.d AS d, s.collection AS collection, s.rest AS rest, CAST(s.json AS BLOB) AS json FROM ${source} WHERE ${where.join(' AND ')} ORDER BY ${rid} LIMIT ?`;
+    // Only a hit outside the head reads `rest` (to name the field that matched): a tier 0 row leaves it out, no string made of it.
+    const rest = tier === 1 ? 's.rest' : "''";
+    const sql = `SELECT s.rid AS rid, s.cid AS cid, s.d AS d, s.collection AS collection, ${rest} AS rest, CAST(s.json AS BLOB) AS json FROM ${source} WHERE ${where.join(' AND ')} ORDER BY ${rid} LIMIT ?`;
     return this.image.statement(sql, true).all(...params, limit) as unknown as Row[];
   }
 
@@ -275,6 +283,22 @@ const COLLECTION_MEMBER = Buffer.from('","collection":"');
 const TITLE_MEMBER = Buffer.from('","title":"');
 const FIELD_MEMBER = Buffer.from('"field":');
 
+/**
+ * `,"field":"<name>"` as bytes, made once per field name: the names are the declarations'
+ * searched fields, a few dozen, and a page made one Buffer per hit (50 a page).
+ */
+const fieldMembers = new Map<string, Buffer>();
+function fieldMember(field: string): Buffer {
+  let member = fieldMembers.get(field);
+  if (member === undefined) {
+    member = Buffer.from(`,"field":${JSON.stringify(field)}`);
+    if (fieldMembers.size < FIELD_MEMBERS_MAX) fieldMembers.set(field, member);
+  }
+  return member;
+}
+/** More names than every declaration searches together; a bound all the same, as every map the runtime keeps has. */
+const FIELD_MEMBERS_MAX = 256;
+
 const isHex = (byte: number) => (byte >= 48 && byte <= 57) || (byte >= 97 && byte <= 102);
 const isNameByte = (byte: number) => (byte >= 97 && byte <= 122) || byte === 45;
 
@@ -313,7 +337,7 @@ function titleEnd(json: Buffer): number {
 export function withField(stored: Uint8Array, field: string): Uint8Array[] {
   const json = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
   const end = json.includes(FIELD_MEMBER) ? -1 : titleEnd(json);
-  if (end !== -1) return [json.subarray(0, end), Buffer.from(`,"field":${JSON.stringify(field)}`), json.subarray(end)];
+  if (end !== -1) return [json.subarray(0, end), fieldMember(field), json.subarray(end)];
   const { canonicalId, collection: name, title, ...rest } = JSON.parse(json.toString()) as Record<string, unknown>;
   return [Buffer.from(JSON.stringify({ canonicalId, collection: name, title, field, ...rest }))];
 }

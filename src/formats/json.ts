@@ -28,14 +28,17 @@ export function renderJson(query: Query, page: Page, links: PageLinks): string {
 
 const DATA_OPEN = Buffer.from('{"data":[');
 
-/** The same bytes as `renderJson`, from items already joined (QueryCore.runJoined). */
+/** The same bytes as `renderJson`, from items given as parts (QueryCore.runJoined). */
 export function renderJsonJoined(query: Query, page: JoinedPage, links: PageLinks): Buffer {
-  return renderEnvelopeJoined(page.joined, listMeta(query, page), links);
+  return renderEnvelopeJoined(page.parts, listMeta(query, page), links);
 }
 
-/** The same bytes as `renderEnvelope`, from items already joined as one UTF-8 run. */
-export function renderEnvelopeJoined(joined: Uint8Array, meta: Record<string, unknown>, links: PageLinks): Buffer {
-  return Buffer.concat([DATA_OPEN, joined, Buffer.from(envelopeTail(meta, links))]);
+/** The same bytes as `renderEnvelope`, from items given as UTF-8 parts (commas included), copied once. */
+export function renderEnvelopeJoined(parts: readonly Uint8Array[], meta: Record<string, unknown>, links: PageLinks): Buffer {
+  const all: Uint8Array[] = [DATA_OPEN];
+  for (const part of parts) all.push(part);
+  all.push(Buffer.from(envelopeTail(meta, links)));
+  return Buffer.concat(all);
 }
 
 function listMeta(query: Query, page: PageSummary): Record<string, unknown> {

@@ -56,6 +56,8 @@ export class AnswerCache<V = ListAnswer> {
   private readonly entries: BoundedCache<V>;
   /** Hashes of keys asked for once, by slot; a power of two long, or empty to admit every answer at once. */
   private readonly seen: Uint32Array;
+  /** A budget of 0: nothing is noted or weighed (a cold answer hashed its key and summed its headers only to be refused). */
+  private readonly off: boolean;
 
   /** `admissionSlots` 0 remembers answers from their first request (tests of eviction use it). */
   constructor(
@@ -64,6 +66,7 @@ export class AnswerCache<V = ListAnswer> {
     valueBytes: (value: V) => number = answerBytes as unknown as (value: V) => number,
   ) {
     this.entries = new BoundedCache({ bytes: budgetBytes, valueBytes });
+    this.off = !(budgetBytes > 0);
     this.seen = new Uint32Array(admissionSlots > 0 ? 2 ** Math.ceil(Math.log2(admissionSlots)) : 0);
   }
 
@@ -83,7 +86,7 @@ export class AnswerCache<V = ListAnswer> {
 
   /** Remembers an answer asked for the second time, unless it is already held or larger than the whole budget. */
   set(key: string, answer: V): void {
-    if (this.entries.has(key) || !this.admit(key)) return;
+    if (this.off || this.entries.has(key) || !this.admit(key)) return;
     this.entries.set(key, answer);
   }
 

@@ -50,13 +50,20 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Expose-Headers': EXPOSED_HEADERS,
 };
 
-/** RFC 9652: the collection's query template, a structured-field string with its relation. */
+/** RFC 9652: the collection's query template, a structured-field string with its relation; made once per declaration. */
 export function linkTemplate(collection: CollectionDeclaration): string {
-  // RFC 6570 explode (`*`): a repeatable filter is given once per value.
-  const filters = Object.entries(collection.filters).map(([param, spec]) => (spec.repeatable ? `${param}*` : param));
-  const params = [...filters, 'q', 'sort', 'limit', 'facets', 'cursor'];
-  return `"/api/${collection.name}.json{?${params.join(',')}}"; rel="search"`;
+  let template = templates.get(collection);
+  if (template === undefined) {
+    // RFC 6570 explode (`*`): a repeatable filter is given once per value.
+    const filters = Object.entries(collection.filters).map(([param, spec]) => (spec.repeatable ? `${param}*` : param));
+    const params = [...filters, 'q', 'sort', 'limit', 'facets', 'cursor'];
+    template = `"/api/${collection.name}.json{?${params.join(',')}}"; rel="search"`;
+    templates.set(collection, template);
+  }
+  return template;
 }
+
+const templates = new WeakMap<CollectionDeclaration, string>();
 
 export interface ListHeaderInput {
   /** The list's path, `/api/<name>.json`. */
@@ -71,21 +78,34 @@ export interface ListHeaderInput {
   lastModified: string | undefined;
 }
 
+/** The last RFC 3339 time written as an HTTP date and its text: an image has a few, asked for on every answer. */
+let lastDate = { rfc3339: '', http: '' };
+
+function httpDate(rfc3339: string): string {
+  if (lastDate.rfc3339 !== rfc3339) lastDate = { rfc3339, http: new Date(rfc3339).toUTCString() };
+  return lastDate.http;
+}
+
+/**
+ * The fields in the order every list has sent them (the common fields, the
+ * representation's, the negotiated ones, the count, links, the lifecycle's), set one by
+ * one rather than spread from objects made per answer.
+ */
 export function listHeaders(input: ListHeaderInput): Record<string, string> {
   const path = input.path;
   const lifecycle = lifecycleHeaders(path);
-  return {
-    ...COMMON_HEADERS,
-    'Content-Type': input.contentType,
-    ETag: input.etag,
-    ...(input.lastModified === undefined ? {} : { 'Last-Modified': new Date(input.lastModified).toUTCString() }),
-    // A list is negotiated (JSON, CSV, GeoJSON…): shared caches that ignore Vary must not keep it.
-    ...NEGOTIATED_HEADERS,
-    'X-Total-Count': String(input.totalCount),
-    Link: [linkHeader(input.links), lifecycle.link].filter(Boolean).join(', '),
-    'Link-Template': input.template,
-    ...lifecycle.headers,
-  };
+  const headers: Record<string, string> = { ...COMMON_HEADERS };
+  headers['Content-Type'] = input.contentType;
+  headers.ETag = input.etag;
+  if (input.lastModified !== undefined) headers['Last-Modified'] = httpDate(input.lastModified);
+  // A list is negotiated (JSON, CSV, GeoJSON…): shared caches that ignore Vary must not keep it.
+  for (const name in NEGOTIATED_HEADERS) headers[name] = NEGOTIATED_HEADERS[name]!;
+  headers['X-Total-Count'] = String(input.totalCount);
+  const link = linkHeader(input.links);
+  headers.Link = lifecycle.link === undefined ? link : link ? `${link}, ${lifecycle.link}` : lifecycle.link;
+  headers['Link-Template'] = input.template;
+  for (const name in lifecycle.headers) headers[name] = lifecycle.headers[name]!;
+  return headers;
 }
 
 /** Headers of a static service document (metadata, catalog, problem types, OpenAPI); `lastModified` where a dated record says when its data changed. */

@@ -52,7 +52,7 @@ function json(core: SearchCore, query: SearchQuery): { page: PageSummary; links:
   const page = core.runJoined(query);
   const links = searchLinks(query, page);
   const meta = { totalCount: page.totalCount, pageSize: Math.min(query.limit, LIMITS.pageSizeMax), timestamp: page.asOf };
-  return { page, links, body: renderEnvelopeJoined(page.joined, meta, links) };
+  return { page, links, body: renderEnvelopeJoined(page.parts, meta, links) };
 }
 
 function csv(core: SearchCore, query: SearchQuery): { page: PageSummary; links: PageLinks; body: Buffer } {

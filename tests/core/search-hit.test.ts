@@ -96,8 +96,8 @@ test('the joined search page is the page its hits make, page after page, in eith
         for (let pages = 0; pages < 4; pages++) {
           const page = core.run(query);
           const joined = core.runJoined(query);
-          assert.equal(Buffer.from(joined.joined).toString(), page.items.join(','));
-          const { joined: _, ...summary } = joined;
+          assert.equal(Buffer.concat(joined.parts).toString(), page.items.join(','));
+          const { parts: _, ...summary } = joined;
           const { items: __, canonicalIds: ___, ...expected } = page;
           assert.deepEqual(summary, expected);
           if (page.next === undefined) break;

@@ -76,7 +76,7 @@ test('walking next from page one visits every matching record exactly once, in o
         assert.ok(page.items.length <= limit);
         // The page joined by SQLite (what the JSON list splices in) is the same page.
         const joined = core.runJoined(current);
-        assert.equal(Buffer.from(joined.joined).toString(), page.items.join(','));
+        assert.equal(Buffer.concat(joined.parts).toString(), page.items.join(','));
         assert.equal(joined.next, page.next);
         assert.equal(joined.totalCount, page.totalCount);
         seen.push(...page.canonicalIds);
