@@ -6,6 +6,8 @@
  * as its problems and is raised again as itself; any other failure as its message and
  * stack.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { LoadProblem } from './content/load.ts';
 import type { CompileOptions, CompileResult } from './compile.ts';
@@ -16,9 +18,13 @@ if (parentPort && (workerData as { compileThread?: boolean } | undefined)?.compi
   const port = parentPort;
   const { compile, ContentError } = await import('./compile.ts');
   const { options } = workerData as { options: CompileOptions };
+  // V8's gc(), for the compile to collect between its phases (compile.ts, GARBAGE_ALLOWANCE): the
+  // flag adds it to contexts made after it is set, so a new context hands it over.
+  setFlagsFromString('--expose-gc');
+  const collectGarbage = runInNewContext('gc') as () => void;
   let outcome: Outcome;
   try {
-    outcome = { result: compile(options) };
+    outcome = { result: compile(options, collectGarbage) };
   } catch (error) {
     outcome =
       error instanceof ContentError ? { problems: [...error.problems] } : { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
