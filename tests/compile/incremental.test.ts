@@ -276,8 +276,7 @@ async function editAndCompare(steps: [string, number][], root: string, content: 
 test('incremental rebuilds after random edit sequences equal a full build of the same content', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...Object.keys(EDITS)), fc.nat(1000)), { minLength: 1, maxLength: 5 }), async (steps) => {
-      const { root, content, files } = site();
-      const build = firstBuild(root, content);
+      const { root, content, files, build } = site();
       try {
         await editAndCompare(steps, root, content, files, build);
       } finally {
@@ -294,8 +293,7 @@ test('rebuilds that keep fragments and record lists from one to the next, as a s
       fc.array(fc.tuple(fc.constantFrom(...Object.keys(EDITS)), fc.nat(1000)), { minLength: 1, maxLength: 6 }),
       fc.boolean(),
       async (steps, warm) => {
-        const { root, content, files } = site();
-        const build = firstBuild(root, content);
+        const { root, content, files, build } = site();
         // Warmed as a server warms, or cold: then the first rebuild reads whole lists and keeps them.
         const kept = warm ? warmed(build) : { fragments: new FragmentStore(), orders: new RecordOrders() };
         try {
@@ -461,8 +459,9 @@ test('a deleted folder removes every record it held', async () => {
 });
 
 test('records added one by one at the same place move only their neighbours', async () => {
-  const { root, content, files } = site();
-  let build = firstBuild(root, content);
+  const site0 = site();
+  const { root, content, files } = site0;
+  let build = site0.build;
   const ridsOf = (g: BuildOutput) => {
     const image = new Image(g.image);
     try {
