@@ -191,6 +191,12 @@ export const VARIABLES = {
     parse: wholeNumber(0, 120_000),
     default: String(LIMITS.drainDelayMs),
   }),
+  KEEP_ALIVE_TIMEOUT_MS: declare({
+    when: ['serve'],
+    what: "how long an idle keep-alive connection stays open; behind a load balancer that reuses its connections, set it above the balancer's own idle timeout (AWS ALB: 60 s), or the balancer may send a request on a connection this server is closing and answer its client 502",
+    parse: wholeNumber(1000, 3_600_000),
+    default: String(LIMITS.keepAliveTimeoutMs),
+  }),
   REDIS_URL: declare({
     when: ['serve', 'release', 'test'],
     what: 'keep every quota in this Redis (or Valkey), shared by all replicas using it (`redis://host:6379`), and send and hear release notices there; the tests use it too (default there `redis://127.0.0.1:6379`)',

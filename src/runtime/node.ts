@@ -167,15 +167,19 @@ export interface Dispatcher {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
-/** A node:http server for a dispatcher, with the runtime's limits on time, size and connections. */
-export function createNodeServer(dispatcher: Dispatcher): Server {
+/**
+ * A node:http server for a dispatcher, with the runtime's limits on time, size and
+ * connections; an idle keep-alive connection closes after `keepAliveTimeoutMs`
+ * (`KEEP_ALIVE_TIMEOUT_MS`).
+ */
+export function createNodeServer(dispatcher: Dispatcher, { keepAliveTimeoutMs = LIMITS.keepAliveTimeoutMs as number } = {}): Server {
   // The dispatcher checks Host itself, so a missing one is answered as a problem too.
   const server = createServer(
     {
       requireHostHeader: false,
       maxHeaderSize: LIMITS.headerBytesMax,
       requestTimeout: LIMITS.requestTimeoutMs,
-      keepAliveTimeout: LIMITS.keepAliveTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
       // Only a handshake to a path that takes upgrades becomes one; any other Upgrade is an ordinary request.
       shouldUpgradeCallback: dispatcher.upgrades,
     },

@@ -37,7 +37,7 @@ export async function serve(settings: Config = config()): Promise<{ generations:
     siteAuthor: settings.SITE_AUTHOR,
   });
   const dispatcher = drainingDispatcher(generations.dispatcher(), lifecycle);
-  const server = createNodeServer(role ? role.dispatcher(dispatcher) : dispatcher);
+  const server = createNodeServer(role ? role.dispatcher(dispatcher) : dispatcher, { keepAliveTimeoutMs: settings.KEEP_ALIVE_TIMEOUT_MS });
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   role?.start(generations);
   // Only the writer syncs on its own: the only server, or the replica with the owner lane.

@@ -5,12 +5,14 @@
  *
  * Each server keeps its state (`STATE_DIR`: the OAuth store, the journal, the content lock)
  * in a temporary folder of its own, removed when it stops, unless the test names one: test
- * files run concurrently, and a project-wide `state/` would be shared between them.
+ * files run concurrently, and a project-wide `state/` would be shared between them. It keeps
+ * idle connections as long as the tests' in-process servers do (keep-alive.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReplica } from '../../bench/replica-harness.ts';
+import { TEST_KEEP_ALIVE_MS } from './keep-alive.ts';
 
 export interface RunningServer {
   base: string;
@@ -20,7 +22,10 @@ export interface RunningServer {
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const ownState = env.STATE_DIR === undefined ? mkdtempSync(join(tmpdir(), 'server-state-')) : undefined;
   const removeState = () => ownState && rmSync(ownState, { recursive: true, force: true });
-  const server = await startReplica({ ...(ownState && { STATE_DIR: ownState }), ...env }, { stderr: 'inherit' }).catch((error: unknown) => {
+  const server = await startReplica(
+    { KEEP_ALIVE_TIMEOUT_MS: String(TEST_KEEP_ALIVE_MS), ...(ownState && { STATE_DIR: ownState }), ...env },
+    { stderr: 'inherit' },
+  ).catch((error: unknown) => {
     removeState();
     throw error;
   });

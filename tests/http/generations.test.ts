@@ -15,6 +15,7 @@ import { after, before, test } from 'node:test';
 import type { Server } from 'node:http';
 import { Generations } from '../../src/runtime/generations.ts';
 import { createNodeServer } from '../../src/runtime/node.ts';
+import { TEST_KEEP_ALIVE_MS } from '../helpers/keep-alive.ts';
 import { renderPage } from '../../src/site/render-page.ts';
 import { Runtime } from '../../src/runtime/runtime.ts';
 import { paths } from '../../src/paths.ts';
@@ -28,7 +29,7 @@ before(async () => {
   content = join(mkdtempSync(join(tmpdir(), 'generations-')), 'content');
   cpSync('content', content, { recursive: true });
   generations = await Generations.open({ distDir: paths.dist, contentDir: content, restQuota: 5 });
-  server = createNodeServer(generations.dispatcher());
+  server = createNodeServer(generations.dispatcher(), { keepAliveTimeoutMs: TEST_KEEP_ALIVE_MS });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   port = (server.address() as { port: number }).port;
 });

@@ -239,3 +239,14 @@ test('GraphQL limit errors are 400 under application/graphql-response+json and 2
     assert.equal(body.errors[0]!.extensions?.code, 'ALIAS_LIMIT');
   }
 });
+
+test('KEEP_ALIVE_TIMEOUT_MS sets how long an idle connection is kept, as the Keep-Alive hint says', async () => {
+  // The tests' servers keep idle connections ten minutes (tests/helpers/keep-alive.ts); a served runtime five seconds unless told.
+  assert.equal((await fetch(`${server.base}/api/tweets.json`)).headers.get('keep-alive'), 'timeout=600');
+  const other = await startServer({ KEEP_ALIVE_TIMEOUT_MS: '75000' });
+  try {
+    assert.equal((await fetch(`${other.base}/api/tweets.json`)).headers.get('keep-alive'), 'timeout=75');
+  } finally {
+    await other.stop();
+  }
+});

@@ -13,6 +13,7 @@ import { registerSchema, unregisterSchema, validate } from '@hyperjump/json-sche
 import { paths } from '../../src/paths.ts';
 import { createDispatcher } from '../../src/runtime/dispatch.ts';
 import { createNodeServer } from '../../src/runtime/node.ts';
+import { TEST_KEEP_ALIVE_MS } from '../helpers/keep-alive.ts';
 import { DISPATCH_TABLE } from '../../src/runtime/routes.ts';
 import type { RuntimeOptions } from '../../src/runtime/runtime.ts';
 import { ServingRuntime } from '../../src/runtime/serving.ts';
@@ -25,7 +26,10 @@ export interface Served {
 
 export async function serve(options: Partial<RuntimeOptions> = {}): Promise<Served> {
   const runtime = await ServingRuntime.open({ distDir: paths.dist, ...options });
-  const server = createNodeServer(createDispatcher(() => runtime, DISPATCH_TABLE));
+  const server = createNodeServer(
+    createDispatcher(() => runtime, DISPATCH_TABLE),
+    { keepAliveTimeoutMs: TEST_KEEP_ALIVE_MS },
+  );
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -21,6 +21,7 @@ import { paths } from '../../src/paths.ts';
 import { createDispatcher } from '../../src/runtime/dispatch.ts';
 import { Generations } from '../../src/runtime/generations.ts';
 import { createNodeServer, type Dispatcher } from '../../src/runtime/node.ts';
+import { TEST_KEEP_ALIVE_MS } from '../helpers/keep-alive.ts';
 import { DISPATCH_TABLE } from '../../src/runtime/routes.ts';
 import { ServingRuntime } from '../../src/runtime/serving.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
@@ -83,11 +84,14 @@ export async function startSite(
 ): Promise<Site & { idp?: Idp }> {
   let runtime: ServingRuntime | undefined;
   let dispatcher: Dispatcher = createDispatcher(() => runtime!, DISPATCH_TABLE);
-  const server = createNodeServer({
-    request: (req, res) => dispatcher.request(req, res),
-    upgrades: (req) => dispatcher.upgrades(req),
-    upgrade: (req, socket, head) => dispatcher.upgrade(req, socket, head),
-  });
+  const server = createNodeServer(
+    {
+      request: (req, res) => dispatcher.request(req, res),
+      upgrades: (req) => dispatcher.upgrades(req),
+      upgrade: (req, socket, head) => dispatcher.upgrade(req, socket, head),
+    },
+    { keepAliveTimeoutMs: TEST_KEEP_ALIVE_MS },
+  );
   const base = await listen(server);
   const idp = options.idp ? await options.idp(`${base}${OAUTH_URLS.callback}`) : undefined;
   const stateDir = mkdtempSync(join(tmpdir(), 'oauth-state-'));

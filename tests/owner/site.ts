@@ -15,6 +15,7 @@ import { SqliteOAuthStore } from '../../src/oauth/store.ts';
 import { paths } from '../../src/paths.ts';
 import { Generations } from '../../src/runtime/generations.ts';
 import { createNodeServer, type Dispatcher } from '../../src/runtime/node.ts';
+import { TEST_KEEP_ALIVE_MS } from '../helpers/keep-alive.ts';
 import { OAUTH_URLS } from '../../src/urls.ts';
 
 export interface OwnerSite {
@@ -38,11 +39,14 @@ export async function startOwnerSite(prefix: string): Promise<OwnerSite> {
   const stateDir = join(root, 'state');
   cpSync('content', content, { recursive: true });
   let dispatcher: Dispatcher | undefined;
-  const server = createNodeServer({
-    request: (req, res) => dispatcher!.request(req, res),
-    upgrades: (req) => dispatcher!.upgrades(req),
-    upgrade: (req, socket, head) => dispatcher!.upgrade(req, socket, head),
-  });
+  const server = createNodeServer(
+    {
+      request: (req, res) => dispatcher!.request(req, res),
+      upgrades: (req) => dispatcher!.upgrades(req),
+      upgrade: (req, socket, head) => dispatcher!.upgrade(req, socket, head),
+    },
+    { keepAliveTimeoutMs: TEST_KEEP_ALIVE_MS },
+  );
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const store = new SqliteOAuthStore(stateDir);

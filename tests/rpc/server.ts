@@ -9,6 +9,7 @@ import { createRpcHandler, upgradeFacts, type RpcOptions } from '../../functions
 import { paths } from '../../src/paths.ts';
 import { createDispatcher } from '../../src/runtime/dispatch.ts';
 import { createNodeServer, endWithAnswer } from '../../src/runtime/node.ts';
+import { TEST_KEEP_ALIVE_MS } from '../helpers/keep-alive.ts';
 import type { Route } from '../../src/runtime/route.ts';
 import { DISPATCH_TABLE, ROUTES } from '../../src/runtime/routes.ts';
 import { ServingRuntime } from '../../src/runtime/serving.ts';
@@ -44,7 +45,10 @@ export async function startRpcServer(options: { rpc?: RpcOptions; runtime?: Serv
   const runtime = options.runtime;
   const rt = runtime ?? (await ServingRuntime.open({ distDir: paths.dist }));
   const routes = options.rpc ? routesWithRpc(rt, options.rpc) : ROUTES;
-  const server = createNodeServer(createDispatcher(() => rt, { ...DISPATCH_TABLE, routes }));
+  const server = createNodeServer(
+    createDispatcher(() => rt, { ...DISPATCH_TABLE, routes }),
+    { keepAliveTimeoutMs: TEST_KEEP_ALIVE_MS },
+  );
   const sockets = new Set<import('node:stream').Duplex>();
   server.on('upgrade', (_req, socket: import('node:stream').Duplex) => {
     sockets.add(socket);

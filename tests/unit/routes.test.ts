@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { paths } from '../../src/paths.ts';
 import { createDispatcher } from '../../src/runtime/dispatch.ts';
 import { createNodeServer } from '../../src/runtime/node.ts';
+import { TEST_KEEP_ALIVE_MS } from '../helpers/keep-alive.ts';
 import type { Route } from '../../src/runtime/route.ts';
 import { describeRoutes, DISPATCH_TABLE, ROUTES } from '../../src/runtime/routes.ts';
 import { ServingRuntime } from '../../src/runtime/serving.ts';
@@ -149,7 +150,10 @@ let runtime: ServingRuntime;
 let close: () => void;
 before(async () => {
   runtime = await ServingRuntime.open({ distDir: paths.dist });
-  const server = createNodeServer(createDispatcher(() => runtime, { ...DISPATCH_TABLE, routes: [...failing, ...webRoutes, ...ROUTES] }));
+  const server = createNodeServer(
+    createDispatcher(() => runtime, { ...DISPATCH_TABLE, routes: [...failing, ...webRoutes, ...ROUTES] }),
+    { keepAliveTimeoutMs: TEST_KEEP_ALIVE_MS },
+  );
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
