@@ -12,9 +12,15 @@ import type { z } from 'zod';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import * as fields from '../collections/fields.ts';
 import { HAPPENED, headline, linkOf } from '../collections/headline.ts';
-import type { WireKind } from './wire.ts';
 
 export type FieldKind = 'date' | 'url';
+
+/**
+ * How a top-level field is carried: `date` a Date when it reads as one, else the string
+ * as stored (`nativeRecord`); `instant` a Date even when invalid (a search hit's `date`);
+ * `url` a URL when it parses, else the string.
+ */
+export type WireKind = 'date' | 'instant' | 'url';
 
 const DATE_KINDS = new Set<unknown>([fields.isoDate, fields.isoDateTime, fields.isoDateOrDateTime]);
 const URL_KINDS = new Set<unknown>([fields.httpUrl]);

@@ -14,14 +14,7 @@
  * holds both ways equal over every record of the image and generated ones
  * (tests/rpc/wire.test.ts).
  */
-import { toDate } from './values.ts';
-
-/**
- * How a top-level field is carried: `date` a Date when it reads as one, else the string
- * as stored (`nativeRecord`); `instant` a Date even when invalid (a search hit's `date`);
- * `url` a URL when it parses, else the string.
- */
-export type WireKind = 'date' | 'instant' | 'url';
+import { toDate, type WireKind } from './values.ts';
 
 /** The native fields of a kind of record, as the pass matches them: each name's UTF-8 bytes. */
 export interface WireFields {

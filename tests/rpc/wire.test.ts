@@ -13,8 +13,8 @@ import fc from '../helpers/fc.ts';
 import { collection, restCollections } from '../../src/collections/index.ts';
 import { Image, recordsTable } from '../../src/core/image.ts';
 import { paths } from '../../src/paths.ts';
-import { nativeFields, nativeRecord, SEARCH_HIT_KINDS, searchHit } from '../../src/rpc/values.ts';
-import { wireFields, wireJoined, type WireKind } from '../../src/rpc/wire.ts';
+import { nativeFields, nativeRecord, SEARCH_HIT_KINDS, searchHit, type WireKind } from '../../src/rpc/values.ts';
+import { wireFields, wireJoined } from '../../src/rpc/wire.ts';
 
 const image = new Image(paths.image);
 after(() => image.close());
