@@ -7,6 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import type { CollectionDeclaration } from '../collections/define.ts';
 import { collection, collections, contentCollections } from '../collections/index.ts';
 import { sqlImageBytes } from '../sql/image.ts';
@@ -231,9 +232,9 @@ export function compile(options: CompileOptions, collectGarbage?: CollectGarbage
   const missing = options.media ? new MissingMedia(options.media) : undefined;
   let collected = 0;
   const collect = (force: boolean) => {
-    if (!collectGarbage || (!force && process.memoryUsage().heapUsed - collected < GARBAGE_ALLOWANCE)) return;
+    if (!collectGarbage || (!force && getHeapStatistics().used_heap_size - collected < GARBAGE_ALLOWANCE)) return;
     collectGarbage();
-    collected = process.memoryUsage().heapUsed;
+    collected = getHeapStatistics().used_heap_size;
   };
   // The writer's sink, with each collection checked for image files on the way when the build publishes them.
   const sink: ContentSink = {

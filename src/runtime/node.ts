@@ -172,7 +172,7 @@ export interface Dispatcher {
  * connections; an idle keep-alive connection closes after `keepAliveTimeoutMs`
  * (`KEEP_ALIVE_TIMEOUT_MS`).
  */
-export function createNodeServer(dispatcher: Dispatcher, { keepAliveTimeoutMs = LIMITS.keepAliveTimeoutMs as number } = {}): Server {
+export function createNodeServer(dispatcher: Dispatcher, { keepAliveTimeoutMs = LIMITS.keepAliveTimeoutMs }: { keepAliveTimeoutMs?: number } = {}): Server {
   // The dispatcher checks Host itself, so a missing one is answered as a problem too.
   const server = createServer(
     {
