@@ -15,6 +15,7 @@
  * ledger's `{"source": …, "records": ` and its closing `}`.
  */
 import { StringDecoder } from 'node:string_decoder';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../core/json-bytes.ts';
 
 export class JsonArrayError extends Error {}
 
@@ -36,14 +37,6 @@ export interface JsonArrayOptions {
 const EDGE_CHARS_MAX = 4096;
 const JSON_WHITESPACE = /^[ \t\n\r]*$/;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 const isWhitespace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 const defaultHead = (text: string) => JSON_WHITESPACE.test(text) || 'expected a JSON array';

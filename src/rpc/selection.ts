@@ -223,7 +223,7 @@ export class Selection extends RpcTarget {
     if (wire === undefined) return this.#native(this.#read('records', this.#query.limit + 1));
     this.#spend('records', this.#query.limit + 1);
     const fields = wireFields(this.#source.kind === 'search' ? SEARCH_HIT_KINDS : nativeFields(this.#source.collection));
-    return wire.hold(wireJoined(Buffer.concat(this.#bytes().parts), fields) ?? Buffer.from(serialize(this.#native(this.#text()))));
+    return wire.hold(wireJoined(this.#bytes().parts, fields) ?? Buffer.from(serialize(this.#native(this.#text()))));
   }
 
   /** `records()` as objects, whatever the session, for the server's own use (a static member: never part of the RPC surface). */

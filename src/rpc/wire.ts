@@ -7,13 +7,14 @@
  * is what the image writer's `JSON.stringify` wrote (src/core/search.ts relies on the
  * same), so parsing and serializing it again gives the same text: only the brackets and
  * the top-level date and URL fields change. The page arrives as the core joins it for
- * REST (its records' UTF-8 bytes, comma-separated), and is copied a byte at a time into
+ * REST (its records' UTF-8 bytes and the commas between them, as parts), and is copied a byte at a time into
  * the answer, each bracket doubled and each native field rewritten in place. A page the
  * pass does not take (a `__proto__` key, which capnweb's devaluation drops; anything but
  * objects) is answered undefined, for the caller to go the long way. A property test
  * holds both ways equal over every record of the image and generated ones
  * (tests/rpc/wire.test.ts).
  */
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../core/json-bytes.ts';
 import { toDate, type WireKind } from './values.ts';
 
 /** The native fields of a kind of record, as the pass matches them: each name's UTF-8 bytes. */
@@ -34,14 +35,6 @@ export function wireFields(kinds: ReadonlyMap<string, WireKind>): WireFields {
   return fields;
 }
 
-const QUOTE = 34;
-const BACKSLASH = 92;
-const COMMA = 44;
-const COLON = 58;
-const OPEN_BRACKET = 91;
-const CLOSE_BRACKET = 93;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
 const PROTO = Buffer.from('"__proto__"');
 
 const digit = (src: Uint8Array, i: number): number => {
@@ -99,61 +92,72 @@ function spells(src: Uint8Array, start: number, end: number, name: Uint8Array): 
 }
 
 /**
- * Records joined as the core joins them (`{…},{…}`, their stored UTF-8 bytes) as capnweb
- * sends the array of their native forms, `[[{…},{…}]]`; undefined when the pass does not
- * take them.
+ * Records as the core joins them (src/core/query.ts: each record's stored UTF-8 bytes, and
+ * a comma between two, as parts) as capnweb sends the array of their native forms,
+ * `[[{…},{…}]]`; undefined when the pass does not take them. A string never spans two
+ * parts, so each part is scanned where it lies, without joining them first.
  */
-export function wireJoined(src: Uint8Array, fields: WireFields): Uint8Array | undefined {
-  if (Buffer.from(src.buffer, src.byteOffset, src.byteLength).includes(PROTO)) return undefined;
-  const n = src.length;
+export function wireJoined(parts: readonly Uint8Array[], fields: WireFields): Uint8Array | undefined {
+  let total = 0;
+  for (const part of parts) {
+    if (Buffer.from(part.buffer, part.byteOffset, part.byteLength).includes(PROTO)) return undefined;
+    total += part.length;
+  }
   // Brackets double at most the text; a rewritten field makes room for itself.
-  let out: Buffer = Buffer.allocUnsafe(2 * n + 64);
+  let out: Buffer = Buffer.allocUnsafe(2 * total + 64);
   let o = 0;
   out[o++] = OPEN_BRACKET;
   out[o++] = OPEN_BRACKET;
   let depth = 0;
   // The last byte outside a string: a string after `{` or `,` in a record is one of its keys.
   let previous = COMMA;
-  let i = 0;
-  while (i < n) {
-    const b = src[i]!;
-    // Between records, only their separators: anything else is not a page of objects.
-    if (depth === 0 && b !== OPEN_BRACE && b !== COMMA) return undefined;
-    if (b === QUOTE) {
-      let end = i + 1;
-      while (end < n && src[end] !== QUOTE) end += src[end] === BACKSLASH ? 2 : 1;
-      if (end >= n) return undefined;
-      if (depth === 1 && previous !== COLON && src[end + 1] === COLON && src[end + 2] === QUOTE) {
-        let field = -1;
-        for (let f = 0; f < fields.names.length; f++) if (spells(src, i + 1, end, fields.names[f]!)) field = f;
-        if (field !== -1) {
-          const valueStart = end + 2;
-          let valueEnd = valueStart + 1;
-          while (valueEnd < n && src[valueEnd] !== QUOTE) valueEnd += src[valueEnd] === BACKSLASH ? 2 : 1;
-          if (valueEnd >= n) return undefined;
-          const wire = nativeWire(fields.kinds[field]!, src, valueStart, valueEnd);
-          if (wire !== undefined) {
-            if (o + (valueStart - i) + 3 * wire.length + 2 * (n - valueEnd) + 64 > out.length) out = grown(out, o, 3 * wire.length + 2 * n + 64);
-            while (i < valueStart) out[o++] = src[i++]!;
-            o += out.write(wire, o);
-            i = valueEnd + 1;
-            previous = QUOTE;
-            continue;
+  // Bytes of the parts before this one, so a rewritten field can size what is left.
+  let before = 0;
+  for (const src of parts) {
+    const n = src.length;
+    let i = 0;
+    while (i < n) {
+      const b = src[i]!;
+      // Between records, only their separators: anything else is not a page of objects.
+      if (depth === 0 && b !== OPEN_BRACE && b !== COMMA) return undefined;
+      if (b === QUOTE) {
+        let end = i + 1;
+        while (end < n && src[end] !== QUOTE) end += src[end] === BACKSLASH ? 2 : 1;
+        if (end >= n) return undefined;
+        if (depth === 1 && previous !== COLON && src[end + 1] === COLON && src[end + 2] === QUOTE) {
+          let field = -1;
+          for (let f = 0; f < fields.names.length; f++) if (spells(src, i + 1, end, fields.names[f]!)) field = f;
+          if (field !== -1) {
+            const valueStart = end + 2;
+            let valueEnd = valueStart + 1;
+            while (valueEnd < n && src[valueEnd] !== QUOTE) valueEnd += src[valueEnd] === BACKSLASH ? 2 : 1;
+            if (valueEnd >= n) return undefined;
+            const wire = nativeWire(fields.kinds[field]!, src, valueStart, valueEnd);
+            if (wire !== undefined) {
+              const left = total - before - valueEnd;
+              if (o + (valueStart - i) + 3 * wire.length + 2 * left + 64 > out.length) out = grown(out, o, 3 * wire.length + 2 * total + 64);
+              while (i < valueStart) out[o++] = src[i++]!;
+              o += out.write(wire, o);
+              i = valueEnd + 1;
+              previous = QUOTE;
+              continue;
+            }
           }
         }
+        while (i <= end) out[o++] = src[i++]!;
+        previous = QUOTE;
+        continue;
       }
-      while (i <= end) out[o++] = src[i++]!;
-      previous = QUOTE;
-      continue;
-    }
-    out[o++] = b;
-    i++;
-    if (b === OPEN_BRACKET || b === CLOSE_BRACKET) {
       out[o++] = b;
-      depth += b === OPEN_BRACKET ? 1 : -1;
-    } else if (b === OPEN_BRACE) depth++;
-    else if (b === CLOSE_BRACE) depth--;
-    previous = b;
+      i++;
+      if (b === OPEN_BRACKET || b === CLOSE_BRACKET) {
+        out[o++] = b;
+        depth += b === OPEN_BRACKET ? 1 : -1;
+      } else if (b === OPEN_BRACE) depth++;
+      else if (b === CLOSE_BRACE) depth--;
+      previous = b;
+    }
+    before += n;
   }
   out[o++] = CLOSE_BRACKET;
   out[o++] = CLOSE_BRACKET;

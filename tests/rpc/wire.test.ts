@@ -19,8 +19,8 @@ import { wireFields, wireJoined } from '../../src/rpc/wire.ts';
 const image = new Image(paths.image);
 after(() => image.close());
 
-/** Records joined as the core joins them: their UTF-8 bytes, comma-separated. */
-const joined = (jsons: readonly string[]) => Buffer.from(jsons.join(','));
+/** Records joined as the core joins them: their UTF-8 bytes, and a comma between two, as parts. */
+const joined = (jsons: readonly string[]) => jsons.flatMap((json, i) => (i === 0 ? [Buffer.from(json)] : [Buffer.from(','), Buffer.from(json)]));
 const wire = (jsons: readonly string[], kinds: ReadonlyMap<string, WireKind>) => {
   const bytes = wireJoined(joined(jsons), wireFields(kinds));
   return bytes === undefined ? undefined : Buffer.from(bytes).toString();
