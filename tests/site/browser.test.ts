@@ -48,6 +48,9 @@ async function guarded(viewport = { width: 1280, height: 900 }): Promise<{ conte
   return { context, page, external, errors };
 }
 
+/** The axe-core rules whose verdict depends on the colours a scheme paints (axe-core's rule descriptions). */
+const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
 const shot = (page: Page, name: string) => page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: false });
 
 test('a person walks home → collection → filter → page size → next page → record, and an agent reads the twin', { timeout: 300_000 }, async () => {
@@ -141,7 +144,9 @@ test('axe-core finds no violations and html-validate no errors on every page typ
     await page.emulateMedia({ colorScheme: scheme });
     for (const path of pages) {
       await page.goto(`${server.base}${path}`);
-      const results = await new AxeBuilder({ page }).analyze();
+      // The dark scheme changes only colours: its pass runs the rules that read them, every rule ran in the light one.
+      const axe = scheme === 'light' ? new AxeBuilder({ page }) : new AxeBuilder({ page }).withRules(COLOUR_RULES);
+      const results = await axe.analyze();
       assert.deepEqual(
         results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
         [],
