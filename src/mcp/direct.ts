@@ -84,5 +84,12 @@ export function answerBody(call: PlainCall, context: McpContext, log?: (error: u
   const chunks = ['{"result":'];
   resultChunks(callTool(call.tool, call.args, context, log), chunks);
   chunks.push(`,"jsonrpc":"2.0","id":${call.id}}`);
-  return Buffer.concat(chunks.map((chunk) => Buffer.from(chunk)));
+  // Encoded into one buffer, room for the widest UTF-8 (three bytes a UTF-16 unit): a buffer
+  // per piece and a copy of them all cost more, and so does counting each piece's bytes first.
+  let units = 0;
+  for (const chunk of chunks) units += chunk.length;
+  const body = Buffer.allocUnsafe(3 * units);
+  let at = 0;
+  for (const chunk of chunks) at += body.write(chunk, at);
+  return body.subarray(0, at);
 }

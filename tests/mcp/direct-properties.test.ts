@@ -85,7 +85,7 @@ const argumentsOf = (tool: string): fc.Arbitrary<unknown> => {
         {
           collection: fc.constantFrom(...names, 'nope'),
           filters: fc.constantFrom({}, { genre: 'Drama' }, { genre: ['Drama', 'Comedy'] }, { year: 2001 }, { year: 'x' }, { city: 'Paris' }),
-          q: fc.constantFrom('the', 'é', '', '"\\\u2028'),
+          q: fc.constantFrom('the', 'é', '', '"\\\u2028', '𝄞 \ud800'),
           sort: fc.constantFrom('year:desc', 'title', 'nope'),
           limit: fc.constantFrom(1, 5, 50, 0, 51, 'x'),
           cursor: fc.constantFrom('abc'),
