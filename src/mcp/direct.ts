@@ -79,17 +79,26 @@ function resultChunks(result: CallResult, chunks: string[]): void {
   chunks.push(members.length > 0 ? `,${members.join(',')}}` : '}');
 }
 
+/**
+ * Where `answerBody` encodes, with room for the widest UTF-8 (three bytes a UTF-16 unit);
+ * it runs to its end without yielding, so one serves every call. It grows to the largest
+ * answer's room, which the tools' limits bound.
+ */
+let scratch = Buffer.allocUnsafe(0);
+
 /** The body the transport writes for `call`: `{"result":…,"jsonrpc":"2.0","id":…}`, encoded a piece at a time. */
 export function answerBody(call: PlainCall, context: McpContext, log?: (error: unknown) => void): Buffer {
   const chunks = ['{"result":'];
   resultChunks(callTool(call.tool, call.args, context, log), chunks);
   chunks.push(`,"jsonrpc":"2.0","id":${call.id}}`);
-  // Encoded into one buffer, room for the widest UTF-8 (three bytes a UTF-16 unit): a buffer
-  // per piece and a copy of them all cost more, and so does counting each piece's bytes first.
+  // Encoded into the scratch buffer, then copied out at its size (a remembered answer keeps
+  // only its own bytes): a buffer per piece and a copy of them all cost more, and so does
+  // counting each piece's bytes first.
   let units = 0;
   for (const chunk of chunks) units += chunk.length;
-  const body = Buffer.allocUnsafe(3 * units);
+  if (scratch.length < 3 * units) scratch = Buffer.allocUnsafe(3 * units);
   let at = 0;
-  for (const chunk of chunks) at += body.write(chunk, at);
-  return body.subarray(0, at);
+  for (const chunk of chunks) at += scratch.write(chunk, at);
+  return Buffer.from(scratch.subarray(0, at));
 }
+
