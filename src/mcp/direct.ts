@@ -101,4 +101,3 @@ export function answerBody(call: PlainCall, context: McpContext, log?: (error: u
   for (const chunk of chunks) at += scratch.write(chunk, at);
   return Buffer.from(scratch.subarray(0, at));
 }
-
