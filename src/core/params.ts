@@ -205,12 +205,16 @@ const sameSort = (a: readonly SortKey[], b: readonly SortKey[]) =>
   a.length === b.length && a.every((k, i) => k.field === b[i]!.field && k.direction === b[i]!.direction);
 
 /**
- * `cursor=<cursor>` as `URLSearchParams` writes it. A cursor the API made (base64url and a
- * dot) is written as it is, since the form encoding leaves `A–Z a–z 0–9 * - . _` alone;
- * any other text goes through the encoder.
+ * A canonical query string from its parameters without the cursor (`base`, as
+ * `URLSearchParams` serialized them) and the cursor, set last as `URLSearchParams` would
+ * write it: `?…`, or '' when there is nothing. A cursor the API made (base64url and a dot)
+ * is written as it is, since the form encoding leaves `A–Z a–z 0–9 * - . _` alone; any
+ * other text goes through the encoder.
  */
-export function cursorParameter(cursor: string): string {
-  return FORM_SAFE.test(cursor) ? `cursor=${cursor}` : new URLSearchParams({ cursor }).toString();
+export function withCursor(base: string, cursor: string | undefined): string {
+  if (cursor === undefined) return base ? `?${base}` : '';
+  const pair = FORM_SAFE.test(cursor) ? `cursor=${cursor}` : new URLSearchParams({ cursor }).toString();
+  return base ? `?${base}&${pair}` : `?${pair}`;
 }
 
 const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
@@ -235,7 +239,5 @@ export function canonicalSearch(query: Query, cursor?: string): string {
     if (query.facets) params.set('facets', '1');
     canonicalBase = { query, text: params.toString() };
   }
-  const base = canonicalBase.text;
-  const text = cursor === undefined ? base : base === '' ? cursorParameter(cursor) : `${base}&${cursorParameter(cursor)}`;
-  return text ? `?${text}` : '';
+  return withCursor(canonicalBase.text, cursor);
 }

@@ -17,7 +17,7 @@ import { ftsPhrase, indexable } from './fts.ts';
 import type { Image } from './image.ts';
 import { LIMITS } from './limits.ts';
 import { BoundedCache } from './memo.ts';
-import { cursorParameter, refuseControlCharacters } from './params.ts';
+import { refuseControlCharacters, withCursor } from './params.ts';
 import type { JoinedPage, Page, PageSummary } from './query.ts';
 
 export const SEARCH_TABLE = '"search"';
@@ -102,8 +102,7 @@ export function searchCanonical(query: SearchQuery, cursor?: string): string {
     if (query.limit !== LIMITS.pageSizeDefault) params.set('limit', String(query.limit));
     canonicalBase = { query, text: params.toString() };
   }
-  const base = canonicalBase.text;
-  return cursor === undefined ? `?${base}` : `?${base}&${cursorParameter(cursor)}`;
+  return withCursor(canonicalBase.text, cursor);
 }
 
 /** What a search cursor must agree with: everything but the page size. */
