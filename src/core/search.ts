@@ -16,7 +16,7 @@ import { fold } from './fold.ts';
 import { ftsPhrase, indexable } from './fts.ts';
 import type { Image } from './image.ts';
 import { LIMITS } from './limits.ts';
-import { BoundedCache } from './memo.ts';
+import { BoundedCache, BoundedMemo } from './memo.ts';
 import { refuseControlCharacters, withCursor } from './params.ts';
 import type { JoinedPage, Page, PageSummary } from './query.ts';
 
@@ -284,19 +284,12 @@ const FIELD_MEMBER = Buffer.from('"field":');
 
 /**
  * `,"field":"<name>"` as bytes, made once per field name: the names are the declarations'
- * searched fields, a few dozen, and a page made one Buffer per hit (50 a page).
+ * searched fields, a few dozen, and a page made one Buffer per hit (50 a page). Bounded all
+ * the same, as every map the runtime keeps is.
  */
-const fieldMembers = new Map<string, Buffer>();
-function fieldMember(field: string): Buffer {
-  let member = fieldMembers.get(field);
-  if (member === undefined) {
-    member = Buffer.from(`,"field":${JSON.stringify(field)}`);
-    if (fieldMembers.size < FIELD_MEMBERS_MAX) fieldMembers.set(field, member);
-  }
-  return member;
-}
-/** More names than every declaration searches together; a bound all the same, as every map the runtime keeps has. */
+/** More names than every declaration searches together. */
 const FIELD_MEMBERS_MAX = 256;
+const fieldMembers = new BoundedMemo<Buffer>(FIELD_MEMBERS_MAX, (field) => Buffer.from(`,"field":${JSON.stringify(field)}`));
 
 const isHex = (byte: number) => (byte >= 48 && byte <= 57) || (byte >= 97 && byte <= 102);
 const isNameByte = (byte: number) => (byte >= 97 && byte <= 122) || byte === 45;
@@ -336,7 +329,7 @@ function titleEnd(json: Buffer): number {
 export function withField(stored: Uint8Array, field: string): Uint8Array[] {
   const json = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
   const end = json.includes(FIELD_MEMBER) ? -1 : titleEnd(json);
-  if (end !== -1) return [json.subarray(0, end), fieldMember(field), json.subarray(end)];
+  if (end !== -1) return [json.subarray(0, end), fieldMembers.get(field), json.subarray(end)];
   const { canonicalId, collection: name, title, ...rest } = JSON.parse(json.toString()) as Record<string, unknown>;
   return [Buffer.from(JSON.stringify({ canonicalId, collection: name, title, field, ...rest }))];
 }
