@@ -200,7 +200,7 @@ export class Selection extends RpcTarget {
 
   info(): SelectionInfo {
     this.#context.session.call('info');
-    this.#spend('info', 1);
+    this.#context.session.spend('info', 1);
     // A batch that pre-serializes its records reads the page as their bytes (below); either form says the same.
     const page = this.#page ?? this.#joined ?? (this.#context.wire === undefined ? this.#text() : this.#bytes());
     return {
@@ -221,7 +221,7 @@ export class Selection extends RpcTarget {
     this.#context.session.call('records');
     const wire = this.#context.wire;
     if (wire === undefined) return this.#native(this.#read('records', this.#query.limit + 1));
-    this.#spend('records', this.#query.limit + 1);
+    this.#context.session.spend('records', this.#query.limit + 1);
     const fields = wireFields(this.#source.kind === 'search' ? SEARCH_HIT_KINDS : nativeFields(this.#source.collection));
     return wire.hold(wireJoined(this.#bytes().parts, fields) ?? Buffer.from(serialize(this.#native(this.#text()))));
   }
@@ -257,12 +257,8 @@ export class Selection extends RpcTarget {
 
   /** The page, read once per selection; its work is charged on every read. */
   #read(member: string, units: number): Page {
-    this.#spend(member, units);
-    return this.#text();
-  }
-
-  #spend(member: string, units: number): void {
     this.#context.session.spend(member, units);
+    return this.#text();
   }
 
   /** The page's records as text, read once. */
