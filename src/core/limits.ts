@@ -545,6 +545,11 @@ export const LIMIT_DEFINITIONS = {
     unit: 'seconds',
     why: 'A fetched Client ID Metadata Document is reused this long, so an authorization and its token exchange fetch it once.',
   },
+  lingerMs: {
+    value: 5000,
+    unit: 'milliseconds',
+    why: 'A connection closed after refusing a body it did not read (src/runtime/node.ts `closeAfter`) reads and drops what still comes for at most this long before it closes: closing with unread bytes sends a reset, and a client still writing loses the answer it has not yet read. nginx lingers the same way (`lingering_timeout` 5 s).',
+  },
   drainTimeoutMs: {
     value: 20_000,
     unit: 'milliseconds',

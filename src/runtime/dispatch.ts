@@ -20,7 +20,7 @@ import { errorAnswer, problemAnswer } from '../http/problem.ts';
 import { metered, settle } from '../http/rate-limit.ts';
 import { secured, securityHeaders } from '../http/security.ts';
 import { answerFor } from '../http/twin.ts';
-import { endWithAnswer, readBody, write, type Dispatcher } from './node.ts';
+import { closeAfter, endWithAnswer, readBody, write, type Dispatcher } from './node.ts';
 import type { ProblemSite } from '../site/problem-page.ts';
 import { allowedMethods, routeFor, type AnswerRoute, type Route } from './route.ts';
 import type { ServingRuntime } from './serving.ts';
@@ -147,13 +147,13 @@ function run(
   // A request the route bounds tighter is refused at its headers when it declares more
   // (the handler sees one byte past the bound, as for a body read past it), and read no
   // further than the bound when it comes in chunks; either way the unread rest is never
-  // drained: the connection closes after the answer.
+  // read into the request: the connection closes after the answer (lingering, `closeAfter`).
   if ((declaredLength(req) ?? 0) > lowered) {
-    res.shouldKeepAlive = false;
+    closeAfter(req, res);
     return route.answer(runtime, request, new Uint8Array(lowered + 1));
   }
   return readBody(req, lowered + 1, true).then((body) => {
-    if (body !== null && body.length > lowered) res.shouldKeepAlive = false;
+    if (body !== null && body.length > lowered) closeAfter(req, res);
     return route.answer(runtime, request, body);
   });
 }
