@@ -9,7 +9,8 @@ export interface Document {
   /** File under the client directory. */
   file: string;
   contentType: string;
-  body: string;
+  /** Text, or bytes where the document is assembled from encoded fragments (the calendars). */
+  body: string | Buffer;
   /** When the data of a document made of records last changed (sent as Last-Modified); absent without a dated record. */
   lastModified?: string;
 }

@@ -12,7 +12,7 @@ import type { QueryCore } from '../../core/query.ts';
 import { FragmentStore } from '../../formats/fragments.ts';
 import { geoJsonCollection, geoJsonFeature } from '../../formats/geojson.ts';
 import { gpxDocument, gpxWaypoint } from '../../formats/gpx.ts';
-import { CALENDAR_MEDIA_TYPE, calendarDocument, calendarEvent, type CalendarEvent } from '../../formats/ical.ts';
+import { CALENDAR_MEDIA_TYPE, calendarBytes, calendarEvent, type CalendarEvent } from '../../formats/ical.ts';
 import { serializers } from '../../formats/index.ts';
 import { kmlDocument, kmlPlacemark } from '../../formats/kml.ts';
 import { located, type LocatedItem } from '../../formats/located.ts';
@@ -108,7 +108,7 @@ export function calendarDocuments(core: QueryCore, fragments: FragmentStore = ne
     );
   }
   return CALENDARS.map((spec) => {
-    const body = calendarDocument(
+    const body = calendarBytes(
       { name: spec.name, description: spec.description, siteUrl },
       spec.collections.flatMap((c) => events.get(c)!),
     );

@@ -52,7 +52,7 @@ interface ArtifactGroup {
 }
 
 function fromDocument(document: Document): Artifact {
-  const body = Buffer.from(document.body);
+  const body = typeof document.body === 'string' ? Buffer.from(document.body) : document.body;
   return { path: document.path, file: document.file, body, headers: documentHeaders(document.contentType, body, document.lastModified) };
 }
 
