@@ -29,10 +29,28 @@ export function geoJsonFeature(item: Record<string, unknown>, siteUrl: string, c
   });
 }
 
+const HEAD = '{"type":"FeatureCollection","features":[';
+const tail = (meta: Record<string, unknown>, unlocated: number) => `],"meta":${JSON.stringify({ ...meta, unlocated })}}`;
+
 /** The FeatureCollection of `count` items, given each item's feature text ('' for an unlocated one). */
 export function geoJsonCollection(features: readonly string[], meta: Record<string, unknown>): string {
   const located = features.filter((f) => f !== '');
-  return `{"type":"FeatureCollection","features":[${located.join(',')}],"meta":${JSON.stringify({ ...meta, unlocated: features.length - located.length })}}`;
+  return `${HEAD}${located.join(',')}${tail(meta, features.length - located.length)}`;
+}
+
+const COMMA = Buffer.from(',');
+
+/** `geoJsonCollection` with each feature as UTF-8 bytes (empty for an unlocated item): a whole-collection export's kept fragments, copied rather than joined and encoded again. */
+export function geoJsonCollectionBytes(features: readonly Uint8Array[], meta: Record<string, unknown>): Buffer {
+  const parts: Uint8Array[] = [Buffer.from(HEAD)];
+  let located = 0;
+  for (const feature of features) {
+    if (feature.length === 0) continue;
+    if (located++ > 0) parts.push(COMMA);
+    parts.push(feature);
+  }
+  parts.push(Buffer.from(tail(meta, features.length - located)));
+  return Buffer.concat(parts);
 }
 
 export function renderGeoJson(items: readonly Record<string, unknown>[], siteUrl: string, collection: string, meta: Record<string, unknown>): string {

@@ -11,7 +11,7 @@
  */
 
 import { create } from 'xmlbuilder2';
-import { fillSlots } from './fragments.ts';
+import { fillSlotBytes, fillSlots } from './fragments.ts';
 import { serializedAttribute, serializedText, textElement, xmlAttribute, xmlText } from './xml-text.ts';
 import type { LocatedItem } from './located.ts';
 import { detailUrl, placeLine } from './located.ts';
@@ -62,11 +62,21 @@ export function gpxWaypoint(item: LocatedItem, siteUrl: string): string {
   return out.join('\n');
 }
 
-/** The document: its metadata, then the waypoints' lines (gpxWaypoint) in the order given. */
-export function gpxDocument(title: string, siteUrl: string, asOf: string, waypoints: readonly string[]): string {
+/** The document without its waypoints: its metadata, and the slot they go in. */
+function shell(title: string, siteUrl: string, asOf: string): string {
   const gpx = root(title, siteUrl, asOf);
   gpx.ele(SLOT).txt('0');
-  return fillSlots(gpx.end({ prettyPrint: true }), SLOT, () => waypoints.join('\n'));
+  return gpx.end({ prettyPrint: true });
+}
+
+/** The document: its metadata, then the waypoints' lines (gpxWaypoint) in the order given. */
+export function gpxDocument(title: string, siteUrl: string, asOf: string, waypoints: readonly string[]): string {
+  return fillSlots(shell(title, siteUrl, asOf), SLOT, () => waypoints);
+}
+
+/** `gpxDocument` with each waypoint's lines as UTF-8 bytes (a whole-collection export's kept fragments). */
+export function gpxBytes(title: string, siteUrl: string, asOf: string, waypoints: readonly Uint8Array[]): Buffer {
+  return fillSlotBytes(shell(title, siteUrl, asOf), SLOT, () => waypoints);
 }
 
 export function renderGpx(title: string, items: readonly LocatedItem[], siteUrl: string, asOf: string): string {

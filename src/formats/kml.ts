@@ -12,7 +12,7 @@
  * the placemarks of unchanged records.
  */
 import { create } from 'xmlbuilder2';
-import { fillSlots } from './fragments.ts';
+import { fillSlotBytes, fillSlots } from './fragments.ts';
 import { serializedAttribute, serializedText, textElement, xmlAttribute, xmlText } from './xml-text.ts';
 import type { LocatedItem } from './located.ts';
 import { detailUrl, placeLine } from './located.ts';
@@ -90,18 +90,22 @@ export function kmlPlacemark(item: LocatedItem, siteUrl: string): KmlPlacemark {
   return { category, lines: out.join('\n') };
 }
 
-/** The document: its title, a Style and a Folder per category (sorted), each folder's placemarks in the order given. */
-export function kmlDocument(title: string, placemarks: readonly KmlPlacemark[]): string {
-  const doc = root();
-  const document = doc.ele('Document');
-  document.ele('name').txt(xmlText(title));
-  const groups = new Map<string, string[]>();
+/** The placemarks' categories (sorted) and each one's lines in the order given. */
+function byCategory<T>(placemarks: readonly { category: string; lines: T }[]): { categories: string[]; groups: Map<string, T[]> } {
+  const groups = new Map<string, T[]>();
   for (const { category, lines } of placemarks) {
     const group = groups.get(category);
     if (group) group.push(lines);
     else groups.set(category, [lines]);
   }
-  const categories = [...groups.keys()].sort();
+  return { categories: [...groups.keys()].sort(), groups };
+}
+
+/** The document without its placemarks: its title, a Style and a Folder per category, each folder with the slot its placemarks go in. */
+function shell(title: string, categories: readonly string[]): string {
+  const doc = root();
+  const document = doc.ele('Document');
+  document.ele('name').txt(xmlText(title));
   for (const category of categories) {
     document
       .ele('Style', { id: styleId(category) })
@@ -114,7 +118,19 @@ export function kmlDocument(title: string, placemarks: readonly KmlPlacemark[]):
     folder.ele('name').txt(xmlText(category));
     folder.ele(SLOT).txt(String(i));
   });
-  return fillSlots(doc.end({ prettyPrint: true }), SLOT, (i) => groups.get(categories[i]!)!.join('\n'));
+  return doc.end({ prettyPrint: true });
+}
+
+/** The document: its title, a Style and a Folder per category (sorted), each folder's placemarks in the order given. */
+export function kmlDocument(title: string, placemarks: readonly KmlPlacemark[]): string {
+  const { categories, groups } = byCategory(placemarks);
+  return fillSlots(shell(title, categories), SLOT, (i) => groups.get(categories[i]!)!);
+}
+
+/** `kmlDocument` with each placemark's lines as UTF-8 bytes (a whole-collection export's kept fragments). */
+export function kmlBytes(title: string, placemarks: readonly { category: string; lines: Uint8Array }[]): Buffer {
+  const { categories, groups } = byCategory(placemarks);
+  return fillSlotBytes(shell(title, categories), SLOT, (i) => groups.get(categories[i]!)!);
 }
 
 export function renderKml(title: string, items: readonly LocatedItem[], siteUrl: string): string {

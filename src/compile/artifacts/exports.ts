@@ -10,38 +10,43 @@ import { parseQuery } from '../../core/params.ts';
 import type { Query } from '../../core/params.ts';
 import type { QueryCore } from '../../core/query.ts';
 import { FragmentStore } from '../../formats/fragments.ts';
-import { geoJsonCollection, geoJsonFeature } from '../../formats/geojson.ts';
-import { gpxDocument, gpxWaypoint } from '../../formats/gpx.ts';
+import { geoJsonCollectionBytes, geoJsonFeature } from '../../formats/geojson.ts';
+import { gpxBytes, gpxWaypoint } from '../../formats/gpx.ts';
 import { CALENDAR_MEDIA_TYPE, calendarBytes, calendarEvent, type CalendarEvent } from '../../formats/ical.ts';
 import { serializers } from '../../formats/index.ts';
-import { kmlDocument, kmlPlacemark } from '../../formats/kml.ts';
+import { kmlBytes, kmlPlacemark, type KmlPlacemark } from '../../formats/kml.ts';
 import { located, type LocatedItem } from '../../formats/located.ts';
 import type { Document } from './document.ts';
 import type { RecordOrders } from './record-order.ts';
 import { CALENDARS, EXPORTS } from '../../urls.ts';
 
 /** The rendering of one export's items, given their JSON texts (in order) and the fragments remembered so far. */
-type ExportRender = (query: Query, texts: readonly string[], asOf: string, siteUrl: string, fragments: FragmentStore) => string;
+type ExportRender = (query: Query, texts: readonly string[], asOf: string, siteUrl: string, fragments: FragmentStore) => Buffer;
 
 const parse = (text: string) => JSON.parse(text) as Record<string, unknown>;
 
 /** A published record's canonicalId, read off its JSON text (canonicalId is its first field) without parsing the rest. */
 const idOf = (text: string) => /^\{"canonicalId":"([^"]+)"/.exec(text)?.[1] ?? String(parse(text).canonicalId);
 
-/** Each whole-collection export, assembled from per-record fragments by the same functions the REST serializers use. */
+/**
+ * Each whole-collection export, assembled from per-record fragments made by the functions
+ * the REST serializers use. The fragments are kept as UTF-8 bytes, and a document is
+ * assembled by copying them: at a million records, joining them into one string and
+ * encoding it took five times as long (src/formats/fragments.ts `fillSlotBytes`).
+ */
 const EXPORT_RENDERS: Record<string, ExportRender> = {
   'application/geo+json': (query, texts, asOf, siteUrl, store) => {
     const name = query.collection.name;
     const fragments = store.of(`geojson ${name} ${siteUrl}`);
-    const features = texts.map((text) => fragments.get(idOf(text), text, () => geoJsonFeature(parse(text), siteUrl, name)));
+    const features = texts.map((text) => fragments.get(idOf(text), text, () => Buffer.from(geoJsonFeature(parse(text), siteUrl, name))));
     const path = exportPath(query);
-    return geoJsonCollection(features, { totalCount: texts.length, pageSize: texts.length, timestamp: asOf, links: { self: path, first: path } });
+    return geoJsonCollectionBytes(features, { totalCount: texts.length, pageSize: texts.length, timestamp: asOf, links: { self: path, first: path } });
   },
   'application/vnd.google-earth.kml+xml': (query, texts, _asOf, siteUrl, store) => {
     const name = query.collection.name;
     const fragments = store.of(`kml ${name} ${siteUrl}`);
-    const placemarks = texts.map((text) => fragments.get(idOf(text), text, () => locatedOne(name, text, (item) => kmlPlacemark(item, siteUrl))));
-    return kmlDocument(
+    const placemarks = texts.map((text) => fragments.get(idOf(text), text, () => locatedOne(name, text, (item) => bytesOf(kmlPlacemark(item, siteUrl)))));
+    return kmlBytes(
       query.collection.title,
       placemarks.filter((p) => p !== null),
     );
@@ -49,8 +54,8 @@ const EXPORT_RENDERS: Record<string, ExportRender> = {
   'application/gpx+xml': (query, texts, asOf, siteUrl, store) => {
     const name = query.collection.name;
     const fragments = store.of(`gpx ${name} ${siteUrl}`);
-    const waypoints = texts.map((text) => fragments.get(idOf(text), text, () => locatedOne(name, text, (item) => gpxWaypoint(item, siteUrl))));
-    return gpxDocument(
+    const waypoints = texts.map((text) => fragments.get(idOf(text), text, () => locatedOne(name, text, (item) => Buffer.from(gpxWaypoint(item, siteUrl)))));
+    return gpxBytes(
       query.collection.title,
       siteUrl,
       asOf,
@@ -58,6 +63,9 @@ const EXPORT_RENDERS: Record<string, ExportRender> = {
     );
   },
 };
+
+/** A placemark with its lines as UTF-8 bytes. */
+const bytesOf = (placemark: KmlPlacemark) => ({ category: placemark.category, lines: Buffer.from(placemark.lines) });
 
 /** A located record's fragment; null for a record without coordinates (maps leave it out). */
 function locatedOne<T>(name: string, text: string, render: (item: LocatedItem) => T): T | null {
