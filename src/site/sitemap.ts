@@ -20,9 +20,30 @@ const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&
 /** A URL's line in a urlset. */
 export const urlLine = (url: string) => `  <url><loc>${escapeXml(url)}</loc></url>`;
 
+const URLSET_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+const URLSET_TAIL = '\n</urlset>\n';
+
 /** A urlset of lines (`urlLine`), in order. */
-export const urlsetOf = (lines: readonly string[]) =>
-  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${lines.join('\n')}\n</urlset>\n`;
+export const urlsetOf = (lines: readonly string[]) => `${URLSET_HEAD}${lines.join('\n')}${URLSET_TAIL}`;
+
+/**
+ * `urlsetOf` as bytes, each line written where it goes: a record sitemap holds 50,000 lines,
+ * and joining them into one string, then encoding it, took five times as long (a rebuild
+ * at a million records writes up to twenty). Every line is ASCII — a URL's serialization
+ * (`URL.href` percent-encodes everything else), XML-escaped — so each character is a byte.
+ */
+export function urlsetBytes(lines: readonly string[]): Buffer {
+  let size = URLSET_HEAD.length + URLSET_TAIL.length + Math.max(0, lines.length - 1);
+  for (const line of lines) size += line.length;
+  const bytes = Buffer.allocUnsafe(size);
+  let at = bytes.write(URLSET_HEAD, 0, 'latin1');
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0) bytes[at++] = 0x0a;
+    at += bytes.write(lines[i]!, at, 'latin1');
+  }
+  bytes.write(URLSET_TAIL, at, 'latin1');
+  return bytes;
+}
 
 const urlset = (urls: readonly string[]) => urlsetOf(urls.map(urlLine));
 

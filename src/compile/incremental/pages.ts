@@ -11,7 +11,7 @@
 import { blogPath } from '../../collections/blog.ts';
 import { restCollections } from '../../collections/index.ts';
 import { MAPPED } from '../../site/map.ts';
-import { PAGES_SITEMAP, recordCollections, recordSitemapCount, recordSitemapPath, SITEMAP_URLS_MAX, urlsetOf } from '../../site/sitemap.ts';
+import { PAGES_SITEMAP, recordCollections, recordSitemapCount, recordSitemapPath, SITEMAP_URLS_MAX, urlsetBytes } from '../../site/sitemap.ts';
 import type { QueryCore } from '../../core/query.ts';
 import { SITEMAP_LINES, type RecordOrders } from '../artifacts/record-order.ts';
 import { pageCollections } from '../../site/view.ts';
@@ -85,7 +85,7 @@ export const recordSitemapNumber = (page: PageRender): number | undefined =>
  * every later line to the next file, and each file is then a join of kept lines rather
  * than fifty thousand URLs read and built again.
  */
-export function keptRecordSitemaps(core: QueryCore, orders: RecordOrders): (n: number) => string {
+export function keptRecordSitemaps(core: QueryCore, orders: RecordOrders): (n: number) => Buffer {
   const lists = recordCollections().map((c) => orders.list(core, c.name, SITEMAP_LINES));
   return (n) => {
     let skip = (n - 1) * SITEMAP_URLS_MAX;
@@ -99,6 +99,6 @@ export function keptRecordSitemaps(core: QueryCore, orders: RecordOrders): (n: n
       lines = lines.concat(list.slice(skip, skip + SITEMAP_URLS_MAX - lines.length));
       skip = 0;
     }
-    return urlsetOf(lines);
+    return urlsetBytes(lines);
   };
 }

@@ -177,11 +177,11 @@ export async function rebuildOutput(
     }
     lap('render');
     const pages = pagesToRender(changes, reading, image);
-    let sitemaps: ((n: number) => string) | undefined;
+    let sitemaps: ((n: number) => Buffer) | undefined;
     for (const page of pages.render) {
       // The record sitemaps from the lines kept across rebuilds, when they are kept; else through the page's route.
       const sitemap = options.orders === undefined ? undefined : recordSitemapNumber(page);
-      const body = sitemap === undefined ? await renderPage(core, page.route) : Buffer.from((sitemaps ??= keptRecordSitemaps(core, options.orders!))(sitemap));
+      const body = sitemap === undefined ? await renderPage(core, page.route) : (sitemaps ??= keptRecordSitemaps(core, options.orders!))(sitemap);
       put(page.path, withSecurity(page.path, fileEntry(page.path, page.file, body), siteUrl), body);
     }
     for (const path of pages.remove) drop(path);
