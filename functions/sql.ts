@@ -55,6 +55,8 @@ export interface SqlHandler {
   (request: RequestFacts, body: Uint8Array | null): Promise<Answer>;
   warm(): Promise<void>;
   close(): Promise<void>;
+  /** The SQL image's bytes as the workers share them: a generation over the same image file passes them on (`SqlPoolOptions.image`). */
+  readonly image: SharedArrayBuffer;
 }
 
 export function createSqlHandler(options: SqlOptions): SqlHandler {
@@ -134,7 +136,7 @@ export function createSqlHandler(options: SqlOptions): SqlHandler {
       return errorAnswer(error, headers);
     }
   };
-  return Object.assign(answer, { warm: () => pool.warm(), close: () => pool.close() });
+  return Object.assign(answer, { warm: () => pool.warm(), close: () => pool.close(), image: pool.image });
 }
 
 export async function createSqlFetchHandler(options: SqlOptions): Promise<(request: Request) => Promise<Response>> {

@@ -295,7 +295,7 @@ export class Generations {
   private async swap(build: BuildOutput, release?: string): Promise<ServingRuntime> {
     let next: ServingRuntime;
     try {
-      next = await ServingRuntime.open({ ...this.options, build, release }, { warmSql: false });
+      next = await ServingRuntime.open({ ...this.options, build, release }, { warmSql: false, follows: this.runtime });
     } catch (error) {
       this.unopened = build;
       throw error;

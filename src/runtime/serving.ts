@@ -47,7 +47,7 @@ export class ServingRuntime extends Runtime {
   readonly explorer: ReturnType<StaticFiles['resolve']>;
   private musicAnswers: MusicHandlers | undefined;
 
-  protected constructor(options: RuntimeOptions, pages: PageHandler) {
+  protected constructor(options: RuntimeOptions, pages: PageHandler, follows?: ServingRuntime) {
     super(options, pages);
     const clientOf = this.clientOf;
     this.rest = createRestHandler(this.core, {
@@ -57,7 +57,9 @@ export class ServingRuntime extends Runtime {
       limiter: this.quota,
       clientOf,
     });
-    this.sql = createSqlHandler({ image: readFileSync(this.build.sqlImage), counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
+    // A generation after a save usually serves the same SQL image file: its bytes are shared, not read and copied again (17 MB at 1M records, 0.2 s).
+    const sqlImage = follows?.build.sqlImage === this.build.sqlImage ? follows.sql.image : readFileSync(this.build.sqlImage);
+    this.sql = createSqlHandler({ image: sqlImage, counters: options.counters?.sql, clientOf, quota: options.sqlQuota });
     this.graphql = createGraphqlHandler(this.core, {
       counters: options.counters?.graphql,
       budget: options.graphqlBudget,
@@ -95,10 +97,14 @@ export class ServingRuntime extends Runtime {
    * generation does. A generation that replaces another (a save, a release) starts them at
    * its first statement instead: most generations never see one, and warming two workers
    * at every save cost about 0.3 s of CPU beside the requests (the test suite alone started
-   * 537 workers, most of them for generations that ran no statement).
+   * 537 workers, most of them for generations that ran no statement). `follows`: the
+   * generation this one replaces, whose SQL image bytes it shares when both read the same file.
    */
-  static override async open(options: RuntimeOptions, { warmSql = true }: { warmSql?: boolean } = {}): Promise<ServingRuntime> {
-    const runtime = new ServingRuntime(options, await Runtime.pagesOf(options.distDir));
+  static override async open(
+    options: RuntimeOptions,
+    { warmSql = true, follows }: { warmSql?: boolean; follows?: ServingRuntime } = {},
+  ): Promise<ServingRuntime> {
+    const runtime = new ServingRuntime(options, await Runtime.pagesOf(options.distDir), follows);
     if (warmSql) runtime.sql.warm();
     return runtime;
   }

@@ -55,8 +55,12 @@ export interface Encoded {
 }
 
 export interface SqlPoolOptions {
-  /** The SQL image bytes (`dist/image/sql.db`); each worker opens its own copy. */
-  image: Uint8Array;
+  /**
+   * The SQL image bytes (`dist/image/sql.db`); each worker opens its own copy. Bytes are
+   * copied into memory the workers share; an already shared copy (`SqlPool.image` of a
+   * generation whose image is the same file) is used as it is.
+   */
+  image: Uint8Array | SharedArrayBuffer;
   /** Worker threads; `sqlWorkers` by default. */
   workers?: number;
   /** Statements that may wait for a worker at most; `sqlQueueMax` by default. */
@@ -113,7 +117,8 @@ export class SqlPool {
   /** Exponentially weighted moving average of recent statements' run times (ms). */
   private runTimeMs = RUN_TIME_PRIOR_MS;
   private readonly onOverrun: (client: string) => void;
-  private readonly image: SharedArrayBuffer;
+  /** The image's bytes, shared with the workers (and with a later pool over the same image file). */
+  readonly image: SharedArrayBuffer;
   private readonly slots = new Set<Slot>();
   private readonly queue: Job[] = [];
   /** Statements running or waiting, per client. */
@@ -128,8 +133,11 @@ export class SqlPool {
     this.queueWaitMs = options.queueWaitMs ?? LIMITS.sqlQueueWaitMs;
     this.timeBudgetMs = options.timeBudgetMs ?? LIMITS.sqlTimeBudgetMs;
     this.onOverrun = options.onOverrun ?? (() => undefined);
-    this.image = new SharedArrayBuffer(options.image.byteLength);
-    new Uint8Array(this.image).set(options.image);
+    if (options.image instanceof SharedArrayBuffer) this.image = options.image;
+    else {
+      this.image = new SharedArrayBuffer(options.image.byteLength);
+      new Uint8Array(this.image).set(options.image);
+    }
   }
 
   /**
