@@ -3,8 +3,9 @@
  * In order: the request target and Host are checked (a malformed one is a 400 problem,
  * never a thrown URL error), the route is found (404), the method checked (405 with
  * `Allow`; HEAD is served as GET without a body), the body read up to the route's bound
- * (or the smaller one it sets for this request's headers, `bodyMaxFor`: a body declared
- * larger is never read, and its connection closes after the answer), the handler run, and any throw or rejection turned into one logged 500 problem that
+ * (or the smaller one it sets for this request's headers, `bodyMaxFor`): a body declared
+ * larger is never read, one sent larger is read no further than its bound, and either
+ * connection closes after the answer, the handler run, and any throw or rejection turned into one logged 500 problem that
  * says nothing of the cause. Every answer leaves with the security headers of its media
  * type (src/http/security.ts). Web-standard routes get a `Request` and have their
  * `Response` streamed back; a WebSocket handshake to a path that takes upgrades passes
@@ -133,6 +134,24 @@ function declaredLength(req: IncomingMessage): number | undefined {
   return value === undefined ? undefined : Number(value);
 }
 
+/**
+ * The request's body, read no further than `max` bytes and one past it, which tells the
+ * handler the body was larger (it answers its own 413). A body declared larger is not read
+ * at all: the handler is handed `max + 1` bytes at once. Either way the unread rest never
+ * reaches the request: the connection closes after the answer (lingering, `closeAfter`),
+ * so a client sending a gigabyte costs its headers, not the gigabyte.
+ */
+function boundedBody(req: IncomingMessage, res: ServerResponse, max: number): Uint8Array | Promise<Uint8Array | null> {
+  if ((declaredLength(req) ?? 0) > max) {
+    closeAfter(req, res);
+    return new Uint8Array(max + 1);
+  }
+  return readBody(req, max + 1, true).then((body) => {
+    if (body !== null && body.length > max) closeAfter(req, res);
+    return body;
+  });
+}
+
 /** The route's answer; a Promise only when a body is read or the handler returns one (no microtask for a remembered answer). */
 function run(
   route: Route & { kind: 'answer' },
@@ -142,20 +161,10 @@ function run(
   request: RequestFacts,
 ): Answer | Promise<Answer> {
   if (route.bodyMax === undefined) return route.answer(runtime, request, null);
-  const lowered = route.bodyMaxFor === undefined ? route.bodyMax : Math.min(route.bodyMax, route.bodyMaxFor(request));
-  if (lowered === route.bodyMax) return readBody(req, route.bodyMax + 1).then((body) => route.answer(runtime, request, body));
-  // A request the route bounds tighter is refused at its headers when it declares more
-  // (the handler sees one byte past the bound, as for a body read past it), and read no
-  // further than the bound when it comes in chunks; either way the unread rest is never
-  // read into the request: the connection closes after the answer (lingering, `closeAfter`).
-  if ((declaredLength(req) ?? 0) > lowered) {
-    closeAfter(req, res);
-    return route.answer(runtime, request, new Uint8Array(lowered + 1));
-  }
-  return readBody(req, lowered + 1, true).then((body) => {
-    if (body !== null && body.length > lowered) closeAfter(req, res);
-    return route.answer(runtime, request, body);
-  });
+  // A route may bound this request's body tighter, from its headers (`bodyMaxFor`).
+  const max = route.bodyMaxFor === undefined ? route.bodyMax : Math.min(route.bodyMax, route.bodyMaxFor(request));
+  const body = boundedBody(req, res, max);
+  return body instanceof Promise ? body.then((read) => route.answer(runtime, request, read)) : route.answer(runtime, request, body);
 }
 
 /** `run` under the collections quota (src/http/rate-limit.ts: a 304 spends nothing). */
@@ -329,7 +338,7 @@ export function createDispatcher(current: () => ServingRuntime, table: DispatchT
       const metered = route.metered === true && method !== 'OPTIONS';
       if (route.kind === 'fetch') {
         const answer = async () => {
-          const body = route.bodyMax === undefined ? null : await readBody(req, route.bodyMax + 1);
+          const body = route.bodyMax === undefined ? null : await boundedBody(req, res, route.bodyMax);
           let web: Request | undefined;
           const exchange = { facts: request, body, request: () => (web ??= webRequest(req, res, request.url, body)) };
           const result = await route.fetch(runtime, exchange);

@@ -300,6 +300,8 @@ export interface RouteDescription {
   path: string;
   /** Concrete paths the route answers in the build at `distDir`. */
   examples: readonly string[];
+  /** The most body bytes the route reads, when it reads one. */
+  bodyMax?: number;
 }
 
 /**
@@ -325,5 +327,11 @@ export function describeRoutes(distDir: string = paths.dist): RouteDescription[]
     'record-page': recordPages,
     'collection-page': pageCollections.map((c) => collectionPageUrl(c.name)),
   };
-  return ROUTES.map((route) => ({ name: route.name, methods: allowedMethods(route), path: route.path, examples: examples[route.name] ?? [route.path] }));
+  return ROUTES.map((route) => ({
+    name: route.name,
+    methods: allowedMethods(route),
+    path: route.path,
+    examples: examples[route.name] ?? [route.path],
+    ...(route.bodyMax !== undefined && { bodyMax: route.bodyMax }),
+  }));
 }

@@ -119,6 +119,28 @@ test('every route answers a method it does not take with 405 and an Allow listin
   }
 });
 
+test('every route that reads a body answers one declared a gibibyte long from its headers, and closes the connection', async () => {
+  const readers = routes.filter((route) => route.bodyMax !== undefined);
+  assert.ok(readers.length >= 5, readers.map((r) => r.name).join(', '));
+  for (const route of readers) {
+    const method = ['POST', 'QUERY', 'PUT'].find((m) => route.methods.includes(m))!;
+    const path = route.examples[0]!.replace(/\{[^}]+\}/g, 'x');
+    // No body byte is ever sent: the answer must come from the headers alone.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(server.base).port), '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+      socket.write(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${2 ** 30}\r\n\r\n`);
+    });
+    const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+    // Its own refusal (413, or what it checks first: 400, 401, 404, 415), not a 408 after waiting for bytes that never come.
+    assert.ok(status >= 400 && status < 500 && status !== 408, `${route.name} ${method} ${path}: ${answer.slice(0, 120)}`);
+    assert.match(answer, /\r\nConnection: close\r\n/i, route.name);
+  }
+});
+
 test('D8: HEAD answers exactly what GET answers, without a body, on every GET route', async () => {
   const varying = new Set(['date', 'ratelimit', 'keep-alive', 'connection', 'graphql-cost', 'transfer-encoding']);
   const headersOf = (response: Response) => Object.fromEntries([...response.headers].filter(([name]) => !varying.has(name)));
