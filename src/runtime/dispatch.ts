@@ -146,10 +146,7 @@ function boundedBody(req: IncomingMessage, res: ServerResponse, max: number): Ui
     closeAfter(req, res);
     return new Uint8Array(max + 1);
   }
-  return readBody(req, max + 1, true).then((body) => {
-    if (body !== null && body.length > max) closeAfter(req, res);
-    return body;
-  });
+  return readBody(req, max + 1, () => closeAfter(req, res));
 }
 
 /** The route's answer; a Promise only when a body is read or the handler returns one (no microtask for a remembered answer). */

@@ -91,24 +91,24 @@ function fixedBlock(fixed: Readonly<Record<string, string>>): FixedBlock | undef
 }
 
 /**
- * The request body, read up to `max` bytes: past that the rest is discarded unread into
- * memory, and the handler sees `max` bytes, enough to know the body was too large. With
- * `stop`, the read ends as soon as `max` bytes arrived, the rest left on the socket (the
- * caller closes the connection after its answer: the request's framing was not consumed).
+ * The request body, read up to `max` bytes. Once `max` bytes have arrived the read ends,
+ * the rest left on the socket, and `past` is called (the caller closes the connection
+ * after its answer: the request's framing was not consumed); the handler sees `max`
+ * bytes, enough to know the body was too large.
  */
-export function readBody(req: IncomingMessage, max: number, stop = false): Promise<Uint8Array | null> {
+export function readBody(req: IncomingMessage, max: number, past: () => void): Promise<Uint8Array | null> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     // One chunk (a small body arrives in one) is handed over as it is: the parser gave it a buffer of its own.
     const done = () => resolve(size === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     const onData = (chunk: Buffer) => {
-      if (size >= max) return;
       chunks.push(chunk.subarray(0, max - size));
       size += Math.min(chunk.length, max - size);
-      if (stop && size >= max) {
+      if (size >= max) {
         req.off('data', onData);
         req.pause();
+        past();
         done();
       }
     };
