@@ -47,7 +47,10 @@ export function createCollectionIndexes(db: DatabaseSync, name: string, sortFiel
     db.exec(`CREATE INDEX "${name}:s:${f}" ON ${recordsTable(name)} (${sortColumn(f)})`);
     db.exec(`CREATE INDEX "${name}:tags:s:${f}" ON ${tagsTable(name)} (dim, key, ${sortColumn(f)}, rid)`);
   }
-  db.exec(`CREATE INDEX "${name}:tags:rid" ON ${tagsTable(name)} (dim, key, rid)`);
+  // The label makes it cover the facet counts (src/core/query.ts `facets`): a dimension's
+  // keys, counts and labels read from the index alone, not each tag's row (at 100k, a
+  // page one's facets 5x faster; at 1M the counts were 0.4 s of every rebuilt page one).
+  db.exec(`CREATE INDEX "${name}:tags:rid" ON ${tagsTable(name)} (dim, key, rid, label)`);
   db.exec(
     `CREATE VIRTUAL TABLE ${searchTable(name)} USING fts5(search, tokenize = 'trigram case_sensitive 1', content = ${recordsTable(name)}, content_rowid = 'pos')`,
   );
