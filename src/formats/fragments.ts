@@ -51,34 +51,25 @@ export class FragmentStore {
   }
 }
 
-/** A pretty-printed XML shell cut at its slot lines (`<tag>n</tag>` alone on its line): the texts around them, and each slot's number. */
-function cut(xml: string, tag: string): { texts: string[]; slots: number[] } {
-  const texts: string[] = [];
-  const slots: number[] = [];
+/**
+ * A pretty-printed XML shell's pieces with each slot line (`<tag>n</tag>` alone on its line)
+ * replaced by the lines `fill(n)` gives, each on a line of its own (none removes the slot's
+ * line): the text around the slots, a newline and a line by turns.
+ */
+function filled<T>(xml: string, tag: string, fill: (n: number) => readonly T[], text: (piece: string) => T): T[] {
+  const parts: T[] = [];
   let last = 0;
   for (const match of xml.matchAll(new RegExp(`\\n *<${tag}>(\\d+)</${tag}>`, 'g'))) {
-    texts.push(xml.slice(last, match.index));
-    slots.push(Number(match[1]));
+    parts.push(text(xml.slice(last, match.index)));
+    for (const line of fill(Number(match[1]))) parts.push(text('\n'), line);
     last = match.index + match[0].length;
   }
-  texts.push(xml.slice(last));
-  return { texts, slots };
+  parts.push(text(xml.slice(last)));
+  return parts;
 }
 
-/** Replaces each slot line of a pretty-printed XML shell with the lines `fill(n)` gives, each on a line of its own; none removes the slot's line. */
-export function fillSlots(xml: string, tag: string, fill: (n: number) => readonly string[]): string {
-  const { texts, slots } = cut(xml, tag);
-  return texts
-    .map((text, i) =>
-      i < slots.length
-        ? text +
-          fill(slots[i]!)
-            .map((line) => `\n${line}`)
-            .join('')
-        : text,
-    )
-    .join('');
-}
+/** The shell with its slots filled (`filled`), as text. */
+export const fillSlots = (xml: string, tag: string, fill: (n: number) => readonly string[]): string => filled(xml, tag, fill, (piece) => piece).join('');
 
 const NEWLINE = Buffer.from('\n');
 
@@ -87,12 +78,5 @@ const NEWLINE = Buffer.from('\n');
  * export is assembled by copying its tens of thousands of kept fragments, not by joining
  * them into one string and encoding it again (the calendars measured five times faster).
  */
-export function fillSlotBytes(xml: string, tag: string, fill: (n: number) => readonly Uint8Array[]): Buffer {
-  const { texts, slots } = cut(xml, tag);
-  const parts: Uint8Array[] = [];
-  texts.forEach((text, i) => {
-    parts.push(Buffer.from(text));
-    if (i < slots.length) for (const line of fill(slots[i]!)) parts.push(NEWLINE, line);
-  });
-  return Buffer.concat(parts);
-}
+export const fillSlotBytes = (xml: string, tag: string, fill: (n: number) => readonly Uint8Array[]): Buffer =>
+  Buffer.concat(filled<Uint8Array>(xml, tag, fill, (piece) => (piece === '\n' ? NEWLINE : Buffer.from(piece))));
