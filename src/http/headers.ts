@@ -18,6 +18,9 @@ export const LIST_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=30
 export const CONTENT_USAGE = 'train-ai=n, search=y';
 /** …and the same stance in Cloudflare's Content-Signal terms. */
 export const CONTENT_SIGNAL = 'search=yes, ai-input=yes, ai-train=no';
+
+/** Site pages and their Markdown twins carry the owner's AI-use preferences, as the API answers do. */
+export const PAGE_PREFERENCES: Readonly<Record<string, string>> = { 'Content-Usage': CONTENT_USAGE, 'Content-Signal': CONTENT_SIGNAL };
 /** The quota policy, IETF RateLimit header fields draft: 1000 requests per 60-second window. */
 export const RATE_LIMIT_POLICY_NAME = 'collections';
 export const RATE_LIMIT_POLICY = `"${RATE_LIMIT_POLICY_NAME}";q=${LIMITS.restRequestsPerWindow};w=${LIMITS.restWindowSeconds}`;

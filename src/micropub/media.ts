@@ -7,7 +7,7 @@
  * at most `micropubMediaBytesMax` bytes and `micropubMediaPixelsMax` pixels. What passes
  * is safe to hand to the next build; what does not is refused with the reason.
  */
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { LIMITS } from '../core/limits.ts';
 
 /** An image type the endpoint keeps: its media type, the extension it is stored under, and sharp's name for its format. */
@@ -65,7 +65,9 @@ export async function checkImage(bytes: Uint8Array): Promise<CheckedImage> {
   if (!type) return refuse(415, 'The file is not a JPEG, PNG, WebP or GIF image (its bytes, not its Content-Type, decide).');
   let meta: Metadata;
   try {
-    // Headers only: sharp reads the dimensions without decoding the pixels.
+    // Headers only: sharp reads the dimensions without decoding the pixels. Loaded at the
+    // first upload: a server that takes none does not load libvips.
+    const { default: sharp } = await import('sharp');
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
     return refuse(400, `The file starts as a ${type.format.toUpperCase()} image but cannot be read as one.`);

@@ -17,7 +17,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { restCollections } from '../collections/index.ts';
-import { prepareImage, rebuildOutput, type BuildOutput } from '../compile/incremental/rebuild.ts';
+import type { BuildOutput } from '../compile/incremental/rebuild.ts';
 import { LIMITS } from '../core/limits.ts';
 import { OwnerWrites } from '../owner/writes.ts';
 import { FragmentStore, type FragmentDump } from '../formats/fragments.ts';
@@ -29,6 +29,9 @@ import { renderPage } from '../site/render-page.ts';
 import { DISPATCH_TABLE } from './routes.ts';
 import type { RuntimeOptions } from './runtime.ts';
 import { ServingRuntime } from './serving.ts';
+
+/** The incremental compile, loaded at the first rebuild: a server that never rebuilds (a replica, a reader) does not load the compiler. */
+const rebuilding = () => import('../compile/incremental/rebuild.ts');
 
 export interface GenerationsOptions extends RuntimeOptions {
   /** The content folder rebuilds read (`CONTENT_DIR`). */
@@ -226,10 +229,12 @@ export class Generations {
 
   /** Copies the build's image for rebuilds to update, once, without blocking requests. */
   private prepare(): Promise<void> {
-    this.prepared ??= prepareImage(this.buildImage, this.liveImage).catch((error: unknown) => {
-      this.prepared = undefined;
-      throw error;
-    });
+    this.prepared ??= rebuilding()
+      .then(({ prepareImage }) => prepareImage(this.buildImage, this.liveImage))
+      .catch((error: unknown) => {
+        this.prepared = undefined;
+        throw error;
+      });
     return this.prepared;
   }
 
@@ -269,6 +274,7 @@ export class Generations {
     try {
       await this.prepare();
       const options = { ...this.options, fragments: this.fragments, orders: this.orders };
+      const { rebuildOutput } = await rebuilding();
       result = await rebuildOutput(previous.build, previous.image, target, all, options, (core, route) => renderPage(previous.pages, route, { core }));
     } catch (error) {
       this.pending = new Set(all);

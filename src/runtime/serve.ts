@@ -10,7 +10,7 @@
  */
 import { config, type Config } from '../config.ts';
 import { replicaRole } from '../release/replica.ts';
-import { scheduleConfigOrExit, startScheduledSync, type ScheduledSync } from '../sync/schedule.ts';
+import type { ScheduledSync } from '../sync/schedule.ts';
 import { drain, drainingDispatcher, Lifecycle } from './drain.ts';
 import { Generations } from './generations.ts';
 import { createNodeServer } from './node.ts';
@@ -21,7 +21,9 @@ export async function serve(settings: Config = config()): Promise<{ generations:
   const { PORT: port, HOST: host } = settings;
   const lifecycle = new Lifecycle();
   // With SYNC_INTERVAL the status document also shows the scheduled sync (issue 39, item 6); its sync.yaml is checked first.
-  const syncConfig = settings.SYNC_INTERVAL ? scheduleConfigOrExit(settings.SYNC_CONFIG) : undefined;
+  // Loaded only then: the sources and their parsers are a fifth of the modules a server would load.
+  const schedule = settings.SYNC_INTERVAL ? await import('../sync/schedule.ts') : undefined;
+  const syncConfig = schedule?.scheduleConfigOrExit(settings.SYNC_CONFIG);
   let scheduled: ScheduledSync | undefined;
   const processState = settings.SYNC_INTERVAL ? Object.assign(lifecycle, { sync: () => scheduled?.status() ?? {} }) : lifecycle;
   const options = { ...runtimeOptionsFrom(settings), processState };
@@ -41,8 +43,8 @@ export async function serve(settings: Config = config()): Promise<{ generations:
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   role?.start(generations);
   // Only the writer syncs on its own: the only server, or the replica with the owner lane.
-  if (settings.SYNC_INTERVAL && syncConfig && (role === undefined || ownerLane))
-    scheduled = startScheduledSync({
+  if (settings.SYNC_INTERVAL && schedule && syncConfig && (role === undefined || ownerLane))
+    scheduled = schedule.startScheduledSync({
       settings,
       intervalSeconds: settings.SYNC_INTERVAL,
       config: syncConfig,

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { strongEtag } from '../../http/etag.ts';
-import { CONTENT_SIGNAL, CONTENT_USAGE } from '../../http/headers.ts';
+import { PAGE_PREFERENCES } from '../../http/headers.ts';
 import { securityHeaders } from '../../http/security.ts';
 import type { Manifest, StaticFile } from '../compile.ts';
 import { EDGE_FILES, writeEdgeFiles } from '../edge/deploy.ts';
@@ -52,8 +52,6 @@ export function fileEntry(path: string, file: string, body: Uint8Array): StaticF
   return { file, headers: path === '/' && type.startsWith('text/html') ? { ...headers, Link: HOME_LINK_HEADER } : headers };
 }
 
-/** Site pages and their Markdown twins carry the owner's AI-use preferences, as the API answers do. */
-export const PAGE_PREFERENCES: Readonly<Record<string, string>> = { 'Content-Usage': CONTENT_USAGE, 'Content-Signal': CONTENT_SIGNAL };
 const isPage = (type: string) => type.startsWith('text/html') || type.startsWith('text/markdown');
 
 /** An entry with the security headers of its path and media type (src/http/security.ts), as both the runtime and a CDN send them. */
