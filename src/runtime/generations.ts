@@ -6,7 +6,7 @@
  * ServingRuntime on the result and makes it current. Each request is answered wholly by the
  * generation current when it arrived; a generation swapped out is closed — its image
  * snapshot, its caches — once its last request is done, and the files only it used are
- * removed. Rebuilt generations write under `dist/generations/<pid>/`: one image
+ * removed. Rebuilt generations write under `dist/generations/<pid>-<n>/`: one image
  * (`site.db`, each generation reading its own snapshot) and a folder per generation for
  * the files it changed. Quota counters are shared by all generations, so a rebuild does
  * not reset them. Invalid content throws a ContentError and the current generation keeps
@@ -62,16 +62,20 @@ export interface RebuildSummary {
 /** Removes the generation folders of processes that no longer run (each process writes under its own pid). */
 function removeOrphans(root: string): void {
   if (!existsSync(root)) return;
-  for (const pid of readdirSync(root)) {
+  for (const folder of readdirSync(root)) {
+    const pid = folder.split('-')[0]!;
     let alive = Number(pid) === process.pid;
     try {
       if (!alive) alive = process.kill(Number(pid), 0);
     } catch (error) {
       alive = (error as NodeJS.ErrnoException).code === 'EPERM';
     }
-    if (!alive) rmSync(join(root, pid), { recursive: true, force: true });
+    if (!alive) rmSync(join(root, folder), { recursive: true, force: true });
   }
 }
+
+/** Generations objects this process has opened, numbering their folders. */
+let opened = 0;
 
 /** The newest as-of time of the lists a generation serves (the status document's `dataAsOf`). */
 const asOfOf = (runtime: ServingRuntime) => restCollections.map((c) => runtime.image.asOf(c.name)).reduce((a, b) => (b > a ? b : a), '1970-01-01T00:00:00Z');
@@ -121,7 +125,8 @@ export class Generations {
   private constructor(options: GenerationsOptions, runtime: ServingRuntime) {
     this.options = options;
     this.buildImage = runtime.build.image;
-    this.root = resolve(options.distDir, 'generations', String(process.pid));
+    // A process may hold several (test files sharing a process, each with its own site): each writes apart.
+    this.root = resolve(options.distDir, 'generations', `${process.pid}-${++opened}`);
     this.liveImage = join(this.root, 'site.db');
     this.held = this.holding(runtime);
   }

@@ -5,12 +5,21 @@
  * independently here as `Date.UTC` arithmetic, invalid dates included (both NaN).
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import fc from '../helpers/fc.ts';
 import { toDate } from '../../src/rpc/values.ts';
 
-// A zone far from UTC, so reading a date as local time could not pass for reading it as UTC.
-process.env.TZ = 'America/New_York';
+/**
+ * Runs a test in a zone far from UTC, so reading a date as local time could not pass for
+ * reading it as UTC; only for the test's length, as other files may share the process.
+ */
+function farFromUtc(t: TestContext): void {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  process.env.TZ = 'America/New_York';
+  t.after(() => {
+    process.env.TZ = zone;
+  });
+}
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 /** Midnight UTC of a calendar day, or NaN when the day is not in its month. */
@@ -22,7 +31,8 @@ function expectedDay(year: number, month: number, day: number): number {
 
 const parts = fc.record({ year: fc.integer({ min: 1, max: 9999 }), month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 31 }) });
 
-test('a calendar date is midnight UTC of that day; a day not in its month is no instant', () => {
+test('a calendar date is midnight UTC of that day; a day not in its month is no instant', (t) => {
+  farFromUtc(t);
   fc.assert(
     fc.property(parts, ({ year, month, day }) => {
       const got = toDate(`${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`).getTime();
@@ -34,7 +44,8 @@ test('a calendar date is midnight UTC of that day; a day not in its month is no 
   );
 });
 
-test('a date-time is read with its offset, or as UTC without one', () => {
+test('a date-time is read with its offset, or as UTC without one', (t) => {
+  farFromUtc(t);
   const valid = parts.filter(({ year, month, day }) => !Number.isNaN(expectedDay(year, month, day)));
   fc.assert(
     fc.property(
