@@ -11,7 +11,8 @@
  *
  * Beside cycles, the layering of issue 27 is checked edge by edge (`LAYERS`): handlers
  * and tools read contexts of their own, never the runtime that assembles them, and the
- * generation and the dispatcher import no handler.
+ * generation and the dispatcher import no handler. The image writer's thread imports
+ * nothing but the image's layout, as it starts with every compile.
  *
  * Exit status 0 when there is no cycle and no edge across a layer; otherwise 1, each
  * cycle printed with its modules and one loop through them, so the edge to cut can be
@@ -125,6 +126,11 @@ export const LAYERS: readonly LayerRule[] = [
     from: /^src\/runtime\/(?:runtime|dispatch|route)\.ts$/,
     to: /^functions\//,
     why: 'the generation and the dispatcher import no handler: the route table assembles them (src/runtime/serving.ts, src/runtime/routes.ts)',
+  },
+  {
+    from: /^src\/compile\/artifacts\/image-(?:thread|tables)\.ts$/,
+    to: /^(?!src\/compile\/artifacts\/image-tables\.ts$|src\/core\/image-layout\.ts$)/,
+    why: 'a compile starts the image writer thread, which loads what these import: through src/core/image.ts it loaded zod too, 120 ms of CPU a compile',
   },
 ];
 

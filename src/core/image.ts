@@ -1,9 +1,10 @@
 /**
  * The image: one SQLite file holding every public record, written by the compiler and
- * opened read-only by the runtime. This module owns its layout (table and column names)
- * so the writer and the readers cannot drift, and keeps one prepared statement per SQL
- * text, since the runtime asks the same few shapes of question over and over — within a
- * byte budget, since filters, sort keys and plans combine into many thousands of shapes.
+ * opened read-only by the runtime. This module owns its layout (table and column names,
+ * kept in image-layout.ts and re-exported here) so the writer and the readers cannot
+ * drift, and keeps one prepared statement per SQL text, since the runtime asks the same
+ * few shapes of question over and over — within a byte budget, since filters, sort keys
+ * and plans combine into many thousands of shapes.
  */
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
@@ -31,35 +32,7 @@ export const SITE_AS_OF = 'asOf:site';
 /** A canonical ID: `itm_` and 24 lowercase hexadecimal characters (SPEC §2.2), on every surface. */
 export const CANONICAL_ID = /^itm_[0-9a-f]{24}$/;
 
-/**
- * Main table of a collection: rid, cid, one `s:<field>` column per sort field, pos, search
- * and json. `pos` numbers the rows in the collection's default order, RID_GAP apart like
- * rids, and is the rowid of its full-text index: a search in the default order then walks
- * the index's matches in the order of the page and stops at the page's end.
- */
-export const recordsTable = (collection: string) => `"${collection}"`;
-/** Filter values, one row per (dimension, folded key, record). */
-export const tagsTable = (collection: string) => `"${collection}:tags"`;
-/** Trigram full-text index over the `search` column, for `q`; its rowid is the row's `pos`. */
-export const searchTable = (collection: string) => `"${collection}:fts"`;
-export const sortColumn = (field: string) => `"s:${field}"`;
-/** Where each published content record came from (file and place in it); read only by the compiler. */
-export const SOURCES_TABLE = '"source:files"';
-
-/**
- * The distance between the rids a full build gives consecutive rows (rids follow the
- * rows' order: canonicalId in a collection, rank in the search table), and between the
- * positions of consecutive rows in a collection's default order. An incremental
- * rebuild inserts a row between two neighbours by taking a rid between theirs, so the
- * gap is room for several inserts at one spot before a few neighbours must move.
- */
-export const RID_GAP = 16;
-/**
- * The search table's first rid: new records usually rank first (they are the newest), and
- * rids stay above 0 (a page reads `rid > 0` when it has no cursor), so the table leaves
- * room for 2^28 inserts before its first row.
- */
-export const SEARCH_RID_BASE = 2 ** 32;
+export { recordsTable, tagsTable, searchTable, sortColumn, SOURCES_TABLE, RID_GAP, SEARCH_RID_BASE } from './image-layout.ts';
 
 /**
  * The stored sort key of a field value. Text orders folded (case- and accent-blind);

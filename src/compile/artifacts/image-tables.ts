@@ -5,7 +5,7 @@
  * runs it starts in milliseconds; see image.ts for what the rows hold and why.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { RID_GAP, recordsTable, SEARCH_RID_BASE, searchTable, sortColumn, tagsTable } from '../../core/image.ts';
+import { RID_GAP, recordsTable, SEARCH_RID_BASE, searchTable, sortColumn, tagsTable } from '../../core/image-layout.ts';
 
 /** Column values of consecutive rows, one after another. */
 export type FlatRows = (string | number | null)[];

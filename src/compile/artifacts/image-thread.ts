@@ -8,11 +8,13 @@
  * in, and the file's bytes do not depend on how the two threads interleave. After each
  * message the thread counts it done in `state[0]` (the main thread waits on it to bound
  * how far ahead it runs, and for the end); a failure sets `state[1]` and is posted on
- * `errors`. `state[2]` says the thread has started.
+ * `errors`. `state[2]` says the thread has started. Each image is one session, from `open`
+ * (its file, state and errors port) to `close` or `abandon`; a thread that ended one without
+ * failing waits for the next, so a process that compiles again does not start another.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { parentPort, workerData } from 'node:worker_threads';
-import { DatabaseSync } from 'node:sqlite';
+import { parentPort } from 'node:worker_threads';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 
 export type MetaRows = [string, string][];
 
@@ -37,6 +39,7 @@ export type WriterMessage =
   | { op: 'close' }
   | { op: 'abandon' };
 
+/** What an image is written with; the thread is handed it (`open`) before the image's messages. */
 export interface WriterData {
   partial: string;
   meta: MetaRows;
@@ -46,92 +49,116 @@ export interface WriterData {
   errors: MessagePort;
 }
 
+/** Starts an image: its messages follow, up to `close` or `abandon`, after which the thread waits for the next `open`. */
+export interface OpenMessage {
+  op: 'open';
+  data: WriterData;
+}
+
+/** One image's writing: its state, and its connection once open. */
+interface Session {
+  data: WriterData;
+  state: Int32Array;
+  db?: DatabaseSync;
+  insertSource?: StatementSync;
+  failed: boolean;
+}
+
 if (parentPort) {
-  const data = workerData as WriterData;
-  const state = new Int32Array(data.state);
-  const done = () => {
-    Atomics.add(state, 0, 1);
-    Atomics.notify(state, 0);
-  };
-  let db: DatabaseSync | undefined;
-  let failed = false;
-  const fail = (error: unknown) => {
-    failed = true;
-    data.errors.postMessage(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    Atomics.store(state, 1, 1);
-  };
   const port = parentPort;
-  Atomics.store(state, 2, 1);
-  Atomics.notify(state, 0);
-  try {
-    const tables = await import('./image-tables.ts');
-    db = new DatabaseSync(data.partial);
-    const open = db;
-    open.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192;');
-    open.exec('BEGIN');
-    open.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-    const meta = open.prepare('INSERT INTO meta VALUES (?, ?)');
-    const metaRows = (rows: MetaRows) => rows.forEach(([key, value]) => meta.run(key, value));
-    metaRows(data.meta);
-    open.exec(`CREATE TABLE ${data.sourcesTable} (file TEXT NOT NULL, entry INTEGER, collection TEXT NOT NULL, cid TEXT NOT NULL)`);
-    tables.createSearchStage(open);
-    const insertSource = open.prepare(`INSERT INTO ${data.sourcesTable} VALUES (?, ?, ?, ?)`);
-    port.on('message', (message: WriterMessage) => {
-      try {
-        if (message.op === 'abandon') {
-          open.close();
-          port.close();
-        } else if (!failed) {
-          if (message.op === 'table') {
-            tables.createCollectionTables(open, message.name, message.sortFields);
-          } else if (message.op === 'rows') {
-            tables.insertCollectionRows(open, message.tables);
-          } else if (message.op === 'indexes') {
-            tables.createCollectionIndexes(open, message.name, message.sortFields);
-            metaRows(message.meta);
-          } else if (message.op === 'search') {
-            tables.stageSearchRows(open, message.rows);
-          } else if (message.op === 'sources') {
-            for (let i = 0; i < message.rows.length; i += 4) insertSource.run(...message.rows.slice(i, i + 4));
-          } else if (message.op === 'commit') {
-            metaRows(message.meta);
-            open.exec(`CREATE INDEX "sources:file" ON ${data.sourcesTable} (file)`);
-            open.exec(`CREATE UNIQUE INDEX "sources:cid" ON ${data.sourcesTable} (collection, cid)`);
-            open.exec('COMMIT');
-            // Statistics now, so the pages render with the plans the server will use (at 100k
-            // records they render in 1.5 s with them, 1.65 s without).
-            analyze(open);
-            // Write-ahead logging, so the compile can read the committed collections while
-            // this thread writes the search table. BEGIN IMMEDIATE sets the log's index up
-            // before the reader opens; otherwise both may set it up at once and one is refused
-            // ("database is locked").
-            open.exec('PRAGMA journal_mode = WAL; BEGIN IMMEDIATE');
-          } else if (message.op === 'finish') {
-            tables.writeSearchTable(open, data.search);
-            metaRows(message.meta);
-            open.exec('COMMIT');
-            analyze(open);
-          } else if (message.op === 'close') {
-            // Back to a file that is whole by itself (the compile's reader has closed): the log
-            // is copied in and removed.
-            open.exec('PRAGMA journal_mode = DELETE');
-            open.close();
-            port.close();
-          }
-        }
-      } catch (error) {
-        fail(error);
-        if (open.isOpen) open.close();
-      }
-      done();
-    });
-  } catch (error) {
-    fail(error);
-    if (db?.isOpen) db.close();
-    // Every later message is answered as done, so the main thread sees the failure.
-    port.on('message', (message: WriterMessage) => {
-      if (message.op === 'close' || message.op === 'abandon') port.close();
-      done();
-    });
+  const imported = await import('./image-tables.ts').then(
+    (tables) => ({ tables }),
+    (error: unknown) => ({ error }),
+  );
+  let session: Session | undefined;
+  const done = (s: Session) => {
+    Atomics.add(s.state, 0, 1);
+    Atomics.notify(s.state, 0);
+  };
+  const fail = (s: Session, error: unknown) => {
+    s.failed = true;
+    s.data.errors.postMessage(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    Atomics.store(s.state, 1, 1);
+  };
+  const open = (data: WriterData): Session => {
+    const s: Session = { data, state: new Int32Array(data.state), failed: false };
+    Atomics.store(s.state, 2, 1);
+    Atomics.notify(s.state, 0);
+    try {
+      if ('error' in imported) throw imported.error;
+      const db = new DatabaseSync(data.partial);
+      s.db = db;
+      db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192;');
+      db.exec('BEGIN');
+      db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+      metaRows(db, data.meta);
+      db.exec(`CREATE TABLE ${data.sourcesTable} (file TEXT NOT NULL, entry INTEGER, collection TEXT NOT NULL, cid TEXT NOT NULL)`);
+      imported.tables.createSearchStage(db);
+      s.insertSource = db.prepare(`INSERT INTO ${data.sourcesTable} VALUES (?, ?, ?, ?)`);
+    } catch (error) {
+      // Every later message is answered as done, so the main thread sees the failure.
+      fail(s, error);
+      if (s.db?.isOpen) s.db.close();
+    }
+    return s;
+  };
+  port.on('message', (message: WriterMessage | OpenMessage) => {
+    if (message.op === 'open') {
+      session = open(message.data);
+      return;
+    }
+    const s = session!;
+    try {
+      if (!s.failed && message.op !== 'abandon' && 'tables' in imported) handle(s, imported.tables, message);
+    } catch (error) {
+      fail(s, error);
+    }
+    // The errors port is the main thread's to close, once it has read any failure.
+    if ((message.op === 'close' || message.op === 'abandon' || s.failed) && s.db?.isOpen) s.db.close();
+    done(s);
+  });
+}
+
+function metaRows(db: DatabaseSync, rows: MetaRows): void {
+  const insert = db.prepare('INSERT INTO meta VALUES (?, ?)');
+  for (const [key, value] of rows) insert.run(key, value);
+}
+
+function handle(s: Session, tables: typeof import('./image-tables.ts'), message: WriterMessage): void {
+  const { data } = s;
+  const open = s.db!;
+  if (message.op === 'table') {
+    tables.createCollectionTables(open, message.name, message.sortFields);
+  } else if (message.op === 'rows') {
+    tables.insertCollectionRows(open, message.tables);
+  } else if (message.op === 'indexes') {
+    tables.createCollectionIndexes(open, message.name, message.sortFields);
+    metaRows(open, message.meta);
+  } else if (message.op === 'search') {
+    tables.stageSearchRows(open, message.rows);
+  } else if (message.op === 'sources') {
+    for (let i = 0; i < message.rows.length; i += 4) s.insertSource!.run(...message.rows.slice(i, i + 4));
+  } else if (message.op === 'commit') {
+    metaRows(open, message.meta);
+    open.exec(`CREATE INDEX "sources:file" ON ${data.sourcesTable} (file)`);
+    open.exec(`CREATE UNIQUE INDEX "sources:cid" ON ${data.sourcesTable} (collection, cid)`);
+    open.exec('COMMIT');
+    // Statistics now, so the pages render with the plans the server will use (at 100k
+    // records they render in 1.5 s with them, 1.65 s without).
+    analyze(open);
+    // Write-ahead logging, so the compile can read the committed collections while
+    // this thread writes the search table. BEGIN IMMEDIATE sets the log's index up
+    // before the reader opens; otherwise both may set it up at once and one is refused
+    // ("database is locked").
+    open.exec('PRAGMA journal_mode = WAL; BEGIN IMMEDIATE');
+  } else if (message.op === 'finish') {
+    tables.writeSearchTable(open, data.search);
+    metaRows(open, message.meta);
+    open.exec('COMMIT');
+    analyze(open);
+  } else if (message.op === 'close') {
+    // Back to a file that is whole by itself (the compile's reader has closed): the log
+    // is copied in and removed.
+    open.exec('PRAGMA journal_mode = DELETE');
   }
 }
