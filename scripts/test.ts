@@ -31,7 +31,7 @@
  */
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
-import { globSync, readFileSync } from 'node:fs';
+import { existsSync, globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
@@ -52,7 +52,23 @@ interface Step {
 const steps: Step[] = [];
 const started = performance.now();
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const env = { ...process.env, NODE_COMPILE_CACHE: join(root, 'node_modules', '.cache', 'node-compile-cache') };
+/**
+ * The run's temporary folder, in memory where the system has one (/dev/shm): the tests
+ * create and delete thousands of files, and on the benchmark machine's ext4 each new file
+ * took about 0.84 ms of kernel time (the inode allocator scanning past recently deleted
+ * ones) against 0.024 ms in memory; tests/compile/incremental.test.ts 4.8–7.9 → 2.1–2.4 s
+ * of system CPU. Removed at the end, with whatever a failed test left in it.
+ */
+const temporary = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/collections-test-') : undefined;
+const env = {
+  ...process.env,
+  NODE_COMPILE_CACHE: join(root, 'node_modules', '.cache', 'node-compile-cache'),
+  ...(temporary && { TMPDIR: temporary }),
+};
+const finish = (ok: boolean): never => {
+  if (temporary) rmSync(temporary, { recursive: true, force: true });
+  process.exit(ok ? 0 : 1);
+};
 
 /**
  * Runs a command to its end. A check's output is printed in one piece when it ends; the
@@ -126,11 +142,11 @@ const option = (name: string, fallback: number) =>
 const concurrency = option('concurrency', 3);
 const perProcess = option('per-process', 8);
 
-if (args.includes('--quick')) process.exit((await nodeTest('quick tests', quick, 2, perProcess)) ? 0 : 1);
+if (args.includes('--quick')) finish(await nodeTest('quick tests', quick, 2, perProcess));
 if (named.length > 0) {
   // Named files: only those, against the last build, no checks.
   const ok = (await nodeTest('tests', [...rest, ...quick], concurrency, perProcess)) && (await nodeTest('tests that run alone', alone, 1, 1));
-  process.exit(ok ? 0 : 1);
+  finish(ok);
 }
 
 // The browser tests' Chromium is unpacked into the temporary folder the first time it is
@@ -151,4 +167,4 @@ else console.log('# the build failed: the tests, which need it, did not run');
 
 console.log(`\n# ${steps.map((s) => `${s.ok ? 'ok    ' : 'FAILED'} ${seconds(s.ms).padStart(8)}  ${s.name}`).join('\n# ')}`);
 console.log(`# npm test: ${seconds(performance.now() - started)}`);
-process.exit(steps.every((s) => s.ok) ? 0 : 1);
+finish(steps.every((s) => s.ok));
