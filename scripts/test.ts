@@ -11,22 +11,23 @@
  *   run after the rest, one at a time.
  * - the rest, which isolate themselves (port 0, a temporary folder per file, `STATE_DIR`
  *   per server, Redis keys under `runPrefix()`), so they run concurrently.
+ * - slow: of the quick group and the rest, a file whose header has a line `@slow` (saying
+ *   why) starts before the others, in a process of its own.
  *
  * `npm test` starts the format check, the import-cycle check, the type check and the build
  * at once (they only read the sources; the build alone writes `dist/`), the checks at a
  * lower priority, so the build gets the processor first. As soon as the build is done, the
- * quick group and the rest run, `--concurrency=N` files at a time (default 3: on two cores
- * most files compute about as long as they take, and some wait on servers and timers;
- * whole runs took 254 s at 4, 235–238 s at 2 and 230 s at 3, 2026-12-07), beside whichever
- * check is still running; then, once the checks are done too, the `@alone` group. Every
- * step runs even when another failed (the tests do not run without a build), so one run
- * reports everything; the exit status is 1 when anything failed.
+ * quick group and the rest run in processes of `--per-process=N` files each (default 8),
+ * `--concurrency=N` processes at a time (default 3), the `@slow` files first, beside
+ * whichever check is still running; then, once the checks are done too, the `@alone` group,
+ * a process per file. Every step runs even when another failed (the tests do not run
+ * without a build), so one run reports everything; the exit status is 1 when anything failed.
  *
  * Every Node process of the run shares one V8 compile cache (`NODE_COMPILE_CACHE` is set to
  * `node_modules/.cache/node-compile-cache`): each test file and each server it starts otherwise compiles the
  * same few hundred modules again.
  *
- * `node scripts/test.ts [--quick] [--concurrency=N] [file…]` (`npm test -- --concurrency=2`): with
+ * `node scripts/test.ts [--quick] [--concurrency=N] [--per-process=N] [file…]` (`npm test -- --concurrency=2`): with
  * files, runs only those, grouped the same way, against the last build and without the checks.
  */
 import { spawn } from 'node:child_process';
@@ -40,8 +41,10 @@ process.chdir(root);
 /** The quick group (see the header). */
 const isQuick = (file: string): boolean => /^tests\/(unit|core)\//.test(file) || file.endsWith('-properties.test.ts');
 
+/** A line of the file's header comment starting with `@<mark>`. */
+const marked = (file: string, mark: string): boolean => new RegExp(`^\\s*\\*\\s*@${mark}\\b`, 'm').test(readFileSync(file, 'utf8').slice(0, 4000));
 /** The alone group: `@alone` on a line of the file's header comment. */
-const isAlone = (file: string): boolean => /^\s*\*\s*@alone\b/m.test(readFileSync(file, 'utf8').slice(0, 4000));
+const isAlone = (file: string): boolean => marked(file, 'alone');
 
 interface Step {
   name: string;
@@ -114,8 +117,12 @@ function run(name: string, command: string, args: string[], options: { live?: bo
 async function nodeTest(name: string, files: string[], concurrency: number, perProcess: number): Promise<boolean> {
   if (files.length === 0) return true;
   const start = performance.now();
-  const groups: string[][] = [];
-  for (let i = 0; i < files.length; i += perProcess) groups.push(files.slice(i, i + perProcess));
+  // A file marked `@slow` starts first, in a process of its own: started last, it would be the
+  // run's tail, one core busy and the other idle (the site's browser test, 30–55 s).
+  const slow = files.filter((f) => marked(f, 'slow'));
+  const others = files.filter((f) => !slow.includes(f));
+  const groups: string[][] = slow.map((f) => [f]);
+  for (let i = 0; i < others.length; i += perProcess) groups.push(others.slice(i, i + perProcess));
   let next = 0;
   let ok = true;
   const lane = async () => {

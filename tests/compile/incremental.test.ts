@@ -5,6 +5,8 @@
  * manifest entries (so the same ETags), and the same SQL image as a full compile of the
  * same content; an unchanged rebuild writes nothing, and an invalid one writes nothing
  * and names every problem.
+ *
+ * @slow: about a hundred compiles against incremental rebuilds (scripts/test.ts starts it first, in a process of its own).
  */
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -8,6 +8,8 @@
  * served by Pages without the worker (issue 38, item 4): a query string on it reaches
  * neither the worker nor the origin, and its answer is the runtime's but for the two
  * headers Pages adds to every asset it serves alone.
+ *
+ * @slow: Cloudflare's engine starts, then a matrix of every route kind through it (scripts/test.ts starts it first, in a process of its own).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -7,6 +7,8 @@
  * everywhere; an invalid edit leaves every answer as it was and prints every problem,
  * and fixing it recovers; and a loopback load across several swaps gets no answer but a
  * 2xx. Files are written as the owner lane writes them (src/owner/content-file.ts).
+ *
+ * @slow: a dev server rebuilds after each of a series of saves (scripts/test.ts starts it first, in a process of its own).
  */
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

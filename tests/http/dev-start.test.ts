@@ -7,6 +7,8 @@
  * made at an observable state — a 200, a line the loop prints — and each check polls
  * until the edit is served, within the test's (generous) timeout: nothing waits for time
  * to pass.
+ *
+ * @slow: dev servers start on fresh and changed content (scripts/test.ts starts it first, in a process of its own).
  */
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

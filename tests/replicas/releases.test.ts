@@ -4,6 +4,8 @@
  * ETags and cursors; a release published under load is served by every replica without
  * a failed request (the Redis notice, when Redis answers); a half-written or damaged
  * release is never served. Needs `npm run build`.
+ *
+ * @slow: several replicas start, publish and follow releases (scripts/test.ts starts it first, in a process of its own).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';

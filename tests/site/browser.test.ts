@@ -5,6 +5,8 @@
  * leaves the site; axe-core finds no accessibility violations on each page type;
  * html-validate finds no errors in their markup; JSON-LD parses; the layout holds at
  * 360 px. Screenshots for the README are written to docs/screenshots/.
+ *
+ * @slow: a browser runs axe-core over every page type in both schemes (scripts/test.ts starts it first, in a process of its own).
  */
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';

@@ -6,6 +6,8 @@
  * and the JSON and Atom feeds; `/api/status.json` says the source last succeeded. Films
  * the demo already has (by title and year) are kept as the owner wrote them. Needs
  * `npm run build` on the demo content first (as `npm test` does).
+ *
+ * @slow: every sync source runs against its replayed service, then every surface is read (scripts/test.ts starts it first, in a process of its own).
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
