@@ -44,6 +44,8 @@ export interface RuntimeOptions {
   answerCacheBytes?: number;
   /** Byte budget of remembered site pages rendered on request (`PAGE_CACHE_BYTES`); 0 turns it off. */
   pageCacheBytes?: number;
+  /** Whether a server's first generation starts its SQL workers at once (`SQL_WARM`), so the first statement does not wait; true unless set. */
+  warmSql?: boolean;
   /** Peers whose X-Forwarded-For is believed (`TRUSTED_PROXIES`). */
   trustedProxies?: ReadonlySet<string>;
   /** Requests per client and window on the collections quota (`RATE_LIMIT_REQUESTS`). */
@@ -104,6 +106,7 @@ export function runtimeOptionsFrom(config: Config): RuntimeOptions {
     counters: sharedCounters(quotas),
     answerCacheBytes: config.ANSWER_CACHE_BYTES,
     pageCacheBytes: config.PAGE_CACHE_BYTES,
+    warmSql: config.SQL_WARM,
     trustedProxies: new Set(config.TRUSTED_PROXIES),
     restQuota: config.RATE_LIMIT_REQUESTS,
     sqlQuota: config.SQL_RATE_LIMIT_REQUESTS,

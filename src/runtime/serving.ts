@@ -94,7 +94,7 @@ export class ServingRuntime extends Runtime {
   /**
    * The generation at `options` with its handlers, as a server serves it. `warmSql`: start
    * the SQL workers now, so the first statement does not wait for them; a server's first
-   * generation does. A generation that replaces another (a save, a release) starts them at
+   * generation does, unless `SQL_WARM=0` (options.warmSql). A generation that replaces another (a save, a release) starts them at
    * its first statement instead: most generations never see one, and warming two workers
    * at every save cost about 0.3 s of CPU beside the requests (the test suite alone started
    * 537 workers, most of them for generations that ran no statement). `follows`: the
@@ -102,7 +102,7 @@ export class ServingRuntime extends Runtime {
    */
   static override async open(
     options: RuntimeOptions,
-    { warmSql = true, follows }: { warmSql?: boolean; follows?: ServingRuntime } = {},
+    { warmSql = options.warmSql ?? true, follows }: { warmSql?: boolean; follows?: ServingRuntime } = {},
   ): Promise<ServingRuntime> {
     const runtime = new ServingRuntime(options, await Runtime.pagesOf(options.distDir), follows);
     if (warmSql) runtime.sql.warm();

@@ -6,7 +6,8 @@
  * Each server keeps its state (`STATE_DIR`: the OAuth store, the journal, the content lock)
  * in a temporary folder of its own, removed when it stops, unless the test names one: test
  * files run concurrently, and a project-wide `state/` would be shared between them. It keeps
- * idle connections as long as the tests' in-process servers do (keep-alive.ts).
+ * idle connections as long as the tests' in-process servers do (keep-alive.ts), and starts
+ * its SQL workers at the first statement (`SQL_WARM=0`): most test servers run none.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const ownState = env.STATE_DIR === undefined ? mkdtempSync(join(tmpdir(), 'server-state-')) : undefined;
   const removeState = () => ownState && rmSync(ownState, { recursive: true, force: true });
   const server = await startReplica(
-    { KEEP_ALIVE_TIMEOUT_MS: String(TEST_KEEP_ALIVE_MS), ...(ownState && { STATE_DIR: ownState }), ...env },
+    { KEEP_ALIVE_TIMEOUT_MS: String(TEST_KEEP_ALIVE_MS), SQL_WARM: '0', ...(ownState && { STATE_DIR: ownState }), ...env },
     { stderr: 'inherit' },
   ).catch((error: unknown) => {
     removeState();

@@ -53,7 +53,7 @@ export async function startOwnerSite(prefix: string): Promise<OwnerSite> {
   // The lane is set up (a token counts only under the grant of the configured owner); the provider is never contacted here.
   const idp = { issuer: new URL('http://127.0.0.1:9'), clientId: 'owner-tests', clientSecret: undefined, subject: 'owner' };
   const oauthServer = new OAuthServer({ config: oauthConfig({ siteUrl: base, stateDir, idp }), store });
-  const generations = await Generations.open({ distDir: paths.dist, contentDir: content, oauth: oauthServer });
+  const generations = await Generations.open({ distDir: paths.dist, contentDir: content, oauth: oauthServer, warmSql: false });
   dispatcher = generations.dispatcher();
   const mint = (scopes: string[], resource = `${base}${OAUTH_URLS.ownerMcp}`, clientId = `client-${randomBytes(4).toString('hex')}`) => {
     const now = Date.now();
