@@ -59,7 +59,7 @@ export interface RebuildSummary {
   timings: Record<string, number>;
 }
 
-/** Removes the generation folders of processes that no longer run (each process writes under its own pid). */
+/** Removes the generation folders of processes that no longer run (each process writes under folders named after its pid). */
 function removeOrphans(root: string): void {
   if (!existsSync(root)) return;
   for (const folder of readdirSync(root)) {
